@@ -1,0 +1,114 @@
+"""The unit of output of every analysis: a :class:`Finding` at a source range.
+
+Coordinates: ``line``/``end_line`` are 1-based; ``column``/``end_column`` are 1-based and count
+Unicode code points (``end_column`` is exclusive: ``end_column - column`` is the length on one line).
+The language server converts them to LSP's 0-based UTF-16 positions; reports print them as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from msmigrate.i18n import t
+
+
+class FindingCategory(StrEnum):
+    CONSISTENT = "consistent"  # mapped, no differences
+    DIFFERENCES = "differences"  # mapped, with stated differences
+    MISSING = "missing"  # real torch API, no mapping row
+    POSSIBLE_TENSOR_API = "possible_tensor_api"  # unknown receiver, name and arguments fit a Tensor method
+    DATA_PROCESSING = "data_processing"  # torch.utils.data, torchvision/torchaudio/torchtext data parts
+    UNKNOWN_TORCH_NAME = "unknown_torch_name"  # not in the torch inventory: typo or removed API
+    DYNAMIC_SHAPE = "dynamic_shape"  # graph-mode compliance: dynamic shapes
+    SPARSE = "sparse"  # graph-mode compliance: sparse tensors
+    FRAMEWORK_PATTERN = "framework_pattern"  # framework idioms (Module→Cell, training step, …)
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFORMATION = "information"
+    HINT = "hint"
+
+    @property
+    def rank(self) -> int:
+        return {"hint": 0, "information": 1, "warning": 2, "error": 3}[self.value]
+
+
+class UsageKind(StrEnum):
+    CALL = "call"
+    ATTRIBUTE = "attribute"  # a reference that is not called (torch.float32, annotations, isinstance)
+    BASE_CLASS = "base_class"
+    DECORATOR = "decorator"
+    CONTEXT_MANAGER = "context_manager"
+    TENSOR_METHOD = "tensor_method"
+    TENSOR_ATTRIBUTE = "tensor_attribute"
+    MODULE_METHOD = "module_method"
+    OPTIMIZER_METHOD = "optimizer_method"
+    IMPORT = "import"
+    PATTERN = "pattern"  # a rule finding not tied to one API reference
+
+
+@dataclass(slots=True)
+class Finding:
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    torch_api: str | None
+    mindspore_api: str | None
+    category: FindingCategory
+    rule: str
+    severity: Severity
+    message_key: str
+    message_args: dict[str, Any] = field(default_factory=dict)
+    fixable: bool = False
+    usage: UsageKind = UsageKind.CALL
+
+    def message(self, lang: str = "en") -> str:
+        return t(self.message_key, lang, **self.message_args)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        """The public JSON shape (documented in docs/report-schema.md)."""
+        return {
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "torch_api": self.torch_api,
+            "mindspore_api": self.mindspore_api,
+            "category": self.category.value,
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "message": self.message(lang),
+            "fixable": self.fixable,
+            "usage": self.usage.value,
+        }
+
+    def to_cache(self) -> dict[str, Any]:
+        """Lossless, JSON-serialisable form (for the scan cache and worker processes)."""
+        return asdict(self)
+
+    @classmethod
+    def from_cache(cls, data: dict[str, Any]) -> Finding:
+        data = dict(data)
+        data["category"] = FindingCategory(data["category"])
+        data["severity"] = Severity(data["severity"])
+        data["usage"] = UsageKind(data["usage"])
+        return cls(**data)
+
+
+@dataclass(slots=True)
+class FileResult:
+    """Analysis of one file: its findings, or an error (key into the message catalogue)."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    error_key: str | None = None
+    error_args: dict[str, Any] = field(default_factory=dict)
+    lines: int = 0
+
+    def error(self, lang: str = "en") -> str | None:
+        return t(self.error_key, lang, **self.error_args) if self.error_key else None

@@ -1,0 +1,41 @@
+"""The ``msmigrate`` command line: a thin shell over the core library.
+
+Each command lives in its own module and is imported only when it runs, so ``msmigrate lookup``
+does not pay for the language server's imports.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from msmigrate import __version__
+
+# command name → "module:attribute" of a click command
+COMMANDS: dict[str, str] = {
+    "lookup": "msmigrate.cli.lookup_cmd:lookup",
+    "data": "msmigrate.cli.data_cmd:data",
+    "scan": "msmigrate.cli.scan_cmd:scan",
+    "rules": "msmigrate.cli.rules_cmd:rules",
+    "serve": "msmigrate.cli.serve_cmd:serve",
+    "check": "msmigrate.cli.check_cmd:check",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        return getattr(importlib.import_module(module_name), attr)
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(__version__, prog_name="msmigrate")
+def main() -> None:
+    """Migrate PyTorch code to MindSpore: look up APIs, scan projects, serve editors."""

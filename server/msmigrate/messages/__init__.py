@@ -1,0 +1,1 @@
+"""Message catalogues, one module per product area (see :mod:`msmigrate.i18n`)."""
