@@ -1,0 +1,1 @@
+"""Source rewrites offered as quick-fixes and applied by fix-all."""

@@ -1,0 +1,33 @@
+"""Text edits in the same coordinates as :class:`msmigrate.analysis.finding.Finding`.
+
+``line`` is 1-based; ``column`` is 1-based in Unicode code points; ``end_column`` is exclusive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from msmigrate.i18n import t
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    new_text: str
+
+
+@dataclass(slots=True)
+class Fix:
+    """One quick-fix: a titled list of non-overlapping edits to one file."""
+
+    rule: str
+    title_key: str
+    edits: list[TextEdit]
+    title_args: dict[str, Any] = field(default_factory=dict)
+
+    def title(self, lang: str = "en") -> str:
+        return t(self.title_key, lang, **self.title_args)
