@@ -1,0 +1,33 @@
+"""Torch and MindSpore API inventories (``mapping_data/{torch,mindspore}_inventory.json``).
+
+The generators import torch / MindSpore lazily, only when :func:`generate` runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from msmigrate.knowledge.inventory.writer import document, write
+
+PACKAGES: tuple[str, ...] = ("torch", "mindspore")
+
+
+def inventory_path(package: str, out_dir: Path) -> Path:
+    return out_dir / f"{package}_inventory.json"
+
+
+def generate(package: str, out_dir: Path, sources: Path | None = None, data: Path | None = None) -> Path:
+    """Regenerate one inventory file in ``out_dir`` from the installed package; returns its path."""
+    if package == "torch":
+        from msmigrate.knowledge.inventory import torch_gen
+
+        apis = torch_gen.build(sources=sources, data=data)
+        version = torch_gen.torch_version()
+    elif package == "mindspore":
+        from msmigrate.knowledge.inventory import mindspore_gen
+
+        apis = mindspore_gen.build(sources=sources, data=data)
+        version = mindspore_gen.mindspore_version()
+    else:
+        raise ValueError(f"unknown package {package!r}; choose one of {', '.join(PACKAGES)}")
+    return write(document(package, version, apis), inventory_path(package, out_dir))

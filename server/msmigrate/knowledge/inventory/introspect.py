@@ -1,0 +1,225 @@
+"""Walk imported modules and classes with ``inspect``, recording kinds and signatures.
+
+Used by both generators; the caller imports the package and hands the objects in, so this module
+itself imports neither torch nor MindSpore.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import ModuleType
+from typing import Any
+
+from msmigrate.knowledge.inventory.params import Signature, dedupe, from_ast, from_inspect, is_generic
+from msmigrate.knowledge.inventory.stubs import StubClass
+
+KINDS = ("module", "function", "class", "method", "attribute", "tensor_method", "tensor_attribute")
+CALLABLE_KINDS = frozenset({"function", "class", "method", "tensor_method"})
+
+_DOC_SIGNATURE = re.compile(r"^\s*([\w.]+)\((.*)\)\s*(?:->.*)?$")
+
+
+@dataclass
+class Inventory:
+    """The ``apis`` mapping being built; the first record of a name wins."""
+
+    apis: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def add(self, name: str, kind: str, signatures: list[Signature] | None = None,
+            source: str | None = None) -> None:
+        if name in self.apis:
+            return
+        entry: dict[str, Any] = {"kind": kind}
+        if kind in CALLABLE_KINDS:
+            entry["signatures"] = signatures or []
+            if signatures and source:
+                entry["source"] = source
+        elif source == "mapping_table":
+            entry["source"] = source
+        self.apis[name] = entry
+
+    def add_module(self, name: str) -> None:
+        self.add(name, "module")
+
+
+def safe_getattr(obj: object, name: str) -> Any:
+    try:
+        return getattr(obj, name)
+    except Exception:  # lazy modules and properties may raise anything
+        return None
+
+
+def public_names(module: ModuleType, owners: tuple[str, ...], stub_names: Iterable[str] = ()) -> list[str]:
+    """Public names of ``module``: its ``__all__`` if it has one, else names defined under ``owners``."""
+    declared = safe_getattr(module, "__all__")
+    if declared is not None:
+        return sorted({n for n in declared if isinstance(n, str) and not n.startswith("_")
+                       and _has(module, n)})
+    stub_set = set(stub_names)
+    names = []
+    for name in dir(module):
+        if name.startswith("_"):
+            continue
+        obj = safe_getattr(module, name)
+        if inspect.ismodule(obj):
+            continue
+        owner = getattr(obj, "__module__", None)
+        if name in stub_set or (isinstance(owner, str) and owner.startswith(owners)):
+            names.append(name)
+    return sorted(names)
+
+
+def _has(module: ModuleType, name: str) -> bool:
+    try:
+        getattr(module, name)
+    except Exception:
+        return False
+    return True
+
+
+def classify(obj: object) -> str:
+    if inspect.ismodule(obj):
+        return "module"
+    if inspect.isclass(obj):
+        return "class"
+    if callable(obj):
+        return "function"
+    return "attribute"
+
+
+def callable_signatures(obj: object, name: str, stub: list[Signature] | None = None,
+                        drop_first: bool = False) -> tuple[list[Signature], str | None]:
+    """Overloads of a callable: ``inspect`` for real Python code, else stubs, ``inspect``, docstring.
+
+    A ``(*args, **kwargs)`` wrapper signature is used only when nothing better is known.
+    """
+    python_code = inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isclass(obj)
+    generic: Signature | None = None
+    if python_code:
+        sig = _inspect(obj, drop_first)
+        if sig is not None and not is_generic(sig):
+            return [sig], "inspect"
+        generic = sig
+    if stub:
+        return stub, "stub"
+    if not python_code:
+        sig = _inspect(obj, drop_first)
+        if sig is not None and not is_generic(sig):
+            return [sig], "inspect"
+        generic = generic or sig
+    doc_sigs = docstring_signatures(obj, name)
+    if doc_sigs:
+        return doc_sigs, "docstring"
+    if generic is not None:
+        return [generic], "inspect"
+    return [], None
+
+
+def _inspect(obj: object, drop_first: bool) -> Signature | None:
+    try:
+        return from_inspect(inspect.signature(obj), drop_first=drop_first)
+    except Exception:  # builtins without text signatures, odd C types
+        return None
+
+
+def docstring_signatures(obj: object, name: str) -> list[Signature]:
+    """Parse the leading ``name(a, b=1, *, out=None) -> Tensor`` lines that C builtins' docstrings carry."""
+    doc = getattr(obj, "__doc__", None)
+    if not isinstance(doc, str):
+        return []
+    signatures: list[Signature] = []
+    for line in doc.splitlines():
+        if not line.strip():
+            continue
+        match = _DOC_SIGNATURE.match(line)
+        if not match or match.group(1).rsplit(".", 1)[-1] != name:
+            break
+        sig = _parse_arguments(match.group(2))
+        if sig is None:
+            break
+        signatures.append(sig)
+    return dedupe(signatures)
+
+
+def _parse_arguments(text: str) -> Signature | None:
+    try:
+        tree = ast.parse(f"def _f({text}): pass")
+    except SyntaxError:
+        return None
+    func = tree.body[0]
+    if not isinstance(func, ast.FunctionDef):
+        return None
+    first = [*func.args.posonlyargs, *func.args.args][:1]
+    return from_ast(func.args, drop_first=bool(first) and first[0].arg == "self")
+
+
+@dataclass
+class ModuleWalker:
+    """Record the public names of modules into an :class:`Inventory`."""
+
+    inventory: Inventory
+
+    def walk(self, module_name: str, module: ModuleType, names: Iterable[str],
+             stub_functions: dict[str, list[Signature]] | None = None,
+             stub_classes: dict[str, StubClass] | None = None) -> None:
+        self.inventory.add_module(module_name)
+        for name in names:
+            obj = safe_getattr(module, name)
+            self.add_object(f"{module_name}.{name}", name, obj, stub_functions, stub_classes)
+
+    def add_object(self, full_name: str, name: str, obj: object,
+                   stub_functions: dict[str, list[Signature]] | None = None,
+                   stub_classes: dict[str, StubClass] | None = None) -> None:
+        kind = classify(obj)
+        if kind == "function":
+            sigs, source = callable_signatures(obj, name, (stub_functions or {}).get(name))
+            self.inventory.add(full_name, kind, sigs, source)
+        elif kind == "class":
+            stub_cls = (stub_classes or {}).get(name)
+            sigs, source = callable_signatures(obj, name, stub_cls.init if stub_cls else None)
+            self.inventory.add(full_name, kind, sigs, source)
+        else:
+            self.inventory.add(full_name, kind)
+
+    def walk_members(self, class_name: str, cls: type, *, method_kind: str = "method",
+                     attribute_kind: str = "attribute", stub: StubClass | None = None,
+                     own_only: bool = False) -> None:
+        """Record the public methods and attributes of a class under ``class_name.member``."""
+        names = sorted(cls.__dict__) if own_only else dir(cls)
+        for name in names:
+            if not name.startswith("_"):
+                self.add_member(class_name, cls, name, method_kind=method_kind,
+                                attribute_kind=attribute_kind, stub=stub)
+
+    def add_member(self, class_name: str, cls: type, name: str, *, method_kind: str = "method",
+                   attribute_kind: str = "attribute", stub: StubClass | None = None) -> None:
+        """Record one member ``class_name.name`` as a method, attribute or nested class."""
+        try:
+            raw = inspect.getattr_static(cls, name)
+        except AttributeError:
+            return
+        full = f"{class_name}.{name}"
+        if _is_data(raw) or (stub is not None and name in stub.attributes):
+            self.inventory.add(full, attribute_kind)
+            return
+        obj = safe_getattr(cls, name)
+        if inspect.isclass(obj):
+            self.add_object(full, name, obj)
+        elif not callable(obj):
+            self.inventory.add(full, attribute_kind)
+        else:
+            bound = isinstance(raw, staticmethod | classmethod)
+            stub_sigs = stub.methods.get(name) if stub is not None else None
+            sigs, source = callable_signatures(obj, name, stub_sigs, drop_first=not bound)
+            self.inventory.add(full, method_kind, sigs, source)
+
+
+def _is_data(raw: object) -> bool:
+    if isinstance(raw, property | cached_property):
+        return True
+    return inspect.isgetsetdescriptor(raw) or inspect.ismemberdescriptor(raw)

@@ -1,0 +1,123 @@
+"""Build the MindSpore inventory from the installed package with ``inspect`` (docstrings for C methods)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import logging
+import os
+import warnings
+from pathlib import Path
+from typing import Any
+
+from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker, public_names, safe_getattr
+from msmigrate.knowledge.inventory.table_names import table_mindspore_names
+
+# module → owner prefixes that count as "defined there" when the module has no ``__all__``
+MODULES: dict[str, tuple[str, ...]] = {
+    "mindspore": ("mindspore",),
+    "mindspore.ops": ("mindspore.ops",),
+    "mindspore.mint": ("mindspore",),
+    "mindspore.mint.nn": ("mindspore",),
+    "mindspore.mint.nn.functional": ("mindspore",),
+    "mindspore.mint.optim": ("mindspore",),
+    "mindspore.mint.linalg": ("mindspore",),
+    "mindspore.mint.special": ("mindspore",),
+    "mindspore.mint.distributed": ("mindspore",),
+    "mindspore.nn": ("mindspore.nn",),
+    "mindspore.experimental.optim": ("mindspore.experimental.optim",),
+    "mindspore.experimental.optim.lr_scheduler": ("mindspore.experimental.optim",),
+    "mindspore.dataset": ("mindspore.dataset",),
+    "mindspore.dataset.vision": ("mindspore.dataset.vision",),
+    "mindspore.dataset.transforms": ("mindspore.dataset.transforms",),
+    "mindspore.dataset.text": ("mindspore.dataset.text",),
+    "mindspore.dataset.audio": ("mindspore.dataset.audio",),
+    "mindspore.communication": ("mindspore.communication",),
+    "mindspore.amp": ("mindspore.amp",),
+    "mindspore.numpy": ("mindspore.numpy",),
+    "mindspore.common.initializer": ("mindspore.common.initializer",),
+}
+
+# classes whose members are listed under ``<class>.<member>``: (method kind, attribute kind, own members only)
+CLASS_MEMBERS: dict[str, tuple[str, str, bool]] = {
+    "mindspore.Tensor": ("tensor_method", "tensor_attribute", False),
+    "mindspore.Parameter": ("method", "attribute", True),
+    "mindspore.nn.Cell": ("method", "attribute", False),
+    "mindspore.nn.Optimizer": ("method", "attribute", True),
+    "mindspore.experimental.optim.Optimizer": ("method", "attribute", False),
+    "mindspore.experimental.optim.lr_scheduler.LRScheduler": ("method", "attribute", False),
+    "mindspore.dataset.Dataset": ("method", "attribute", False),
+    "mindspore.amp.DynamicLossScaler": ("method", "attribute", False),
+}
+
+
+def _import_quietly() -> Any:
+    """Import MindSpore with its warnings and log lines kept off the console."""
+    os.environ.setdefault("GLOG_v", "3")
+    logging.getLogger("mindspore").setLevel(logging.ERROR)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        import mindspore
+
+    return mindspore
+
+
+def mindspore_version() -> str:
+    return str(_import_quietly().__version__)
+
+
+def build(data: Path | None = None, sources: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The ``apis`` mapping of the MindSpore inventory."""
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        mindspore = _import_quietly()
+        inventory = Inventory()
+        walker = ModuleWalker(inventory)
+        for module_name, owners in MODULES.items():
+            try:
+                module = importlib.import_module(module_name)
+            except ImportError:
+                continue
+            walker.walk(module_name, module, public_names(module, owners))
+        for class_name, (method_kind, attribute_kind, own_only) in CLASS_MEMBERS.items():
+            cls = resolve(mindspore, class_name)
+            if isinstance(cls, type):
+                walker.walk_members(class_name, cls, method_kind=method_kind, attribute_kind=attribute_kind,
+                                    own_only=own_only)
+        for name in table_mindspore_names(data, sources):
+            _add_cited(mindspore, walker, name)
+    return inventory.apis
+
+
+def resolve(root: Any, name: str) -> Any:
+    """Follow ``pkg.a.b.c`` through attributes, importing submodules on the way; ``None`` if absent."""
+    obj = root
+    parts = name.split(".")
+    for index, part in enumerate(parts[1:], start=1):
+        nxt = safe_getattr(obj, part)
+        if nxt is None and hasattr(obj, "__path__"):
+            try:
+                nxt = importlib.import_module(".".join(parts[: index + 1]))
+            except Exception:
+                return None
+        if nxt is None:
+            return None
+        obj = nxt
+    return obj
+
+
+def _add_cited(mindspore: Any, walker: ModuleWalker, name: str) -> None:
+    """A MindSpore name a mapping table cites, recorded when it resolves in the installed package."""
+    if name in walker.inventory.apis or not name.startswith("mindspore."):
+        return
+    obj = resolve(mindspore, name)
+    if obj is None:
+        return
+    parent, _, short = name.rpartition(".")
+    owner = resolve(mindspore, parent)
+    if isinstance(owner, type):
+        tensor_like = issubclass(owner, mindspore.Tensor)
+        walker.add_member(parent, owner, short, method_kind="tensor_method" if tensor_like else "method",
+                          attribute_kind="tensor_attribute" if tensor_like else "attribute")
+    else:
+        walker.add_object(name, short, obj)

@@ -1,0 +1,174 @@
+"""Build the torch inventory from the installed wheel: ``.pyi`` stubs (every overload) plus ``inspect``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker, safe_getattr
+from msmigrate.knowledge.inventory.introspect import public_names as _public_names
+from msmigrate.knowledge.inventory.stubs import StubClass, StubModule, parse_stub
+from msmigrate.knowledge.inventory.table_names import guessed_kind, table_torch_names
+
+# module → owner prefixes that count as "defined there" when the module has no ``__all__``
+MODULES: dict[str, tuple[str, ...]] = {
+    "torch": ("torch",),
+    "torch.nn": ("torch.nn",),
+    "torch.nn.functional": ("torch.nn.functional",),
+    "torch.nn.init": ("torch.nn.init",),
+    "torch.nn.parameter": ("torch.nn.parameter",),
+    "torch.nn.utils": ("torch.nn.utils",),
+    "torch.nn.utils.rnn": ("torch.nn.utils.rnn",),
+    "torch.nn.utils.parametrize": ("torch.nn.utils.parametrize",),
+    "torch.nn.parallel": ("torch.nn.parallel",),
+    "torch.linalg": ("torch.linalg", "torch._C._linalg"),
+    "torch.fft": ("torch.fft", "torch._C._fft"),
+    "torch.special": ("torch.special", "torch._C._special"),
+    "torch.optim": ("torch.optim",),
+    "torch.optim.lr_scheduler": ("torch.optim.lr_scheduler",),
+    "torch.utils": ("torch.utils",),
+    "torch.utils.data": ("torch.utils.data",),
+    "torch.utils.data.distributed": ("torch.utils.data.distributed",),
+    "torch.utils.checkpoint": ("torch.utils.checkpoint",),
+    "torch.distributed": ("torch.distributed",),
+    "torch.cuda": ("torch.cuda",),
+    "torch.cuda.amp": ("torch.cuda.amp",),
+    "torch.amp": ("torch.amp",),
+    "torch.autograd": ("torch.autograd",),
+    "torch.autograd.functional": ("torch.autograd.functional",),
+    "torch.distributions": ("torch.distributions",),
+    "torch.jit": ("torch.jit",),
+    "torch.random": ("torch.random",),
+    "torch.sparse": ("torch.sparse",),
+    "torch.backends": ("torch.backends",),
+}
+
+# classes whose members are listed under ``<class>.<member>``: (method kind, attribute kind, own members only)
+CLASS_MEMBERS: dict[str, tuple[str, str, bool]] = {
+    "torch.Tensor": ("tensor_method", "tensor_attribute", False),
+    "torch.nn.Module": ("method", "attribute", False),
+    "torch.nn.Parameter": ("method", "attribute", True),
+    "torch.optim.Optimizer": ("method", "attribute", False),
+    "torch.optim.lr_scheduler.LRScheduler": ("method", "attribute", False),
+    "torch.optim.lr_scheduler.ReduceLROnPlateau": ("method", "attribute", True),
+    "torch.utils.data.Dataset": ("method", "attribute", False),
+    "torch.utils.data.DataLoader": ("method", "attribute", False),
+    "torch.autograd.Function": ("method", "attribute", False),
+    "torch.amp.GradScaler": ("method", "attribute", False),
+    "torch.distributions.Distribution": ("method", "attribute", False),
+    "torch.Generator": ("method", "attribute", False),
+}
+
+# settings read through module ``__getattr__``/properties (``torch.backends.cudnn`` has no ``__all__``)
+EXTRA_NAMES: dict[str, tuple[str, ...]] = {
+    "torch.backends.cudnn": (
+        "allow_tf32", "benchmark", "deterministic", "enabled", "is_available", "version",
+    ),
+    "torch.backends.cuda": ("is_built", "matmul"),
+    "torch.backends.mps": ("is_available", "is_built"),
+}
+
+_LEGACY_TENSOR_TYPE = re.compile(r"torch\.(?:cuda\.)?[A-Z][a-z]+Tensor")
+
+THIRD_PARTY = ("torchvision", "torchaudio", "torchtext")
+
+
+def torch_version() -> str:
+    import torch
+
+    return str(torch.__version__).split("+", 1)[0]
+
+
+def _stub(root: Path, relative: str) -> StubModule:
+    path = root / relative
+    return parse_stub(path) if path.is_file() else StubModule()
+
+
+def build(sources: Path | None = None, data: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The ``apis`` mapping of the torch inventory."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import torch
+
+        root = Path(torch.__file__).parent
+        variable_functions = _stub(root, "_C/_VariableFunctions.pyi")
+        c_module = _stub(root, "_C/__init__.pyi")
+        functional = _stub(root, "nn/functional.pyi")
+        top_functions = {**c_module.functions, **variable_functions.functions}
+
+        inventory = Inventory()
+        walker = ModuleWalker(inventory)
+        for module_name, owners in MODULES.items():
+            module = importlib.import_module(module_name)
+            stub_functions: dict[str, Any] = {}
+            stub_classes = None
+            if module_name == "torch":
+                stub_functions, stub_classes = top_functions, c_module.classes
+            elif module_name == "torch.nn.functional":
+                stub_functions = functional.functions
+            names = _public_names(module, owners, stub_functions)
+            walker.walk(module_name, module, names, stub_functions, stub_classes)
+        for module_name, names in EXTRA_NAMES.items():
+            module = safe_getattr(torch.backends, module_name.rsplit(".", 1)[-1])
+            if module is None:
+                continue
+            inventory.add_module(module_name)
+            for name in names:
+                if hasattr(module, name):
+                    walker.add_object(f"{module_name}.{name}", name, safe_getattr(module, name))
+        tensor_stub = c_module.classes.get("TensorBase")
+        for class_name, (method_kind, attribute_kind, own_only) in CLASS_MEMBERS.items():
+            cls = _resolve(torch, class_name)
+            if isinstance(cls, type):
+                stub = tensor_stub if class_name == "torch.Tensor" else c_module.classes.get(cls.__name__)
+                walker.walk_members(class_name, cls, method_kind=method_kind, attribute_kind=attribute_kind,
+                                    stub=stub, own_only=own_only)
+        _add_table_names(torch, walker, table_torch_names(data, sources), tensor_stub)
+    return inventory.apis
+
+
+def _resolve(torch: Any, name: str) -> Any:
+    """Follow ``torch.a.b.c`` through attributes, importing submodules on the way."""
+    obj = torch
+    parts = name.split(".")[1:]
+    for index, part in enumerate(parts):
+        nxt = safe_getattr(obj, part)
+        if nxt is None and hasattr(obj, "__path__"):
+            try:
+                nxt = importlib.import_module(".".join(["torch", *parts[: index + 1]]))
+            except Exception:
+                return None
+        if nxt is None:
+            return None
+        obj = nxt
+    return obj
+
+
+def _add_table_names(torch: Any, walker: ModuleWalker, names: list[str],
+                     tensor_stub: StubClass | None) -> None:
+    """Names the tables cite: real ones found in the wheel; torchvision & co. recorded as cited."""
+    inventory = walker.inventory
+    for name in names:
+        if name in inventory.apis:
+            continue
+        if name.startswith(THIRD_PARTY):
+            inventory.add(name, guessed_kind(name), [], "mapping_table")
+            continue
+        if not name.startswith("torch."):
+            continue
+        obj = _resolve(torch, name)
+        if obj is None:
+            continue
+        parent, _, short = name.rpartition(".")
+        owner = _resolve(torch, parent)
+        if isinstance(owner, type) and not inspect.ismodule(obj):
+            tensor_like = issubclass(owner, torch.Tensor) or _LEGACY_TENSOR_TYPE.fullmatch(parent) is not None
+            walker.add_member(parent, owner, short, method_kind="tensor_method" if tensor_like else "method",
+                              attribute_kind="tensor_attribute" if tensor_like else "attribute",
+                              stub=tensor_stub if tensor_like else None)
+        else:
+            walker.add_object(name, short, obj)
