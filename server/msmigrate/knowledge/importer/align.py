@@ -1,0 +1,113 @@
+"""Derive parameter renames by aligning a torch signature with a MindSpore signature."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from msmigrate.knowledge.importer.signatures import SigParam
+
+SKIP_NAMES = frozenset({"self", "cls"})
+_SIMILARITY = 60  # rapidfuzz ratio above which two optional parameters at the same place are one parameter
+
+
+@dataclass(slots=True)
+class Alignment:
+    renames: dict[str, str] = field(default_factory=dict)
+    torch_only: list[str] = field(default_factory=list)
+    mindspore_only: list[str] = field(default_factory=list)
+
+
+def params_from_inventory(signature: Iterable[Mapping[str, str]]) -> list[SigParam]:
+    """Inventory parameters (``{"name", "kind", "default"}``) as :class:`SigParam`."""
+    kinds = {
+        "positional_only": "positional",
+        "positional_or_keyword": "positional",
+        "keyword_only": "keyword_only",
+        "var_positional": "var_positional",
+        "var_keyword": "var_keyword",
+    }
+    return [
+        SigParam(p["name"], p.get("default"), kinds.get(p.get("kind", ""), "positional")) for p in signature
+    ]
+
+
+def best_pair(
+    torch_overloads: list[list[SigParam]], ms_overloads: list[list[SigParam]]
+) -> tuple[list[SigParam], list[SigParam]] | None:
+    """The (torch, MindSpore) overloads sharing most names, longest torch overload on ties."""
+    best: tuple[tuple[int, int, int], list[SigParam], list[SigParam]] | None = None
+    for ti, t in enumerate(torch_overloads):
+        for mi, m in enumerate(ms_overloads):
+            common = len({p.name for p in t} & {p.name for p in m})
+            key = (common, len(t), -(ti * 1000 + mi))
+            if best is None or key > best[0]:
+                best = (key, t, m)
+    return (best[1], best[2]) if best else None
+
+
+def align(
+    torch_params: list[SigParam],
+    ms_params: list[SigParam],
+    known_pairs: Mapping[str, Iterable[str]] | None = None,
+    skip: Iterable[str] = (),
+) -> Alignment:
+    """Match parameters by equal name, then by pairs known from difference pages, then by position.
+
+    A positional match needs both parameters required, or both optional with similar names.
+    ``skip`` names (general difference parameters such as ``out``) never take part in renames but are
+    reported as torch-only when MindSpore lacks them.
+    """
+    skipped = SKIP_NAMES | set(skip)
+    t_list = [p for p in torch_params if p.name not in SKIP_NAMES and p.kind != "var_keyword"]
+    m_list = [p for p in ms_params if p.name not in SKIP_NAMES and p.kind != "var_keyword"]
+    t_names = {p.name for p in t_list}
+    m_names = {p.name for p in m_list}
+    matched_t = t_names & m_names
+    matched_m = set(matched_t)
+    result = Alignment()
+
+    def pair(a: SigParam, b: SigParam) -> None:
+        result.renames[a.name] = b.name
+        matched_t.add(a.name)
+        matched_m.add(b.name)
+
+    known = known_pairs or {}
+    for a in t_list:
+        if a.name in matched_t or a.name in skipped:
+            continue
+        for candidate in known.get(a.name, ()):
+            b = next((p for p in m_list if p.name == candidate and p.name not in matched_m), None)
+            if b is not None:
+                pair(a, b)
+                break
+    t_pos = [p for p in t_list if p.kind == "positional" and p.name not in skipped]
+    m_pos = [p for p in m_list if p.kind == "positional"]
+    _align_positions(t_pos, m_pos, matched_t, matched_m, pair)
+    t_call = [p for p in t_list if p.kind == "call_input"]
+    m_call = [p for p in m_list if p.kind == "call_input"]
+    _align_positions(t_call, m_call, matched_t, matched_m, pair)
+    listed = ("positional", "keyword_only")
+    result.torch_only = [p.name for p in t_list if p.name not in matched_t and p.kind in listed]
+    result.mindspore_only = [p.name for p in m_list if p.name not in matched_m and p.kind in listed]
+    return result
+
+
+def _align_positions(
+    t_pos: list[SigParam],
+    m_pos: list[SigParam],
+    matched_t: set[str],
+    matched_m: set[str],
+    pair: Callable[[SigParam, SigParam], None],
+) -> None:
+    for a, b in zip(t_pos, m_pos, strict=False):
+        if a.name in matched_t or b.name in matched_m:
+            continue
+        if a.required and b.required:
+            pair(a, b)
+        elif not a.required and not b.required and fuzz.ratio(a.name, b.name) >= _SIMILARITY:
+            pair(a, b)
+        else:
+            break  # the lists diverge here; later positions are not comparable

@@ -1,0 +1,169 @@
+"""Parameter facts of one mapping row, from a difference page, the description, or two signatures."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from msmigrate.knowledge.importer.align import align, best_pair
+from msmigrate.knowledge.importer.classify import Classification
+from msmigrate.knowledge.importer.diff_page import DiffPage, FactTable
+from msmigrate.knowledge.importer.signatures import SigParam
+
+SELF_NAMES = frozenset({"input", "self"})
+
+
+@dataclass(slots=True)
+class RowFacts:
+    param_renames: dict[str, str] = field(default_factory=dict)
+    param_renames_source: str | None = None
+    input_renames: dict[str, str] = field(default_factory=dict)
+    torch_only: list[str] = field(default_factory=list)
+    mindspore_only: list[str] = field(default_factory=list)
+    defaults: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+
+    def add_torch_only(self, names: Iterable[str]) -> None:
+        self.torch_only.extend(n for n in names if n not in self.torch_only)
+
+    def add_mindspore_only(self, names: Iterable[str]) -> None:
+        self.mindspore_only.extend(n for n in names if n not in self.mindspore_only)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "param_renames": dict(self.param_renames),
+            "param_renames_source": self.param_renames_source if self.param_renames else None,
+            "input_renames": dict(self.input_renames),
+            "torch_only_params": list(self.torch_only),
+            "mindspore_only_params": list(self.mindspore_only),
+            "default_differences": [
+                {"param": name, "torch_default": t, "mindspore_default": m}
+                for name, (t, m) in self.defaults.items()
+            ],
+        }
+
+
+def _is_tensor_method(torch_api: str) -> bool:
+    return torch_api.startswith("torch.Tensor.")
+
+
+def _default_of(signature: list[SigParam] | None, name: str | None) -> str | None:
+    if not signature or not name:
+        return None
+    return next((p.default for p in signature if p.name == name), None)
+
+
+def page_signatures(page: DiffPage, torch_api: str, ms_api: str | None) -> tuple[list[SigParam] | None, ...]:
+    """The page's signature for each side (falling back to the API the page is titled after)."""
+    torch_sig = page.signature(torch_api)
+    if torch_sig is None and page.title_api:
+        torch_sig = page.signature(page.title_api)
+    if torch_sig is None:
+        torch_sig = next((o[0] for api, o in page.signatures.items() if api.startswith("torch")), None)
+    ms_sig = page.signature(ms_api) if ms_api else None
+    return torch_sig, ms_sig
+
+
+def facts_from_table(
+    table: FactTable,
+    torch_api: str,
+    torch_sig: list[SigParam] | None,
+    ms_sig: list[SigParam] | None,
+    own_torch_sig: list[SigParam] | None = None,
+) -> RowFacts:
+    """Renames, one-sided parameters and default differences stated by a comparison table.
+
+    ``own_torch_sig`` is the page's signature of exactly ``torch_api`` (None when the page shows only
+    the function of a Tensor method).
+    """
+    facts = RowFacts()
+    torch_sig_names = {p.name for p in own_torch_sig or ()}
+    for fact in table.facts:
+        if fact.kind not in ("param", "input"):
+            continue
+        # a Tensor method row sharing a function's page: the function's ``input`` is the tensor itself
+        if _is_tensor_method(torch_api) and fact.torch in SELF_NAMES and fact.torch not in torch_sig_names:
+            continue
+        if fact.kind == "param":
+            if fact.torch and fact.mindspore and fact.torch != fact.mindspore:
+                facts.param_renames.setdefault(fact.torch, fact.mindspore)
+            elif fact.torch and fact.mindspore_absent:
+                facts.add_torch_only([fact.torch])
+            elif fact.mindspore and fact.torch_absent:
+                facts.add_mindspore_only([fact.mindspore])
+        elif fact.torch and fact.mindspore and fact.torch != fact.mindspore:
+            facts.input_renames.setdefault(fact.torch, fact.mindspore)
+        if fact.states_default and (fact.torch or fact.mindspore):
+            name = fact.torch or fact.mindspore or ""
+            t_default = _default_of(torch_sig, fact.torch)
+            m_default = _default_of(ms_sig, fact.mindspore)
+            if t_default is None or m_default is None or t_default == m_default:
+                t_default = m_default = None
+            facts.defaults.setdefault(name, (t_default, m_default))
+    if facts.param_renames:
+        facts.param_renames_source = "diff_page"
+    return facts
+
+
+def facts_from_signatures(
+    torch_overloads: list[list[SigParam]],
+    ms_overloads: list[list[SigParam]],
+    known_pairs: Mapping[str, Iterable[str]],
+    general_params: Iterable[str],
+    torch_api: str,
+    only_general_torch_only: bool,
+) -> RowFacts:
+    """Facts derived by aligning two signatures (marked ``derived``)."""
+    facts = RowFacts()
+    chosen = best_pair(torch_overloads, ms_overloads)
+    if chosen is None:
+        return facts
+    torch_sig, ms_sig = chosen
+    if _is_tensor_method(torch_api):
+        torch_sig = [p for p in torch_sig if p.name not in SELF_NAMES]
+    general = set(general_params)
+    result = align(torch_sig, ms_sig, known_pairs, skip=general)
+    facts.param_renames = result.renames
+    facts.param_renames_source = "derived" if result.renames else None
+    torch_only = (
+        [n for n in result.torch_only if n in general] if only_general_torch_only else result.torch_only
+    )
+    facts.add_torch_only(torch_only)
+    if not only_general_torch_only:
+        facts.add_mindspore_only(result.mindspore_only)
+    return facts
+
+
+def apply_classification(
+    facts: RowFacts, classification: Classification, torch_params: Iterable[str]
+) -> None:
+    """Add what the table's description states (``No verbose``, ``default value of dim`` …)."""
+    params = list(torch_params)
+    facts.add_torch_only(classification.torch_only)
+    for hint in classification.torch_only_hints:
+        facts.add_torch_only(p for p in params if hint in p and p not in facts.param_renames)
+    facts.add_mindspore_only(classification.mindspore_only)
+    for name in classification.default_params:
+        facts.defaults.setdefault(name, (None, None))
+    if classification.renames and not facts.param_renames:
+        facts.param_renames = dict(classification.renames)
+        facts.param_renames_source = "table"
+
+
+def known_rename_pairs(tables: Iterable[FactTable]) -> dict[str, list[str]]:
+    """torch name → MindSpore names seen as renames in comparison tables, most frequent first."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for table in tables:
+        for fact in table.facts:
+            if (
+                fact.kind in ("param", "input")
+                and fact.torch
+                and fact.mindspore
+                and fact.torch != fact.mindspore
+            ):
+                counts[(fact.torch, fact.mindspore)] += 1
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    pairs: dict[str, list[str]] = {}
+    for (torch_name, ms_name), _count in ordered:
+        pairs.setdefault(torch_name, []).append(ms_name)
+    return pairs

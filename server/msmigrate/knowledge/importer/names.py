@@ -1,0 +1,63 @@
+"""Canonical API names from table cells."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote, urlsplit
+
+TORCH_ROOTS: tuple[str, ...] = ("torch", "torchvision", "torchaudio", "torchtext")
+_DOTTED_RE = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
+_NOT_SUPPORTED = {"", "none", "-", "—", "not supported", "unsupported", "不支持", "无", "暂无", "n/a"}
+
+
+def clean_name(text: str) -> str:
+    """``torch.Tensor.view()`` / `` `torch.abs` `` / ``torch. abs`` → dotted name without markup."""
+    text = text.replace("`", "").replace("\\_", "_").replace("*", "")
+    text = re.sub(r"\(.*\)$", "", text.strip())  # "torch.abs()" or "torch.max(dim)"
+    return re.sub(r"\s+", "", text).rstrip(".")
+
+
+def is_dotted(name: str) -> bool:
+    return bool(_DOTTED_RE.match(name))
+
+
+def is_torch_name(name: str) -> bool:
+    return is_dotted(name) and name.split(".", 1)[0] in TORCH_ROOTS
+
+
+def is_mindspore_name(name: str) -> bool:
+    return is_dotted(name) and name.split(".", 1)[0] == "mindspore"
+
+
+def name_from_url(url: str, roots: tuple[str, ...]) -> str | None:
+    """The API name a documentation URL points at (its ``#anchor`` or page name), if it is one."""
+    parts = urlsplit(url)
+    for candidate in (unquote(parts.fragment), unquote(parts.path).rsplit("/", 1)[-1].removesuffix(".html")):
+        candidate = clean_name(candidate)
+        if is_dotted(candidate) and candidate.split(".", 1)[0] in roots:
+            return candidate
+    return None
+
+
+def canonical_torch_name(text: str, url: str | None = None) -> str | None:
+    """Canonical torch name of a link (text preferred, the URL when the text is not a plain API name)."""
+    name = clean_name(text)
+    if is_torch_name(name):
+        return name
+    if url:
+        return name_from_url(url, TORCH_ROOTS)
+    return None
+
+
+def canonical_mindspore_name(text: str, url: str | None = None) -> str | None:
+    name = clean_name(text)
+    if is_mindspore_name(name):
+        return name
+    if url:
+        return name_from_url(url, ("mindspore",))
+    return None
+
+
+def means_unsupported(text: str) -> bool:
+    """A MindSpore cell that names no API (empty, ``None``, ``Not supported`` …)."""
+    return text.strip().strip("`*").strip().lower() in _NOT_SUPPORTED
