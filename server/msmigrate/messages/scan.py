@@ -1,0 +1,56 @@
+"""Messages of project scanning and of the ``msmigrate scan`` command."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "scan.error.path_not_found": (
+        "Path not found: {path}",
+        "路径不存在：{path}",
+    ),
+    "scan.error.no_paths": (
+        "Give at least one file or folder to scan.",
+        "请至少指定一个要扫描的文件或文件夹。",
+    ),
+    "scan.error.read": (
+        "Could not read the file: {detail}",
+        "无法读取该文件：{detail}",
+    ),
+    "scan.error.too_large": (
+        "Skipped: the file is {size_mb:.1f} MB, larger than the {limit_mb:.0f} MB limit.",
+        "已跳过：文件大小为 {size_mb:.1f} MB，超过了 {limit_mb:.0f} MB 的上限。",
+    ),
+    "scan.error.internal": (
+        "Internal error while analysing this file: {detail}",
+        "分析该文件时发生内部错误：{detail}",
+    ),
+    "scan.error.bad_config": (
+        "Invalid [tool.msmigrate] settings in {path}: {detail}",
+        "{path} 中的 [tool.msmigrate] 配置无效：{detail}",
+    ),
+    "scan.error.bad_version": (
+        "Unknown MindSpore version {version!r}; choose one of {choices} or auto.",
+        "未知的 MindSpore 版本 {version!r}；请选择 {choices} 之一，或 auto。",
+    ),
+    "scan.error.write": (
+        "Could not write {path}: {detail}",
+        "无法写入 {path}：{detail}",
+    ),
+    "scan.cancelled": (
+        "The scan was cancelled.",
+        "扫描已取消。",
+    ),
+    "scan.progress": (
+        "Scanning",
+        "正在扫描",
+    ),
+    "scan.wrote": (
+        "Wrote the {fmt} report to {path}.",
+        "已将 {fmt} 报告写入 {path}。",
+    ),
+    "scan.failed_on": (
+        "{count} finding(s) at or above severity '{level}'.",
+        "有 {count} 个问题的严重级别达到或高于“{level}”。",
+    ),
+    "scan.help.command": (
+        "Scan Python files and folders for PyTorch APIs and report how they map to MindSpore.",
+        "扫描 Python 文件和文件夹中的 PyTorch 接口，并报告它们到 MindSpore 的映射情况。",
+    ),
+}

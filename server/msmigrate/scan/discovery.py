@@ -1,0 +1,196 @@
+"""Which files a scan reads: walk folders, skip tool/VCS/virtualenv/build folders and ignored paths.
+
+Rules, in order, for everything below a scanned folder:
+
+* folders named in :data:`SKIP_DIRS`, ``*.egg-info`` and any folder holding ``pyvenv.cfg`` are skipped;
+* ``.gitignore`` files apply (those of the scanned folder's ancestors up to the Git work-tree top, then
+  those met during the walk; a deeper file's ``!pattern`` re-includes), unless disabled;
+* ``exclude`` globs (gitignore syntax, relative to the scanned folder) drop files and folders;
+* a file is kept when its path relative to the scanned folder matches an ``include`` glob (``*.py``);
+* symbolic links are never followed into folders; a link to a file is read only when its target lies
+  inside the scanned folder and is not read anyway under its real path.
+
+A file named explicitly on the command line is always scanned (its suffix and ignore rules don't matter).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+
+SKIP_DIRS: frozenset[str] = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "env",
+        ".env",
+        "node_modules",
+        "__pycache__",
+        "build",
+        "dist",
+        ".tox",
+        ".nox",
+        "site-packages",
+        ".eggs",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".ipynb_checkpoints",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    path: Path  # absolute path to read (symlinks resolved)
+    rel: str  # POSIX path relative to the report root, as reports show it
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    root: Path  # the report root: the common folder of everything scanned
+    files: list[SourceFile]
+    scanned_roots: list[Path]  # the folders (or the single files' folders) that were scanned
+
+
+class _IgnoreRules:
+    """Stacked gitignore specs, each applying to paths relative to its own folder."""
+
+    def __init__(self, specs: tuple[tuple[Path, GitIgnoreSpec], ...] = ()) -> None:
+        self.specs = specs
+
+    def with_file(self, folder: Path, gitignore: Path) -> _IgnoreRules:
+        try:
+            lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return self
+        return _IgnoreRules((*self.specs, (folder, GitIgnoreSpec.from_lines(lines))))
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        verdict = False
+        for folder, spec in self.specs:
+            try:
+                rel = path.relative_to(folder).as_posix()
+            except ValueError:
+                continue
+            result = spec.check_file(rel + "/" if is_dir else rel).include
+            if result is not None:
+                verdict = result
+        return verdict
+
+
+def report_root(paths: Sequence[str | os.PathLike[str]]) -> Path | None:
+    """The common folder of ``paths`` (a file counts as its folder); ``None`` if a path is missing."""
+    folders = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            return None
+        real = path.resolve()
+        folders.append(real if real.is_dir() else real.parent)
+    return Path(os.path.commonpath([str(p) for p in folders])) if folders else None
+
+
+def discover(paths: Sequence[str | os.PathLike[str]], include: Iterable[str] = ("*.py",),
+             exclude: Iterable[str] = (), respect_gitignore: bool = True) -> Discovery:
+    """Find the files to scan under ``paths`` (files or folders). Raises ``FileNotFoundError``."""
+    resolved: list[tuple[Path, bool]] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise FileNotFoundError(str(raw))
+        real = path.resolve()
+        resolved.append((real, real.is_dir()))
+    if not resolved:
+        return Discovery(Path.cwd(), [], [])
+    scanned_roots = [real if is_dir else real.parent for real, is_dir in resolved]
+    root = Path(os.path.commonpath([str(p) for p in scanned_roots]))
+    include_spec = GitIgnoreSpec.from_lines(list(include))
+    exclude_spec = GitIgnoreSpec.from_lines(list(exclude))
+
+    found: dict[Path, Path] = {}  # real path → path as met (for the report's relative path)
+    links: list[tuple[Path, Path, Path]] = []  # (link, target, scanned folder)
+    for real, is_dir in resolved:
+        if not is_dir:
+            found.setdefault(real, real)
+            continue
+        rules = _ancestor_gitignores(real) if respect_gitignore else _IgnoreRules()
+        _walk(real, real, rules, include_spec, exclude_spec, respect_gitignore, found, links)
+    for link, target, folder in links:
+        if target.is_relative_to(folder) and target not in found:
+            found[target] = link
+    files = [SourceFile(real, _relative(shown, root)) for real, shown in found.items()]
+    files.sort(key=lambda f: f.rel)
+    return Discovery(root, files, scanned_roots)
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:  # a link shown under another name: fall back to its real location
+        return path.resolve().relative_to(root).as_posix()
+
+
+def _ancestor_gitignores(folder: Path) -> _IgnoreRules:
+    """The ``.gitignore`` files above ``folder`` inside its Git work tree (outermost first)."""
+    chain: list[Path] = []
+    for parent in folder.parents:
+        chain.append(parent)
+        if (parent / ".git").exists():
+            break
+    else:
+        return _IgnoreRules()  # not inside a Git work tree: only the files below apply
+    rules = _IgnoreRules()
+    for parent in reversed(chain):
+        if (parent / ".gitignore").is_file():
+            rules = rules.with_file(parent, parent / ".gitignore")
+    return rules
+
+
+def _is_skipped_dir(entry: os.DirEntry[str]) -> bool:
+    name = entry.name
+    if name in SKIP_DIRS or name.endswith(".egg-info"):
+        return True
+    return os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))
+
+
+def _walk(top: Path, folder: Path, rules: _IgnoreRules, include: GitIgnoreSpec, exclude: GitIgnoreSpec,
+          respect_gitignore: bool, found: dict[Path, Path], links: list[tuple[Path, Path, Path]]) -> None:
+    if respect_gitignore and (folder / ".gitignore").is_file():
+        rules = rules.with_file(folder, folder / ".gitignore")
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return  # unreadable folder: nothing to report from it
+    for entry in entries:
+        path = folder / entry.name
+        rel = path.relative_to(top).as_posix()
+        try:
+            is_link = entry.is_symlink()
+            is_dir = not is_link and entry.is_dir(follow_symlinks=False)
+            is_file = entry.is_file(follow_symlinks=True)
+        except OSError:
+            continue
+        if is_dir:
+            if _is_skipped_dir(entry) or exclude.match_file(rel + "/") or rules.ignored(path, True):
+                continue
+            _walk(top, path, rules, include, exclude, respect_gitignore, found, links)
+            continue
+        if not is_file or not include.match_file(rel) or exclude.match_file(rel):
+            continue
+        if rules.ignored(path, False):
+            continue
+        if is_link:
+            try:
+                links.append((path, path.resolve(strict=True), top))
+            except (OSError, RuntimeError):  # dangling link or a loop
+                continue
+        else:
+            found.setdefault(path, path)

@@ -1,0 +1,136 @@
+"""What a scan is asked to do: :class:`ScanOptions`, and the project's ``[tool.msmigrate]`` settings."""
+
+from __future__ import annotations
+
+import os
+import threading
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from msmigrate.analysis.finding import FindingCategory
+
+ProgressCallback = Callable[[int, int], None]  # (files done, files in total)
+
+SEVERITY_VALUES = ("error", "warning", "information", "hint", "off")
+DEFAULT_INCLUDE = ("*.py",)
+DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
+
+
+class CancellationToken:
+    """Set from another thread (e.g. a ``$/progress`` cancel); the scan checks it between files."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+class ScanCancelled(Exception):
+    """Raised by :func:`msmigrate.scan.scan_paths` when its token was cancelled."""
+
+
+class ConfigError(ValueError):
+    """Invalid ``[tool.msmigrate]`` settings; ``key``/``fields`` name a message in messages/scan.py."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fields = fields
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(slots=True)
+class ScanOptions:
+    mindspore_version: str | None = None  # None/"auto": installed MindSpore, else the newest table
+    include: tuple[str, ...] = DEFAULT_INCLUDE  # gitignore-style globs a file must match (folders walked)
+    exclude: tuple[str, ...] = ()  # gitignore-style globs, relative to each scanned folder
+    disabled_rules: tuple[str, ...] = ()
+    severity: dict[str, str] = field(default_factory=dict)  # category → error|warning|information|hint|off
+    jobs: int = field(default_factory=default_jobs)
+    use_cache: bool = True
+    cache_dir: Path | None = None  # None: $MSMIGRATE_CACHE_DIR or the user cache dir
+    respect_gitignore: bool = True
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    progress: ProgressCallback | None = None
+    cancel: CancellationToken | None = None
+
+    def with_project_config(self, config: dict[str, Any]) -> ScanOptions:
+        """Options where the project's settings fill in what the caller left at its default.
+
+        Command-line values win over the project file; ``exclude`` and ``disabled-rules`` add up.
+        """
+        merged = replace(self)
+        if config.get("mindspore_version") and not self.mindspore_version:
+            merged.mindspore_version = config["mindspore_version"]
+        merged.exclude = tuple(dict.fromkeys((*config.get("exclude", ()), *self.exclude)))
+        if config.get("include") and self.include == DEFAULT_INCLUDE:
+            merged.include = tuple(config["include"])
+        merged.disabled_rules = tuple(
+            dict.fromkeys(r.upper() for r in (*config.get("disabled_rules", ()), *self.disabled_rules))
+        )
+        merged.severity = {**config.get("severity", {}), **self.severity}
+        return merged
+
+
+# pyproject key → (option name, expected type)
+_CONFIG_KEYS: dict[str, tuple[str, type]] = {
+    "mindspore-version": ("mindspore_version", str),
+    "disabled-rules": ("disabled_rules", list),
+    "exclude": ("exclude", list),
+    "include": ("include", list),
+    "severity": ("severity", dict),
+}
+
+
+def load_project_config(root: Path) -> dict[str, Any]:
+    """Read ``[tool.msmigrate]`` from ``root/pyproject.toml``; ``{}`` when there is none.
+
+    Raises :class:`ConfigError` for a file that is not TOML or settings of the wrong type.
+    """
+    path = root / "pyproject.toml"
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError("scan.error.bad_config", path=str(path), detail=str(exc)) from None
+    section = data.get("tool", {}).get("msmigrate", {})
+    if not isinstance(section, dict):
+        raise ConfigError("scan.error.bad_config", path=str(path), detail="[tool.msmigrate] is not a table")
+    config: dict[str, Any] = {}
+    for key, value in section.items():
+        if key not in _CONFIG_KEYS:
+            continue  # settings of other parts (e.g. the language server) live in the same table
+        name, expected = _CONFIG_KEYS[key]
+        if not isinstance(value, expected):
+            raise ConfigError(
+                "scan.error.bad_config", path=str(path), detail=f"{key} must be a {expected.__name__}"
+            )
+        if expected is list and not all(isinstance(v, str) for v in value):
+            raise ConfigError("scan.error.bad_config", path=str(path), detail=f"{key} must list strings")
+        config[name] = value
+    severity = config.get("severity", {})
+    for category, level in severity.items():
+        if category not in {c.value for c in FindingCategory} or level not in SEVERITY_VALUES:
+            raise ConfigError(
+                "scan.error.bad_config",
+                path=str(path),
+                detail=f"severity.{category} = {level!r} (categories: "
+                f"{', '.join(c.value for c in FindingCategory)}; levels: {', '.join(SEVERITY_VALUES)})",
+            )
+    return config

@@ -1,0 +1,194 @@
+"""``scan_paths``: discover files, reuse cached results, analyse the rest (in parallel), build the report."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from msmigrate.analysis.finding import FileResult, Severity
+from msmigrate.knowledge.base import VERSIONS, get_knowledge_base, resolve_version
+from msmigrate.scan.cache import ResultCache, content_hash, file_key, scan_key_prefix
+from msmigrate.scan.discovery import discover, report_root
+from msmigrate.scan.model import ScanReport
+from msmigrate.scan.options import ConfigError, ScanCancelled, ScanOptions, load_project_config
+from msmigrate.scan.worker import (
+    analyze_chunk,
+    analyze_file,
+    init_worker,
+    result_from_cache,
+    result_to_cache,
+)
+
+_CHUNKS_PER_JOB = 4
+_MAX_CHUNK = 32
+
+
+def prepare_options(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | None) -> ScanOptions:
+    """Caller's options merged with the report root's ``[tool.msmigrate]`` (raises ``ConfigError``)."""
+    options = options or ScanOptions()
+    root = report_root(paths)
+    return options.with_project_config(load_project_config(root)) if root else options
+
+
+def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | None = None) -> ScanReport:
+    """Scan files and folders. Raises ``FileNotFoundError``, ``ConfigError`` or ``ScanCancelled``."""
+    options = prepare_options(paths, options)
+    try:
+        version = resolve_version(options.mindspore_version)
+    except ValueError:
+        raise ConfigError(
+            "scan.error.bad_version", version=options.mindspore_version, choices=", ".join(VERSIONS)
+        ) from None
+    found = discover(paths, options.include, options.exclude, options.respect_gitignore)
+    analysis_options = None  # the analyzer's defaults; rule selection and severities are applied below
+    prefix = scan_key_prefix(version, analysis_options)
+    total = len(found.files)
+    done = 0
+    _progress(options, 0, total)
+
+    results: dict[str, FileResult] = {}
+    pending: list[tuple[str, bytes, str]] = []  # (relative path, bytes, cache key)
+    cache = ResultCache(options.cache_dir) if options.use_cache else None
+    try:
+        for source in found.files:
+            _check_cancel(options)
+            data, error = _read(source.path, options.max_file_bytes)
+            if error is not None:
+                results[source.rel] = FileResult(source.rel, [], *error)
+            else:
+                assert data is not None
+                key = file_key(prefix, source.rel, content_hash(data))
+                cached = _from_cache(cache, key, source.rel)
+                if cached is None:
+                    pending.append((source.rel, data, key))
+                    continue
+                results[source.rel] = cached
+            done += 1
+            _progress(options, done, total)
+
+        for rel, key, result in _analyze(pending, version, analysis_options, options):
+            results[rel] = result
+            if cache is not None and result.error_key != "scan.error.internal":  # a bug is not cached
+                cache.put(key, result_to_cache(result))
+            done += 1
+            _progress(options, done, total)
+    finally:
+        hits, misses = (cache.hits, cache.misses) if cache else (0, len(pending))
+        if cache is not None:
+            cache.close()
+
+    files = [_apply_settings(results[f.rel], options) for f in found.files]
+    return ScanReport(files, version, root=str(found.root), cache_hits=hits, cache_misses=misses)
+
+
+def _progress(options: ScanOptions, done: int, total: int) -> None:
+    if options.progress is not None:
+        options.progress(done, total)
+
+
+def _check_cancel(options: ScanOptions) -> None:
+    if options.cancel is not None and options.cancel.cancelled:
+        raise ScanCancelled()
+
+
+def _read(path: Path, limit: int) -> tuple[bytes | None, tuple[str, dict[str, Any]] | None]:
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            mb = 1024 * 1024
+            return None, ("scan.error.too_large", {"size_mb": size / mb, "limit_mb": limit / mb})
+        return path.read_bytes(), None
+    except OSError as exc:
+        return None, ("scan.error.read", {"detail": exc.strerror or str(exc)})
+
+
+def _from_cache(cache: ResultCache | None, key: str, rel: str) -> FileResult | None:
+    if cache is None:
+        return None
+    value = cache.get(key)
+    if value is None:
+        return None
+    try:
+        return result_from_cache(rel, value)
+    except (KeyError, TypeError, ValueError):  # an entry of an unexpected shape: analyse again
+        cache.delete(key)
+        return None
+
+
+def _apply_settings(result: FileResult, options: ScanOptions) -> FileResult:
+    """Drop findings of disabled rules or of categories set to ``off``; apply severity overrides."""
+    if not options.disabled_rules and not options.severity:
+        return result
+    disabled = {r.upper() for r in options.disabled_rules}
+    kept = []
+    for finding in result.findings:
+        level = options.severity.get(finding.category.value)
+        if finding.rule in disabled or level == "off":
+            continue
+        kept.append(replace(finding, severity=Severity(level)) if level else finding)
+    return FileResult(result.path, kept, result.error_key, result.error_args, result.lines)
+
+
+def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_options: Any,
+             options: ScanOptions):
+    """Yield ``(relative path, cache key, FileResult)`` for every pending file."""
+    jobs = max(1, options.jobs)
+    if jobs == 1 or len(pending) < 2:
+        yield from _analyze_here(pending, version, analysis_options, options)
+        return
+    keys = {rel: key for rel, _, key in pending}
+    size = max(1, min(_MAX_CHUNK, len(pending) // (jobs * _CHUNKS_PER_JOB)))
+    chunks = [[(rel, data) for rel, data, _ in pending[i : i + size]] for i in range(0, len(pending), size)]
+    finished: set[str] = set()
+    context = _mp_context()
+    if context.get_start_method() == "fork":
+        _preload(version)  # forked workers share the loaded tables instead of each loading them
+    executor = ProcessPoolExecutor(
+        max_workers=min(jobs, len(chunks)), mp_context=context,
+        initializer=init_worker, initargs=(version, analysis_options),
+    )
+    try:
+        waiting: set[Future[Any]] = {executor.submit(analyze_chunk, chunk) for chunk in chunks}
+        while waiting:
+            completed, waiting = wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
+            _check_cancel(options)
+            for future in completed:
+                for rel, data in future.result():
+                    finished.add(rel)
+                    yield rel, keys[rel], result_from_cache(rel, data)
+    except BrokenProcessPool:  # a worker died (out of memory, killed): finish in this process
+        rest = [item for item in pending if item[0] not in finished]
+        yield from _analyze_here(rest, version, analysis_options, options)
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _analyze_here(pending: list[tuple[str, bytes, str]], version: str, analysis_options: Any,
+                  options: ScanOptions):
+    kb = get_knowledge_base(version)
+    for rel, data, key in pending:
+        _check_cancel(options)
+        yield rel, key, analyze_file(data, rel, kb, analysis_options)
+
+
+def _mp_context() -> multiprocessing.context.BaseContext:
+    """``fork`` when it is safe (a single-threaded caller such as the CLI), otherwise ``spawn``."""
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _preload(version: str) -> None:
+    kb = get_knowledge_base(version)
+    for name in ("table", "torch_inventory", "mindspore_inventory"):
+        try:
+            getattr(kb, name)
+        except (OSError, ValueError, KeyError):  # missing or broken data: each worker reports it itself
+            pass
