@@ -1,0 +1,145 @@
+"""Entry points: the fixes offered for findings, and fix-all for a whole file.
+
+Every fix with edits is verified: the edited source must be accepted by ``ast.parse``, otherwise the
+fix is not offered. A fix with no edits is an explanation (why the finding cannot be fixed
+mechanically); clients show it as a disabled action and fix-all skips it.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import logging
+from typing import TYPE_CHECKING
+
+from msmigrate.analysis.finding import Finding
+from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.registry import fixers_for
+from msmigrate.fixes.text import apply_edits, overlaps, sorted_edits
+
+if TYPE_CHECKING:
+    from msmigrate.knowledge.base import KnowledgeBase
+
+log = logging.getLogger(__name__)
+MAX_PASSES = 3
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _verified(source: str, fix: Fix) -> bool:
+    if not fix.edits:
+        return True
+    try:
+        return _parses(apply_edits(source, fix.edits))
+    except ValueError:  # overlapping edits inside one fix
+        return False
+
+
+def _collect(ctx: FixContext, findings: list[Finding], verify: bool) -> list[tuple[Finding, Fix]]:
+    found: list[tuple[Finding, Fix]] = []
+    for finding in findings:
+        for fixer in fixers_for(finding.rule):
+            try:
+                fix = fixer(ctx, finding)
+            except Exception:  # a fixer bug must not take the caller down
+                log.exception(
+                    "fixer %s failed on %s:%s", getattr(fixer, "__name__", fixer), ctx.path, finding.line
+                )
+                continue
+            if fix is not None and (not verify or _verified(ctx.source, fix)):
+                found.append((finding, fix))
+    return found
+
+
+def fixes_by_finding(
+    source: str, path: str, findings: list[Finding], kb: KnowledgeBase
+) -> list[tuple[Finding, Fix]]:
+    """(finding, fix) pairs for the given findings, each fix verified on its own."""
+    ctx = FixContext.build(source, path, kb, findings)
+    if ctx is None:
+        return []
+    return _collect(ctx, findings, verify=True)
+
+
+def fixes_for(source: str, path: str, findings: list[Finding], kb: KnowledgeBase) -> list[Fix]:
+    """The fixes offered for ``findings`` in ``source`` (explanations included, with no edits)."""
+    return [fix for _finding, fix in fixes_by_finding(source, path, findings, kb)]
+
+
+class _EditSet:
+    """Accepted edits kept sorted, for fast overlap checks."""
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, int, int, int]] = []
+        self.edits: list[TextEdit] = []
+
+    @staticmethod
+    def _key(edit: TextEdit) -> tuple[int, int, int, int]:
+        return (edit.line, edit.column, edit.end_line, edit.end_column)
+
+    def conflicts(self, edit: TextEdit) -> bool:
+        index = bisect.bisect_left(self.keys, self._key(edit))
+        # accepted edits are disjoint, so sorted by start they are sorted by end: neighbours suffice
+        return any(overlaps(edit, other) for other in self.edits[max(index - 2, 0) : index + 2])
+
+    def add(self, edit: TextEdit) -> None:
+        if edit in self.edits:
+            return
+        index = bisect.bisect_left(self.keys, self._key(edit))
+        self.keys.insert(index, self._key(edit))
+        self.edits.insert(index, edit)
+
+
+def merge_fixes(fixes: list[Fix]) -> tuple[list[Fix], list[TextEdit]]:
+    """Greedily keep fixes (in document order) whose edits overlap no kept edit."""
+    accepted = _EditSet()
+    kept: list[Fix] = []
+    ordered = sorted(
+        (f for f in fixes if f.edits),
+        key=lambda f: min((e.line, e.column) for e in f.edits),
+    )
+    for fix in ordered:
+        if any(accepted.conflicts(edit) for edit in fix.edits):
+            continue
+        for edit in fix.edits:
+            accepted.add(edit)
+        kept.append(fix)
+    return kept, sorted_edits(accepted.edits)
+
+
+def fix_all(
+    source: str, path: str, kb: KnowledgeBase, options: object | None = None
+) -> tuple[str, list[Fix]]:
+    """Apply every safe fix of the file; returns the new source and the fixes applied.
+
+    Fixes whose edits overlap an earlier fix wait for the next pass (the file is analysed again, up
+    to ``MAX_PASSES`` times), so nested calls such as ``torch.abs(torch.neg(x))`` are all fixed.
+    """
+    from msmigrate.analysis.analyzer import analyze_source
+
+    applied: list[Fix] = []
+    for _ in range(MAX_PASSES):
+        result = analyze_source(source, path, kb, options)
+        ctx = FixContext.build(source, path, kb, result.findings)
+        if ctx is None:
+            break
+        candidates = [fix for _f, fix in _collect(ctx, result.findings, verify=False) if fix.edits]
+        kept, edits = merge_fixes(candidates)
+        if not kept:
+            break
+        new_source = apply_edits(source, edits)
+        if not _parses(new_source):  # rare: verify one by one and retry with the good ones
+            kept, edits = merge_fixes([fix for fix in kept if _verified(source, fix)])
+            new_source = apply_edits(source, edits)
+            if not kept or not _parses(new_source):
+                break
+        source = new_source
+        applied.extend(kept)
+    return source, applied

@@ -1,0 +1,232 @@
+"""Quick-fixes for mapped torch APIs (MSM100 consistent, MSM101 with differences).
+
+One fix per finding: write the MindSpore name (see ``fixes/imports.py`` for the spelling and the
+import it adds), rename keyword arguments per the row's ``param_renames`` / ``input_renames``, and drop
+general-difference keyword arguments where dropping keeps the meaning (``out=None``,
+``requires_grad=False``, ``device=…``). Where an argument cannot be carried over (``out=y``,
+``requires_grad=True``, a torch-only parameter passed by keyword) the fix has no edits and its title
+explains what to do by hand.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import keyword
+import re
+import tokenize
+
+from msmigrate.analysis.finding import Finding, UsageKind
+from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.knowledge.model import MappingRow
+
+_MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+
+METHOD_USAGES = frozenset(
+    {UsageKind.TENSOR_METHOD, UsageKind.TENSOR_ATTRIBUTE, UsageKind.MODULE_METHOD, UsageKind.OPTIMIZER_METHOD}
+)
+SKIPPED_USAGES = frozenset({UsageKind.IMPORT, UsageKind.PATTERN})
+
+# General-difference parameters: the values for which dropping the argument keeps the meaning
+# (None = any value; MindSpore decides placement / memory layout itself).
+DROP_WHEN: dict[str, tuple[str, ...] | None] = {
+    "out": ("None",),
+    "requires_grad": ("False",),
+    "layout": ("None", "torch.strided", "strided"),
+    "device": None,
+    "pin_memory": None,
+    "memory_format": None,
+    "non_blocking": None,
+    "inplace": None,  # the values computed are the same; MindSpore has no in-place variant here
+    "stable": ("None", "False"),
+    "sparse_grad": ("False",),
+    "size_average": ("None",),
+    "reduce": ("None",),
+}
+BLOCKED_KEY: dict[str, str] = {
+    "out": "fix.blocked.out",
+    "requires_grad": "fix.blocked.requires_grad",
+    "layout": "fix.blocked.layout",
+}
+
+
+def _identifier(name: str | None) -> bool:
+    return bool(name) and name.isidentifier() and not keyword.iskeyword(name)
+
+
+def _general_params(kb: KnowledgeBase) -> frozenset[str]:
+    try:
+        listed = set(kb.general_difference_params)
+    except (OSError, ValueError, KeyError):
+        listed = set()
+    return frozenset(listed | set(DROP_WHEN))
+
+
+def _mindspore_accepts(kb: KnowledgeBase, mindspore_api: str, param: str) -> bool:
+    for signature in kb.mindspore_signatures(mindspore_api):
+        for p in signature:
+            if p.get("name") == param or p.get("kind") == "var_keyword":
+                return True
+    return False
+
+
+def _is_attribute(kb: KnowledgeBase, mindspore_api: str) -> bool:
+    entry = kb.mindspore_inventory.get(mindspore_api)
+    return bool(entry) and entry.get("kind") in ("attribute", "tensor_attribute")
+
+
+def _droppable(param: str, value: ast.expr) -> bool:
+    allowed = DROP_WHEN.get(param, ("None",))
+    return allowed is None or ast.unparse(value) in allowed
+
+
+def _separators(ctx: FixContext, call: ast.Call) -> tuple[list[tuple[int, int]], tuple[int, int]] | None:
+    """Positions of the call's top-level commas and of its closing parenthesis (Finding coords)."""
+    segment = ctx.text(call)
+    line0, col0, end_line, end_col = ctx.node_range(call)
+    func_end = ctx.node_range(call.func)[2:]
+    commas: list[tuple[int, int]] = []
+    depth = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(segment).readline):
+            row, col = tok.start
+            pos = (line0 + row - 1, col0 + col if row == 1 else col + 1)
+            if pos < func_end or tok.type != tokenize.OP:
+                continue
+            if tok.string in "([{":
+                depth += 1
+            elif tok.string in ")]}":
+                depth -= 1
+            elif tok.string == "," and depth == 1:
+                commas.append(pos)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return commas, (end_line, end_col - 1)
+
+
+def _drop_edits(ctx: FixContext, call: ast.Call, dropped: set[int]) -> list[TextEdit] | None:
+    """Edits removing the arguments at ``dropped`` (ids of keyword nodes) with their commas."""
+    args: list[ast.AST] = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+    found = _separators(ctx, call)
+    if found is None:
+        return None
+    commas, close = found
+    if len(commas) < len(args) - 1:
+        return None
+    edits: list[TextEdit] = []
+    i = 0
+    while i < len(args):
+        if id(args[i]) not in dropped:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(args) and id(args[j + 1]) in dropped:
+            j += 1
+        if i > 0:
+            start = commas[i - 1]
+            end = commas[j] if j < len(commas) else close
+        elif j + 1 < len(args):
+            start = ctx.node_range(args[0])[:2]
+            end = ctx.node_range(args[j + 1])[:2]
+        else:
+            start, end = ctx.node_range(args[0])[:2], close
+        edits.append(TextEdit(start[0], start[1], end[0], end[1], ""))
+        i = j + 1
+    return edits
+
+
+def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> Fix:
+    return Fix(
+        finding.rule, key, [], {"torch_api": finding.torch_api, "mindspore_api": mindspore_api, **args}
+    )
+
+
+def _argument_edits(
+    ctx: FixContext, finding: Finding, call: ast.Call, row: MappingRow | None, mindspore_api: str
+) -> tuple[list[TextEdit], list[str]] | Fix | None:
+    """Keyword renames and drops for a call, or an explaining Fix when an argument blocks the fix."""
+    renames = {**(row.input_renames if row else {}), **(row.param_renames if row else {})}
+    general = _general_params(ctx.kb)
+    torch_only = set(row.torch_only_params) if row else set()
+    edits: list[TextEdit] = []
+    changes: list[str] = []
+    dropped: set[int] = set()
+    for kw in call.keywords:
+        name = kw.arg
+        if name is None:
+            continue
+        new = renames.get(name)
+        if _identifier(new) and new != name:
+            line, col = ctx.node_range(kw)[:2]
+            edits.append(TextEdit(line, col, line, col + len(name), new))
+            changes.append(f"{name}→{new}")
+        elif name in general and not _mindspore_accepts(ctx.kb, mindspore_api, name):
+            if _droppable(name, kw.value):
+                dropped.add(id(kw))
+                changes.append(f"−{name}")
+            else:
+                key = BLOCKED_KEY.get(name, "fix.blocked.value")
+                return _explain(finding, mindspore_api, key, param=name, value=ast.unparse(kw.value))
+        elif (
+            name in torch_only and name not in renames and not _mindspore_accepts(ctx.kb, mindspore_api, name)
+        ):
+            return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
+    if dropped:
+        drops = _drop_edits(ctx, call, dropped)
+        if drops is None:
+            return None
+        edits.extend(drops)
+    return edits, changes
+
+
+def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
+    """Rewrite one mapped torch reference (and its call's keyword arguments) to MindSpore."""
+    if finding.usage in SKIPPED_USAGES or not finding.torch_api:
+        return None
+    row = ctx.kb.row(finding.torch_api)
+    mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
+    if not mindspore_api or not _MINDSPORE_NAME.match(mindspore_api):
+        return None
+    ref = ctx.reference_of(finding)
+    if ref is None:
+        return None
+    call = ctx.call_of(finding)
+    if call is not None and _is_attribute(ctx.kb, mindspore_api):
+        return None  # a call cannot become an attribute access mechanically (x.size() vs x.shape)
+    edits: list[TextEdit] = []
+    changes: list[str] = []
+    if call is not None:
+        outcome = _argument_edits(ctx, finding, call, row, mindspore_api)
+        if outcome is None or isinstance(outcome, Fix):
+            return outcome
+        edits, changes = outcome
+    args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
+    if finding.usage in METHOD_USAGES:
+        owner, _, new_name = mindspore_api.rpartition(".")
+        if not isinstance(ref, ast.Attribute) or not owner.rpartition(".")[2][:1].isupper():
+            return None  # MindSpore offers a function here, not a method: no mechanical rewrite
+        if new_name != ref.attr:
+            line, _, end_line, end_col = ctx.node_range(ref)
+            edits.append(TextEdit(end_line, end_col - len(ref.attr), end_line, end_col, new_name))
+        if not edits:
+            return None
+        return Fix(
+            finding.rule,
+            "fix.rename_method",
+            edits,
+            {**args, "torch_name": ref.attr, "mindspore_name": new_name},
+        )
+    text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
+    if ctx.text(ref) != text:
+        edits.append(TextEdit(*ctx.node_range(ref), text))
+        edits.extend(import_edits)
+    if not edits:
+        return None
+    if changes:
+        return Fix(finding.rule, "fix.replace_api_with_args", edits, {**args, "changes": ", ".join(changes)})
+    return Fix(finding.rule, "fix.replace_api", edits, args)
+
+
+FIXERS = {"MSM100": replace_api, "MSM101": replace_api}

@@ -1,0 +1,46 @@
+"""Titles and explanations of quick-fixes (``fix.*``)."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "fix.replace_api": (
+        "Replace {torch_api} with {mindspore_api}",
+        "将 {torch_api} 替换为 {mindspore_api}",
+    ),
+    "fix.replace_api_with_args": (
+        "Replace {torch_api} with {mindspore_api} (arguments: {changes})",
+        "将 {torch_api} 替换为 {mindspore_api}（参数：{changes}）",
+    ),
+    "fix.rename_method": (
+        "Rename .{torch_name} to .{mindspore_name} ({mindspore_api})",
+        "将 .{torch_name} 改为 .{mindspore_name}（{mindspore_api}）",
+    ),
+    "fix.fix_all": ("Fix all MindSpore migration issues in this file", "修复本文件中所有可自动迁移的问题"),
+    "fix.blocked.out": (
+        "No automatic fix for {torch_api}: {mindspore_api} has no 'out' parameter and dropping "
+        "out={value} would change the result; assign the return value instead.",
+        "{torch_api} 无法自动修复：{mindspore_api} 没有 'out' 参数，删除 out={value} 会改变结果；"
+        "请改为接收返回值。",
+    ),
+    "fix.blocked.requires_grad": (
+        "No automatic fix for {torch_api}: dropping requires_grad={value} would change the result; "
+        "wrap the tensor in mindspore.Parameter or select it in the gradient function.",
+        "{torch_api} 无法自动修复：删除 requires_grad={value} 会改变结果；"
+        "请用 mindspore.Parameter 包装该张量，或在求导函数中指定它。",
+    ),
+    "fix.blocked.layout": (
+        "No automatic fix for {torch_api}: MindSpore tensors are dense, so dropping layout={value} "
+        "would change the result; use mindspore.COOTensor / CSRTensor instead.",
+        "{torch_api} 无法自动修复：MindSpore 张量为稠密存储，删除 layout={value} 会改变结果；"
+        "请改用 mindspore.COOTensor / CSRTensor。",
+    ),
+    "fix.blocked.value": (
+        "No automatic fix for {torch_api}: {mindspore_api} has no '{param}' parameter and dropping "
+        "{param}={value} would change the result; rewrite it by hand (see the difference page).",
+        "{torch_api} 无法自动修复：{mindspore_api} 没有 '{param}' 参数，删除 {param}={value} 会改变结果；"
+        "请参照差异说明手动改写。",
+    ),
+    "fix.blocked.unsupported": (
+        "No automatic fix for {torch_api}: {mindspore_api} does not take '{param}'; "
+        "rewrite this argument by hand (see the difference page).",
+        "{torch_api} 无法自动修复：{mindspore_api} 不支持参数 '{param}'，请参照差异说明手动改写该参数。",
+    ),
+}
