@@ -10,7 +10,7 @@ from rapidfuzz import fuzz
 from msmigrate.knowledge.importer.signatures import SigParam
 
 SKIP_NAMES = frozenset({"self", "cls"})
-_SIMILARITY = 60  # rapidfuzz ratio above which two optional parameters at the same place are one parameter
+_SIMILARITY = 70  # rapidfuzz ratio above which two optional parameters at the same place are one parameter
 
 
 @dataclass(slots=True)
@@ -53,10 +53,13 @@ def align(
     ms_params: list[SigParam],
     known_pairs: Mapping[str, Iterable[str]] | None = None,
     skip: Iterable[str] = (),
+    trust_positions: bool = True,
 ) -> Alignment:
     """Match parameters by equal name, then by pairs known from difference pages, then by position.
 
-    A positional match needs both parameters required, or both optional with similar names.
+    A positional match needs both parameters required, or both optional with similar names. With
+    ``trust_positions=False`` (two signatures not known to correspond one to one) a positional match
+    always needs similar names.
     ``skip`` names (general difference parameters such as ``out``) never take part in renames but are
     reported as torch-only when MindSpore lacks them.
     """
@@ -85,10 +88,10 @@ def align(
                 break
     t_pos = [p for p in t_list if p.kind == "positional" and p.name not in skipped]
     m_pos = [p for p in m_list if p.kind == "positional"]
-    _align_positions(t_pos, m_pos, matched_t, matched_m, pair)
+    _align_positions(t_pos, m_pos, matched_t, matched_m, pair, trust_positions)
     t_call = [p for p in t_list if p.kind == "call_input"]
     m_call = [p for p in m_list if p.kind == "call_input"]
-    _align_positions(t_call, m_call, matched_t, matched_m, pair)
+    _align_positions(t_call, m_call, matched_t, matched_m, pair, trust_positions)
     listed = ("positional", "keyword_only")
     result.torch_only = [p.name for p in t_list if p.name not in matched_t and p.kind in listed]
     result.mindspore_only = [p.name for p in m_list if p.name not in matched_m and p.kind in listed]
@@ -101,13 +104,24 @@ def _align_positions(
     matched_t: set[str],
     matched_m: set[str],
     pair: Callable[[SigParam, SigParam], None],
+    trust_positions: bool,
 ) -> None:
     for a, b in zip(t_pos, m_pos, strict=False):
         if a.name in matched_t or b.name in matched_m:
             continue
-        if a.required and b.required:
+        if not trust_positions:
+            if similar(a.name, b.name):
+                pair(a, b)
+        elif a.required and b.required:
             pair(a, b)
-        elif not a.required and not b.required and fuzz.ratio(a.name, b.name) >= _SIMILARITY:
+        elif not a.required and not b.required and similar(a.name, b.name):
             pair(a, b)
         else:
             break  # the lists diverge here; later positions are not comparable
+
+
+def similar(a: str, b: str) -> bool:
+    """Names close enough to be one parameter (``keepdim``/``keep_dims``, ``bias``/``has_bias``)."""
+    if fuzz.ratio(a, b) >= _SIMILARITY:
+        return True
+    return a.lower() in b.lower().split("_") or b.lower() in a.lower().split("_")

@@ -150,6 +150,7 @@ def build_rows(
                 general,
                 en.torch_api,
                 only_general_torch_only=True,
+                mindspore_api=en.mindspore_api,
             )
             derived.add_torch_only(facts.torch_only)
             facts = derived
@@ -186,7 +187,13 @@ def _page_facts(
         torch_sig, ms_sig = page_signatures(page, row.torch_api, row.mindspore_api)
         if torch_sig and ms_sig:
             return facts_from_signatures(
-                [torch_sig], [ms_sig], known_pairs, general, row.torch_api, only_general_torch_only=False
+                [torch_sig],
+                [ms_sig],
+                known_pairs,
+                general,
+                row.torch_api,
+                only_general_torch_only=False,
+                mindspore_api=row.mindspore_api,
             )
     return RowFacts()
 

@@ -97,7 +97,7 @@ def classify(description: str, has_diff_link: bool, has_mindspore_api: bool) -> 
 
 
 def _names_in(fragment: str) -> list[str]:
-    """Parameter names of ``group_desc = None``, ``weight_init = None and bias_init = None``, ``dim和keepdim``."""
+    """Names in ``group_desc = None``, ``weight_init = None and bias_init = None``, ``dim和keepdim``."""
     names = re.findall(rf"({_IDENT})\s*=", fragment)
     if not names:
         names = re.findall(_IDENT, re.sub(r"\band\b|和|two|parameters?", " ", fragment))

@@ -96,10 +96,13 @@ def parse_diff_text(text: str, name: str = "") -> DiffPage:
     for block in markdown.code_blocks(lines):
         for api, overloads in parse_signatures(block.text).items():
             page.signatures.setdefault(api, []).extend(overloads)
+    heading_lines = [index for index, _level, _text in markdown.headings(lines)]
     previous_end = 0
     for table in markdown.iter_tables(lines):
         end = (table.row_lines[-1] + 1) if table.row_lines else table.line + 1
-        context = "\n".join(lines[previous_end : table.line])
+        # the prose right before the table: since the previous table or the last heading
+        start = max([previous_end, *(h for h in heading_lines if h < table.line)])
+        context = "\n".join(lines[start : table.line])
         previous_end = end
         columns = _columns(table.header)
         if columns is None and _mapping_header(table.header):

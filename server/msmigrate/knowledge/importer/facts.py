@@ -53,6 +53,26 @@ def _default_of(signature: list[SigParam] | None, name: str | None) -> str | Non
     return next((p.default for p in signature if p.name == name), None)
 
 
+def _fix_misplaced(
+    torch_name: str | None,
+    ms_name: str | None,
+    torch_sig: list[SigParam] | None,
+    ms_sig: list[SigParam] | None,
+) -> tuple[str | None, str | None]:
+    """Move a name written in the wrong column back to its side.
+
+    A few pages list a PyTorch-only parameter in the MindSpore column (``| | verbose | ...``); the
+    page's own signatures tell which side really has it.
+    """
+    t_names = {p.name for p in torch_sig or ()}
+    m_names = {p.name for p in ms_sig or ()}
+    if ms_name and not torch_name and ms_sig is not None and ms_name in t_names and ms_name not in m_names:
+        return ms_name, None
+    if torch_name and not ms_name and torch_sig is not None and torch_name in m_names - t_names:
+        return None, torch_name
+    return torch_name, ms_name
+
+
 def page_signatures(page: DiffPage, torch_api: str, ms_api: str | None) -> tuple[list[SigParam] | None, ...]:
     """The page's signature for each side (falling back to the API the page is titled after)."""
     torch_sig = page.signature(torch_api)
@@ -84,22 +104,22 @@ def facts_from_table(
         # a Tensor method row sharing a function's page: the function's ``input`` is the tensor itself
         if _is_tensor_method(torch_api) and fact.torch in SELF_NAMES and fact.torch not in torch_sig_names:
             continue
+        torch_name, ms_name = _fix_misplaced(fact.torch, fact.mindspore, torch_sig, ms_sig)
         if fact.kind == "param":
-            if fact.torch and fact.mindspore and fact.torch != fact.mindspore:
-                facts.param_renames.setdefault(fact.torch, fact.mindspore)
-            elif fact.torch and fact.mindspore_absent:
-                facts.add_torch_only([fact.torch])
-            elif fact.mindspore and fact.torch_absent:
-                facts.add_mindspore_only([fact.mindspore])
-        elif fact.torch and fact.mindspore and fact.torch != fact.mindspore:
-            facts.input_renames.setdefault(fact.torch, fact.mindspore)
-        if fact.states_default and (fact.torch or fact.mindspore):
-            name = fact.torch or fact.mindspore or ""
-            t_default = _default_of(torch_sig, fact.torch)
-            m_default = _default_of(ms_sig, fact.mindspore)
+            if torch_name and ms_name and torch_name != ms_name:
+                facts.param_renames.setdefault(torch_name, ms_name)
+            elif torch_name and not ms_name and (fact.mindspore_absent or fact.mindspore):
+                facts.add_torch_only([torch_name])
+            elif ms_name and not torch_name and (fact.torch_absent or fact.torch):
+                facts.add_mindspore_only([ms_name])
+        elif torch_name and ms_name and torch_name != ms_name:
+            facts.input_renames.setdefault(torch_name, ms_name)
+        if fact.states_default and torch_name and ms_name:
+            t_default = _default_of(torch_sig, torch_name)
+            m_default = _default_of(ms_sig, ms_name)
             if t_default is None or m_default is None or t_default == m_default:
                 t_default = m_default = None
-            facts.defaults.setdefault(name, (t_default, m_default))
+            facts.defaults.setdefault(torch_name, (t_default, m_default))
     if facts.param_renames:
         facts.param_renames_source = "diff_page"
     return facts
@@ -112,17 +132,23 @@ def facts_from_signatures(
     general_params: Iterable[str],
     torch_api: str,
     only_general_torch_only: bool,
+    mindspore_api: str | None = None,
 ) -> RowFacts:
-    """Facts derived by aligning two signatures (marked ``derived``)."""
+    """Facts derived by aligning two signatures (marked ``derived``).
+
+    ``only_general_torch_only`` is set for rows the table calls "parameter names differ": their
+    parameters correspond one to one, so positions are trusted and only general difference parameters
+    (``out`` …) can be missing on the MindSpore side.
+    """
     facts = RowFacts()
     chosen = best_pair(torch_overloads, ms_overloads)
     if chosen is None:
         return facts
     torch_sig, ms_sig = chosen
-    if _is_tensor_method(torch_api):
-        torch_sig = [p for p in torch_sig if p.name not in SELF_NAMES]
+    if _is_tensor_method(torch_api) or (mindspore_api or "").startswith("mindspore.Tensor."):
+        torch_sig = [p for p in torch_sig if p.name not in SELF_NAMES]  # the tensor itself
     general = set(general_params)
-    result = align(torch_sig, ms_sig, known_pairs, skip=general)
+    result = align(torch_sig, ms_sig, known_pairs, skip=general, trust_positions=only_general_torch_only)
     facts.param_renames = result.renames
     facts.param_renames_source = "derived" if result.renames else None
     torch_only = (
