@@ -22,6 +22,7 @@ KINDS = ("module", "function", "class", "method", "attribute", "tensor_method", 
 CALLABLE_KINDS = frozenset({"function", "class", "method", "tensor_method"})
 
 _DOC_SIGNATURE = re.compile(r"^\s*([\w.]+)\((.*)\)\s*(?:->.*)?$")
+_DOC_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:function|method)::\s*([\w.]+)\((.*)\)\s*(?:->.*)?$")
 
 
 @dataclass
@@ -37,9 +38,7 @@ class Inventory:
         entry: dict[str, Any] = {"kind": kind}
         if kind in CALLABLE_KINDS:
             entry["signatures"] = signatures or []
-            if signatures and source:
-                entry["source"] = source
-        elif source == "mapping_table":
+        if source == "mapping_table" or (source and signatures):
             entry["source"] = source
         self.apis[name] = entry
 
@@ -128,21 +127,29 @@ def _inspect(obj: object, drop_first: bool) -> Signature | None:
 
 
 def docstring_signatures(obj: object, name: str) -> list[Signature]:
-    """Parse the leading ``name(a, b=1, *, out=None) -> Tensor`` lines that C builtins' docstrings carry."""
+    """Parse ``name(a, b=1, *, out=None) -> Tensor`` lines of a docstring, as C builtins carry.
+
+    Reads the leading signature lines and every ``.. function::`` / ``.. method::`` overload line.
+    """
     doc = getattr(obj, "__doc__", None)
     if not isinstance(doc, str):
         return []
     signatures: list[Signature] = []
+    leading = True
     for line in doc.splitlines():
         if not line.strip():
             continue
-        match = _DOC_SIGNATURE.match(line)
-        if not match or match.group(1).rsplit(".", 1)[-1] != name:
-            break
-        sig = _parse_arguments(match.group(2))
-        if sig is None:
-            break
-        signatures.append(sig)
+        directive = _DOC_DIRECTIVE.match(line)
+        match = directive or (_DOC_SIGNATURE.match(line) if leading else None)
+        if not directive and not match:
+            leading = False
+            continue
+        if match and match.group(1).rsplit(".", 1)[-1] == name:
+            sig = _parse_arguments(match.group(2))
+            if sig is not None:
+                signatures.append(sig)
+                continue
+        leading = False
     return dedupe(signatures)
 
 

@@ -20,6 +20,7 @@ _KIND_NAMES: dict[Any, str] = {
 }
 
 _ADDRESS = re.compile(r" (?:at|object at) 0x[0-9a-fA-F]+|0x[0-9a-fA-F]{6,}")
+_MODULE_FILE = re.compile(r"(<module '[^']*') from '[^']*'>")
 _MAX_DEFAULT_LEN = 120
 
 
@@ -37,7 +38,7 @@ def stable_repr(value: object) -> str:
         text = repr(value)
     except Exception:  # a broken __repr__ must not stop the inventory
         text = f"<{type(value).__name__}>"
-    text = _ADDRESS.sub("", text)
+    text = _MODULE_FILE.sub(r"\1>", _ADDRESS.sub("", text))
     if len(text) > _MAX_DEFAULT_LEN:
         text = text[: _MAX_DEFAULT_LEN - 3] + "..."
     return text

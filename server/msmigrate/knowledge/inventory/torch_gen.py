@@ -74,6 +74,13 @@ EXTRA_NAMES: dict[str, tuple[str, ...]] = {
 
 _LEGACY_TENSOR_TYPE = re.compile(r"torch\.(?:cuda\.)?[A-Z][a-z]+Tensor")
 
+# public-looking top-level names that ``torch.__all__`` omits and that are not user APIs
+_TOP_LEVEL_INTERNALS = frozenset({
+    "LoggerBase", "PRIVATE_OPS", "TYPE_CHECKING", "USE_GLOBAL_DEPS", "USE_RTLD_GLOBAL_WITH_LIBTORCH",
+    "classproperty", "get_file_path", "prepare_multiprocessing_environment",
+    "profiler_allow_cudagraph_cupti_lazy_reinit_cuda12",
+})
+
 THIRD_PARTY = ("torchvision", "torchaudio", "torchtext")
 
 
@@ -111,6 +118,8 @@ def build(sources: Path | None = None, data: Path | None = None) -> dict[str, di
             elif module_name == "torch.nn.functional":
                 stub_functions = functional.functions
             names = _public_names(module, owners, stub_functions)
+            if module_name == "torch":
+                names = sorted(set(names) | _unlisted_top_level(torch))
             walker.walk(module_name, module, names, stub_functions, stub_classes)
         for module_name, names in EXTRA_NAMES.items():
             module = safe_getattr(torch.backends, module_name.rsplit(".", 1)[-1])
@@ -129,6 +138,17 @@ def build(sources: Path | None = None, data: Path | None = None) -> dict[str, di
                                     stub=stub, own_only=own_only)
         _add_table_names(torch, walker, table_torch_names(data, sources), tensor_stub)
     return inventory.apis
+
+
+def _unlisted_top_level(torch: Any) -> set[str]:
+    """``torch.unique``, ``torch.set_grad_enabled``, ``torch.channels_last``: public, not in ``__all__``."""
+    names = set()
+    for name in dir(torch):
+        if name.startswith("_") or name in _TOP_LEVEL_INTERNALS:
+            continue
+        if not inspect.ismodule(safe_getattr(torch, name)):
+            names.add(name)
+    return names
 
 
 def _resolve(torch: Any, name: str) -> Any:

@@ -1,0 +1,117 @@
+"""Cross-check the mapping tables against the API inventories (``msmigrate data check``).
+
+A row is reported when its MindSpore target is not in the MindSpore inventory (the installed MindSpore
+has no such name), or when its torch API is not in the torch inventory (no such name in the torch wheel).
+torchvision / torchaudio / torchtext names cannot be verified (those packages are not installed beside
+torch) and are listed apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from msmigrate.i18n import t
+from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
+
+UNVERIFIED_SOURCE = "mapping_table"
+
+
+@dataclass(frozen=True)
+class TableCheck:
+    """Result of checking one version's table."""
+
+    version: str
+    rows: int
+    missing_mindspore: tuple[tuple[str, str], ...]  # (torch API, MindSpore API) pairs
+    missing_torch: tuple[str, ...]
+    unverified_torch: tuple[str, ...]
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "rows": self.rows,
+            "missing_mindspore": len(self.missing_mindspore),
+            "missing_torch": len(self.missing_torch),
+            "unverified_torch": len(self.unverified_torch),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.counts(),
+            "missing_mindspore_apis": [
+                {"torch_api": name, "mindspore_api": target} for name, target in self.missing_mindspore
+            ],
+            "missing_torch_apis": list(self.missing_torch),
+            "unverified_torch_apis": list(self.unverified_torch),
+        }
+
+
+@dataclass
+class ConsistencyReport:
+    torch_version: str | None
+    mindspore_version: str | None
+    tables: dict[str, TableCheck] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "torch_inventory_version": self.torch_version,
+            "mindspore_inventory_version": self.mindspore_version,
+            "versions": {v: check.to_json() for v, check in self.tables.items()},
+        }
+
+    def render_text(self, lang: str = "en") -> str:
+        lines = [t("inventory.check.header", lang, torch=self.torch_version or "-",
+                   mindspore=self.mindspore_version or "-")]
+        for version, check in self.tables.items():
+            lines.append("")
+            lines.append(t("inventory.check.version", lang, version=version, **check.counts()))
+            if check.missing_mindspore:
+                lines.append(t("inventory.check.missing_mindspore", lang, count=len(check.missing_mindspore)))
+                lines.extend(f"  {torch_api} -> {ms_api}" for torch_api, ms_api in check.missing_mindspore)
+            if check.missing_torch:
+                lines.append(t("inventory.check.missing_torch", lang, count=len(check.missing_torch)))
+                lines.extend(f"  {name}" for name in check.missing_torch)
+            if check.unverified_torch:
+                lines.append(t("inventory.check.unverified_torch", lang, count=len(check.unverified_torch)))
+                lines.extend(f"  {name}" for name in check.unverified_torch)
+        return "\n".join(lines) + "\n"
+
+
+def check_table(kb: KnowledgeBase) -> TableCheck:
+    """Rows of ``kb``'s table naming APIs that the inventories do not know."""
+    torch_inventory = kb.torch_inventory
+    ms_inventory = kb.mindspore_inventory
+    missing_ms: set[tuple[str, str]] = set()
+    missing_torch: set[str] = set()
+    unverified: set[str] = set()
+    rows = kb.rows()
+    for row in rows:
+        entry = torch_inventory.get(row.torch_api)
+        if entry is None:
+            missing_torch.add(row.torch_api)
+        elif entry.get("source") == UNVERIFIED_SOURCE:
+            unverified.add(row.torch_api)
+        if row.mindspore_api and row.mindspore_api not in ms_inventory:
+            missing_ms.add((row.torch_api, row.mindspore_api))
+    return TableCheck(
+        version=kb.version,
+        rows=len(rows),
+        missing_mindspore=tuple(sorted(missing_ms)),
+        missing_torch=tuple(sorted(missing_torch)),
+        unverified_torch=tuple(sorted(unverified)),
+    )
+
+
+def check_versions(versions: tuple[str, ...] | list[str] | None = None) -> ConsistencyReport:
+    """Check the bundled tables of ``versions`` (all four by default) against the committed inventories."""
+    from msmigrate.knowledge.inventory.writer import read_header
+    from msmigrate.paths import data_dir
+
+    report = ConsistencyReport(
+        torch_version=read_header(data_dir() / "torch_inventory.json").get("version"),
+        mindspore_version=read_header(data_dir() / "mindspore_inventory.json").get("version"),
+    )
+    for version in versions or VERSIONS:
+        kb = get_knowledge_base(version)
+        report.tables[kb.version] = check_table(kb)
+    return report

@@ -1,0 +1,38 @@
+"""Messages of the API inventories and of ``msmigrate data inventory`` / ``data check``."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "inventory.generated": (
+        "Wrote {path}: {count} {package} {version} APIs.",
+        "已写入 {path}：{package} {version} 共 {count} 个接口。",
+    ),
+    "inventory.not_installed": (
+        "{package} is not installed in this Python environment ({detail}); "
+        "install it (pip install 'msmigrate[check]') to regenerate its inventory.",
+        "当前 Python 环境未安装 {package}（{detail}）；"
+        "请先安装（pip install 'msmigrate[check]'）再重新生成其接口清单。",
+    ),
+    "inventory.check.header": (
+        "Mapping tables checked against the inventories of torch {torch} and MindSpore {mindspore}.",
+        "已将映射表与 torch {torch} 和 MindSpore {mindspore} 的接口清单进行比对。",
+    ),
+    "inventory.check.version": (
+        "MindSpore {version} table: {rows} rows; {missing_mindspore} MindSpore targets not found, "
+        "{missing_torch} torch APIs not found, {unverified_torch} torchvision/torchaudio/torchtext APIs "
+        "not verifiable.",
+        "MindSpore {version} 映射表：共 {rows} 行；{missing_mindspore} 个 MindSpore 目标接口不存在，"
+        "{missing_torch} 个 torch 接口不存在，"
+        "{unverified_torch} 个 torchvision/torchaudio/torchtext 接口无法核实。",
+    ),
+    "inventory.check.missing_mindspore": (
+        "MindSpore targets absent from the installed MindSpore ({count}):",
+        "已安装的 MindSpore 中不存在的目标接口（{count} 个）：",
+    ),
+    "inventory.check.missing_torch": (
+        "torch APIs absent from the torch wheel ({count}):",
+        "torch 安装包中不存在的 torch 接口（{count} 个）：",
+    ),
+    "inventory.check.unverified_torch": (
+        "Names of packages not installed beside torch, not verifiable ({count}):",
+        "未与 torch 一同安装的包中的接口，无法核实（{count} 个）：",
+    ),
+}
