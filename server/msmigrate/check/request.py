@@ -1,0 +1,409 @@
+"""Build the JSON request the worker runs, from a mapping row and an input spec.
+
+Only names from the mapping table are put in a request; call-site argument values are taken
+only when they are literals (``ast.literal_eval``), never evaluated otherwise.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from msmigrate.check.result import CheckResult, Reason
+from msmigrate.check.spec import ApiSpec, api_kind, load_specs, spec_for
+from msmigrate.knowledge.model import MappingCategory, MappingRow
+
+REQUEST_VERSION = 1
+OVERRIDE_ENV = "MSMIGRATE_CHECK_MAPPING_OVERRIDE"  # tests only: JSON file {torch_api: mindspore_api}
+
+# torch namespaces without a single-op numerical comparison.
+NOT_OP_PREFIXES: tuple[str, ...] = (
+    "torch.distributed.",
+    "torch.optim.",
+    "torch.utils.",
+    "torch.cuda.",
+    "torch.backends.",
+    "torch.autograd.",
+    "torch.jit.",
+    "torch.onnx.",
+    "torch.hub.",
+    "torch.multiprocessing.",
+    "torch.nn.init.",
+    "torch.nn.parallel.",
+    "torch.nn.utils.",
+    "torch.amp.",
+    "torch.profiler.",
+    "torch.testing.",
+    "torch.random.",
+    "torchvision.datasets.",
+    "torchvision.transforms.",
+    "torchvision.io.",
+    "torchaudio.",
+    "torchtext.",
+)
+NOT_OP_NAMES = frozenset(
+    {
+        "torch.nn.Module",
+        "torch.nn.Parameter",
+        "torch.nn.Sequential",
+        "torch.nn.ModuleList",
+        "torch.nn.ModuleDict",
+        "torch.nn.ParameterList",
+        "torch.nn.ParameterDict",
+        "torch.no_grad",
+        "torch.enable_grad",
+        "torch.set_grad_enabled",
+        "torch.save",
+        "torch.load",
+        "torch.manual_seed",
+        "torch.seed",
+        "torch.initial_seed",
+        "torch.get_rng_state",
+        "torch.set_rng_state",
+        "torch.is_tensor",
+        "torch.is_storage",
+        "torch.set_default_dtype",
+        "torch.get_default_dtype",
+        "torch.set_printoptions",
+        "torch.Tensor.device",
+        "torch.Tensor.to",
+        "torch.Tensor.cuda",
+        "torch.Tensor.cpu",
+        "torch.Tensor.register_hook",
+        "torch.Tensor.backward",
+        "torch.Tensor.requires_grad_",
+        "torch.Tensor.detach",
+        "torch.Tensor.numpy",
+        "torch.Tensor.tolist",
+        "torch.Tensor.data_ptr",
+        "torch.Tensor.is_contiguous",
+        "torch.Tensor.contiguous",
+        "torch.Tensor.element_size",
+        "torch.Tensor.nbytes",
+        "torch.Tensor.itemsize",
+        "torch.Tensor.is_floating_point",
+        "torch.Tensor.dim",
+        "torch.Tensor.ndim",
+        "torch.Tensor.nelement",
+        "torch.Tensor.numel",
+        "torch.Tensor.shape",
+        "torch.Tensor.size",
+        "torch.Tensor.dtype",
+        "torch.Tensor.T",
+        "torch.Tensor.is_complex",
+        "torch.Tensor.storage_offset",
+        "torch.Tensor.stride",
+        "torch.Tensor.grad",
+        "torch.Tensor.requires_grad",
+        "torch.Tensor.is_leaf",
+        "torch.Tensor.new_tensor",
+        "torch.Tensor.get_device",
+    }
+)
+RANDOM_NAMES = frozenset(
+    {
+        "bernoulli",
+        "multinomial",
+        "normal",
+        "rand",
+        "rand_like",
+        "randint",
+        "randint_like",
+        "randn",
+        "randn_like",
+        "randperm",
+        "poisson",
+        "rrelu",
+        "RReLU",
+        "gumbel_softmax",
+        "uniform_",
+        "normal_",
+        "random_",
+        "exponential_",
+        "geometric_",
+        "log_normal_",
+        "cauchy_",
+        "bernoulli_",
+        "dropout",
+        "dropout1d",
+        "dropout2d",
+        "dropout3d",
+        "alpha_dropout",
+        "feature_alpha_dropout",
+        "Dropout",
+        "Dropout1d",
+        "Dropout2d",
+        "Dropout3d",
+        "AlphaDropout",
+        "FeatureAlphaDropout",
+        "fractional_max_pool2d",
+        "fractional_max_pool3d",
+        "FractionalMaxPool2d",
+        "FractionalMaxPool3d",
+        "random_split",
+        "shuffle",
+    }
+)
+
+
+def is_op_like(torch_api: str) -> bool:
+    """Functions, Tensor methods and nn layers of torch (what the verified tables compare)."""
+    return (
+        torch_api.startswith("torch.")
+        and not torch_api.startswith(NOT_OP_PREFIXES)
+        and torch_api not in NOT_OP_NAMES
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CheckTarget:
+    """What to check: a torch API, its MindSpore counterpart and how to call both."""
+
+    torch_api: str
+    mindspore_api: str | None
+    kind: str  # function | tensor_method | class
+    spec: ApiSpec
+    row: MappingRow | None = None
+
+
+@cache
+def _overrides(path: str) -> dict[str, str]:
+    with Path(path).open(encoding="utf-8") as fh:
+        data = json.load(fh)
+    return {k: (v["mindspore_api"] if isinstance(v, dict) else v) for k, v in data.items()}
+
+
+def mapping_overrides() -> dict[str, str]:
+    """Test-only replacement pairs from ``$MSMIGRATE_CHECK_MAPPING_OVERRIDE`` (empty when unset)."""
+    path = os.environ.get(OVERRIDE_ENV)
+    return _overrides(path) if path else {}
+
+
+def target_for(torch_api: str, kb: Any, specs: dict[str, ApiSpec] | None = None) -> CheckTarget:
+    """Resolve a torch API against a knowledge base (``KnowledgeBase``) into a check target."""
+    row = kb.row(torch_api)
+    mindspore_api = row.mindspore_api if row else None
+    override = mapping_overrides().get(torch_api)
+    if override:
+        mindspore_api = override
+        row = (
+            replace(row, mindspore_api=override)
+            if row
+            else MappingRow(torch_api, override, MappingCategory.CONSISTENT, section="override")
+        )
+    kind = api_kind(torch_api, kb.torch_kind(torch_api))
+    spec = spec_for(torch_api, kind, kb.torch_signatures(torch_api), load_specs() if specs is None else specs)
+    return CheckTarget(torch_api, mindspore_api, kind, spec, row)
+
+
+def precheck(target: CheckTarget, device: str = "CPU") -> CheckResult | None:
+    """A ``skipped`` result when the target cannot be compared, else ``None``."""
+    api, ms_api = target.torch_api, target.mindspore_api
+
+    def skip(reason: Reason, detail: str | None = None) -> CheckResult:
+        return CheckResult.skipped(api, ms_api, reason, detail, device=device)
+
+    if not ms_api:
+        return skip(Reason.NO_MAPPING)
+    if target.spec.skip:
+        return skip(Reason(target.spec.skip), target.spec.note)
+    if not is_op_like(api):
+        return skip(Reason.NOT_OP)
+    if target.spec.source == "generic" and api.rsplit(".", 1)[-1] in RANDOM_NAMES:
+        return skip(Reason.RANDOM)
+    return None
+
+
+def literal_value(source: str) -> tuple[bool, Any]:
+    """``(True, value)`` when ``source`` is a Python literal, else ``(False, None)``."""
+    try:
+        return True, ast.literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False, None
+
+
+# Constructor arguments that fix the shapes of the generated inputs: never taken from a call site.
+SHAPE_PARAMS = frozenset(
+    {
+        "in_features",
+        "out_features",
+        "in_channels",
+        "out_channels",
+        "num_features",
+        "normalized_shape",
+        "num_embeddings",
+        "embedding_dim",
+        "num_channels",
+        "num_groups",
+        "num_parameters",
+        "input_size",
+        "hidden_size",
+        "in1_features",
+        "in2_features",
+        "embed_dim",
+        "d_model",
+    }
+)
+
+
+def _is_tensor(value: Any) -> bool:
+    return isinstance(value, dict) and "tensor" in value
+
+
+def _apply_literals(
+    spec: ApiSpec, kind: str, call_args: list[str] | None, call_kwargs: dict[str, str] | None
+) -> tuple[ApiSpec, list[str]]:
+    """Use literal call-site arguments in place of the spec's non-tensor values."""
+    used: list[str] = []
+    if kind == "class":
+        init_kwargs = dict(spec.init_kwargs)
+        for name, text in (call_kwargs or {}).items():
+            ok, value = literal_value(text)
+            if ok and name not in SHAPE_PARAMS:
+                init_kwargs[name] = _encode_literal(value)
+                used.append(name)
+        return replace(spec, init_kwargs=init_kwargs), used
+    args = list(spec.args)
+    offset = 1 if kind == "tensor_method" else 0  # args[0] is the receiver
+    for index, text in enumerate(call_args or []):
+        position = index + offset
+        if position >= len(args) or _is_tensor(args[position]):
+            continue
+        ok, value = literal_value(text)
+        if ok:
+            args[position] = _encode_literal(value)
+            used.append(f"#{index}")
+    kwargs = dict(spec.kwargs)
+    for name, text in (call_kwargs or {}).items():
+        if _is_tensor(kwargs.get(name)):
+            continue
+        ok, value = literal_value(text)
+        if ok:
+            kwargs[name] = _encode_literal(value)
+            used.append(name)
+    return replace(spec, args=tuple(args), kwargs=kwargs), used
+
+
+def _encode_literal(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return {"tuple": [_encode_literal(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode_literal(v) for v in value]
+    if isinstance(value, dict):  # a dict literal is no spec encoding: pass it as a plain mapping
+        return {"mapping": {str(k): _encode_literal(v) for k, v in value.items()}}
+    if isinstance(value, (bytes, complex, set, frozenset)):
+        return repr(value)
+    return value
+
+
+class _Tensors:
+    """Collects the tensor specs of a request and replaces them by references."""
+
+    def __init__(self) -> None:
+        self.specs: dict[str, dict[str, Any]] = {}
+
+    def extract(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            if "tensor" in value:
+                name = f"t{len(self.specs)}"
+                self.specs[name] = value["tensor"]
+                return {"ref": name}
+            return {k: self.extract(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.extract(v) for v in value]
+        return value
+
+
+def _link(value: Any, args: list[Any], kwargs: dict[str, Any], tensors: _Tensors) -> Any:
+    """Resolve ``{"arg": i}``/``{"kwarg": name}`` of a MindSpore value to the torch call's values."""
+    if isinstance(value, dict):
+        if set(value) == {"arg"}:
+            return args[value["arg"]]
+        if set(value) == {"kwarg"}:
+            return kwargs[value["kwarg"]]
+        if "tensor" in value:
+            return tensors.extract(value)
+        return {k: _link(v, args, kwargs, tensors) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_link(v, args, kwargs, tensors) for v in value]
+    return value
+
+
+def _ms_kwargs(torch_kwargs: dict[str, Any], row: MappingRow | None) -> tuple[dict[str, Any], list[str]]:
+    """Rename torch keyword arguments for MindSpore; drop torch-only ones."""
+    if row is None:
+        return dict(torch_kwargs), []
+    renames = {**row.input_renames, **row.param_renames}
+    out: dict[str, Any] = {}
+    dropped: list[str] = []
+    for name, value in torch_kwargs.items():
+        if name in row.torch_only_params and name not in renames:
+            dropped.append(name)
+            continue
+        out[renames.get(name, name)] = value
+    return out, dropped
+
+
+def build_request(
+    target: CheckTarget,
+    *,
+    device: str = "CPU",
+    seed: int = 0,
+    rtol: float | None = None,
+    atol: float | None = None,
+    call_args: list[str] | None = None,
+    call_kwargs: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The worker request (JSON-ready dict) for ``target``."""
+    spec, literals = _apply_literals(target.spec, target.kind, call_args, call_kwargs)
+    tensors = _Tensors()
+    t_args = tensors.extract(list(spec.args))
+    t_kwargs = tensors.extract(dict(spec.kwargs))
+    t_init_args = tensors.extract(list(spec.init_args))
+    t_init_kwargs = tensors.extract(dict(spec.init_kwargs))
+
+    if spec.ms_args is not None:
+        m_args = _link(list(spec.ms_args), t_args, t_kwargs, tensors)
+    else:
+        m_args = list(t_args)
+    dropped: list[str] = []
+    if spec.ms_kwargs is not None:
+        m_kwargs = _link(dict(spec.ms_kwargs), t_args, t_kwargs, tensors)
+    else:
+        m_kwargs, dropped = _ms_kwargs(t_kwargs, target.row)
+    if spec.ms_init_args is not None:
+        m_init_args = _link(list(spec.ms_init_args), t_init_args, t_init_kwargs, tensors)
+    else:
+        m_init_args = list(t_init_args)
+    if spec.ms_init_kwargs is not None:
+        m_init_kwargs = _link(dict(spec.ms_init_kwargs), t_init_args, t_init_kwargs, tensors)
+    else:
+        m_init_kwargs, dropped_init = _ms_kwargs(t_init_kwargs, target.row)
+        dropped += dropped_init
+    return {
+        "version": REQUEST_VERSION,
+        "kind": target.kind,
+        "torch_api": target.torch_api,
+        "mindspore_api": target.mindspore_api,
+        "device": device,
+        "seed": seed,
+        "tensors": tensors.specs,
+        "torch": {"args": t_args, "kwargs": t_kwargs, "init_args": t_init_args, "init_kwargs": t_init_kwargs},
+        "mindspore": {
+            "args": m_args,
+            "kwargs": m_kwargs,
+            "init_args": m_init_args,
+            "init_kwargs": m_init_kwargs,
+        },
+        "rtol": rtol if rtol is not None else spec.rtol,
+        "atol": atol if atol is not None else spec.atol,
+        "compare": spec.compare,
+        "outputs": list(spec.outputs) if spec.outputs is not None else None,
+        "literals": literals,
+        "dropped": dropped,
+    }

@@ -1,0 +1,101 @@
+"""The outcome of one equivalence check, as sent back by the worker."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+
+class CheckStatus(StrEnum):
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    SKIPPED = "skipped"
+
+
+class Reason(StrEnum):
+    """Why a check did not pass (stable enum values, recorded in ``verified-*.json``)."""
+
+    VALUE_MISMATCH = "value_mismatch"
+    SHAPE_MISMATCH = "shape_mismatch"
+    DTYPE_MISMATCH = "dtype_mismatch"
+    NAN_MISMATCH = "nan_mismatch"
+    OUTPUT_STRUCTURE = "output_structure"
+    TORCH_ERROR = "torch_error"
+    MINDSPORE_ERROR = "mindspore_error"
+    UNSUPPORTED_ON_DEVICE = "unsupported_on_device"
+    API_NOT_FOUND = "api_not_found"
+    PARAM_COPY = "param_copy"
+    MISSING_FRAMEWORK = "missing_framework"
+    DEVICE_UNAVAILABLE = "device_unavailable"
+    WORKER_CRASH = "worker_crash"
+    WORKER_START = "worker_start"
+    TIMEOUT = "timeout"
+    BAD_REQUEST = "bad_request"
+    NO_MAPPING = "no_mapping"
+    NOT_OP = "not_op"  # distributed, optimizer, data processing … no single-op comparison
+    RANDOM = "random"  # output depends on a random generator
+    UNINITIALIZED = "uninitialized"  # output memory is uninitialized (empty)
+    NON_TENSOR_OUTPUT = "non_tensor_output"
+    NO_INPUT_RULE = "no_input_rule"  # no spec and no generic rule can build the inputs
+    SPEC_SKIP = "spec_skip"  # the spec table says why in its note
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """One API pair checked on one device."""
+
+    api: str
+    mindspore_api: str | None
+    status: CheckStatus
+    reason: str | None = None  # a ``Reason`` value
+    detail: str | None = None  # exception text, note of the spec table, …
+    max_abs_error: float | None = None
+    max_rel_error: float | None = None
+    cosine_similarity: float | None = None
+    first_mismatch_index: list[int] | None = None
+    first_mismatch_output: int | None = None  # which output of a tuple result (0 for a single tensor)
+    torch_shapes: list[list[int]] = field(default_factory=list)
+    mindspore_shapes: list[list[int]] = field(default_factory=list)
+    torch_dtypes: list[str] = field(default_factory=list)
+    mindspore_dtypes: list[str] = field(default_factory=list)
+    rtol: float | None = None
+    atol: float | None = None
+    torch_version: str | None = None
+    mindspore_version: str | None = None
+    device: str = "CPU"
+    duration: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.status is CheckStatus.PASS
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["status"] = str(self.status)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CheckResult:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        values["status"] = CheckStatus(values.get("status", "error"))
+        return cls(**values)
+
+    @classmethod
+    def error(
+        cls, api: str, mindspore_api: str | None, reason: Reason, detail: str, device: str = "CPU"
+    ) -> CheckResult:
+        return cls(api, mindspore_api, CheckStatus.ERROR, str(reason), detail, device=device)
+
+    @classmethod
+    def skipped(
+        cls,
+        api: str,
+        mindspore_api: str | None,
+        reason: Reason,
+        detail: str | None = None,
+        device: str = "CPU",
+    ) -> CheckResult:
+        return cls(api, mindspore_api, CheckStatus.SKIPPED, str(reason), detail, device=device)

@@ -1,0 +1,295 @@
+"""Input specs: how to build the arguments of one API check.
+
+A spec is plain JSON data (``mapping_data/input_specs.json``, generated from
+:mod:`msmigrate.check.spec_table`). Argument values use a small encoding:
+
+* JSON scalars, ``null`` and lists stand for themselves;
+* ``{"tensor": {"shape": [2, 3], "dtype": "float32", "low": -1, "high": 1}}`` a random tensor
+  (``"data": [...]`` instead of shape/low/high gives fixed values);
+* ``{"tuple": [...]}`` a tuple, ``{"dtype": "float32"}`` a framework dtype;
+* ``{"arg": 0}`` / ``{"kwarg": "dim"}`` (MindSpore side only) the same value as the torch call's.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from msmigrate.paths import data_dir
+
+SPECS_FILE = "input_specs.json"
+SCHEMA_VERSION = 1
+
+Value = Any  # JSON value in the encoding above
+
+DEFAULT_SHAPE: tuple[int, ...] = (2, 3, 4)
+
+# --- authoring helpers (used by spec_table.py) ------------------------------------------------
+
+
+def T(*shape: int, dtype: str = "float32", low: float = -1.0, high: float = 1.0) -> dict[str, Any]:
+    """A random tensor (uniform in [low, high); integers in [low, high))."""
+    return {"tensor": {"shape": list(shape or DEFAULT_SHAPE), "dtype": dtype, "low": low, "high": high}}
+
+
+def P(*shape: int, low: float = 0.1, high: float = 2.0, dtype: str = "float32") -> dict[str, Any]:
+    """A random tensor of positive values."""
+    return T(*shape, dtype=dtype, low=low, high=high)
+
+
+def I(*shape: int, low: int = 0, high: int = 3, dtype: str = "int64") -> dict[str, Any]:  # noqa: E743
+    """A random integer tensor (indices)."""
+    return T(*shape, dtype=dtype, low=low, high=high)
+
+
+def B(*shape: int) -> dict[str, Any]:
+    """A random boolean tensor (masks)."""
+    return T(*shape, dtype="bool", low=0, high=2)
+
+
+def D(data: Any, dtype: str = "float32") -> dict[str, Any]:
+    """A tensor with fixed values."""
+    return {"tensor": {"data": data, "dtype": dtype}}
+
+
+def TUP(*items: Value) -> dict[str, Any]:
+    return {"tuple": list(items)}
+
+
+def DT(name: str) -> dict[str, Any]:
+    return {"dtype": name}
+
+
+def ARG(index: int) -> dict[str, Any]:
+    return {"arg": index}
+
+
+def KW(name: str) -> dict[str, Any]:
+    return {"kwarg": name}
+
+
+# --- the spec model ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ApiSpec:
+    """How to call one torch API (and its MindSpore counterpart) for a check.
+
+    For functions ``args``/``kwargs`` are the call's arguments; for Tensor methods ``args[0]`` is the
+    tensor the method is called on; for classes ``init_*`` build the module and ``args``/``kwargs``
+    are the forward inputs. ``ms_*`` replace the derived MindSpore arguments when the official
+    mapping changes more than parameter names.
+    """
+
+    args: tuple[Value, ...] = ()
+    kwargs: dict[str, Value] = field(default_factory=dict)
+    init_args: tuple[Value, ...] = ()
+    init_kwargs: dict[str, Value] = field(default_factory=dict)
+    ms_args: tuple[Value, ...] | None = None
+    ms_kwargs: dict[str, Value] | None = None
+    ms_init_args: tuple[Value, ...] | None = None
+    ms_init_kwargs: dict[str, Value] | None = None
+    rtol: float | None = None
+    atol: float | None = None
+    compare: str = "values"  # values | shape_dtype (only shapes/dtypes are meaningful)
+    outputs: tuple[int, ...] | None = None  # which outputs of a tuple result to compare
+    skip: str | None = None  # a result.Reason value: the API is not compared
+    note: str | None = None  # project-written note (why the spec looks like this, known findings)
+    source: str = "table"  # table | generic
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for name in ApiSpec.__slots__:
+            value = getattr(self, name)
+            if name == "source" or value in (None, (), {}) or (name == "compare" and value == "values"):
+                continue
+            data[name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], source: str = "table") -> ApiSpec:
+        def tup(key: str) -> tuple[Value, ...] | None:
+            return tuple(data[key]) if key in data else None
+
+        return cls(
+            args=tup("args") or (),
+            kwargs=dict(data.get("kwargs", {})),
+            init_args=tup("init_args") or (),
+            init_kwargs=dict(data.get("init_kwargs", {})),
+            ms_args=tup("ms_args"),
+            ms_kwargs=data.get("ms_kwargs"),
+            ms_init_args=tup("ms_init_args"),
+            ms_init_kwargs=data.get("ms_init_kwargs"),
+            rtol=data.get("rtol"),
+            atol=data.get("atol"),
+            compare=data.get("compare", "values"),
+            outputs=tup("outputs"),
+            skip=data.get("skip"),
+            note=data.get("note"),
+            source=source,
+        )
+
+
+def specs_path() -> Path:
+    return data_dir() / SPECS_FILE
+
+
+@cache
+def load_specs(path: Path | None = None) -> dict[str, ApiSpec]:
+    """The spec table of ``mapping_data/input_specs.json`` (empty when the file is missing)."""
+    path = path or specs_path()
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as fh:
+        data = json.load(fh)
+    return {api: ApiSpec.from_json(entry) for api, entry in data.get("specs", {}).items()}
+
+
+def render_specs_json(table: dict[str, ApiSpec]) -> str:
+    """The deterministic text of ``input_specs.json`` for a spec table."""
+    payload = {
+        "schema_version": SCHEMA_VERSION,
+        "generator": "msmigrate.check.spec_table",
+        "specs": {api: table[api].to_json() for api in sorted(table)},
+    }
+    return json.dumps(payload, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- generic rules -----------------------------------------------------------------------------
+
+# Short API names whose inputs must lie in a domain (value range of the generated tensor).
+POSITIVE = frozenset(
+    {
+        "log",
+        "log2",
+        "log10",
+        "sqrt",
+        "rsqrt",
+        "reciprocal",
+        "lgamma",
+        "digamma",
+        "polygamma",
+        "mvlgamma",
+        "rsqrt_",
+        "sqrt_",
+        "log_",
+        "logit",
+    }
+)
+UNIT_OPEN = frozenset({"asin", "acos", "atanh", "arcsin", "arccos", "arctanh", "erfinv"})
+GREATER_ONE = frozenset({"acosh", "arccosh"})
+ABOVE_MINUS_ONE = frozenset({"log1p"})
+
+TENSOR_PARAMS = frozenset(
+    {
+        "input",
+        "self",
+        "x",
+        "other",
+        "tensor",
+        "a",
+        "b",
+        "x1",
+        "x2",
+        "y",
+        "target",
+        "end",
+        "exponent",
+        "grad_output",
+        "value",
+    }
+)
+INDEX_PARAMS = frozenset({"index", "indices"})
+MASK_PARAMS = frozenset({"mask"})
+INT_PARAMS = {
+    "dim": 1,
+    "axis": 1,
+    "k": 1,
+    "n": 2,
+    "diagonal": 0,
+    "repeats": 2,
+    "chunks": 2,
+    "sections": 2,
+    "split_size_or_sections": 2,
+    "split_size": 2,
+}
+
+
+def value_range(short_name: str) -> tuple[float, float]:
+    name = short_name.rstrip("_")
+    if name in POSITIVE:
+        return 0.1, 2.0
+    if name in UNIT_OPEN:
+        return -0.9, 0.9
+    if name in GREATER_ONE:
+        return 1.1, 3.0
+    if name in ABOVE_MINUS_ONE:
+        return -0.5, 1.0
+    return -1.0, 1.0
+
+
+def api_kind(torch_api: str, inventory_kind: str | None = None) -> str:
+    """``function`` | ``tensor_method`` | ``class`` for a torch API name."""
+    if inventory_kind in ("class", "tensor_method", "function"):
+        return inventory_kind
+    if torch_api.startswith("torch.Tensor."):
+        return "tensor_method"
+    short = torch_api.rsplit(".", 1)[-1]
+    return "class" if short[:1].isupper() else "function"
+
+
+def generic_spec(torch_api: str, kind: str, signatures: list[list[dict[str, Any]]] | None = None) -> ApiSpec:
+    """Build a spec from the torch signature and the generic rules, or a spec that skips the API."""
+    short = torch_api.rsplit(".", 1)[-1]
+    low, high = value_range(short)
+
+    def tensor() -> dict[str, Any]:
+        return T(*DEFAULT_SHAPE, low=low, high=high)
+
+    params = _required_params(signatures[0]) if signatures else None
+    if kind == "class":
+        if params:  # a constructor with required arguments needs a table entry
+            return ApiSpec(skip="no_input_rule", note="constructor arguments required", source="generic")
+        return ApiSpec(args=(tensor(),), source="generic")
+    if params is None:
+        return ApiSpec(args=(tensor(),), source="generic")
+    args: list[Value] = []
+    for name in params:
+        if kind == "tensor_method" and not args and name not in ("self", "input"):
+            args.append(tensor())  # the tensor the method is called on
+        if name in TENSOR_PARAMS:
+            args.append(tensor())
+        elif name in INDEX_PARAMS:
+            args.append(I(*DEFAULT_SHAPE))
+        elif name in MASK_PARAMS:
+            args.append(B(*DEFAULT_SHAPE))
+        elif name in INT_PARAMS:
+            args.append(INT_PARAMS[name])
+        else:
+            return ApiSpec(skip="no_input_rule", note=f"required parameter {name!r}", source="generic")
+    if kind == "tensor_method" and not args:
+        args.append(tensor())
+    return ApiSpec(args=tuple(args), source="generic")
+
+
+def _required_params(signature: list[dict[str, Any]]) -> list[str]:
+    return [
+        p["name"]
+        for p in signature
+        if "default" not in p and p["kind"] in ("positional_only", "positional_or_keyword")
+    ]
+
+
+def spec_for(
+    torch_api: str,
+    kind: str,
+    signatures: list[list[dict[str, Any]]] | None = None,
+    table: dict[str, ApiSpec] | None = None,
+) -> ApiSpec:
+    """The table's spec of ``torch_api`` if it has one, else the generic one."""
+    table = load_specs() if table is None else table
+    found = table.get(torch_api)
+    return found if found is not None else generic_spec(torch_api, kind, signatures)

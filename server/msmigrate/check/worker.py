@@ -1,0 +1,462 @@
+"""The equivalence worker: the only module that imports torch and mindspore.
+
+Run as ``python -m msmigrate.check.worker``. It reads one JSON request per line on stdin and
+writes one JSON result per line on its original stdout (library output is sent to stderr).
+It resolves only ``torch.*`` / ``mindspore.*`` names given by the request (the mapping table)
+and calls them on generated inputs; it never runs user code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import signal
+import sys
+import time
+import traceback
+from typing import Any
+
+TEST_KINDS_ENV = "MSMIGRATE_CHECK_TEST_KINDS"  # enables the test-only request kinds sleep / crash
+INSTALL_HINT = "pip install 'msmigrate[check]'  (or: pip install torch==2.13.0 mindspore==2.10.0)"
+CHECK_KINDS = ("function", "tensor_method", "class")
+
+
+class CheckFailure(Exception):
+    """A check ended early with a reason (error or skip)."""
+
+    def __init__(self, status: str, reason: str, detail: str = "") -> None:
+        super().__init__(detail)
+        self.status, self.reason, self.detail = status, reason, detail
+
+
+def _exc_text(exc: BaseException, limit: int = 1200) -> str:
+    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
+    # MindSpore appends a C++ call-stack section: keep the message part.
+    cut = [
+        i for i, line in enumerate(lines) if line.startswith("- C++ Call Stack") or line.startswith("------")
+    ]
+    if cut:
+        lines = lines[: cut[0]]
+    text = f"{type(exc).__name__}: " + " ".join(line.strip() for line in lines)
+    return text[:limit]
+
+
+# --- frameworks and device -----------------------------------------------------------------------
+
+
+class Frameworks:
+    """torch, mindspore and numpy loaded for one device (a worker serves one device)."""
+
+    def __init__(self, device: str) -> None:
+        try:
+            import numpy as np
+        except Exception as exc:  # noqa: BLE001 - any import failure is reported the same way
+            raise CheckFailure("error", "missing_framework", f"numpy: {_exc_text(exc)}") from exc
+        try:
+            import torch
+        except Exception as exc:  # noqa: BLE001
+            raise CheckFailure("error", "missing_framework", f"torch: {_exc_text(exc)}") from exc
+        try:
+            import mindspore
+        except Exception as exc:  # noqa: BLE001
+            raise CheckFailure("error", "missing_framework", f"mindspore: {_exc_text(exc)}") from exc
+        self.np, self.torch, self.ms = np, torch, mindspore
+        self.device = device
+        self.available = self._available_devices()
+        if device not in self.available:
+            raise CheckFailure(
+                "error", "device_unavailable", f"{device}; available: {', '.join(self.available)}"
+            )
+        self.torch_device = {"CPU": "cpu", "GPU": "cuda", "Ascend": "npu"}[device]
+        if hasattr(mindspore, "set_device"):
+            mindspore.set_device(device)
+        else:  # older MindSpore
+            mindspore.set_context(device_target=device)
+        try:  # report kernel errors at the failing call, not at a later one
+            mindspore.runtime.launch_blocking()
+        except AttributeError:
+            mindspore.set_context(pynative_synchronize=True)
+        self.versions = {
+            "torch_version": torch.__version__.split("+")[0],
+            "mindspore_version": mindspore.__version__,
+        }
+
+    def _available_devices(self) -> list[str]:
+        devices = ["CPU"]
+        try:
+            if self.torch.cuda.is_available() and self.ms.hal.is_available("GPU"):
+                devices.append("GPU")
+        except Exception:  # noqa: BLE001 - a broken backend counts as unavailable
+            pass
+        try:
+            if self.ms.hal.is_available("Ascend"):
+                importlib.import_module("torch_npu")
+                devices.append("Ascend")
+        except Exception:  # noqa: BLE001
+            pass
+        return devices
+
+    def seed(self, seed: int) -> None:
+        self.np.random.seed(seed)
+        self.torch.manual_seed(seed)
+        self.ms.set_seed(seed)
+
+    # --- inputs -----------------------------------------------------------------------------------
+    def make_arrays(self, specs: dict[str, dict[str, Any]], seed: int) -> dict[str, Any]:
+        np = self.np
+        rng = np.random.default_rng(seed)
+        arrays: dict[str, Any] = {}
+        for name, spec in specs.items():
+            dtype = spec.get("dtype", "float32")
+            np_dtype = "float32" if dtype == "bfloat16" else dtype
+            if "data" in spec:
+                arrays[name] = np.asarray(spec["data"], dtype=np_dtype)
+                continue
+            shape = tuple(spec.get("shape", (2, 3, 4)))
+            low, high = spec.get("low", -1.0), spec.get("high", 1.0)
+            if dtype == "bool":
+                arrays[name] = rng.integers(0, 2, shape).astype(bool)
+            elif dtype.startswith(("int", "uint")):
+                arrays[name] = rng.integers(int(low), int(high), shape).astype(dtype)
+            elif dtype.startswith("complex"):
+                arrays[name] = (rng.uniform(low, high, shape) + 1j * rng.uniform(low, high, shape)).astype(
+                    dtype
+                )
+            else:
+                arrays[name] = rng.uniform(low, high, shape).astype(np_dtype)
+        return arrays
+
+    def torch_tensor(self, array: Any, dtype: str) -> Any:
+        t = self.torch.from_numpy(array.copy())
+        if dtype == "bfloat16":
+            t = t.to(self.torch.bfloat16)
+        return t.to(self.torch_device)
+
+    def ms_tensor(self, array: Any, dtype: str) -> Any:
+        if dtype == "bfloat16":
+            return self.ms.Tensor(array.copy(), self.ms.bfloat16)
+        return self.ms.Tensor(array.copy())
+
+    # --- outputs ----------------------------------------------------------------------------------
+    def leaves(self, value: Any, side: str) -> list[Any]:
+        from msmigrate.check.worker_compare import Leaf
+
+        torch, ms, np = self.torch, self.ms, self.np
+        if isinstance(value, torch.Tensor):
+            v = value.detach().cpu()
+            dtype = str(v.dtype).removeprefix("torch.")
+            if v.dtype == torch.bfloat16:
+                v = v.float()
+            return [Leaf(v.resolve_conj().numpy(), dtype)]
+        if isinstance(value, ms.Tensor):
+            dtype = str(value.dtype).lower()
+            if value.dtype == ms.bfloat16:
+                value = value.astype(ms.float32)
+            return [Leaf(value.asnumpy(), dtype)]
+        if isinstance(value, (tuple, list)):
+            return [leaf for item in value for leaf in self.leaves(item, side)]
+        if isinstance(value, (bool, int, float, complex)):
+            return [Leaf(np.asarray(value), f"python_{type(value).__name__}")]
+        if isinstance(value, np.ndarray):
+            return [Leaf(value, str(value.dtype))]
+        raise CheckFailure("skipped", "non_tensor_output", f"{side} returned {type(value).__name__}")
+
+
+# --- calling ---------------------------------------------------------------------------------------
+
+
+def resolve(name: str, root: str) -> Any:
+    """Import the object a dotted ``torch.*``/``mindspore.*`` name refers to."""
+    if not name or not (name == root or name.startswith(root + ".")):
+        raise CheckFailure("error", "bad_request", f"{name!r} is not a {root} API")
+    parts = name.split(".")
+    module = None
+    for cut in range(len(parts), 0, -1):
+        try:
+            module = importlib.import_module(".".join(parts[:cut]))
+            break
+        except ImportError:
+            continue
+    if module is None:
+        raise CheckFailure("error", "api_not_found", name)
+    obj: Any = module
+    for part in parts[cut:]:
+        try:
+            obj = getattr(obj, part)
+        except AttributeError as exc:
+            raise CheckFailure("error", "api_not_found", name) from exc
+    return obj
+
+
+def decode(value: Any, tensors: dict[str, Any], dtype_of: Any) -> Any:
+    if isinstance(value, dict):
+        if "ref" in value:
+            return tensors[value["ref"]]
+        if "tuple" in value:
+            return tuple(decode(v, tensors, dtype_of) for v in value["tuple"])
+        if "dtype" in value:
+            return dtype_of(value["dtype"])
+        if "mapping" in value:
+            return {k: decode(v, tensors, dtype_of) for k, v in value["mapping"].items()}
+        raise CheckFailure("error", "bad_request", f"unknown value encoding {sorted(value)}")
+    if isinstance(value, list):
+        return [decode(v, tensors, dtype_of) for v in value]
+    return value
+
+
+def _classify_ms_error(exc: BaseException) -> str:
+    text = str(exc)
+    if (
+        "unregistered" in text
+        or "not support" in text.lower()
+        and ("CPU" in text or "device" in text.lower())
+    ):
+        return "unsupported_on_device"
+    return "mindspore_error"
+
+
+def _call(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str, Any]) -> Any:
+    """Run one side of the check and return its raw output."""
+    root = "torch" if side == "torch" else "mindspore"
+    name = request["torch_api"] if side == "torch" else request["mindspore_api"]
+    call = request[side]
+    if side == "torch":
+
+        def dtype_of(n: str) -> Any:
+            return getattr(fw.torch, n)
+    else:
+
+        def dtype_of(n: str) -> Any:
+            return getattr(fw.ms, n)
+
+    args = decode(call.get("args", []), tensors, dtype_of)
+    kwargs = {k: decode(v, tensors, dtype_of) for k, v in call.get("kwargs", {}).items()}
+    target = resolve(name, root)
+    kind = request["kind"]
+    if kind == "class":
+        init_args = decode(call.get("init_args", []), tensors, dtype_of)
+        init_kwargs = {k: decode(v, tensors, dtype_of) for k, v in call.get("init_kwargs", {}).items()}
+        module = target(*init_args, **init_kwargs)
+        return module, args, kwargs
+    method_prefix = f"{root}.Tensor."
+    if name.startswith(method_prefix) and args:
+        method = getattr(args[0], name[len(method_prefix) :])
+        return None, method, (args[1:], kwargs)
+    return None, target, (args, kwargs)
+
+
+def _randomize_buffers(fw: Frameworks, module: Any) -> None:
+    """Give running statistics non-trivial values (seeded) before they are copied."""
+    gen = fw.torch.Generator().manual_seed(1234)
+    for name, buf in module.named_buffers():
+        if not buf.is_floating_point():
+            continue
+        if "var" in name:
+            buf.copy_(fw.torch.rand(buf.shape, generator=gen) + 0.5)
+        elif "mean" in name:
+            buf.copy_(fw.torch.rand(buf.shape, generator=gen) - 0.5)
+
+
+PARAM_ALIASES: dict[str, tuple[str, ...]] = {
+    "weight": ("weight", "gamma", "embedding_table", "w"),
+    "bias": ("bias", "beta", "b"),
+    "running_mean": ("running_mean", "moving_mean", "mean"),
+    "running_var": ("running_var", "moving_variance", "variance"),
+}
+
+
+def copy_parameters(fw: Frameworks, module: Any, cell: Any) -> None:
+    """Copy the torch module's parameters and float buffers into the MindSpore cell."""
+    np = fw.np
+    t_items = [
+        (n, v.detach().cpu().float().numpy() if v.dtype == fw.torch.bfloat16 else v.detach().cpu().numpy())
+        for n, v in module.state_dict().items()
+        if v.is_floating_point()
+    ]
+    m_items = list(cell.parameters_and_names())
+    used: set[int] = set()
+    for t_name, value in t_items:
+        short = t_name.rsplit(".", 1)[-1]
+        aliases = PARAM_ALIASES.get(short, (short,))
+        choice = None
+        for i, (m_name, param) in enumerate(m_items):
+            if i in used:
+                continue
+            m_short = m_name.rsplit(".", 1)[-1]
+            if m_short in aliases and param.shape and int(np.prod(param.shape)) == value.size:
+                choice = i
+                break
+        if choice is None:
+            for i, (_m_name, param) in enumerate(m_items):
+                if i not in used and tuple(param.shape) == value.shape:
+                    choice = i
+                    break
+        if choice is None:
+            raise CheckFailure(
+                "error", "param_copy", f"no MindSpore parameter for torch {t_name} {list(value.shape)}"
+            )
+        used.add(choice)
+        param = m_items[choice][1]
+        data = (
+            value
+            if tuple(param.shape) == value.shape
+            else (
+                value.T
+                if value.ndim == 2 and value.T.shape == tuple(param.shape)
+                else value.reshape(param.shape)
+            )
+        )
+        param.set_data(fw.ms.Tensor(np.ascontiguousarray(data), param.dtype))
+    left = [m_items[i][0] for i in range(len(m_items)) if i not in used]
+    if left:
+        raise CheckFailure(
+            "error", "param_copy", f"MindSpore parameters without torch value: {', '.join(left)}"
+        )
+
+
+def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
+    from msmigrate.check.worker_compare import compare_outputs, leaf_dtypes, leaf_shapes
+
+    seed = int(request.get("seed", 0))
+    arrays = fw.make_arrays(request.get("tensors", {}), seed)
+    dtypes = {n: s.get("dtype", "float32") for n, s in request.get("tensors", {}).items()}
+    t_tensors = {n: fw.torch_tensor(a, dtypes[n]) for n, a in arrays.items()}
+    m_tensors = {n: fw.ms_tensor(a, dtypes[n]) for n, a in arrays.items()}
+    fw.seed(seed)
+    torch = fw.torch
+    kind = request["kind"]
+    try:
+        with torch.no_grad():
+            module, fn, call = _call(fw, "torch", request, t_tensors)
+            if kind == "class":
+                module.to(fw.torch_device).eval()
+                _randomize_buffers(fw, module)
+                t_out = module(*fn, **call)
+            else:
+                t_out = fn(*call[0], **call[1])
+            t_leaves = fw.leaves(t_out, "torch")
+    except CheckFailure:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any torch exception is a result
+        raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
+    try:
+        cell, m_fn, m_call = _call(fw, "mindspore", request, m_tensors)
+        if kind == "class":
+            cell.set_train(False)
+            copy_parameters(fw, module, cell)
+            m_out = cell(*m_fn, **m_call)
+        else:
+            m_out = m_fn(*m_call[0], **m_call[1])
+        m_leaves = fw.leaves(m_out, "mindspore")
+    except CheckFailure:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+    outputs = request.get("outputs")
+    if outputs is not None:
+        try:
+            t_leaves = [t_leaves[i] for i in outputs]
+            m_leaves = [m_leaves[i] for i in outputs]
+        except IndexError as exc:
+            raise CheckFailure(
+                "fail", "output_structure", f"{len(t_leaves)} torch / {len(m_leaves)} MindSpore outputs"
+            ) from exc
+    cmp = compare_outputs(
+        t_leaves,
+        m_leaves,
+        request.get("rtol"),
+        request.get("atol"),
+        shapes_only=request.get("compare") == "shape_dtype",
+    )
+    return {
+        "status": cmp.status,
+        "reason": cmp.reason,
+        "detail": "; ".join(cmp.details) or None,
+        "max_abs_error": cmp.max_abs_error,
+        "max_rel_error": cmp.max_rel_error,
+        "cosine_similarity": cmp.cosine_similarity,
+        "first_mismatch_index": cmp.first_mismatch_index,
+        "first_mismatch_output": cmp.first_mismatch_output,
+        "torch_shapes": leaf_shapes(t_leaves),
+        "mindspore_shapes": leaf_shapes(m_leaves),
+        "torch_dtypes": leaf_dtypes(t_leaves),
+        "mindspore_dtypes": leaf_dtypes(m_leaves),
+        "rtol": cmp.rtol,
+        "atol": cmp.atol,
+    }
+
+
+# --- request loop ----------------------------------------------------------------------------------
+
+_frameworks: Frameworks | None = None
+
+
+def _load(device: str) -> Frameworks:
+    global _frameworks
+    if _frameworks is None:
+        _frameworks = Frameworks(device)
+    elif _frameworks.device != device:
+        raise CheckFailure("error", "bad_request", f"worker runs on {_frameworks.device}, not {device}")
+    return _frameworks
+
+
+def handle(request: dict[str, Any]) -> dict[str, Any]:
+    """Answer one request with a result dict (never raises)."""
+    started = time.monotonic()
+    kind = request.get("kind")
+    base = {
+        "api": request.get("torch_api", ""),
+        "mindspore_api": request.get("mindspore_api"),
+        "device": request.get("device", "CPU"),
+    }
+    try:
+        if kind in ("sleep", "crash") and os.environ.get(TEST_KINDS_ENV) == "1":
+            if kind == "sleep":
+                time.sleep(float(request.get("seconds", 3600)))
+            elif request.get("how") == "segv":
+                os.kill(os.getpid(), signal.SIGSEGV)
+            else:
+                os._exit(int(request.get("code", 3)))
+            return {**base, "status": "skipped", "reason": "spec_skip"}
+        fw = _load(base["device"])
+        base.update(fw.versions)
+        if kind == "load":
+            return {**base, "status": "pass", "available_devices": fw.available}
+        if kind not in CHECK_KINDS:
+            raise CheckFailure("error", "bad_request", f"unknown request kind {kind!r}")
+        result = {**base, **run_check(fw, request)}
+    except CheckFailure as failure:
+        result = {**base, "status": failure.status, "reason": failure.reason, "detail": failure.detail}
+    except Exception as exc:  # noqa: BLE001 - the loop must answer every request
+        result = {
+            **base,
+            "status": "error",
+            "reason": "bad_request",
+            "detail": _exc_text(exc) + " | " + traceback.format_exc(limit=3)[-600:],
+        }
+    result["duration"] = round(time.monotonic() - started, 4)
+    return result
+
+
+def main() -> int:
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)  # anything the libraries print goes to stderr, never into the protocol
+    sys.stdout = sys.stderr
+    protocol.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as exc:
+            result = {"status": "error", "reason": "bad_request", "detail": str(exc)}
+        else:
+            result = handle(request)
+        protocol.write(json.dumps(result, default=str) + "\n")
+        protocol.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
