@@ -1,9 +1,105 @@
-"""`msmigrate scan` (to be written)."""
+"""``msmigrate scan PATH...``: scan files and folders, print or write a report.
+
+Exit status: 0; 1 when a finding reaches ``--fail-on``; 2 for usage errors (bad option, missing path,
+invalid ``[tool.msmigrate]`` settings).
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
 
 import click
 
+from msmigrate.i18n import t
+from msmigrate.reports import FORMATS, render
 
-@click.command()
-def scan() -> None:
-    """Not available yet."""
-    raise click.ClickException("msmigrate scan is not available yet")
+_LEVELS = ("error", "warning", "information", "hint")
+_PROGRESS_MIN_FILES = 20
+
+
+def _help(key: str) -> str:
+    return f"{t(key, 'en')} / {t(key, 'zh')}"
+
+
+@click.command(help=_help("scan.help.command"))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help=_help("scan.help.format"))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help=_help("scan.help.output"))
+@click.option("--mindspore-version", default=None, help=_help("scan.help.mindspore_version"))
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help=_help("scan.help.lang"))
+@click.option("--fail-on", type=click.Choice(_LEVELS), default=None, help=_help("scan.help.fail_on"))
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help=_help("scan.help.jobs"))
+@click.option("--exclude", multiple=True, metavar="GLOB", help=_help("scan.help.exclude"))
+@click.option("--no-cache", is_flag=True, help=_help("scan.help.no_cache"))
+def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_version: str | None, lang: str,
+         fail_on: str | None, jobs: int | None, exclude: tuple[str, ...], no_cache: bool) -> None:
+    from msmigrate.analysis.finding import Severity
+    from msmigrate.scan import ConfigError, ScanOptions, scan_paths
+
+    for path in paths:
+        if not Path(path).exists():
+            raise click.UsageError(t("scan.error.path_not_found", lang, path=path))
+    options = ScanOptions(mindspore_version=mindspore_version, exclude=exclude, use_cache=not no_cache)
+    if jobs is not None:
+        options.jobs = jobs
+    with ExitStack() as stack:
+        options.progress = _progress_bar(stack, lang)
+        try:
+            report = scan_paths(list(paths), options)
+        except ConfigError as exc:
+            raise click.UsageError(t(exc.key, lang, **exc.fields)) from None
+        except FileNotFoundError as exc:  # removed between the check above and the walk
+            raise click.UsageError(t("scan.error.path_not_found", lang, path=str(exc))) from None
+
+    if output is not None:
+        try:
+            output.write_text(render(report, fmt, lang), encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(t("scan.error.write", lang, path=str(output),
+                                         detail=exc.strerror or str(exc))) from None
+        click.echo(t("scan.wrote", lang, fmt=fmt, path=str(output)), err=True)
+    elif fmt == "text" and sys.stdout.isatty():
+        from rich.console import Console
+
+        from msmigrate.reports.text import build_lines
+
+        console = Console(highlight=False)
+        for line in build_lines(report, lang):
+            console.print(line, soft_wrap=True)
+    else:
+        click.echo(render(report, fmt, lang), nl=False)
+
+    if fail_on is not None:
+        count = report.count_at_least(Severity(fail_on))
+        if count:
+            click.echo(t("scan.failed_on", lang, count=count, level=fail_on), err=True)
+            sys.exit(1)
+
+
+def _progress_bar(stack: ExitStack, lang: str) -> Any:
+    """A progress callback drawing a bar on stderr, or ``None`` when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    state: dict[str, Any] = {}
+
+    def update(done: int, total: int) -> None:
+        if total <= _PROGRESS_MIN_FILES:
+            return
+        if "bar" not in state:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            progress = Progress(TextColumn(t("scan.progress", lang)), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            stack.enter_context(progress)
+            state["bar"] = (progress, progress.add_task("scan", total=total))
+        progress, task = state["bar"]
+        progress.update(task, completed=done, total=total)
+
+    return update

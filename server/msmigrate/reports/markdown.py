@@ -1,0 +1,75 @@
+"""Markdown report for pull-request comments: a summary table, then one collapsible ``<details>`` per file.
+
+Every string from the scanned code or the messages is escaped with HTML entities (``<>&"'``) and the
+Markdown-active characters (``|`` `` ` `` ``*`` ``_`` ``[`` ``]`` ``\\`` ``#`` ``~``), so it can break
+neither the table nor the surrounding comment.
+"""
+
+from __future__ import annotations
+
+import html
+
+from msmigrate.i18n import t
+from msmigrate.reports.common import category_label, format_rate, location
+from msmigrate.scan.model import ScanReport
+
+_MD_ACTIVE = {c: f"&#{ord(c)};" for c in "|`*_[]\\#~"}
+
+
+def md_escape(value: object) -> str:
+    text = html.escape(str(value), quote=True)
+    text = "".join(_MD_ACTIVE.get(c, c) for c in text)
+    return " ".join(text.split())  # no newline may end a table row
+
+
+def _code(value: str | None) -> str:
+    return f"<code>{md_escape(value)}</code>" if value else ""
+
+
+def render_markdown(report: ScanReport, lang: str = "en") -> str:
+    summary = report.summary()
+    out = [
+        f"## {md_escape(t('report.title', lang))}",
+        "",
+        md_escape(t("report.header", lang, tool=report.tool, version=report.version,
+                    mindspore_version=report.mindspore_version)),
+        "",
+        f"| {md_escape(t('report.summary', lang))} | {md_escape(t('report.col.count', lang))} |",
+        "|---|---:|",
+        f"| {md_escape(t('report.files', lang))} | {summary['files']} |",
+        f"| {md_escape(t('report.files_with_errors', lang))} | {summary['files_with_errors']} |",
+        f"| {md_escape(t('report.findings', lang))} | {summary['findings']} |",
+    ]
+    out += [
+        f"| {md_escape(category_label(category, lang))} | {count} |"
+        for category, count in summary["categories"].items()
+        if count
+    ]
+    out += [
+        f"| {md_escape(t('report.torch_usages', lang))} | {summary['torch_usages']} |",
+        "",
+        f"**{md_escape(t('report.convertible_rate', lang))}**: "
+        + md_escape(format_rate(summary["convertible_rate"], summary["mapped_usages"],
+                                summary["torch_usages"], lang)),
+    ]
+    header = ["location", "torch_api", "mindspore_api", "category", "rule", "severity", "message"]
+    for file in report.files:
+        if not file.findings and not file.error_key:
+            continue
+        count = f"{len(file.findings)} {t('report.findings', lang).lower()}" if lang == "en" else \
+            f"{t('report.findings', lang)} {len(file.findings)}"
+        out += ["", f"<details><summary>{_code(file.path)} — {md_escape(count)}</summary>", ""]
+        if file.error_key:
+            out += [md_escape(t("report.file_error", lang, message=file.error(lang))), ""]
+        if file.findings:
+            out.append("| " + " | ".join(md_escape(t(f"report.col.{c}", lang)) for c in header) + " |")
+            out.append("|" + "---|" * len(header))
+            for f in file.findings:
+                cells = [
+                    location(f), _code(f.torch_api), _code(f.mindspore_api),
+                    md_escape(category_label(f.category.value, lang)), md_escape(f.rule),
+                    md_escape(t(f"report.severity.{f.severity.value}", lang)), md_escape(f.message(lang)),
+                ]
+                out.append("| " + " | ".join(cells) + " |")
+        out += ["", "</details>"]
+    return "\n".join(out) + "\n"

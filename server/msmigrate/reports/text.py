@@ -1,0 +1,89 @@
+"""Terminal report: per file, the Dev Toolkit's lists (convertible / possibly Tensor API / no direct
+mapping) and the other categories, then a summary with counts and the convertible rate.
+
+The report is built once as :class:`rich.text.Text` lines: printed through a rich console on a terminal
+(colours), or joined as plain text for files and pipes (user strings are never parsed as markup).
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.text import Text
+
+from msmigrate.analysis.finding import Finding, FindingCategory
+from msmigrate.i18n import t
+from msmigrate.reports.common import category_label, format_rate, location, sections
+from msmigrate.scan.model import ScanReport
+
+_SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "information": "cyan", "hint": "dim"}
+_SECTION_STYLE = {
+    "report.section.convertible": "green",
+    "report.section.possible_tensor_api": "yellow",
+    "report.section.missing": "red",
+}
+
+
+def _finding_line(finding: Finding, lang: str) -> Text:
+    line = Text("    ")
+    line.append(location(finding).ljust(8), style="dim")
+    if finding.torch_api:
+        line.append(finding.torch_api, style="bold")
+        if finding.mindspore_api:
+            line.append(" → ")
+            line.append(finding.mindspore_api, style="green")
+        line.append("  ")
+    if finding.category is FindingCategory.DIFFERENCES:
+        line.append(f"({category_label(finding.category.value, lang)}) ", style="yellow")
+    line.append(finding.message(lang))
+    line.append(f"  [{finding.rule} ", style="dim")
+    line.append(t(f"report.severity.{finding.severity.value}", lang), style=_SEVERITY_STYLE[finding.severity])
+    line.append("]", style="dim")
+    return line
+
+
+def _aligned(rows: list[tuple[str, str]], indent: str = "  ") -> list[Text]:
+    width = max((cell_len(label) for label, _ in rows), default=0)
+    return [Text(f"{indent}{label}{' ' * (width - cell_len(label))}  {value}") for label, value in rows]
+
+
+def build_lines(report: ScanReport, lang: str = "en") -> list[Text]:
+    lines: list[Text] = [
+        Text(t("report.header", lang, tool=report.tool, version=report.version,
+               mindspore_version=report.mindspore_version), style="bold"),
+    ]
+    if not report.files:
+        lines += [Text(""), Text(t("report.no_files", lang))]
+    for file in report.files:
+        if not file.findings and not file.error_key:
+            continue
+        lines += [Text(""), Text(file.path, style="bold underline")]
+        if file.error_key:
+            lines.append(Text("  " + t("report.file_error", lang, message=file.error(lang)), style="red"))
+        for key, findings in sections(file.findings):
+            lines.append(Text(f"  {t(key, lang)} ({len(findings)})", style=_SECTION_STYLE.get(key, "bold")))
+            lines += [_finding_line(f, lang) for f in findings]
+
+    summary = report.summary()
+    lines += [Text(""), Text(t("report.summary", lang), style="bold")]
+    rows = [
+        (t("report.files", lang), str(summary["files"])),
+        (t("report.files_with_errors", lang), str(summary["files_with_errors"])),
+        (t("report.lines", lang), str(summary["lines"])),
+        (t("report.findings", lang), str(summary["findings"])),
+    ]
+    rows += [
+        ("  " + category_label(category, lang), str(count))
+        for category, count in summary["categories"].items()
+        if count
+    ]
+    rows.append((t("report.torch_usages", lang), str(summary["torch_usages"])))
+    rows.append((
+        t("report.convertible_rate", lang),
+        format_rate(summary["convertible_rate"], summary["mapped_usages"], summary["torch_usages"], lang),
+    ))
+    lines += _aligned(rows)
+    return lines
+
+
+def render_text(report: ScanReport, lang: str = "en") -> str:
+    return "\n".join(line.plain for line in build_lines(report, lang)) + "\n"
