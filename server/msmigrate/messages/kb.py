@@ -19,3 +19,130 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "API 清单：torch 接口 {torch} 个，MindSpore 接口 {mindspore} 个。",
     ),
 }
+
+MESSAGES.update(
+    {
+        # categories
+        "kb.category.consistent": ("Consistent", "一致"),
+        "kb.category.param_names": ("Parameter names differ", "参数名不同"),
+        "kb.category.default_values": ("Default values differ", "默认值不同"),
+        "kb.category.data_types": ("Parameter data types differ", "参数数据类型不同"),
+        "kb.category.param_count_order": ("Number or order of parameters differs", "参数个数或顺序不同"),
+        "kb.category.no_verbose": ("MindSpore has no verbose parameter", "MindSpore 无 verbose 参数"),
+        "kb.category.no_inplace": ("MindSpore has no inplace parameter", "MindSpore 无 inplace 参数"),
+        "kb.category.other_difference": ("Other differences", "其他差异"),
+        "kb.category.diff_page": ("Differences documented on a comparison page", "差异见对比页面"),
+        "kb.category.unsupported": ("No MindSpore equivalent in the table", "映射表中无 MindSpore 对应接口"),
+        # lookup: headings and labels
+        "kb.lookup.title": (
+            "{torch_api} → {mindspore_api} (MindSpore {version})",
+            "{torch_api} → {mindspore_api}（MindSpore {version}）",
+        ),
+        "kb.lookup.category": ("Category", "类别"),
+        "kb.lookup.params_title": ("Parameter differences", "参数差异"),
+        "kb.lookup.col_pytorch": ("PyTorch", "PyTorch"),
+        "kb.lookup.col_mindspore": ("MindSpore", "MindSpore"),
+        "kb.lookup.col_kind": ("Difference", "差异"),
+        "kb.lookup.kind_rename": ("renamed", "改名"),
+        "kb.lookup.kind_input_rename": ("input renamed", "输入改名"),
+        "kb.lookup.kind_torch_only": ("not supported by MindSpore", "MindSpore 不支持"),
+        "kb.lookup.kind_mindspore_only": ("MindSpore only", "仅 MindSpore 有"),
+        "kb.lookup.kind_default": ("default differs", "默认值不同"),
+        "kb.lookup.absent": ("—", "—"),
+        "kb.lookup.links": ("Documentation", "文档"),
+        "kb.lookup.link_torch": ("PyTorch documentation", "PyTorch 文档"),
+        "kb.lookup.link_mindspore": ("MindSpore documentation", "MindSpore 文档"),
+        "kb.lookup.link_diff": ("Difference comparison", "差异对比"),
+        "kb.lookup.notes": ("Notes", "说明"),
+        "kb.lookup.no_param_differences": (
+            "No parameter-level differences are recorded.",
+            "未记录参数层面的差异。",
+        ),
+        # lookup: notes generated from the facts
+        "kb.note.consistent": (
+            "The MindSpore API behaves the same for the same arguments: replacing the name is enough.",
+            "MindSpore 接口在相同参数下行为一致，只需替换接口名。",
+        ),
+        "kb.note.diff_page": (
+            "The behaviour differs in ways listed on the difference comparison page; review it before "
+            "replacing the call.",
+            "行为差异列在差异对比页面中，替换调用前请先查看。",
+        ),
+        "kb.note.rename": (
+            "Parameter {torch_name} is called {mindspore_name} in MindSpore.",
+            "参数 {torch_name} 在 MindSpore 中名为 {mindspore_name}。",
+        ),
+        "kb.note.input_rename": (
+            "Input {torch_name} is called {mindspore_name} in MindSpore.",
+            "输入 {torch_name} 在 MindSpore 中名为 {mindspore_name}。",
+        ),
+        "kb.note.torch_only": (
+            "MindSpore does not support the PyTorch parameter(s) {names}.",
+            "MindSpore 不支持 PyTorch 参数 {names}。",
+        ),
+        "kb.note.mindspore_only": (
+            "MindSpore has extra parameter(s) {names}; their defaults keep the PyTorch behaviour unless "
+            "stated otherwise.",
+            "MindSpore 多出参数 {names}；除非另有说明，保持默认值即可与 PyTorch 行为一致。",
+        ),
+        "kb.note.default_values": (
+            "Default of {param} differs: PyTorch {torch_default}, MindSpore {mindspore_default}.",
+            "参数 {param} 的默认值不同：PyTorch 为 {torch_default}，MindSpore 为 {mindspore_default}。",
+        ),
+        "kb.note.default_unknown": (
+            "Default of {param} differs between PyTorch and MindSpore; pass it explicitly.",
+            "参数 {param} 的默认值在 PyTorch 与 MindSpore 中不同，请显式传入。",
+        ),
+        "kb.note.data_types": (
+            "Some parameters accept different data types in MindSpore.",
+            "部分参数在 MindSpore 中接受的数据类型不同。",
+        ),
+        "kb.note.param_count_order": (
+            "The number or order of parameters differs: pass arguments by keyword.",
+            "参数个数或顺序不同：请使用关键字传参。",
+        ),
+        "kb.note.other_difference": (
+            "The mapping table states a difference for this pair; check both documentation pages.",
+            "映射表指出这对接口存在差异，请查看两边的文档。",
+        ),
+        "kb.note.derived": (
+            "The renames were derived by comparing the two signatures, not stated by the official table.",
+            "参数改名由对比两个接口签名推得，并非来自官方映射表。",
+        ),
+        "kb.note.general_params": (
+            "General difference parameter(s) {names}: MindSpore has no counterpart (framework mechanism).",
+            "通用差异参数 {names}：MindSpore 中没有对应参数（框架机制不同）。",
+        ),
+        "kb.note.alternatives": (
+            "The table also maps it to: {names}.",
+            "映射表还将其映射到：{names}。",
+        ),
+        "kb.note.unsupported": (
+            "The MindSpore {version} mapping table lists {torch_api} but names no MindSpore API for it.",
+            "MindSpore {version} 映射表列出了 {torch_api}，但没有给出对应的 MindSpore 接口。",
+        ),
+        "kb.note.missing": (
+            "{torch_api} is a PyTorch API, but the MindSpore {version} mapping table has no equivalent.",
+            "{torch_api} 是 PyTorch 接口，但 MindSpore {version} 映射表中没有对应接口。",
+        ),
+        "kb.note.missing_hint": (
+            "Replace it with an equivalent computation, compose it from mapped APIs, or write a custom "
+            "operator.",
+            "可用等价计算替换、用已映射接口组合实现，或开发自定义算子。",
+        ),
+        "kb.note.other_versions": (
+            "Mapped in other MindSpore versions: {versions}.",
+            "在其他 MindSpore 版本中有映射：{versions}。",
+        ),
+        "kb.note.not_found": (
+            "{name} is not a known PyTorch API.",
+            "{name} 不是已知的 PyTorch 接口。",
+        ),
+        "kb.note.suggestions": ("Did you mean: {names}?", "您是否要找：{names}？"),
+        "kb.note.alias": ("{query} was read as {torch_api}.", "已将 {query} 解析为 {torch_api}。"),
+        "kb.lookup.bad_version": (
+            "Unknown MindSpore version {version}; choose one of {choices} or auto.",
+            "未知的 MindSpore 版本 {version}；请选择 {choices} 或 auto。",
+        ),
+    }
+)

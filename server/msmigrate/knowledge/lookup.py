@@ -1,0 +1,322 @@
+"""``lookup(name, kb)``: everything the knowledge base knows about one torch name.
+
+Used by ``msmigrate lookup``, hover and the ``msmigrate.lookup`` LSP command. Every sentence is
+generated here from the facts, in the user's language (see ``messages/kb.py``).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from msmigrate.i18n import t
+from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
+from msmigrate.knowledge.model import MappingCategory, MappingRow
+
+Status = Literal["mapped", "unsupported", "missing", "not_found"]
+
+# category → note explaining it (categories whose facts speak for themselves have none)
+_CATEGORY_NOTES: dict[MappingCategory, str] = {
+    MappingCategory.CONSISTENT: "kb.note.consistent",
+    MappingCategory.DIFF_PAGE: "kb.note.diff_page",
+    MappingCategory.DATA_TYPES: "kb.note.data_types",
+    MappingCategory.PARAM_COUNT_ORDER: "kb.note.param_count_order",
+    MappingCategory.OTHER_DIFFERENCE: "kb.note.other_difference",
+}
+
+
+def _code(names: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(f"`{n}`" for n in names)
+
+
+@dataclass(slots=True)
+class LookupResult:
+    """The answer for one name in one table version."""
+
+    query: str
+    torch_api: str | None
+    status: Status
+    mindspore_version: str
+    row: MappingRow | None = None
+    alternatives: tuple[MappingRow, ...] = ()
+    suggestions: list[str] = field(default_factory=list)
+    general_params: tuple[str, ...] = ()  # general difference params present in the torch signature
+    other_versions: dict[str, str] = field(default_factory=dict)  # version → MindSpore API
+    advice: Any = None  # rules.missing_advice.MissingAdvice when that module exists
+
+    @property
+    def found(self) -> bool:
+        return self.status != "not_found"
+
+    # --- facts --------------------------------------------------------------------------------
+    @property
+    def unsupported_params(self) -> list[str]:
+        return list(self.row.torch_only_params) if self.row else []
+
+    def urls(self, lang: str = "en") -> dict[str, str]:
+        """All stored links plus ``mindspore`` / ``diff`` in ``lang``."""
+        if not self.row:
+            return {}
+        urls = dict(self.row.urls)
+        suffix = "zh" if lang == "zh" else "en"
+        for key in ("mindspore", "diff"):
+            chosen = urls.get(f"{key}_{suffix}") or urls.get(f"{key}_en")
+            if chosen:
+                urls[key] = chosen
+        return urls
+
+    def notes(self, lang: str = "en") -> list[str]:
+        """Sentences generated from the facts, in ``lang``."""
+        notes: list[str] = []
+        if self.torch_api and self.query.strip() != self.torch_api:
+            notes.append(t("kb.note.alias", lang, query=self.query.strip(), torch_api=self.torch_api))
+        if self.status == "not_found":
+            notes.append(t("kb.note.not_found", lang, name=self.query.strip()))
+            if self.suggestions:
+                notes.append(t("kb.note.suggestions", lang, names=", ".join(self.suggestions)))
+            return notes
+        if self.status == "missing":
+            notes.append(t("kb.note.missing", lang, torch_api=self.torch_api, version=self.mindspore_version))
+            if self.advice is None:
+                notes.append(t("kb.note.missing_hint", lang))
+        elif self.status == "unsupported":
+            notes.append(
+                t("kb.note.unsupported", lang, torch_api=self.torch_api, version=self.mindspore_version)
+            )
+        if self.other_versions:
+            listed = ", ".join(f"{v}: {api}" for v, api in self.other_versions.items())
+            notes.append(t("kb.note.other_versions", lang, versions=listed))
+        row = self.row
+        if row is None or self.status != "mapped":
+            return notes
+        if row.category in _CATEGORY_NOTES:
+            notes.append(t(_CATEGORY_NOTES[row.category], lang))
+        for torch_name, ms_name in row.param_renames.items():
+            notes.append(t("kb.note.rename", lang, torch_name=torch_name, mindspore_name=ms_name))
+        if row.param_renames and row.param_renames_source == "derived":
+            notes.append(t("kb.note.derived", lang))
+        for torch_name, ms_name in row.input_renames.items():
+            notes.append(t("kb.note.input_rename", lang, torch_name=torch_name, mindspore_name=ms_name))
+        if row.torch_only_params:
+            notes.append(t("kb.note.torch_only", lang, names=", ".join(row.torch_only_params)))
+        if row.mindspore_only_params:
+            notes.append(t("kb.note.mindspore_only", lang, names=", ".join(row.mindspore_only_params)))
+        for diff in row.default_differences:
+            if diff.torch_default is not None and diff.mindspore_default is not None:
+                notes.append(
+                    t(
+                        "kb.note.default_values",
+                        lang,
+                        param=diff.param,
+                        torch_default=diff.torch_default,
+                        mindspore_default=diff.mindspore_default,
+                    )
+                )
+            else:
+                notes.append(t("kb.note.default_unknown", lang, param=diff.param))
+        extra_general = [p for p in self.general_params if p not in row.torch_only_params]
+        if extra_general:
+            notes.append(t("kb.note.general_params", lang, names=", ".join(extra_general)))
+        if self.alternatives:
+            names = ", ".join(r.mindspore_api or "—" for r in self.alternatives)
+            notes.append(t("kb.note.alternatives", lang, names=names))
+        return notes
+
+    # --- renderings ---------------------------------------------------------------------------
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        row = self.row
+        return {
+            "query": self.query,
+            "status": self.status,
+            "mindspore_version": self.mindspore_version,
+            "torch_api": self.torch_api,
+            "mindspore_api": row.mindspore_api if row else None,
+            "category": row.category.value if row else None,
+            "param_renames": dict(row.param_renames) if row else {},
+            "param_renames_source": row.param_renames_source if row else None,
+            "input_renames": dict(row.input_renames) if row else {},
+            "unsupported_params": self.unsupported_params,
+            "mindspore_only_params": list(row.mindspore_only_params) if row else [],
+            "default_differences": [
+                {"param": d.param, "torch_default": d.torch_default, "mindspore_default": d.mindspore_default}
+                for d in (row.default_differences if row else ())
+            ],
+            "general_difference_params": list(self.general_params),
+            "alternatives": [r.mindspore_api for r in self.alternatives],
+            "other_versions": dict(self.other_versions),
+            "notes": self.notes(lang),
+            "urls": self.urls(lang),
+            "suggestions": list(self.suggestions),
+            "advice": self.advice.render_markdown(lang) if self.advice is not None else None,
+        }
+
+    def _param_rows(self, lang: str) -> list[tuple[str, str, str]]:
+        row = self.row
+        if row is None:
+            return []
+        absent = t("kb.lookup.absent", lang)
+        rows = [(a, b, t("kb.lookup.kind_rename", lang)) for a, b in row.param_renames.items()]
+        rows += [(a, b, t("kb.lookup.kind_input_rename", lang)) for a, b in row.input_renames.items()]
+        rows += [(a, absent, t("kb.lookup.kind_torch_only", lang)) for a in row.torch_only_params]
+        rows += [(absent, b, t("kb.lookup.kind_mindspore_only", lang)) for b in row.mindspore_only_params]
+        for diff in row.default_differences:
+            values = ""
+            if diff.torch_default is not None and diff.mindspore_default is not None:
+                values = f" ({diff.torch_default} → {diff.mindspore_default})"
+            target = row.param_renames.get(diff.param, diff.param)
+            rows.append((diff.param, target, t("kb.lookup.kind_default", lang) + values))
+        return rows
+
+    def _title(self, lang: str) -> str:
+        target = (self.row.mindspore_api if self.row else None) or t("kb.lookup.absent", lang)
+        return t(
+            "kb.lookup.title",
+            lang,
+            torch_api=self.torch_api or self.query,
+            mindspore_api=target,
+            version=self.mindspore_version,
+        )
+
+    def render_text(self, lang: str = "en", width: int = 100) -> str:
+        """Plain text for a terminal (a rich table of the parameter differences)."""
+        from rich.console import Console
+        from rich.table import Table
+
+        buffer = io.StringIO()
+        console = Console(file=buffer, width=width, force_terminal=False, color_system=None, highlight=False)
+        if self.status == "not_found":
+            for note in self.notes(lang):
+                console.print(note, markup=False)
+            return buffer.getvalue()
+        console.print(self._title(lang), markup=False)
+        if self.row is not None:
+            category = t(f"kb.category.{self.row.category.value}", lang)
+            console.print(f"{t('kb.lookup.category', lang)}: {category}", markup=False)
+        param_rows = self._param_rows(lang)
+        if param_rows:
+            table = Table(title=t("kb.lookup.params_title", lang), title_justify="left")
+            for key in ("kb.lookup.col_pytorch", "kb.lookup.col_mindspore", "kb.lookup.col_kind"):
+                table.add_column(t(key, lang))
+            for cells in param_rows:
+                table.add_row(*cells)
+            console.print(table)
+        notes = self.notes(lang)
+        if notes:
+            console.print(f"{t('kb.lookup.notes', lang)}:", markup=False)
+            for note in notes:
+                console.print(f"  - {note}", markup=False)
+        if self.advice is not None:
+            console.print(self.advice.render_markdown(lang), markup=False)
+        links = self._links(lang)
+        if links:
+            console.print(f"{t('kb.lookup.links', lang)}:", markup=False)
+            for label, url in links:
+                console.print(f"  {label}: {url}", markup=False, soft_wrap=True)
+        return buffer.getvalue()
+
+    def _links(self, lang: str) -> list[tuple[str, str]]:
+        urls = self.urls(lang)
+        pairs = [("torch", "kb.lookup.link_torch"), ("mindspore", "kb.lookup.link_mindspore")]
+        pairs.append(("diff", "kb.lookup.link_diff"))
+        return [(t(key, lang), urls[name]) for name, key in pairs if urls.get(name)]
+
+    def render_markdown(self, lang: str = "en") -> str:
+        """Markdown for hovers: title, category, parameter table, notes, links."""
+        lines: list[str] = []
+        if self.status == "not_found":
+            return "\n\n".join(_escape(n) for n in self.notes(lang))
+        lines.append(f"**{_escape(self._title(lang))}**")
+        if self.row is not None:
+            category = t(f"kb.category.{self.row.category.value}", lang)
+            lines.append(f"{t('kb.lookup.category', lang)}: {category}")
+        param_rows = self._param_rows(lang)
+        if param_rows:
+            keys = ("kb.lookup.col_pytorch", "kb.lookup.col_mindspore", "kb.lookup.col_kind")
+            header = [t(k, lang) for k in keys]
+            table = [f"| {' | '.join(header)} |", "|---|---|---|"]
+            table += [f"| {' | '.join(_cell(c) for c in cells)} |" for cells in param_rows]
+            lines.append("\n".join(table))
+        notes = self.notes(lang)
+        if notes:
+            lines.append("\n".join(f"- {_escape(n)}" for n in notes))
+        if self.advice is not None:
+            lines.append(self.advice.render_markdown(lang))
+        links = self._links(lang)
+        if links:
+            lines.append(" · ".join(f"[{label}]({url})" for label, url in links))
+        return "\n\n".join(lines)
+
+
+def _escape(text: str) -> str:
+    """Escape Markdown emphasis characters in generated text (names hold underscores)."""
+    for ch in ("\\", "*", "_", "[", "]", "<", ">", "|"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _clean_query(name: str) -> str:
+    text = name.strip().strip("`").strip()
+    if text.endswith("()"):
+        text = text[:-2]
+    return "".join(text.split())
+
+
+def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> LookupResult:
+    """Find ``name`` (full name or alias such as ``nn.Linear``, ``F.relu``, ``Tensor.view``) in ``kb``."""
+    query = name
+    cleaned = _clean_query(name)
+    torch_api = kb.canonical(cleaned) if cleaned else ""
+    version = kb.version
+    row = kb.row(torch_api) if torch_api else None
+    if row is None and not (torch_api and kb.is_torch_api(torch_api)):
+        suggestions = kb.suggest(cleaned) if cleaned else []
+        return LookupResult(query, None, "not_found", version, suggestions=suggestions)
+    alternatives = tuple(r for r in kb.rows() if r.torch_api == torch_api and r is not row)
+    general = _general_params_in_signature(kb, torch_api)
+    if row is None:
+        status: Status = "missing"
+    elif row.mindspore_api is None:
+        status = "unsupported"
+    else:
+        status = "mapped"
+    result = LookupResult(query, torch_api, status, version, row, alternatives, general_params=general)
+    if status != "mapped":
+        result.advice = _missing_advice(torch_api, kb)
+        if other_versions:
+            result.other_versions = _other_versions(torch_api, version)
+    return result
+
+
+def _general_params_in_signature(kb: KnowledgeBase, torch_api: str) -> tuple[str, ...]:
+    names = {p.get("name") for sig in kb.torch_signatures(torch_api) for p in sig}
+    return tuple(p for p in kb.general_difference_params if p in names)
+
+
+def _other_versions(torch_api: str, current: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for version in VERSIONS:
+        if version == current:
+            continue
+        try:
+            row = get_knowledge_base(version).row(torch_api)
+        except (OSError, ValueError):
+            continue
+        if row is not None and row.mindspore_api:
+            found[version] = row.mindspore_api
+    return found
+
+
+def _missing_advice(torch_api: str, kb: KnowledgeBase) -> Any:
+    try:
+        from msmigrate.rules.missing_advice import advice_for
+    except ImportError:
+        return None
+    try:
+        return advice_for(torch_api, kb)
+    except Exception:  # advice is a bonus: a failure there must not break lookup  # noqa: BLE001
+        return None
