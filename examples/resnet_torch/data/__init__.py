@@ -1,0 +1,3 @@
+from .dataset import ImageListDataset, build_loader
+
+__all__ = ["ImageListDataset", "build_loader"]
