@@ -215,6 +215,8 @@ class ModuleWalker:
             self.inventory.add(full, attribute_kind)
             return
         obj = safe_getattr(cls, name)
+        if _is_type_alias(obj):
+            return
         if inspect.isclass(obj):
             self.add_object(full, name, obj)
         elif not callable(obj):
@@ -224,6 +226,12 @@ class ModuleWalker:
             stub_sigs = stub.methods.get(name) if stub is not None else None
             sigs, source = callable_signatures(obj, name, stub_sigs, drop_first=not bound)
             self.inventory.add(full, method_kind, sigs, source)
+
+
+def _is_type_alias(obj: object) -> bool:
+    """``Optimizer.OptimizerPreHook = Callable[...]``: a typing construct, not an API."""
+    alias_modules = ("typing", "typing_extensions", "types", "collections.abc")
+    return type(obj).__module__ in alias_modules and not inspect.isroutine(obj)
 
 
 def _is_data(raw: object) -> bool:

@@ -1,0 +1,99 @@
+"""`msmigrate data check`: table rows whose APIs the inventories do not know."""
+
+import json
+
+from click.testing import CliRunner
+
+from msmigrate.cli import main
+from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.knowledge.consistency import check_table
+from msmigrate.knowledge.model import MappingCategory, MappingRow, MappingTable
+
+
+def _row(torch_api, mindspore_api, category=MappingCategory.CONSISTENT):
+    return MappingRow(torch_api=torch_api, mindspore_api=mindspore_api, category=category, section="torch")
+
+
+def test_check_table_on_a_small_table():
+    kb = KnowledgeBase("2.6")
+    rows = (
+        _row("torch.abs", "mindspore.mint.abs"),
+        _row("torch.abs", "mindspore.mint.abs"),  # a repeated row is listed once
+        _row("torch.nn.SeLU", "mindspore.nn.SeLU"),
+        _row("torch.flip", "mindspore.ops.no_such_op"),
+        _row("torchvision.ops.nms", "mindspore.ops.NMSWithMask"),
+        _row("torch.Tensor.foo", None, MappingCategory.UNSUPPORTED),
+    )
+    kb.__dict__["table"] = MappingTable("2.6", "r2.6.0", "2.1", (), rows)
+    kb.__dict__["torch_inventory"] = {
+        "torch.abs": {"kind": "function", "signatures": []},
+        "torch.flip": {"kind": "function", "signatures": []},
+        "torchvision.ops.nms": {"kind": "function", "signatures": [], "source": "mapping_table"},
+    }
+    kb.__dict__["mindspore_inventory"] = {
+        "mindspore.mint.abs": {"kind": "function"},
+        "mindspore.nn.SeLU": {"kind": "class"},
+        "mindspore.ops.NMSWithMask": {"kind": "class"},
+    }
+    check = check_table(kb)
+    assert check.counts() == {"rows": 6, "missing_mindspore": 1, "missing_torch": 2, "unverified_torch": 1}
+    assert check.missing_mindspore == (("torch.flip", "mindspore.ops.no_such_op"),)
+    assert check.missing_torch == ("torch.Tensor.foo", "torch.nn.SeLU")
+    assert check.unverified_torch == ("torchvision.ops.nms",)
+
+
+def test_data_check_on_the_committed_2_6_table():
+    result = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["torch_inventory_version"] == "2.13.0"
+    assert report["mindspore_inventory_version"] == "2.10.0"
+    assert list(report["versions"]) == ["2.6"]
+    table = report["versions"]["2.6"]
+    assert (table["rows"], table["missing_mindspore"], table["missing_torch"], table["unverified_torch"]) == (
+        514,
+        0,
+        2,
+        89,
+    )
+    # misspelt names in the official table (torch has LogSoftmax and SELU)
+    assert table["missing_torch_apis"] == ["torch.nn.LogSoftMax", "torch.nn.SeLU"]
+    assert all(
+        name.startswith(("torchvision.", "torchaudio.", "torchtext."))
+        for name in table["unverified_torch_apis"]
+    )
+
+
+def test_data_check_all_versions_counts():
+    result = CliRunner().invoke(main, ["data", "check", "--json"])
+    assert result.exit_code == 0, result.output
+    versions = json.loads(result.output)["versions"]
+    counts = {v: (t["rows"], t["missing_mindspore"], t["missing_torch"]) for v, t in versions.items()}
+    assert counts == {"1.10": (374, 9, 0), "2.3": (875, 4, 6), "2.4": (887, 4, 6), "2.6": (514, 0, 2)}
+    # 1.10 targets MindSpore 1.x names that MindSpore 2.10 no longer has
+    assert {"torch_api": "torch.nn.Upsample", "mindspore_api": "mindspore.nn.ResizeBilinear"} in versions[
+        "1.10"
+    ]["missing_mindspore_apis"]
+    assert versions["2.4"]["missing_torch_apis"] == [
+        "torch.Tensor.log_normal",
+        "torch.nn.CeLU",
+        "torch.nn.LogSoftMax",
+        "torch.nn.SeLU",
+        "torch.optim.AdaMax",
+        "torch.optim.RMSProp",
+    ]
+
+
+def test_data_check_text_in_both_languages():
+    en = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6"])
+    zh = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6", "--lang", "zh"])
+    assert en.exit_code == 0 and zh.exit_code == 0
+    assert "MindSpore 2.6 table: 514 rows; 0 MindSpore targets not found, 2 torch APIs not found" in en.output
+    assert "  torch.nn.SeLU\n" in en.output
+    assert "MindSpore 2.6 映射表：共 514 行" in zh.output
+
+
+def test_data_check_rejects_unknown_version():
+    result = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "banana"])
+    assert result.exit_code == 2
+    assert "unknown MindSpore version" in result.output
