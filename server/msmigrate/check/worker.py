@@ -31,15 +31,15 @@ class CheckFailure(Exception):
 
 
 def _exc_text(exc: BaseException, limit: int = 1200) -> str:
-    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
-    # MindSpore appends a C++ call-stack section: keep the message part.
-    cut = [
-        i for i, line in enumerate(lines) if line.startswith("- C++ Call Stack") or line.startswith("------")
-    ]
-    if cut:
-        lines = lines[: cut[0]]
-    text = f"{type(exc).__name__}: " + " ".join(line.strip() for line in lines)
-    return text[:limit]
+    """``Type: message`` on one line, without MindSpore's C++ call-stack section and separators."""
+    kept: list[str] = []
+    for line in str(exc).strip().splitlines():
+        stripped = line.strip()
+        if stripped.startswith("- C++ Call Stack"):
+            break
+        if stripped and set(stripped) != {"-"}:
+            kept.append(stripped)
+    return f"{type(exc).__name__}: {' '.join(kept)}"[:limit]
 
 
 # --- frameworks and device -----------------------------------------------------------------------

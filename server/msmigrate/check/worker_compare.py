@@ -83,6 +83,8 @@ def compare_arrays(torch_value: np.ndarray, ms_value: np.ndarray, rtol: float, a
     m = _as_number_array(np.asarray(ms_value))
     if t.shape != m.shape:
         return Comparison("fail", "shape_mismatch", rtol=rtol, atol=atol)
+    scalar = t.ndim == 0
+    t, m = t.reshape(-1) if scalar else t, m.reshape(-1) if scalar else m
     if t.size == 0:
         return Comparison(
             "pass", max_abs_error=0.0, max_rel_error=0.0, cosine_similarity=1.0, rtol=rtol, atol=atol
@@ -118,7 +120,7 @@ def compare_arrays(torch_value: np.ndarray, ms_value: np.ndarray, rtol: float, a
         result.status = "fail"
         result.reason = "nan_mismatch" if special_bad.any() else "value_mismatch"
         bad = special_bad if special_bad.any() else ~close
-        result.first_mismatch_index = [int(i) for i in np.argwhere(bad)[0]]
+        result.first_mismatch_index = [] if scalar else [int(i) for i in np.argwhere(bad)[0]]
     return result
 
 

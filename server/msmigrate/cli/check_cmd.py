@@ -1,9 +1,178 @@
-"""`msmigrate check` (to be written)."""
+"""`msmigrate check`: run torch APIs and their mapped MindSpore APIs on the same inputs and compare."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
 
 import click
 
+from msmigrate.i18n import t
+
+CATEGORIES = (
+    "consistent",
+    "param_names",
+    "default_values",
+    "data_types",
+    "param_count_order",
+    "no_verbose",
+    "no_inplace",
+    "other_difference",
+    "diff_page",
+    "unsupported",
+)
+
 
 @click.command()
-def check() -> None:
-    """Not available yet."""
-    raise click.ClickException("msmigrate check is not available yet")
+@click.argument("apis", nargs=-1)
+@click.option("--all", "check_all", is_flag=True, help="Check every row of the mapping table.")
+@click.option(
+    "--category", multiple=True, type=click.Choice(CATEGORIES), help="With --all: only these categories."
+)
+@click.option("--device", type=click.Choice(["CPU", "GPU", "Ascend"]), default="CPU", show_default=True)
+@click.option(
+    "--mindspore-version",
+    default="auto",
+    show_default=True,
+    help="Mapping table: 1.10, 2.3, 2.4, 2.6 or auto.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds per check.")
+@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--python", "python", default=None, help="Interpreter of the worker (default: this one).")
+@click.option("--memory-mb", type=int, default=None, help="Address-space cap of a worker in MB (0: none).")
+@click.option("--rtol", type=float, default=None, help="Relative tolerance for floating outputs.")
+@click.option("--atol", type=float, default=None, help="Absolute tolerance for floating outputs.")
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With --all: where to write the verified table (default: mapping_data/).",
+)
+@click.option("--no-write", is_flag=True, help="With --all: do not write the verified table.")
+@click.option("--write-specs", is_flag=True, help="Regenerate mapping_data/input_specs.json and exit.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None)
+@click.option("--mapping-override", type=click.Path(exists=True, dir_okay=False), default=None, hidden=True)
+def check(
+    apis: tuple[str, ...],
+    check_all: bool,
+    category: tuple[str, ...],
+    device: str,
+    mindspore_version: str,
+    as_json: bool,
+    timeout: float,
+    jobs: int,
+    python: str | None,
+    memory_mb: int | None,
+    rtol: float | None,
+    atol: float | None,
+    output: Path | None,
+    no_write: bool,
+    write_specs: bool,
+    lang: str | None,
+    mapping_override: str | None,
+) -> None:
+    """Check that torch APIs and their MindSpore mappings give the same results on generated inputs."""
+    lang = lang or os.environ.get("MSMIGRATE_LANG")
+    if write_specs:
+        from msmigrate.check.spec_table import write_specs_file
+
+        click.echo(t("check.cli.wrote", lang, path=str(write_specs_file())))
+        return
+    if not apis and not check_all:
+        raise click.UsageError(t("check.cli.no_api", lang))
+    if mapping_override:
+        from msmigrate.check.request import OVERRIDE_ENV
+
+        os.environ[OVERRIDE_ENV] = str(Path(mapping_override).resolve())
+
+    from msmigrate.check import service
+    from msmigrate.check.render import describe
+    from msmigrate.check.runner import DEFAULT_MEMORY_MB, RunnerConfig
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    try:
+        kb = get_knowledge_base(mindspore_version)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--mindspore-version") from exc
+    config = RunnerConfig(
+        python=python, timeout=timeout, memory_mb=DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
+    )
+    options = {"device": device, "jobs": jobs, "rtol": rtol, "atol": atol}
+
+    if check_all:
+        targets = service.table_targets(kb, category)
+        done = Counter()
+
+        def progress(result) -> None:  # noqa: ANN001
+            done["n"] += 1
+            status = t(f"check.status.{result.status}", lang)
+            click.echo(
+                t(
+                    "check.cli.progress",
+                    lang,
+                    done=done["n"],
+                    total=len(targets),
+                    api=result.api,
+                    status=status,
+                ),
+                err=True,
+            )
+
+        results = service.check_targets(targets, config, on_result=progress, **options)
+    else:
+        results = service.check_apis(apis, kb, config, **options)
+
+    if check_all and not no_write:
+        _write_table(results, kb, targets, device, output, lang)
+    if as_json:
+        payload = {
+            "schema_version": 1,
+            "mapping_table": kb.version,
+            "device": device,
+            "results": [r.to_json() for r in results],
+        }
+        click.echo(json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False))
+    elif not check_all:
+        for result in results:
+            click.echo(describe(result, lang, python=config.interpreter))
+            if result.reason == "no_mapping":
+                _echo_unknown(result.api, kb, lang)
+    counts = Counter(str(r.status) for r in results)
+    click.echo(
+        t(
+            "check.cli.summary",
+            lang,
+            passed=counts["pass"],
+            failed=counts["fail"],
+            errors=counts["error"],
+            skipped=counts["skipped"],
+        ),
+        err=True,
+    )
+    if not check_all and any(r.status in ("fail", "error") or r.reason == "no_mapping" for r in results):
+        sys.exit(1)
+
+
+def _echo_unknown(api: str, kb, lang: str | None) -> None:  # noqa: ANN001
+    click.echo("  " + t("check.cli.unknown_api", lang, api=api, version=kb.version))
+    names = kb.suggest(api)
+    if names:
+        click.echo("  " + t("check.cli.suggestions", lang, names=", ".join(names)))
+
+
+def _write_table(results, kb, targets, device: str, output: Path | None, lang: str | None) -> None:  # noqa: ANN001
+    from msmigrate.check.verified import render_verified_json, verified_path, write_verified
+
+    versions = next(
+        ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version), (None, None)
+    )
+    notes = {target.torch_api: target.spec.note for target in targets if target.spec.note}
+    date = os.environ.get("MSMIGRATE_CHECK_DATE") or _dt.date.today().isoformat()
+    text = render_verified_json(results, kb.version, device, versions[0], versions[1], date, notes)
+    path = write_verified(output or verified_path(kb.version, device), text)
+    click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)

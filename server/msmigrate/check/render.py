@@ -1,0 +1,111 @@
+"""Human-readable text of check results (CLI, language server)."""
+
+from __future__ import annotations
+
+from msmigrate.check.result import CheckResult, CheckStatus
+from msmigrate.i18n import catalogue, t
+
+HINTED = ("missing_framework", "device_unavailable", "timeout", "worker_crash", "worker_start")
+
+
+def number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3g}"
+
+
+def reason_text(reason: str | None, lang: str | None) -> str:
+    key = f"check.reason.{reason}"
+    return t(key, lang) if reason and key in catalogue() else (reason or "")
+
+
+def note_text(note: str | None, lang: str | None) -> str:
+    """The text of a spec-table note id (``check.note.<id>``)."""
+    key = f"check.note.{note}"
+    return t(key, lang) if note and key in catalogue() else (note or "")
+
+
+def status_text(result: CheckResult, lang: str | None) -> str:
+    status = t(f"check.status.{result.status}", lang)
+    if result.status is CheckStatus.PASS or not result.reason:
+        return status
+    return t("check.result.because", lang, status=status, reason=reason_text(result.reason, lang))
+
+
+def summary(result: CheckResult, lang: str | None) -> str:
+    """One line: status, and the numbers when there are some."""
+    text = status_text(result, lang)
+    if result.max_abs_error is not None:
+        text += "; " + numbers(result, lang)
+    return text
+
+
+def numbers(result: CheckResult, lang: str | None) -> str:
+    return t(
+        "check.result.numbers",
+        lang,
+        max_abs=number(result.max_abs_error),
+        max_rel=number(result.max_rel_error),
+        cosine=number(result.cosine_similarity),
+    )
+
+
+def hint(result: CheckResult, lang: str | None, python: str = "") -> str | None:
+    """An actionable sentence for worker/environment problems."""
+    if result.reason not in HINTED:
+        return None
+    return t(f"check.hint.{result.reason}", lang, detail=result.detail or "", python=python)
+
+
+def describe(result: CheckResult, lang: str | None, python: str = "") -> str:
+    """Several lines: the verdict, numbers, first mismatch, shapes, versions, detail."""
+    lines = [
+        t(
+            "check.result.line",
+            lang,
+            api=result.api,
+            mindspore_api=result.mindspore_api or "-",
+            status=status_text(result, lang),
+        )
+    ]
+    if result.max_abs_error is not None:
+        lines.append("  " + numbers(result, lang))
+        if result.rtol is not None:
+            lines.append("  " + t("check.result.tolerance", lang, rtol=result.rtol, atol=result.atol))
+    if result.first_mismatch_index is not None:
+        lines.append(
+            "  "
+            + t(
+                "check.result.first_mismatch",
+                lang,
+                output=result.first_mismatch_output or 0,
+                index=tuple(result.first_mismatch_index),
+            )
+        )
+    if result.torch_shapes or result.mindspore_shapes:
+        lines.append(
+            "  "
+            + t(
+                "check.result.shapes",
+                lang,
+                torch_shapes=result.torch_shapes,
+                mindspore_shapes=result.mindspore_shapes,
+                torch_dtypes=result.torch_dtypes,
+                mindspore_dtypes=result.mindspore_dtypes,
+            )
+        )
+    hinted = hint(result, lang, python)
+    if hinted:
+        lines.append("  " + hinted)
+    elif result.detail:
+        lines.append("  " + t("check.result.detail", lang, detail=result.detail))
+    if result.mindspore_version:
+        lines.append(
+            "  "
+            + t(
+                "check.result.versions",
+                lang,
+                device=result.device,
+                mindspore_version=result.mindspore_version,
+                torch_version=result.torch_version,
+            )
+        )
+    return "\n".join(lines)

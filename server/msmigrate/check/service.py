@@ -1,0 +1,92 @@
+"""Check APIs and whole mapping tables: what the CLI and the language server call."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from msmigrate.check.request import CheckTarget, build_request, precheck, target_for
+from msmigrate.check.result import CheckResult, Reason
+from msmigrate.check.runner import CheckRunner, RunnerConfig, run_many
+
+OnResult = Callable[[CheckResult], None]
+
+
+def _prepare(
+    target: CheckTarget, device: str, rtol: float | None, atol: float | None, **literals: Any
+) -> tuple[CheckResult | None, dict[str, Any] | None]:
+    skipped = precheck(target, device)
+    if skipped is not None:
+        return skipped, None
+    return None, build_request(target, device=device, rtol=rtol, atol=atol, **literals)
+
+
+def check_targets(
+    targets: Iterable[CheckTarget],
+    config: RunnerConfig | None = None,
+    *,
+    device: str = "CPU",
+    jobs: int = 1,
+    rtol: float | None = None,
+    atol: float | None = None,
+    on_result: OnResult | None = None,
+) -> list[CheckResult]:
+    """Check targets (skips decided up front, the rest in ``jobs`` workers), in the given order."""
+    prepared = [_prepare(target, device, rtol, atol) for target in targets]
+    lock = threading.Lock()
+
+    def report(result: CheckResult) -> None:
+        if on_result is not None:
+            with lock:
+                on_result(result)
+
+    for skipped, _ in prepared:
+        if skipped is not None:
+            report(skipped)
+    requests = [request for _, request in prepared if request is not None]
+    ran = iter(run_many(requests, config, jobs=jobs, on_result=report) if requests else [])
+    return [skipped if skipped is not None else next(ran) for skipped, _ in prepared]
+
+
+def check_apis(
+    apis: Iterable[str], kb: Any, config: RunnerConfig | None = None, **options: Any
+) -> list[CheckResult]:
+    """Check torch APIs (canonical or alias names) against the table of ``kb``."""
+    return check_targets([target_for(kb.canonical(api), kb) for api in apis], config, **options)
+
+
+def table_targets(kb: Any, categories: Iterable[str] = ()) -> list[CheckTarget]:
+    """One target per torch API of the table (first row wins), optionally of some categories only."""
+    wanted = set(categories)
+    seen: set[str] = set()
+    targets = []
+    for row in kb.rows():
+        if row.torch_api in seen or (wanted and row.category.value not in wanted):
+            continue
+        seen.add(row.torch_api)
+        targets.append(target_for(row.torch_api, kb))
+    return targets
+
+
+def check_one(
+    target: CheckTarget,
+    runner: CheckRunner,
+    *,
+    device: str = "CPU",
+    call_args: list[str] | None = None,
+    call_kwargs: dict[str, str] | None = None,
+) -> CheckResult:
+    """Check one target in an existing runner, with literal call-site arguments (language server)."""
+    skipped, request = _prepare(target, device, None, None, call_args=call_args, call_kwargs=call_kwargs)
+    if skipped is not None:
+        return skipped
+    assert request is not None
+    result = runner.run(request)
+    if request["literals"] and result.detail is None:
+        result.detail = "call-site literals: " + ", ".join(request["literals"])
+    return result
+
+
+def no_mapping(api: str, device: str = "CPU") -> CheckResult:
+    return CheckResult.skipped(api, None, Reason.NO_MAPPING, device=device)
