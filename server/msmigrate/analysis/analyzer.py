@@ -1,0 +1,208 @@
+"""``analyze_source``: one file's text → its findings (API usages, then the rule checkers' findings).
+
+Pipeline: decode → parse (with recovery) → one walk collecting usages (``usages.py``) → categories from
+the knowledge base (``categorize.py``) → possible Tensor APIs (``possible.py``) → rule checkers
+(``CHECKERS`` of every ``msmigrate.rules`` module) → severity settings, disabled rules and
+``# msmigrate: ignore`` comments → findings sorted by (line, column, rule). Never raises.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import TYPE_CHECKING
+
+from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, rule_info
+from msmigrate.analysis.columns import ColumnMap
+from msmigrate.analysis.context import AnalysisContext
+from msmigrate.analysis.finding import FileResult, Finding, Severity, UsageKind
+from msmigrate.analysis.options import OFF, AnalysisOptions
+from msmigrate.analysis.parse import SourceError, decode, parse_text, split_lines
+from msmigrate.analysis.possible import JediOracle, arguments_fit, excluded
+from msmigrate.analysis.receivers import NON_TORCH_PACKAGES, facts_for
+from msmigrate.analysis.suppress import is_suppressed, suppressions
+from msmigrate.analysis.usages import Candidate, UsageCollector
+from msmigrate.analysis.values import Foreign, Opaque
+
+if TYPE_CHECKING:
+    from msmigrate.knowledge.base import KnowledgeBase
+
+__all__ = ["AnalysisOptions", "analyze_source", "analyze_text", "AnalysisContext"]
+
+log = logging.getLogger(__name__)
+
+Checker = Callable[[AnalysisContext], Iterable[Finding]]
+
+
+def analyze_source(
+    source: str | bytes, path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None
+) -> FileResult:
+    """Analyse one file's content. Bad input gives a :class:`FileResult` with ``error_key``; never raises."""
+    try:
+        text = decode(source)
+    except SourceError as exc:
+        return FileResult(path, error_key=exc.key, error_args=exc.args_)
+    except Exception as exc:  # pragma: no cover - decode handles its own errors
+        return _internal_error(path, exc)
+    lines = split_lines(text)
+    try:
+        result, _ = analyze_text(text, path, kb, options, lines)
+        return result
+    except RecursionError:
+        return FileResult(path, error_key="analysis.too_complex", lines=_line_count(lines))
+    except Exception as exc:
+        log.exception("analysis of %s failed", path)
+        return _internal_error(path, exc, _line_count(lines))
+
+
+def analyze_text(
+    text: str,
+    path: str,
+    kb: KnowledgeBase,
+    options: AnalysisOptions | None = None,
+    lines: list[str] | None = None,
+) -> tuple[FileResult, AnalysisContext | None]:
+    """Analyse decoded text; also returns the context (for callers that need the tree, e.g. fixes).
+
+    May raise on internal errors; :func:`analyze_source` is the safe entry point.
+    """
+    options = options or AnalysisOptions()
+    lines = lines if lines is not None else split_lines(text)
+    count = _line_count(lines)
+    if "torch" not in text:  # no torch, torchvision, torchaudio or torchtext name can occur
+        return FileResult(path, [], lines=count), None
+    parsed = parse_text(text, lines, path)
+    collector = UsageCollector(facts_for(kb))
+    collector.run(parsed.tree)
+    columns = ColumnMap(lines, text.isascii())
+
+    usages: list[Finding] = []
+    calls = {}
+    for usage in collector.usages:
+        verdict = categorize(usage.torch_api, kb)
+        node = usage.node
+        span = columns.attribute_name_range(node) if usage.member else columns.node_range(node)
+        finding = _finding(verdict, span, usage.usage)
+        usages.append(finding)
+        if usage.call is not None:
+            calls[id(finding)] = usage.call
+    if collector.imports_torch and collector.candidates:
+        for candidate, finding in _possible(collector.candidates, text, path, kb, options, columns):
+            usages.append(finding)
+            calls[id(finding)] = candidate.call
+
+    ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns)
+    extra: list[Finding] = []
+    if options.run_checkers:
+        for checker in rule_checkers():
+            try:
+                extra.extend(checker(ctx))
+            except Exception:
+                log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
+    findings = _settle(usages, extra, text, options)
+    return FileResult(path, findings, lines=count), ctx
+
+
+def _finding(verdict: ApiVerdict, span: tuple[int, int, int, int], usage: UsageKind) -> Finding:
+    line, column, end_line, end_column = span
+    return Finding(
+        line, column, end_line, end_column, verdict.torch_api, verdict.mindspore_api, verdict.category,
+        verdict.rule, rule_info(verdict.rule).severity, verdict.message_key, dict(verdict.message_args),
+        verdict.fixable, usage,
+    )
+
+
+def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBase,
+              options: AnalysisOptions, columns: ColumnMap):
+    """The candidates that become findings: possible Tensor APIs, or definite ones when jedi knows."""
+    oracle: JediOracle | None = None
+    for candidate in candidates:
+        name = candidate.node.attr
+        torch_api = "torch.Tensor." + name
+        if excluded(name) or not arguments_fit(candidate.call, kb.torch_signatures(torch_api)):
+            continue
+        verdict = possible_verdict(torch_api, kb)
+        usage = UsageKind.CALL
+        if options.use_jedi and options.jedi_budget_ms > 0 and _ask_jedi(candidate.receiver_value):
+            if oracle is None:
+                oracle = JediOracle(text, path, options.jedi_budget_ms / 1000)
+            receiver = candidate.node.value
+            line = receiver.end_lineno or receiver.lineno
+            column = columns.column(line, receiver.end_col_offset or 0) - 2  # last character, 0-based
+            answer = oracle.receiver_type(line, max(column, 0))
+            if answer == "":
+                continue  # jedi knows the receiver and it is not a tensor
+            if answer == "torch.Tensor":
+                verdict, usage = categorize(torch_api, kb), UsageKind.TENSOR_METHOD
+        yield candidate, _finding(verdict, columns.attribute_name_range(candidate.node), usage)
+
+
+def _ask_jedi(receiver_value: object) -> bool:
+    """Receivers that come from another module of the project: jedi may follow the import."""
+    if type(receiver_value) is Opaque:
+        return True
+    return type(receiver_value) is Foreign and receiver_value.name.partition(".")[0] not in NON_TORCH_PACKAGES
+
+
+def _settle(
+    usages: list[Finding], extra: list[Finding], text: str, options: AnalysisOptions
+) -> list[Finding]:
+    """Apply severities (rule default after refinement, then settings), disabled rules and ignore comments."""
+    disabled = options.disabled()
+    ignored = suppressions(text)
+    out: list[Finding] = []
+    for index, finding in enumerate([*usages, *extra]):
+        if finding.rule.upper() in disabled:
+            continue
+        if ignored and is_suppressed(finding.rule, finding.line, ignored):
+            continue
+        if index < len(usages):
+            finding.severity = _default_severity(finding.rule, finding.severity)
+        configured = options.severity_for(finding.category)
+        if configured == OFF:
+            continue
+        if configured is not None:
+            finding.severity = configured
+        out.append(finding)
+    out.sort(key=lambda f: (f.line, f.column, f.rule))
+    return out
+
+
+def _default_severity(rule: str, current: Severity) -> Severity:
+    try:
+        return rule_info(rule).severity
+    except Exception:
+        return current
+
+
+@cache
+def rule_checkers() -> tuple[Checker, ...]:
+    """``CHECKERS`` of every module of ``msmigrate.rules`` (a module that fails to import is skipped)."""
+    from msmigrate import rules
+
+    found: list[Checker] = []
+    for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name):
+        if info.name == "registry":
+            continue
+        try:
+            module = importlib.import_module(f"msmigrate.rules.{info.name}")
+        except Exception:
+            log.exception("cannot import rule module %s", info.name)
+            continue
+        found.extend(getattr(module, "CHECKERS", ()))
+    return tuple(found)
+
+
+def _line_count(lines: list[str]) -> int:
+    if not lines or lines == [""]:
+        return 0
+    return len(lines) - 1 if lines[-1] == "" else len(lines)
+
+
+def _internal_error(path: str, exc: BaseException, lines: int = 0) -> FileResult:
+    detail = f"{type(exc).__name__}: {exc}"
+    args = {"detail": detail[:300]}
+    return FileResult(path, error_key="analysis.internal_error", error_args=args, lines=lines)

@@ -1,0 +1,134 @@
+"""Category, rule and message of a torch API reference, from the knowledge base (cached per name)."""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from msmigrate.analysis.finding import FindingCategory
+from msmigrate.i18n import t
+from msmigrate.knowledge.model import MappingCategory, MappingRow
+from msmigrate.rules import api_rules
+from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
+from msmigrate.rules.registry import Rule, get_rule
+
+if TYPE_CHECKING:
+    from msmigrate.knowledge.base import KnowledgeBase
+
+_MAX_ITEMS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class ApiVerdict:
+    """Everything a finding for one torch API shares, whatever its position."""
+
+    torch_api: str
+    mindspore_api: str | None
+    category: FindingCategory
+    rule: str
+    message_key: str
+    message_args: dict[str, Any]
+    fixable: bool
+
+
+def categorize(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
+    """The verdict for a resolved torch name (cached per knowledge base)."""
+    cache = _cache_for(kb)
+    found = cache.get(torch_api)
+    if found is None:
+        found = cache[torch_api] = _categorize(torch_api, kb)
+    return found
+
+
+def possible_verdict(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
+    """The verdict for ``obj.name(...)`` on a receiver of unknown type (``torch_api`` = torch.Tensor.name)."""
+    row = kb.row(torch_api)
+    ms = row.mindspore_api if row is not None and row.category is not MappingCategory.UNSUPPORTED else None
+    name = torch_api.rpartition(".")[2]
+    key = "analysis.api.possible" if ms else "analysis.api.possible_unmapped"
+    category = FindingCategory.POSSIBLE_TENSOR_API
+    rule = RULE_FOR_CATEGORY[category]
+    args = {"name": name, "torch_api": torch_api, "mindspore_api": ms or ""}
+    return ApiVerdict(torch_api, ms, category, rule, key, args, bool(ms) and rule_info(rule).fixable)
+
+
+def rule_info(rule_id: str) -> Rule:
+    """The rule's definition; the API rules are found even when another rule module fails to import."""
+    try:
+        return get_rule(rule_id)
+    except Exception:
+        for rule in api_rules.RULES:
+            if rule.id == rule_id:
+                return rule
+        raise
+
+
+def _categorize(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
+    row = kb.row(torch_api)
+    mapped = row is not None and row.mindspore_api and row.category is not MappingCategory.UNSUPPORTED
+    ms = row.mindspore_api if mapped else None
+    args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": ms or "", "version": kb.version}
+    if kb.is_data_processing(torch_api):
+        category = FindingCategory.DATA_PROCESSING
+        key = "analysis.api.data_processing_mapped" if ms else "analysis.api.data_processing"
+    elif mapped:
+        assert row is not None
+        if row.category.is_consistent:
+            category, key = FindingCategory.CONSISTENT, "analysis.api.consistent"
+        else:
+            category, key = FindingCategory.DIFFERENCES, "analysis.api.differences"
+            args.update(describe_differences(row))
+    elif row is not None or kb.is_torch_api(torch_api):
+        category, key = FindingCategory.MISSING, "analysis.api.missing"
+    else:
+        category, key = FindingCategory.UNKNOWN_TORCH_NAME, "analysis.api.unknown"
+        suggestions = [s for s in kb.suggest(torch_api, limit=1) if s != torch_api]
+        if suggestions:
+            key = "analysis.api.unknown_suggest"
+            args["suggestion"] = suggestions[0]
+    rule = RULE_FOR_CATEGORY[category]
+    fixable = bool(ms) and rule_info(rule).fixable
+    return ApiVerdict(torch_api, ms, category, rule, key, args, fixable)
+
+
+def describe_differences(row: MappingRow) -> dict[str, str]:
+    """``details_en`` / ``details_zh``: the row's differences, from its parsed facts."""
+    parts: list[tuple[str, dict[str, str]]] = []
+    if row.param_renames:
+        renames = _items(f"{a}→{b}" for a, b in row.param_renames.items())
+        parts.append(("analysis.detail.renames", {"items": renames}))
+    if row.input_renames:
+        parts.append(("analysis.detail.input_renames",
+                      {"items": _items(f"{a}→{b}" for a, b in row.input_renames.items())}))
+    if row.torch_only_params:
+        parts.append(("analysis.detail.torch_only", {"items": _items(row.torch_only_params)}))
+    if row.default_differences:
+        parts.append(("analysis.detail.defaults", {"items": _items(
+            f"{d.param}: {d.torch_default} vs {d.mindspore_default}" for d in row.default_differences)}))
+    if row.mindspore_only_params:
+        parts.append(("analysis.detail.mindspore_only", {"items": _items(row.mindspore_only_params)}))
+    if not parts and row.category is not MappingCategory.DIFF_PAGE:
+        parts.append((f"analysis.detail.{row.category.value}", {}))
+    if row.diff_page or row.category is MappingCategory.DIFF_PAGE:
+        parts.append(("analysis.detail.diff_page", {}))
+    return {
+        "details_en": "; ".join(t(key, "en", **fields) for key, fields in parts),
+        "details_zh": "；".join(t(key, "zh", **fields) for key, fields in parts),
+    }
+
+
+def _items(values) -> str:
+    values = list(values)
+    text = ", ".join(values[:_MAX_ITEMS])
+    return text + (", …" if len(values) > _MAX_ITEMS else "")
+
+
+_CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _cache_for(kb: KnowledgeBase) -> dict[str, ApiVerdict]:
+    found = _CACHES.get(kb)
+    if found is None:
+        found = _CACHES[kb] = {}
+    return found

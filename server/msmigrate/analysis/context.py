@@ -1,0 +1,52 @@
+"""What rule checkers see of an analysed file (the contract of docs/ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from msmigrate.analysis.columns import ColumnMap
+from msmigrate.analysis.finding import Finding
+from msmigrate.analysis.values import TENSOR, Instance
+
+if TYPE_CHECKING:
+    from msmigrate.knowledge.base import KnowledgeBase
+
+
+@dataclass(slots=True)
+class AnalysisContext:
+    """One per analysed file. ``usages`` are the API findings; checkers may refine them in place
+    (``rule``, ``message_key``, ``message_args``, ``fixable``) and return new findings."""
+
+    source: str
+    lines: list[str]
+    tree: ast.Module
+    path: str
+    kb: KnowledgeBase
+    usages: list[Finding]
+    values: dict[ast.AST, object] = field(default_factory=dict, repr=False)
+    calls: dict[int, ast.Call] = field(default_factory=dict, repr=False)
+    columns: ColumnMap | None = field(default=None, repr=False)
+
+    def qualified_name(self, node: ast.expr) -> str | None:
+        """The full torch name an expression refers to (``F.relu`` → ``torch.nn.functional.relu``)."""
+        value = self.values.get(node)
+        return value if type(value) is str else None
+
+    def receiver_kind(self, node: ast.expr) -> str | None:
+        """``"tensor"``, ``"module"`` or ``"optimizer"`` when the expression's value is known to be one."""
+        value = self.values.get(node)
+        return value.kind if type(value) is Instance else None
+
+    def is_tensor(self, node: ast.expr) -> bool:
+        return self.receiver_kind(node) == TENSOR
+
+    def node_range(self, node: ast.AST) -> tuple[int, int, int, int]:
+        """``(line, column, end_line, end_column)`` in Finding coordinates (1-based, code points)."""
+        columns = self.columns or ColumnMap(self.lines, self.source.isascii())
+        return columns.node_range(node)
+
+    def call_of(self, finding: Finding) -> ast.Call | None:
+        """The call expression an API finding belongs to (``None`` for a reference that is not called)."""
+        return self.calls.get(id(finding))

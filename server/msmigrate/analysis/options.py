@@ -1,0 +1,42 @@
+"""Per-analysis settings (from the CLI, ``pyproject.toml`` or the language-server settings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from msmigrate.analysis.finding import FindingCategory, Severity
+
+OFF = "off"
+
+
+@dataclass(slots=True)
+class AnalysisOptions:
+    """``severities`` overrides a category's default severity (``"off"`` drops its findings);
+    ``disabled_rules`` drops findings by rule id; jedi settles unknown receivers within ``jedi_budget_ms``
+    per file (0 or ``use_jedi=False`` turns it off)."""
+
+    severities: dict[FindingCategory | str, Severity | str] = field(default_factory=dict)
+    disabled_rules: frozenset[str] | set[str] | list[str] = frozenset()
+    use_jedi: bool = True
+    jedi_budget_ms: float = 200.0
+    run_checkers: bool = True
+
+    def severity_for(self, category: FindingCategory) -> Severity | str | None:
+        """The configured severity (a :class:`Severity` or ``"off"``), or ``None`` for the rule default."""
+        value = self.severities.get(category)
+        if value is None:
+            value = self.severities.get(category.value)
+        if value is None:
+            return None
+        if isinstance(value, Severity):
+            return value
+        text = str(value).lower()
+        if text == OFF:
+            return OFF
+        try:
+            return Severity(text)
+        except ValueError:
+            return None  # an unknown level in the settings: keep the rule's default
+
+    def disabled(self) -> frozenset[str]:
+        return frozenset(r.upper() for r in self.disabled_rules)

@@ -1,0 +1,176 @@
+"""Turn file bytes into text and text into an ``ast.Module``, recovering from syntax errors.
+
+Decoding follows Python's own rules (UTF-8 by default, a BOM, or a PEP 263 coding cookie). When
+``ast.parse`` fails (a file being typed), parso's error-tolerant parser locates the broken statements;
+they are replaced by ``pass`` / blank lines so the rest of the file keeps its line and column numbers
+and still parses. If that is not enough, the intact top-level statements are parsed one by one.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import io
+import re
+import tokenize
+import warnings
+from dataclasses import dataclass
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_MAX_BLANKING_ROUNDS = 8
+
+
+class SourceError(Exception):
+    """Input that cannot be analysed at all; ``key``/``args`` name a message in messages/analysis.py."""
+
+    def __init__(self, key: str, **args: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.args_ = args
+
+
+@dataclass(slots=True)
+class ParsedSource:
+    text: str
+    lines: list[str]  # split exactly like the tokenizer counts lines (\r\n, \r, \n)
+    tree: ast.Module
+    recovered: bool = False  # True when the file had syntax errors and only intact parts were parsed
+    syntax_error: str | None = None  # first syntax error message, "line N: msg"
+
+
+def decode(source: str | bytes) -> str:
+    """Decode file content; raises :class:`SourceError` for binary or undecodable input."""
+    if isinstance(source, str):
+        text = source[1:] if source.startswith("\ufeff") else source
+        if "\x00" in text:
+            raise SourceError("analysis.binary_file")
+        return text
+    if b"\x00" in source:
+        raise SourceError("analysis.binary_file")
+    if source.startswith(codecs.BOM_UTF8):
+        encoding = "utf-8-sig"
+    else:
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        except SyntaxError as exc:  # unknown codec in the cookie, or a cookie that contradicts a BOM
+            raise SourceError("analysis.unknown_encoding", detail=str(exc)) from None
+    try:
+        return source.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = source.count(b"\n", 0, exc.start) + 1
+        raise SourceError("analysis.decode_error", encoding=encoding, line=line) from None
+    except LookupError:
+        raise SourceError("analysis.unknown_encoding", detail=encoding) from None
+
+
+def split_lines(text: str) -> list[str]:
+    return _LINE_BREAK.split(text)
+
+
+def parse_source(source: str | bytes, path: str = "<unknown>") -> ParsedSource:
+    """Decode and parse; never raises :class:`SyntaxError` (raises :class:`SourceError` for bad bytes)."""
+    text = decode(source)
+    return parse_text(text, split_lines(text), path)
+
+
+def parse_text(text: str, lines: list[str], path: str = "<unknown>") -> ParsedSource:
+    """Parse decoded text (``lines`` from :func:`split_lines`), recovering from syntax errors."""
+    try:
+        tree = _ast_parse(text, path)
+    except SyntaxError as exc:
+        message = f"line {exc.lineno}: {exc.msg}"
+        return ParsedSource(text, lines, recover(text, lines, path), recovered=True, syntax_error=message)
+    except (ValueError, RecursionError, MemoryError) as exc:  # pathological nesting and the like
+        return ParsedSource(text, lines, ast.Module(body=[], type_ignores=[]), recovered=True,
+                            syntax_error=str(exc))
+    return ParsedSource(text, lines, tree)
+
+
+def _ast_parse(text: str, path: str) -> ast.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escape sequences and the like are not our business
+        return ast.parse(text, filename=path)
+
+
+def recover(text: str, lines: list[str], path: str) -> ast.Module:
+    """Parse the intact statements of a file that does not parse as a whole."""
+    import parso
+
+    module = parso.parse(text, error_recovery=True)
+    bad: set[int] = set()
+    for node in _error_nodes(module):
+        _mark(node, bad)
+    patched = list(lines)
+    blanked: set[int] = set()
+    for _ in range(_MAX_BLANKING_ROUNDS):
+        for number in sorted(bad):
+            _blank(patched, number, lines, blanked)
+        try:
+            return _ast_parse("\n".join(patched), path)
+        except SyntaxError as exc:
+            if not exc.lineno or exc.lineno in blanked or exc.lineno > len(lines):
+                break
+            bad = {exc.lineno}
+        except (ValueError, RecursionError, MemoryError):
+            break
+    return _parse_pieces(module, lines, path)
+
+
+def _error_nodes(node):  # parso tree → error nodes and leaves (not descending into them)
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if kind == "error_node" or kind == "error_leaf":
+            yield current
+            continue
+        children = getattr(current, "children", None)
+        if children:
+            stack.extend(children)
+
+
+def _mark(node, bad: set[int]) -> None:
+    start_line = node.start_pos[0]
+    end_line, end_col = node.end_pos
+    if end_col == 0 and end_line > start_line:
+        end_line -= 1
+    bad.update(range(start_line, end_line + 1))
+
+
+def _blank(patched: list[str], number: int, original: list[str], blanked: set[int]) -> None:
+    """Replace line ``number`` (1-based) by ``pass`` at its indentation, keeping blocks non-empty.
+
+    A line that continues a run of replaced lines becomes empty instead, so the continuation of a
+    broken multi-line statement does not turn into a statement of its own.
+    """
+    index = number - 1
+    if index >= len(patched) or number in blanked:
+        return
+    blanked.add(number)
+    line = original[index]
+    stripped = line.lstrip(" \t\f")
+    if not stripped or stripped.startswith("#") or (number - 1 in blanked and original[index - 1].strip()):
+        patched[index] = ""
+        return
+    patched[index] = line[: len(line) - len(stripped)] + "pass"
+
+
+def _parse_pieces(module, lines: list[str], path: str) -> ast.Module:
+    """Last resort: parse each intact top-level statement alone, at its original line."""
+    body: list[ast.stmt] = []
+    for child in module.children:
+        if child.type in ("endmarker", "error_node", "error_leaf", "newline"):
+            continue
+        (start_line, start_col), (end_line, end_col) = child.start_pos, child.end_pos
+        if start_col != 0 or any(True for _ in _error_nodes(child)):
+            continue
+        if end_col == 0:
+            end_line -= 1
+        piece = "\n".join(lines[start_line - 1 : end_line])
+        try:
+            tree = _ast_parse(piece, path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        ast.increment_lineno(tree, start_line - 1)
+        body.extend(tree.body)
+    return ast.Module(body=body, type_ignores=[])

@@ -1,0 +1,310 @@
+"""Receiver inference: which torch calls and members produce tensors, modules and optimizers.
+
+The tables are data; :class:`TorchFacts` answers per qualified name (cached) from the knowledge base's
+inventory, and :func:`call_result` / :func:`member_result` compute the value of an expression.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+from msmigrate.analysis.values import (
+    MODULE,
+    OPTIMIZER,
+    OTHER,
+    TENSOR,
+    TENSOR_VALUE,
+    UNKNOWN,
+    Foreign,
+    Instance,
+    Member,
+    Opaque,
+    UserClass,
+    UserFunction,
+)
+
+if TYPE_CHECKING:
+    from msmigrate.knowledge.base import KnowledgeBase
+
+TORCH_ROOTS: frozenset[str] = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})
+
+# Namespaces whose functions return tensors (unless listed in NON_TENSOR_FUNCTIONS).
+TENSOR_FUNCTION_NAMESPACES: frozenset[str] = frozenset(
+    {"torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special", "torch.nn.init",
+     "torch.sparse", "torch.autograd"}
+)
+
+NON_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
+    {
+        "torch.is_tensor", "torch.is_storage", "torch.is_floating_point", "torch.is_complex",
+        "torch.is_nonzero", "torch.is_grad_enabled", "torch.is_inference_mode_enabled",
+        "torch.numel", "torch.get_default_dtype", "torch.set_default_dtype", "torch.set_default_device",
+        "torch.get_default_device", "torch.set_default_tensor_type", "torch.manual_seed", "torch.seed",
+        "torch.initial_seed", "torch.get_rng_state", "torch.set_rng_state", "torch.set_printoptions",
+        "torch.set_num_threads", "torch.get_num_threads", "torch.set_num_interop_threads",
+        "torch.get_num_interop_threads", "torch.set_grad_enabled", "torch.use_deterministic_algorithms",
+        "torch.are_deterministic_algorithms_enabled", "torch.save", "torch.load", "torch.compile",
+        "torch.set_float32_matmul_precision", "torch.get_float32_matmul_precision", "torch.typename",
+        "torch.is_autocast_enabled", "torch.set_anomaly_enabled", "torch.broadcast_shapes",
+        "torch.result_type", "torch.can_cast", "torch.promote_types", "torch.autograd.backward",
+        "torch.autograd.set_detect_anomaly", "torch.autograd.set_grad_enabled",
+        "torch.nn.functional.has_torch_function",
+    }
+)
+
+# torch classes whose instances are tensors.
+TENSOR_CLASSES: frozenset[str] = frozenset(
+    {
+        "torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor", "torch.BFloat16Tensor",
+        "torch.LongTensor", "torch.IntTensor", "torch.ShortTensor", "torch.CharTensor", "torch.ByteTensor",
+        "torch.BoolTensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+        "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer",
+    }
+)
+
+# Namespaces whose capitalised classes are nn.Module subclasses.
+MODULE_CLASS_NAMESPACES: frozenset[str] = frozenset(
+    {"torch.nn", "torch.nn.parallel", "torch.nn.modules", "torchvision.models", "torchvision.ops"}
+)
+NON_MODULE_CLASSES: frozenset[str] = frozenset({"torch.nn.Container"})
+
+# Tensor methods that do not return a tensor.
+NON_TENSOR_METHODS: frozenset[str] = frozenset(
+    {
+        "item", "tolist", "numpy", "size", "dim", "ndimension", "nelement", "numel", "element_size",
+        "stride", "storage", "untyped_storage", "storage_offset", "data_ptr", "get_device", "is_contiguous",
+        "is_floating_point", "is_complex", "is_signed", "is_pinned", "is_shared", "is_set_to", "equal",
+        "backward", "register_hook", "register_post_accumulate_grad_hook", "type", "__len__",
+        "dim_order", "is_inference", "has_names", "is_coalesced",
+    }
+)
+
+# Tensor attributes whose value is a tensor.
+TENSOR_VALUED_ATTRIBUTES: frozenset[str] = frozenset({"T", "mT", "H", "mH", "real", "imag", "grad", "data"})
+
+# Module methods that return the module itself.
+MODULE_RETURNING_METHODS: frozenset[str] = frozenset(
+    {"to", "cuda", "cpu", "xpu", "ipu", "mtia", "train", "eval", "float", "double", "half", "bfloat16",
+     "requires_grad_", "apply", "type", "to_empty", "share_memory"}
+)
+
+# Packages known not to produce torch objects: results of their calls are plain (non-tensor) values.
+NON_TORCH_PACKAGES: frozenset[str] = frozenset(
+    {
+        "numpy", "np", "pandas", "scipy", "cv2", "PIL", "skimage", "sklearn", "matplotlib", "math", "cmath",
+        "os", "sys", "re", "json", "yaml", "csv", "random", "time", "datetime", "collections", "itertools",
+        "functools", "operator", "pathlib", "logging", "argparse", "shutil", "glob", "pickle", "copy",
+        "string", "textwrap", "typing", "dataclasses", "enum", "io", "subprocess", "threading",
+        "multiprocessing", "socket", "struct", "hashlib", "base64", "uuid", "tempfile", "warnings",
+        "traceback", "inspect", "abc", "contextlib", "statistics", "decimal", "fractions", "heapq", "bisect",
+        "array", "queue", "urllib", "http", "requests", "tqdm", "h5py", "imageio", "mindspore", "tensorflow",
+        "builtins", "jax", "paddle", "mxnet", "onnx", "onnxruntime", "tokenizers", "sentencepiece", "nltk",
+        "spacy",
+    }
+)
+
+# Base classes from other packages whose subclasses are nn.Module subclasses.
+FOREIGN_MODULE_BASES: frozenset[str] = frozenset(
+    {"pytorch_lightning.LightningModule", "lightning.LightningModule", "lightning.pytorch.LightningModule",
+     "pytorch_lightning.core.LightningModule", "transformers.PreTrainedModel"}
+)
+
+# Builtins whose result is certainly not a torch object.
+NON_TORCH_BUILTINS: frozenset[str] = frozenset(
+    {
+        "list", "dict", "set", "frozenset", "tuple", "str", "bytes", "bytearray", "int", "float", "complex",
+        "bool", "len", "range", "enumerate", "zip", "map", "filter", "sorted", "reversed", "repr", "format",
+        "open", "print", "isinstance", "issubclass", "hasattr", "id", "hash", "hex", "oct", "bin", "chr",
+        "ord", "round", "input", "type", "dir", "vars", "globals", "locals", "object", "super", "slice",
+        "memoryview", "callable", "divmod", "pow", "ascii",
+    }
+)
+
+
+class TorchFacts:
+    """Per-knowledge-base, cached answers about torch names (namespaces, kinds, what calls return)."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        inventory = kb.torch_inventory
+        self.inventory = inventory
+        prefixes: set[str] = set(TORCH_ROOTS)
+        for name in inventory:
+            parts = name.split(".")
+            for i in range(1, len(parts)):
+                prefixes.add(".".join(parts[:i]))
+        self.prefixes = frozenset(prefixes)
+        self.tensor_members = kb.tensor_members
+        self.module_members = kb.module_members
+        self.optimizer_members = kb.optimizer_members
+        self._namespace: dict[str, bool] = {}
+        self._known: dict[str, bool] = {}
+        self._result: dict[str, object] = {}
+        self._children: dict[str, frozenset[str]] = {}
+
+    def known(self, name: str) -> bool:
+        found = self._known.get(name)
+        if found is None:
+            found = self._known[name] = name in self.inventory or self.kb.row(name) is not None
+        return found
+
+    def kind(self, name: str) -> str | None:
+        entry = self.inventory.get(name)
+        return entry["kind"] if entry else None
+
+    def is_namespace(self, name: str) -> bool:
+        """A module or class whose attributes are torch names themselves (``torch.nn``, ``torch.Tensor``)."""
+        found = self._namespace.get(name)
+        if found is None:
+            kind = self.kind(name)
+            found = kind in ("module", "class") or (kind is None and name in self.prefixes)
+            self._namespace[name] = found
+        return found
+
+    def is_module_object(self, name: str) -> bool:
+        """A Python module (``torch``, ``torch.nn``): referencing it is not a finding."""
+        kind = self.kind(name)
+        return kind == "module" or (kind is None and name in self.prefixes and name.count(".") < 1)
+
+    def children(self, module: str) -> frozenset[str]:
+        found = self._children.get(module)
+        if found is None:
+            found = self._children[module] = self.kb.children(module)
+        return found
+
+    def class_kind(self, name: str) -> str | None:
+        """``tensor`` / ``module`` / ``optimizer`` for a torch class whose instances are of that kind."""
+        if name in TENSOR_CLASSES:
+            return TENSOR
+        if name in NON_MODULE_CLASSES:
+            return None
+        parent, _, short = name.rpartition(".")
+        if not short[:1].isupper():
+            return None
+        if parent in MODULE_CLASS_NAMESPACES or parent.startswith("torch.nn.modules."):
+            return MODULE if self.kind(name) in ("class", None) else None
+        if parent == "torch.optim" and self.kind(name) in ("class", None):
+            return OPTIMIZER
+        return None
+
+    def call_result(self, name: str) -> object:
+        """Value of calling the torch object ``name``."""
+        found = self._result.get(name)
+        if found is None:
+            found = self._result[name] = self._compute_call_result(name)
+        return found
+
+    def _compute_call_result(self, name: str) -> object:
+        kind = self.kind(name)
+        if kind == "class" or (kind is None and name.rpartition(".")[2][:1].isupper()):
+            ckind = self.class_kind(name)
+            if ckind == TENSOR:
+                return TENSOR_VALUE
+            if ckind is not None:
+                return Instance(ckind, torch_class=name)
+            return OTHER if kind == "class" else UNKNOWN
+        if name in NON_TENSOR_FUNCTIONS:
+            return OTHER
+        if kind in ("function", None) and name.rpartition(".")[0] in TENSOR_FUNCTION_NAMESPACES:
+            return TENSOR_VALUE if kind == "function" else UNKNOWN
+        if kind == "tensor_method":
+            return TENSOR_VALUE if name.rpartition(".")[2] not in NON_TENSOR_METHODS else OTHER
+        return UNKNOWN
+
+
+_FACTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def facts_for(kb: KnowledgeBase) -> TorchFacts:
+    found = _FACTS.get(kb)
+    if found is None:
+        found = _FACTS[kb] = TorchFacts(kb)
+    return found
+
+
+def call_result(func: object, facts: TorchFacts) -> object:
+    """The value of calling something whose value is ``func``."""
+    kind = type(func)
+    if kind is str:
+        return facts.call_result(func)
+    if kind is Member:
+        return member_call_result(func)
+    if kind is Instance:
+        return TENSOR_VALUE if func.kind == MODULE else UNKNOWN
+    if kind is UserClass:
+        return Instance(func.kind, user_class=func) if func.kind else OTHER
+    if kind is UserFunction:
+        return func.returns
+    if kind is Foreign:
+        return OTHER if func.name.partition(".")[0] in NON_TORCH_PACKAGES else Opaque(func.name)
+    return UNKNOWN if func is UNKNOWN else OTHER
+
+
+def member_call_result(member: Member) -> object:
+    owner, name = member.owner, member.name
+    if owner.kind == TENSOR:
+        return OTHER if name in NON_TENSOR_METHODS else TENSOR_VALUE
+    if owner.kind == MODULE:
+        if name in MODULE_RETURNING_METHODS:
+            return owner
+        if name in ("forward", "__call__", "parameters", "buffers"):
+            return TENSOR_VALUE  # parameters()/buffers() iterate over tensors
+        return OTHER
+    return OTHER
+
+
+def member_api(owner: Instance, name: str, facts: TorchFacts) -> str | None:
+    """The torch API a member of a known receiver refers to (``torch.Tensor.view``), if any."""
+    kind = owner.kind
+    if kind == TENSOR:
+        return "torch.Tensor." + name if name in facts.tensor_members else None
+    if kind == MODULE:
+        user = owner.user_class
+        if user is not None and name in user.attrs:
+            return None  # defined or assigned by the user's class
+        if owner.torch_class:
+            specific = f"{owner.torch_class}.{name}"
+            if facts.kind(specific) == "method":
+                return specific
+        return "torch.nn.Module." + name if name in facts.module_members else None
+    if kind == OPTIMIZER:
+        user = owner.user_class
+        if user is not None and name in user.attrs:
+            return None
+        return "torch.optim.Optimizer." + name if name in facts.optimizer_members else None
+    return None
+
+
+def member_value(owner: Instance, name: str, facts: TorchFacts) -> object:
+    """The value of ``receiver.name`` (not called) for a known receiver."""
+    if owner.kind == TENSOR:
+        if name in TENSOR_VALUED_ATTRIBUTES:
+            return TENSOR_VALUE
+        if name in facts.tensor_members and facts.kind("torch.Tensor." + name) == "tensor_method":
+            return Member(owner, name)
+        return OTHER if name in facts.tensor_members else UNKNOWN
+    user = owner.user_class
+    if user is not None:
+        found = user.attrs.get(name)
+        if found is not None:
+            return found
+    if owner.kind == MODULE and (name in facts.module_members or name in ("forward", "__call__")):
+        return Member(owner, name)
+    if owner.kind == OPTIMIZER and name in facts.optimizer_members:
+        return Member(owner, name)
+    return UNKNOWN
+
+
+def instance_of_annotation(value: object, facts: TorchFacts) -> object:
+    """The value of a variable annotated with ``value`` (``torch.Tensor`` → a tensor)."""
+    if type(value) is str:
+        kind = facts.class_kind(value)
+        if kind == TENSOR:
+            return TENSOR_VALUE
+        if kind is not None:
+            return Instance(kind, torch_class=value)
+        return UNKNOWN
+    if type(value) is UserClass and value.kind:
+        return Instance(value.kind, user_class=value)
+    return UNKNOWN

@@ -1,0 +1,105 @@
+"""What the analyzer knows about the value of a name or expression.
+
+A value is one of:
+
+* ``str`` — a torch object by its qualified name (``"torch"``, ``"torch.nn.Linear"``, ``"torch.float32"``);
+* :class:`Instance` — an object of a known kind (``tensor``, ``module``, ``optimizer``), optionally of a
+  torch class (``torch.nn.Linear``) or of a class defined in the file;
+* :class:`UserClass` / :class:`UserFunction` — a class or function defined in the analysed file;
+* :class:`Foreign` — a module or object imported from a package other than torch;
+* :data:`OTHER` — known not to be torch (literals, builtin results, numpy results, …);
+* :class:`Opaque` — the result of calling something imported from an unknown package;
+* :data:`UNKNOWN` — anything else (parameters, results of unknown calls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+TENSOR = "tensor"
+MODULE = "module"
+OPTIMIZER = "optimizer"
+
+
+class _Marker:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+UNKNOWN = _Marker("UNKNOWN")
+OTHER = _Marker("OTHER")
+
+
+@dataclass(eq=False, slots=True)
+class UserClass:
+    name: str
+    kind: str | None = None  # "module" / "optimizer" / "tensor" when it subclasses a torch class
+    attrs: dict[str, object] = field(default_factory=dict)  # class-body names and self.<attr> bindings
+
+
+@dataclass(eq=False, slots=True)
+class Instance:
+    kind: str | None  # TENSOR / MODULE / OPTIMIZER; None for an instance of a plain class of the file
+    torch_class: str | None = None  # "torch.nn.Linear" for nn.Linear(...)
+    user_class: UserClass | None = None
+
+
+@dataclass(eq=False, slots=True)
+class UserFunction:
+    name: str
+    returns: object = UNKNOWN  # value implied by a return annotation
+
+
+@dataclass(eq=False, slots=True)
+class Foreign:
+    name: str  # dotted name of the non-torch object ("numpy", "numpy.random.rand", "mymodel.build")
+
+
+@dataclass(eq=False, slots=True)
+class Opaque:
+    """The result of calling something imported from a package the analyzer does not know (the user's
+    own modules): unknown locally, but worth asking jedi about."""
+
+    origin: str
+
+
+@dataclass(eq=False, slots=True)
+class Member:
+    """A method or attribute looked up on a tensor/module/optimizer (``x.view`` before it is called)."""
+
+    owner: Instance
+    name: str
+
+
+TENSOR_VALUE = Instance(TENSOR)
+MODULE_VALUE = Instance(MODULE)
+OPTIMIZER_VALUE = Instance(OPTIMIZER)
+
+
+def kind_of(value: object) -> str | None:
+    """``tensor`` / ``module`` / ``optimizer`` for an instance value, else ``None``."""
+    return value.kind if type(value) is Instance else None
+
+
+def prefer(a: object, b: object) -> object:
+    """Merge two values a name may have after branches: keep the more informative one."""
+    if a is b:
+        return a
+    if type(a) is str:
+        return a
+    if type(b) is str:
+        return b
+    if type(a) is Instance:
+        return a
+    if type(b) is Instance:
+        return b
+    if a is OTHER:
+        return b
+    if b is OTHER:
+        return a
+    return UNKNOWN

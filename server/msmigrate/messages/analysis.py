@@ -1,0 +1,86 @@
+"""Messages of the source analysis: per-file errors and the API-usage findings."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # --- files that cannot be analysed -------------------------------------------------------------
+    "analysis.binary_file": (
+        "Not analysed: the file contains NUL bytes (binary data, not Python source).",
+        "未分析：文件包含 NUL 字节（二进制数据，不是 Python 源代码）。",
+    ),
+    "analysis.unknown_encoding": (
+        "Not analysed: the file declares an encoding Python does not know ({detail}).",
+        "未分析：文件声明了 Python 不认识的编码（{detail}）。",
+    ),
+    "analysis.decode_error": (
+        "Not analysed: the file is not valid {encoding} text (first bad byte on line {line}). Save it as "
+        "UTF-8 or declare its encoding with a coding comment.",
+        "未分析：文件不是有效的 {encoding} 文本（第 {line} 行起出现无法解码的字节）。请以 UTF-8 保存，"
+        "或用编码声明注释标明其编码。",
+    ),
+    "analysis.too_complex": (
+        "Not analysed: the code is nested too deeply to analyse.",
+        "未分析：代码嵌套过深，无法分析。",
+    ),
+    "analysis.internal_error": (
+        "Not analysed: internal error in the analyzer ({detail}). Please report it.",
+        "未分析：分析器内部错误（{detail}），请反馈该问题。",
+    ),
+    # --- API-usage findings ------------------------------------------------------------------------
+    "analysis.api.consistent": (
+        "{torch_api} → {mindspore_api}: same behaviour; replacing the name is enough.",
+        "{torch_api} → {mindspore_api}：功能一致，替换接口名即可。",
+    ),
+    "analysis.api.differences": (
+        "{torch_api} → {mindspore_api} ({details_en}).",
+        "{torch_api} → {mindspore_api}（{details_zh}）。",
+    ),
+    "analysis.api.missing": (
+        "{torch_api} has no MindSpore equivalent in the MindSpore {version} mapping table.",
+        "MindSpore {version} 映射表中没有 {torch_api} 的对应接口。",
+    ),
+    "analysis.api.unknown": (
+        "{torch_api} is not a known PyTorch API: a typo, a removed API, or a package the API inventory "
+        "does not cover.",
+        "{torch_api} 不是已知的 PyTorch 接口：可能是拼写错误、已移除的接口，或接口清单未覆盖的包。",
+    ),
+    "analysis.api.unknown_suggest": (
+        "{torch_api} is not a known PyTorch API. Did you mean {suggestion}?",
+        "{torch_api} 不是已知的 PyTorch 接口。您是否想使用 {suggestion}？",
+    ),
+    "analysis.api.possible": (
+        "{name}() may be {torch_api}: the receiver's type is unknown, but the name and arguments fit the "
+        "Tensor method. If it is a tensor, it maps to {mindspore_api}.",
+        "{name}() 可能是 {torch_api}：无法确定调用对象的类型，但方法名和参数符合该 Tensor 方法。"
+        "若它是张量，对应 {mindspore_api}。",
+    ),
+    "analysis.api.possible_unmapped": (
+        "{name}() may be {torch_api}: the receiver's type is unknown, but the name and arguments fit the "
+        "Tensor method, which has no MindSpore mapping.",
+        "{name}() 可能是 {torch_api}：无法确定调用对象的类型，但方法名和参数符合该 Tensor 方法，"
+        "而该方法没有 MindSpore 映射。",
+    ),
+    "analysis.api.data_processing": (
+        "{torch_api} is data processing: keep it in NumPy, PIL or OpenCV, or move it to mindspore.dataset.",
+        "{torch_api} 属于数据处理：可继续用 NumPy、PIL 或 OpenCV 实现，或迁移到 mindspore.dataset。",
+    ),
+    "analysis.api.data_processing_mapped": (
+        "{torch_api} is data processing; the mapping table suggests {mindspore_api}.",
+        "{torch_api} 属于数据处理；映射表建议使用 {mindspore_api}。",
+    ),
+    # --- fragments of the "differences" message (joined with "; ") -------------------------------
+    "analysis.detail.renames": ("parameter names differ: {items}", "参数名不同：{items}"),
+    "analysis.detail.input_renames": ("input names differ: {items}", "输入名不同：{items}"),
+    "analysis.detail.torch_only": ("not supported by MindSpore: {items}", "MindSpore 不支持：{items}"),
+    "analysis.detail.mindspore_only": ("MindSpore-only parameters: {items}", "MindSpore 独有参数：{items}"),
+    "analysis.detail.defaults": ("different defaults: {items}", "默认值不同：{items}"),
+    "analysis.detail.param_names": ("parameter names differ", "参数名不同"),
+    "analysis.detail.default_values": ("default values differ", "默认值不同"),
+    "analysis.detail.data_types": ("parameter data types differ", "参数数据类型不同"),
+    "analysis.detail.param_count_order": (
+        "the number or order of parameters differs",
+        "参数个数或顺序不同",
+    ),
+    "analysis.detail.no_verbose": ("MindSpore has no verbose parameter", "MindSpore 没有 verbose 参数"),
+    "analysis.detail.no_inplace": ("MindSpore has no inplace parameter", "MindSpore 没有 inplace 参数"),
+    "analysis.detail.other_difference": ("behaviour differs", "行为存在差异"),
+    "analysis.detail.diff_page": ("see the difference page", "请参阅差异对比页面"),
+}
