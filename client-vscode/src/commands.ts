@@ -1,0 +1,382 @@
+// The commands of the palette, the editor context menu and the scan-results view.
+
+import * as path from "path";
+import * as vscode from "vscode";
+import { categoryLabel, severityLabel } from "./labels";
+import { CATEGORY_ORDER, resolveReportPath, ScanReportJson, SEVERITY_ORDER, TreeFilter, TreeNode } from "./reportModel";
+import { ReportPanel } from "./reportWebview";
+import { ProgressReport, ServerManager, settingsFor } from "./server";
+import { EXPORT_FORMATS, isReport, LookupJson, mergeReports, SERVER_COMMANDS, suggestions } from "./serverApi";
+import { FindingsStatus } from "./statusBar";
+import { ScanTreeProvider } from "./treeView";
+
+export const COMMANDS = {
+  scanProject: "msmigrate.scanWorkspace",
+  scanFile: "msmigrate.scanCurrentFile",
+  fixAll: "msmigrate.fixAllInFile",
+  checkEquivalence: "msmigrate.checkOperatorEquivalence",
+  exportReport: "msmigrate.exportScanReport",
+  lookup: "msmigrate.lookUpApi",
+  restart: "msmigrate.restartServer",
+  showOutput: "msmigrate.showOutput",
+  refresh: "msmigrate.results.refresh",
+  filter: "msmigrate.results.filter",
+  clearFilter: "msmigrate.results.clearFilter",
+  openReport: "msmigrate.openHtmlReport",
+} as const;
+
+export interface CommandDeps {
+  manager: ServerManager;
+  tree: ScanTreeProvider;
+  view: vscode.TreeView<TreeNode>;
+  panel: ReportPanel;
+  status: FindingsStatus;
+  output: vscode.LogOutputChannel;
+  showReport(report: ScanReportJson, fallbackRoot: string): void;
+}
+
+/** The folder a report's relative paths start from: its `root` field, else the scanned folder. */
+export function reportRoot(report: ScanReportJson, fallback: string): string {
+  return typeof report.root === "string" && report.root ? report.root : fallback;
+}
+
+async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) {
+    return folders[0];
+  }
+  return vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t("Folder to scan") });
+}
+
+function pythonEditorUri(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) {
+    return arg;
+  }
+  if (arg && typeof arg === "object" && "fsPath" in arg && typeof (arg as { fsPath: unknown }).fsPath === "string") {
+    return vscode.Uri.file((arg as { fsPath: string }).fsPath); // a tree node
+  }
+  const editor = vscode.window.activeTextEditor;
+  return editor && editor.document.languageId === "python" ? editor.document.uri : undefined;
+}
+
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { manager, tree, view, panel, status, output } = deps;
+  let lastFolder: vscode.WorkspaceFolder | undefined;
+
+  /** Runs a server command with a cancellable notification and the status-bar progress. */
+  async function withProgress<T>(title: string, command: string, args: unknown[]): Promise<T | undefined> {
+    try {
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+        async (progress, token) => {
+          let shown = 0;
+          status.setProgress(title);
+          const onProgress = (report: ProgressReport): void => {
+            const pct = report.percentage;
+            const increment = pct !== undefined && pct > shown ? pct - shown : undefined;
+            if (pct !== undefined) {
+              shown = Math.max(shown, pct);
+            }
+            progress.report({ message: report.message, increment });
+            status.setProgress(title, pct);
+          };
+          return await manager.execute<T>(command, args, onProgress, token);
+        },
+      );
+    } catch (err) {
+      if (!(err instanceof vscode.CancellationError) && !/cancel/i.test(String(err))) {
+        output.error(`${command}: ${String(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t("{0} failed: {1}", title, errorText(err)));
+      }
+      return undefined;
+    } finally {
+      status.setProgress(undefined);
+    }
+  }
+
+  async function scanProject(folder?: vscode.WorkspaceFolder): Promise<void> {
+    const target = folder ?? (await pickFolder());
+    if (!target) {
+      void vscode.window.showWarningMessage(vscode.l10n.t("Open a folder to scan it."));
+      return;
+    }
+    lastFolder = target;
+    const result = await withProgress<unknown>(
+      vscode.l10n.t("Scanning {0} for PyTorch APIs", target.name),
+      SERVER_COMMANDS.scanProject,
+      [{ root: target.uri.toString() }],
+    );
+    if (isReport(result)) {
+      deps.showReport(result, target.uri.fsPath);
+      await vscode.commands.executeCommand("msmigrate.results.focus");
+    }
+  }
+
+  async function scanFile(arg?: unknown): Promise<void> {
+    const uri = pythonEditorUri(arg);
+    if (!uri) {
+      void vscode.window.showWarningMessage(vscode.l10n.t("Open a Python file to scan it."));
+      return;
+    }
+    const result = await withProgress<unknown>(
+      vscode.l10n.t("Scanning {0}", path.basename(uri.fsPath)),
+      SERVER_COMMANDS.scanFile,
+      [{ uri: uri.toString() }],
+    );
+    if (isReport(result)) {
+      const current = tree.currentReport;
+      const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? path.dirname(uri.fsPath);
+      const root = current ? reportRoot(current, folder) : reportRoot(result, folder);
+      deps.showReport(mergeReports(current, result, root, reportRoot(result, path.dirname(uri.fsPath))), root);
+    }
+  }
+
+  async function fixAll(arg?: unknown): Promise<void> {
+    const uri = pythonEditorUri(arg);
+    if (!uri) {
+      void vscode.window.showWarningMessage(vscode.l10n.t("Open a Python file to fix it."));
+      return;
+    }
+    const document = await vscode.workspace.openTextDocument(uri);
+    const result = await withProgress<unknown>(vscode.l10n.t("Applying all MindSpore fixes"), SERVER_COMMANDS.fixAll, [
+      { uri: uri.toString(), version: document.version },
+    ]);
+    if (result && typeof result === "object" && "applied" in result) {
+      const applied = (result as { applied: unknown }).applied;
+      const n = Array.isArray(applied) ? applied.length : Number(applied) || 0;
+      void vscode.window.showInformationMessage(vscode.l10n.t("Applied {0} fixes.", n));
+    }
+  }
+
+  async function checkEquivalence(arg?: unknown): Promise<void> {
+    let suggestion: string | undefined;
+    if (arg && typeof arg === "object" && (arg as TreeNode).kind === "finding") {
+      suggestion = (arg as Extract<TreeNode, { kind: "finding" }>).finding.torch_api ?? undefined;
+    }
+    suggestion ??= apiAtCursor(tree.currentReport);
+    const torchApi = await vscode.window.showInputBox({
+      title: vscode.l10n.t("Check Operator Equivalence"),
+      prompt: vscode.l10n.t("PyTorch API to run against its MindSpore counterpart (for example torch.nn.functional.relu)"),
+      value: suggestion ?? "",
+      validateInput: (v) => (/^torch(\.\w+)+$/.test(v.trim()) ? undefined : vscode.l10n.t("Enter a torch API name.")),
+    });
+    if (!torchApi) {
+      return;
+    }
+    const device = settingsFor(vscode.window.activeTextEditor?.document.uri).device;
+    const result = await withProgress<unknown>(
+      vscode.l10n.t("Checking {0} on {1}", torchApi.trim(), device),
+      SERVER_COMMANDS.checkEquivalence,
+      [{ torch_api: torchApi.trim(), device }],
+    );
+    if (result !== undefined) {
+      await showJsonResult(result, vscode.l10n.t("Equivalence check of {0}", torchApi.trim()));
+    }
+  }
+
+  async function exportReport(): Promise<void> {
+    const format = await vscode.window.showQuickPick(
+      EXPORT_FORMATS.map((f) => ({ label: f.label, description: `.${f.extension}`, format: f })),
+      { title: vscode.l10n.t("Export Scan Report"), placeHolder: vscode.l10n.t("Report format") },
+    );
+    if (!format) {
+      return;
+    }
+    const folder = lastFolder ?? (await pickFolder());
+    if (!folder) {
+      void vscode.window.showWarningMessage(vscode.l10n.t("Open a folder to scan it."));
+      return;
+    }
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.joinPath(folder.uri, `msmigrate-report.${format.format.extension}`),
+      filters: { [format.label]: [format.format.extension] },
+      title: vscode.l10n.t("Export Scan Report"),
+    });
+    if (!target) {
+      return;
+    }
+    const result = await withProgress<unknown>(
+      vscode.l10n.t("Exporting the {0} report", format.label),
+      SERVER_COMMANDS.exportReport,
+      [{ root: folder.uri.toString(), format: format.format.id, path: target.fsPath }],
+    );
+    if (result === undefined) {
+      return;
+    }
+    const open = vscode.l10n.t("Open");
+    const pick = await vscode.window.showInformationMessage(
+      vscode.l10n.t("Report written to {0}", target.fsPath),
+      open,
+    );
+    if (pick === open) {
+      if (format.format.id === "html") {
+        await panel.show(target);
+      } else {
+        await vscode.window.showTextDocument(target);
+      }
+    }
+  }
+
+  async function lookUp(): Promise<void> {
+    type Item = vscode.QuickPickItem & { torchApi: string };
+    const quickPick = vscode.window.createQuickPick<Item>();
+    quickPick.title = vscode.l10n.t("Look Up PyTorch API");
+    quickPick.placeholder = vscode.l10n.t("Type a PyTorch API name, e.g. torch.nn.Conv2d or F.relu");
+    quickPick.matchOnDescription = true;
+    let timer: NodeJS.Timeout | undefined;
+    let generation = 0;
+    const search = async (value: string): Promise<void> => {
+      const mine = ++generation;
+      if (!value.trim()) {
+        quickPick.items = [];
+        return;
+      }
+      quickPick.busy = true;
+      try {
+        const result = await manager.execute<LookupJson>(SERVER_COMMANDS.lookup, [{ name: value.trim() }]);
+        if (mine !== generation || !result) {
+          return;
+        }
+        const items: Item[] = [];
+        if (result.status !== "not_found" && result.status !== "unknown" && result.torch_api) {
+          items.push({
+            label: result.torch_api,
+            description: result.mindspore_api ?? vscode.l10n.t("no MindSpore counterpart"),
+            detail: result.category ? categoryLabel(String(result.category)) : undefined,
+            torchApi: result.torch_api,
+            alwaysShow: true,
+          });
+        }
+        for (const s of suggestions(result)) {
+          if (s.torch_api !== result.torch_api) {
+            items.push({
+              label: s.torch_api,
+              description: s.mindspore_api ?? undefined,
+              detail: s.category ? categoryLabel(s.category) : undefined,
+              torchApi: s.torch_api,
+              alwaysShow: true,
+            });
+          }
+        }
+        quickPick.items = items;
+      } catch (err) {
+        output.error(`lookup: ${String(err)}`);
+      } finally {
+        if (mine === generation) {
+          quickPick.busy = false;
+        }
+      }
+    };
+    quickPick.onDidChangeValue((value) => {
+      if (timer) {
+        clearTimeout(timer);
+      }
+      timer = setTimeout(() => void search(value), 150);
+    });
+    const chosen = await new Promise<string | undefined>((resolve) => {
+      quickPick.onDidAccept(() => {
+        resolve(quickPick.selectedItems[0]?.torchApi ?? (quickPick.value.trim() || undefined));
+        quickPick.hide();
+      });
+      quickPick.onDidHide(() => resolve(undefined));
+      quickPick.show();
+    });
+    quickPick.dispose();
+    if (!chosen) {
+      return;
+    }
+    const result = await manager.execute<LookupJson>(SERVER_COMMANDS.lookup, [
+      { name: chosen, format: "markdown" },
+    ]);
+    if (result?.markdown) {
+      const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: result.markdown });
+      await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
+    } else {
+      await showJsonResult(result, chosen);
+    }
+  }
+
+  async function showJsonResult(result: unknown, title: string): Promise<void> {
+    const content = `// ${title}\n${JSON.stringify(result, null, 2)}\n`;
+    const doc = await vscode.workspace.openTextDocument({ language: "jsonc", content });
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
+  async function chooseFilter(): Promise<void> {
+    type Item = vscode.QuickPickItem & { kind2: "category" | "severity"; value: string };
+    const current = tree.currentFilter;
+    const items: Item[] = [
+      ...CATEGORY_ORDER.map((c) => ({
+        label: categoryLabel(c),
+        description: vscode.l10n.t("category"),
+        kind2: "category" as const,
+        value: c,
+        picked: current.categories?.includes(c) ?? false,
+      })),
+      ...SEVERITY_ORDER.map((s) => ({
+        label: severityLabel(s),
+        description: vscode.l10n.t("severity"),
+        kind2: "severity" as const,
+        value: s,
+        picked: current.severities?.includes(s) ?? false,
+      })),
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      title: vscode.l10n.t("Show only these categories and severities (none selected: show all)"),
+    });
+    if (!picked) {
+      return;
+    }
+    const filter: TreeFilter = {
+      categories: picked.filter((p) => p.kind2 === "category").map((p) => p.value),
+      severities: picked.filter((p) => p.kind2 === "severity").map((p) => p.value),
+    };
+    tree.setFilter(filter);
+    view.message = tree.summary();
+    const active = (filter.categories?.length ?? 0) + (filter.severities?.length ?? 0) > 0;
+    await vscode.commands.executeCommand("setContext", "msmigrate.filtered", active);
+  }
+
+  return [
+    vscode.commands.registerCommand(COMMANDS.scanProject, () => scanProject()),
+    vscode.commands.registerCommand(COMMANDS.scanFile, scanFile),
+    vscode.commands.registerCommand(COMMANDS.fixAll, fixAll),
+    vscode.commands.registerCommand(COMMANDS.checkEquivalence, checkEquivalence),
+    vscode.commands.registerCommand(COMMANDS.exportReport, exportReport),
+    vscode.commands.registerCommand(COMMANDS.lookup, lookUp),
+    vscode.commands.registerCommand(COMMANDS.restart, () => manager.restart()),
+    vscode.commands.registerCommand(COMMANDS.showOutput, () => output.show()),
+    vscode.commands.registerCommand(COMMANDS.refresh, () => scanProject(lastFolder)),
+    vscode.commands.registerCommand(COMMANDS.filter, chooseFilter),
+    vscode.commands.registerCommand(COMMANDS.clearFilter, async () => {
+      tree.setFilter({});
+      view.message = tree.summary();
+      await vscode.commands.executeCommand("setContext", "msmigrate.filtered", false);
+    }),
+    vscode.commands.registerCommand(COMMANDS.openReport, async () => {
+      if (panel.lastReport) {
+        await panel.show(panel.lastReport);
+      } else {
+        void vscode.window.showInformationMessage(vscode.l10n.t("No HTML report yet: run MindSpore: Scan Project."));
+      }
+    }),
+  ];
+}
+
+/** The torch API of the last report's finding under the cursor, if any. */
+function apiAtCursor(report: ScanReportJson | undefined): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !report) {
+    return undefined;
+  }
+  const line = editor.selection.active.line + 1;
+  const folder = vscode.workspace.getWorkspaceFolder(editor.document.uri)?.uri.fsPath ?? "";
+  const root = reportRoot(report, folder);
+  const file = report.files.find((f) => resolveReportPath(f.path, root) === editor.document.uri.fsPath);
+  return file?.findings.find((f) => f.line <= line && line <= f.end_line && f.torch_api)?.torch_api ?? undefined;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

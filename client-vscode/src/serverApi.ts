@@ -1,0 +1,77 @@
+// The language server's commands (docs/ARCHITECTURE.md, "LSP commands") and the arguments the client sends.
+
+import * as path from "path";
+import { resolveReportPath, ScanReportJson } from "./reportModel";
+
+export const SERVER_COMMANDS = {
+  scanProject: "msmigrate.scanProject",
+  scanFile: "msmigrate.scanFile",
+  lookup: "msmigrate.lookup",
+  fixAll: "msmigrate.fixAll",
+  exportReport: "msmigrate.exportReport",
+  checkEquivalence: "msmigrate.checkEquivalence",
+} as const;
+
+export const EXPORT_FORMATS = [
+  { id: "html", label: "HTML", extension: "html" },
+  { id: "csv", label: "CSV", extension: "csv" },
+  { id: "json", label: "JSON", extension: "json" },
+  { id: "sarif", label: "SARIF", extension: "sarif" },
+  { id: "markdown", label: "Markdown", extension: "md" },
+] as const;
+
+/** Something that runs a server command (ServerManager.execute, or a fake in tests). */
+export type Execute = <T>(command: string, args: unknown[]) => Promise<T>;
+
+export interface LookupSuggestion {
+  torch_api: string;
+  mindspore_api?: string | null;
+  category?: string | null;
+}
+
+export interface LookupJson {
+  status: string;
+  torch_api: string;
+  mindspore_api?: string | null;
+  category?: string | null;
+  suggestions?: (string | LookupSuggestion)[];
+  markdown?: string;
+  [key: string]: unknown;
+}
+
+/** Normalises a lookup's suggestions (names or objects) to objects. */
+export function suggestions(result: LookupJson): LookupSuggestion[] {
+  return (result.suggestions ?? []).map((s) => (typeof s === "string" ? { torch_api: s } : s));
+}
+
+/** A report is one with a `files` list; anything else (an error object, null) is not. */
+export function isReport(value: unknown): value is ScanReportJson {
+  return typeof value === "object" && value !== null && Array.isArray((value as ScanReportJson).files);
+}
+
+/**
+ * Replaces (or adds) the files of `update` in `report`: "Scan Current File" refreshes one file's entry.
+ * Paths are compared as absolute paths; the merged report keeps `report`'s root.
+ */
+export function mergeReports(
+  report: ScanReportJson | undefined,
+  update: ScanReportJson,
+  root: string,
+  updateRoot: string,
+): ScanReportJson {
+  const rebased = update.files.map((f) => {
+    const abs = resolveReportPath(f.path, updateRoot);
+    const rel = path.relative(root, abs);
+    const inside = rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+    return { ...f, path: inside ? rel.split(path.sep).join("/") : abs };
+  });
+  if (!report) {
+    return { ...update, root, files: rebased };
+  }
+  const key = (p: string): string => resolveReportPath(p, root);
+  const updated = new Map(rebased.map((f) => [key(f.path), f]));
+  const files = report.files.map((f) => updated.get(key(f.path)) ?? f);
+  const known = new Set(report.files.map((f) => key(f.path)));
+  files.push(...rebased.filter((f) => !known.has(key(f.path))));
+  return { ...report, files };
+}
