@@ -1,0 +1,166 @@
+"""Quick-fixes attached to their diagnostics, and the ``source.fixAll.msmigrate`` action."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from lsprotocol import types
+
+from msmigrate.analysis.finding import Finding
+from msmigrate.fixes.api import fix_all, fixes_by_finding
+from msmigrate.fixes.model import Fix
+from msmigrate.fixes.registry import fixers_for
+from msmigrate.i18n import t
+from msmigrate.lsp.diagnostics import SOURCE
+from msmigrate.lsp.positions import LineIndex, line_edits
+from msmigrate.lsp.server import Analysis, MsMigrateServer
+
+FIX_ALL_KIND = "source.fixAll.msmigrate"
+
+
+def workspace_edit(
+    server: MsMigrateServer, uri: str, version: int | None, edits: list[types.TextEdit]
+) -> types.WorkspaceEdit:
+    if server.client_supports("workspace", "workspace_edit", "document_changes"):
+        document = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        return types.WorkspaceEdit(
+            document_changes=[types.TextDocumentEdit(text_document=document, edits=edits)]
+        )
+    return types.WorkspaceEdit(changes={uri: edits})
+
+
+def fix_all_edits(server: MsMigrateServer, analysis: Analysis) -> tuple[list[types.TextEdit], list[Fix]]:
+    """LSP edits applying every safe fix of the analysed text (runs the core fix-all)."""
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    kb = get_knowledge_base(server.settings.mindspore_version)
+    new_source, applied = fix_all(analysis.source, server.path_of(analysis.uri), kb)
+    if not applied:
+        return [], []
+    index = LineIndex(analysis.source, analysis.index.codec)
+    return [index.edit_to_lsp(edit) for edit in line_edits(analysis.source, new_source)], applied
+
+
+def _overlaps(finding: Finding, start: tuple[int, int], end: tuple[int, int]) -> bool:
+    return (finding.line, finding.column) <= end and start <= (finding.end_line, finding.end_column)
+
+
+def _matching_diagnostic(
+    finding: Finding, analysis: Analysis, diagnostics: list[types.Diagnostic]
+) -> types.Diagnostic | None:
+    wanted = analysis.index.range_to_lsp(finding.line, finding.column, finding.end_line, finding.end_column)
+    for diagnostic in diagnostics:
+        if diagnostic.source == SOURCE and diagnostic.code == finding.rule and diagnostic.range == wanted:
+            return diagnostic
+    return None
+
+
+def _wants(only: list[str] | None, kind: str) -> bool:
+    if not only:
+        return True
+    return any(kind == k or kind.startswith(k + ".") for k in only)
+
+
+def quick_fixes(
+    server: MsMigrateServer, analysis: Analysis, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    start = analysis.index.from_lsp(params.range.start)
+    end = analysis.index.from_lsp(params.range.end)
+    findings = [f for f in analysis.result.findings if fixers_for(f.rule) and _overlaps(f, start, end)]
+    if not findings:
+        return []
+    pairs = fixes_by_finding(analysis.source, server.path_of(analysis.uri), findings, server.kb)
+    disabled_ok = server.client_supports("text_document", "code_action", "disabled_support")
+    actions: list[types.CodeAction] = []
+    preferred_given: set[int] = set()
+    for finding, fix in pairs:
+        diagnostic = _matching_diagnostic(finding, analysis, params.context.diagnostics)
+        title = fix.title(server.lang)
+        attached = [diagnostic] if diagnostic else None
+        if fix.edits:
+            edits = [analysis.index.edit_to_lsp(e) for e in fix.edits]
+            preferred = id(finding) not in preferred_given
+            preferred_given.add(id(finding))
+            actions.append(
+                types.CodeAction(
+                    title=title,
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=attached,
+                    edit=workspace_edit(server, analysis.uri, analysis.version, edits),
+                    is_preferred=preferred,
+                )
+            )
+        elif disabled_ok:
+            actions.append(
+                types.CodeAction(
+                    title=title,
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=attached,
+                    disabled=types.CodeActionDisabled(reason=title),
+                )
+            )
+    return actions
+
+
+def fix_all_action(server: MsMigrateServer, analysis: Analysis) -> types.CodeAction | None:
+    if not any(fixers_for(f.rule) for f in analysis.result.findings):
+        return None
+    title = t("fix.fix_all", server.lang)
+    action = types.CodeAction(
+        title=title, kind=FIX_ALL_KIND, data={"uri": analysis.uri, "version": analysis.version}
+    )
+    resolvable = server.client_supports("text_document", "code_action", "resolve_support", "properties")
+    if not (
+        resolvable
+        and "edit" in server.client_capabilities.text_document.code_action.resolve_support.properties
+    ):
+        action.command = types.Command(title=title, command="msmigrate.fixAll", arguments=[analysis.uri])
+    return action
+
+
+def register(server: MsMigrateServer) -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[
+                types.CodeActionKind.QuickFix,
+                types.CodeActionKind.SourceFixAll,
+                FIX_ALL_KIND,
+            ],
+            resolve_provider=True,
+        ),
+    )
+    @server.guarded("codeAction", default=list)
+    async def code_action(ls: MsMigrateServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        analysis = await server.current(params.text_document.uri)
+        if analysis is None:
+            return []
+        only = params.context.only
+        loop = asyncio.get_running_loop()
+        actions: list[types.CodeAction] = []
+        if _wants(only, types.CodeActionKind.QuickFix):
+            actions += await loop.run_in_executor(
+                server.analysis_executor, quick_fixes, server, analysis, params
+            )
+        if _wants(only, FIX_ALL_KIND):
+            action = fix_all_action(server, analysis)
+            if action is not None:
+                actions.append(action)
+        return actions
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    @server.guarded("codeAction/resolve", default=None)
+    async def resolve(ls: MsMigrateServer, action: types.CodeAction) -> types.CodeAction:
+        data: Any = action.data
+        if action.edit is not None or not isinstance(data, dict) or "uri" not in data:
+            return action
+        analysis = await server.current(data["uri"])
+        if analysis is None:
+            return action
+        loop = asyncio.get_running_loop()
+        edits, _applied = await loop.run_in_executor(
+            server.analysis_executor, fix_all_edits, server, analysis
+        )
+        action.edit = workspace_edit(server, analysis.uri, analysis.version, edits)
+        return action

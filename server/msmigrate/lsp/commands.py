@@ -1,0 +1,293 @@
+"""``workspace/executeCommand`` handlers: scan project / file, lookup, fix-all, export report.
+
+Arguments are accepted positionally or as one object (``{"path": ...}``, ``{"uri": ...}``,
+``{"format": ...}``), because clients differ in how they pass them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+
+from msmigrate.i18n import t
+from msmigrate.lsp.server import MsMigrateServer
+
+REPORT_DIR = ".msmigrate"
+FORMAT_SUFFIX = {
+    "text": "txt",
+    "json": "json",
+    "csv": "csv",
+    "html": "html",
+    "sarif": "sarif",
+    "markdown": "md",
+}
+
+
+def _arg(args: tuple[Any, ...], index: int, *keys: str) -> Any:
+    """Positional argument ``index``, or a key of an object passed as the first argument."""
+    if args and isinstance(args[0], dict):
+        for key in keys:
+            if args[0].get(key) is not None:
+                return args[0][key]
+        return None
+    return args[index] if len(args) > index else None
+
+
+def to_path(server: MsMigrateServer, value: str) -> str:
+    """A path from a ``file:`` URI (``file:///C%3A/...`` decoded) or a plain path."""
+    return server.path_of(value) if value.startswith("file:") else value
+
+
+def workspace_roots(server: MsMigrateServer) -> list[str]:
+    roots = [to_path(server, folder.uri) for folder in server.workspace.folders.values()]
+    if not roots and server.workspace.root_path:
+        roots = [server.workspace.root_path]
+    return roots
+
+
+def report_dir(roots: list[str]) -> Path:
+    """``<first root>/.msmigrate`` when writable, else a temporary folder."""
+    for root in roots[:1]:
+        base = Path(root)
+        folder = (base if base.is_dir() else base.parent) / REPORT_DIR
+        try:
+            folder.mkdir(exist_ok=True)
+            return folder
+        except OSError:
+            pass
+    return Path(tempfile.mkdtemp(prefix="msmigrate-"))
+
+
+def write_report(roots: list[str], report: Any, fmt: str, lang: str) -> Path:
+    from msmigrate.reports import render
+
+    text = render(report, fmt, lang)
+    folder = report_dir(roots)
+    path = folder / f"report.{FORMAT_SUFFIX.get(fmt, fmt)}"
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError:
+        path = Path(tempfile.mkdtemp(prefix="msmigrate-")) / path.name
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+class ProgressReporter:
+    """Work-done progress for one scan (nothing is sent when the client does not support it)."""
+
+    def __init__(self, server: MsMigrateServer, title: str) -> None:
+        self.server = server
+        self.title = title
+        self.token = f"msmigrate-scan-{uuid.uuid4()}"
+        self.enabled = server.client_supports("window", "work_done_progress")
+        self.last_percentage = -1
+
+    async def begin(self, on_cancel: Any) -> None:
+        if not self.enabled:
+            return
+        try:
+            await self.server.work_done_progress.create_async(self.token)
+        except Exception as exc:  # the client refused: scan without progress
+            self.server.report_failure("window/workDoneProgress/create", exc)
+            self.enabled = False
+            return
+        self.server.work_done_progress.begin(
+            self.token, types.WorkDoneProgressBegin(title=self.title, cancellable=True, percentage=0)
+        )
+        future = self.server.work_done_progress.tokens.get(self.token)
+        if future is not None:
+            future.add_done_callback(lambda f: on_cancel() if f.cancelled() else None)
+
+    def report(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        percentage = int(done * 100 / total) if total else 100
+        if percentage == self.last_percentage and done != total:
+            return
+        self.last_percentage = percentage
+        message = t("lsp.progress.files", self.server.lang, done=done, total=total)
+        self.server.work_done_progress.report(
+            self.token, types.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True)
+        )
+
+    def end(self, message: str) -> None:
+        if self.enabled:
+            self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+            self.server.work_done_progress.tokens.pop(self.token, None)
+
+
+async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
+    """Scan ``roots`` with progress; returns the ScanReport, or None when cancelled."""
+    from msmigrate.scan import CancellationToken, ScanCancelled, ScanOptions, scan_paths
+    from msmigrate.scan.options import DEFAULT_INCLUDE
+
+    loop = asyncio.get_running_loop()
+    cancel = CancellationToken()
+    progress = ProgressReporter(server, t("lsp.progress.scan_title", server.lang))
+    await progress.begin(cancel.cancel)
+    settings = server.settings
+
+    def on_progress(done: int, total: int) -> None:  # called from the scan thread
+        loop.call_soon_threadsafe(progress.report, done, total)
+
+    options = ScanOptions(
+        mindspore_version=settings.mindspore_version,
+        include=settings.include or DEFAULT_INCLUDE,
+        exclude=settings.exclude,
+        disabled_rules=settings.disabled_rules,
+        severity=dict(settings.severity),
+        progress=on_progress,
+        cancel=cancel,
+    )
+    try:
+        report = await loop.run_in_executor(server.thread_pool, scan_paths, roots, options)
+    except ScanCancelled:
+        progress.end(t("lsp.progress.cancelled", server.lang))
+        return None
+    except asyncio.CancelledError:  # the request itself was cancelled ($/cancelRequest)
+        cancel.cancel()
+        progress.end(t("lsp.progress.cancelled", server.lang))
+        raise
+    except Exception:
+        progress.end(t("lsp.progress.failed", server.lang))
+        raise
+    progress.end(t("lsp.progress.done", server.lang, files=len(getattr(report, "files", []) or [])))
+    return report
+
+
+async def show(server: MsMigrateServer, path: Path) -> bool:
+    if not server.client_supports("window", "show_document"):
+        return False
+    params = types.ShowDocumentParams(
+        uri=from_fs_path(str(path)) or path.as_uri(), external=True, take_focus=True
+    )
+    try:
+        result = await server.window_show_document_async(params)
+    except Exception as exc:
+        server.report_failure("window/showDocument", exc)
+        return False
+    return bool(result and result.success)
+
+
+def register(server: MsMigrateServer) -> None:
+    server.last_report = None  # type: ignore[attr-defined]
+
+    def _roots(args: tuple[Any, ...]) -> list[str]:
+        target = _arg(args, 0, "path", "uri", "folder")
+        if isinstance(target, str) and target.strip():
+            return [to_path(server, target.strip())]
+        return workspace_roots(server)
+
+    @server.command("msmigrate.scanProject")
+    @server.guarded("msmigrate.scanProject")
+    async def scan_project(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+        roots = _roots(args)
+        if not roots:
+            return {"error": t("lsp.command.no_folder", server.lang)}
+        report = await run_scan(server, roots)
+        if report is None:
+            return {"cancelled": True}
+        server.last_report = (roots, report)  # type: ignore[attr-defined]
+        html = write_report(roots, report, "html", server.lang)
+        shown = await show(server, html)
+        return {
+            "cancelled": False,
+            "report": report.to_json(server.lang),
+            "htmlReport": str(html),
+            "shown": shown,
+        }
+
+    @server.command("msmigrate.scanFile")
+    @server.guarded("msmigrate.scanFile")
+    async def scan_file(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+        from msmigrate.lsp.analysis import analyze_text
+
+        target = _arg(args, 0, "uri", "path")
+        if not isinstance(target, str):
+            return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.scanFile")}
+        uri = target if target.startswith("file:") else from_fs_path(target) or target
+        analysis = await server.current(uri)
+        if analysis is not None:
+            result = analysis.result
+        else:
+            path = Path(to_path(server, target))
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                return {
+                    "error": t("lsp.command.unreadable", server.lang, path=str(path), detail=exc.strerror)
+                }
+            loop = asyncio.get_running_loop()
+            source = data.decode("utf-8", "replace")
+            result = await loop.run_in_executor(
+                server.analysis_executor, analyze_text, source, str(path), server.kb, server.settings
+            )
+        return {
+            "path": result.path,
+            "findings": [f.to_dict(server.lang) for f in result.findings],
+            "error": result.error(server.lang),
+        }
+
+    @server.command("msmigrate.lookup")
+    @server.guarded("msmigrate.lookup")
+    def lookup_command(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+        name = _arg(args, 0, "name", "api")
+        if not isinstance(name, str) or not name.strip():
+            return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.lookup")}
+        from msmigrate.knowledge.lookup import lookup
+
+        return lookup(name.strip(), server.kb).to_json(server.lang)
+
+    @server.command("msmigrate.fixAll")
+    @server.guarded("msmigrate.fixAll")
+    async def fix_all_command(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+        from msmigrate.lsp.code_actions import fix_all_edits, workspace_edit
+
+        target = _arg(args, 0, "uri", "path")
+        if not isinstance(target, str):
+            return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.fixAll")}
+        uri = target if target.startswith("file:") else from_fs_path(target) or target
+        analysis = await server.current(uri)
+        if analysis is None:
+            return {"error": t("lsp.command.not_open", server.lang, uri=uri)}
+        loop = asyncio.get_running_loop()
+        edits, applied = await loop.run_in_executor(server.analysis_executor, fix_all_edits, server, analysis)
+        if not edits:
+            return {"applied": 0}
+        edit = workspace_edit(server, uri, analysis.version, edits)
+        result = await server.workspace_apply_edit_async(
+            types.ApplyWorkspaceEditParams(edit=edit, label=t("fix.fix_all", server.lang))
+        )
+        return {"applied": len(applied) if result.applied else 0, "accepted": result.applied}
+
+    @server.command("msmigrate.exportReport")
+    @server.guarded("msmigrate.exportReport")
+    async def export_report(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+        fmt = _arg(args, 0, "format") or "html"
+        if fmt not in FORMAT_SUFFIX:
+            return {
+                "error": t(
+                    "lsp.command.bad_format", server.lang, format=fmt, formats=", ".join(FORMAT_SUFFIX)
+                )
+            }
+        target = _arg(args, 1, "path", "uri")
+        roots = [to_path(server, target)] if isinstance(target, str) and target else workspace_roots(server)
+        last = server.last_report  # type: ignore[attr-defined]
+        if last is not None and last[0] == roots:
+            report = last[1]
+        else:
+            if not roots:
+                return {"error": t("lsp.command.no_folder", server.lang)}
+            report = await run_scan(server, roots)
+            if report is None:
+                return {"cancelled": True}
+            server.last_report = (roots, report)  # type: ignore[attr-defined]
+        path = write_report(roots, report, fmt, server.lang)
+        shown = await show(server, path) if fmt == "html" else False
+        return {"format": fmt, "path": str(path), "shown": shown}

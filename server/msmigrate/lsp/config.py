@@ -1,0 +1,148 @@
+"""The ``msmigrate`` settings section (same names in VS Code and LSP4IJ), read leniently.
+
+Sources, in order: ``initializationOptions`` (the settings object itself, ``{"settings": {...}}`` or
+``{"msmigrate": {...}}``), then ``workspace/configuration`` for section ``msmigrate`` once the client
+is initialised, and again on every ``workspace/didChangeConfiguration``. A value of the wrong type or
+outside its choices is ignored (the default stays) and reported in :attr:`Settings.problems`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from msmigrate.analysis.finding import FindingCategory
+from msmigrate.knowledge.base import VERSIONS
+
+SEVERITY_LEVELS = ("error", "warning", "information", "hint", "off")
+DEVICES = ("CPU", "GPU", "Ascend")
+LANGUAGES = ("en", "zh")
+
+DEFAULT_SEVERITY: dict[str, str] = {
+    FindingCategory.CONSISTENT.value: "hint",
+    FindingCategory.DIFFERENCES.value: "information",
+    FindingCategory.MISSING.value: "warning",
+    FindingCategory.POSSIBLE_TENSOR_API.value: "hint",
+    FindingCategory.DATA_PROCESSING.value: "information",
+    FindingCategory.UNKNOWN_TORCH_NAME.value: "warning",
+    FindingCategory.DYNAMIC_SHAPE.value: "warning",
+    FindingCategory.SPARSE.value: "warning",
+    FindingCategory.FRAMEWORK_PATTERN.value: "information",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    mindspore_version: str = "auto"
+    language: str = "en"
+    severity: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_SEVERITY))
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    code_lens: bool = True
+    device: str = "CPU"
+    python_path: str | None = None
+    disabled_rules: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()  # "key: why" for each value that was ignored
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Settings:
+        """Settings from a ``msmigrate`` section (nested or with dotted keys); unknown keys ignored."""
+        if not isinstance(data, dict):
+            return cls()
+        data = _nest(data)
+        problems: list[str] = []
+        values: dict[str, Any] = {}
+
+        def choice(key: str, attr: str, choices: tuple[str, ...], normalize=lambda v: v) -> None:
+            if key not in data or data[key] is None:
+                return
+            value = data[key]
+            if isinstance(value, str) and normalize(value) in choices:
+                values[attr] = normalize(value)
+            else:
+                problems.append(f"{key}: {value!r} not in {', '.join(choices)}")
+
+        choice("mindsporeVersion", "mindspore_version", ("auto", *VERSIONS), lambda v: v.strip().lower())
+        choice("language", "language", LANGUAGES, lambda v: "zh" if v.lower().startswith("zh") else v.lower())
+        choice("device", "device", DEVICES, _device)
+        severity = dict(DEFAULT_SEVERITY)
+        raw = data.get("severity")
+        if isinstance(raw, dict):
+            for category, level in raw.items():
+                if category in severity and isinstance(level, str) and level.lower() in SEVERITY_LEVELS:
+                    severity[category] = level.lower()
+                else:
+                    problems.append(f"severity.{category}: {level!r}")
+        elif raw is not None:
+            problems.append(f"severity: {raw!r}")
+        values["severity"] = severity
+        for key, attr in (
+            ("include", "include"),
+            ("exclude", "exclude"),
+            ("disabledRules", "disabled_rules"),
+        ):
+            raw = data.get(key)
+            if raw is None:
+                continue
+            if isinstance(raw, str):
+                raw = [raw]
+            if isinstance(raw, list | tuple) and all(isinstance(v, str) for v in raw):
+                items = [v.strip() for v in raw if v.strip()]
+                values[attr] = tuple(v.upper() for v in items) if attr == "disabled_rules" else tuple(items)
+            else:
+                problems.append(f"{key}: {raw!r}")
+        if "codeLens" in data and data["codeLens"] is not None:
+            if isinstance(data["codeLens"], bool):
+                values["code_lens"] = data["codeLens"]
+            else:
+                problems.append(f"codeLens: {data['codeLens']!r}")
+        python_path = data.get("pythonPath")
+        if isinstance(python_path, str) and python_path.strip():
+            values["python_path"] = python_path.strip()
+        return cls(**values, problems=tuple(problems))
+
+    @classmethod
+    def from_initialization_options(cls, options: Any) -> Settings:
+        """Accept the settings object itself, ``{"settings": {...}}`` or ``{"msmigrate": {...}}``."""
+        if not isinstance(options, dict):
+            return cls()
+        for wrapper in ("settings", "msmigrate"):
+            inner = options.get(wrapper)
+            if isinstance(inner, dict):
+                nested = inner.get("msmigrate")
+                return cls.from_dict(nested if isinstance(nested, dict) else inner)
+        return cls.from_dict(options)
+
+    def severity_of(self, category: str) -> str:
+        return self.severity.get(category, "information")
+
+    def with_problems(self, problems: tuple[str, ...]) -> Settings:
+        return replace(self, problems=problems)
+
+
+def _device(value: str) -> str:
+    lowered = value.strip().lower()
+    return {"cpu": "CPU", "gpu": "GPU", "ascend": "Ascend", "npu": "Ascend"}.get(lowered, value)
+
+
+def _nest(data: dict[str, Any]) -> dict[str, Any]:
+    """Turn dotted keys (``"severity.missing": "error"``, ``"msmigrate.language"``) into nested ones."""
+    nested: dict[str, Any] = {}
+    for key, value in data.items():
+        if not isinstance(key, str):
+            continue
+        parts = key.split(".")
+        if parts[0] == "msmigrate" and len(parts) > 1:
+            parts = parts[1:]
+        target = nested
+        for part in parts[:-1]:
+            existing = target.get(part)
+            if not isinstance(existing, dict):
+                existing = target[part] = {}
+            target = existing
+        last = parts[-1]
+        if isinstance(value, dict) and isinstance(target.get(last), dict):
+            target[last] = {**target[last], **value}
+        else:
+            target[last] = value
+    return nested

@@ -1,0 +1,183 @@
+"""Diagnostics: pushed on open/change/save, or pulled (``textDocument/diagnostic``) when the client can.
+
+No debounce: every change schedules the document; one analysis per document runs at a time and the
+newest text is taken when it finishes, so a burst of edits costs at most two analyses. Results are
+published only when they belong to the document's current version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from lsprotocol import types
+
+from msmigrate.analysis.finding import Finding
+from msmigrate.lsp.server import Analysis, MsMigrateServer
+from msmigrate.rules.registry import get_rule
+
+SOURCE = "msmigrate"
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+def doc_url(server: MsMigrateServer, finding: Finding) -> str | None:
+    """The MindSpore page of the finding's mapping row, else the rule's documentation."""
+    lang = "zh" if server.lang == "zh" else "en"
+    if finding.torch_api:
+        row = server.kb.row(finding.torch_api)
+        if row is not None:
+            url = row.urls.get(f"mindspore_{lang}") or row.urls.get("mindspore_en")
+            if url:
+                return url
+    try:
+        return get_rule(finding.rule).docs_url
+    except KeyError:
+        return None
+
+
+def to_diagnostic(server: MsMigrateServer, analysis: Analysis, finding: Finding) -> types.Diagnostic | None:
+    level = server.settings.severity_of(finding.category.value)
+    if level == "off":
+        return None
+    url = doc_url(server, finding)
+    return types.Diagnostic(
+        range=analysis.index.range_to_lsp(finding.line, finding.column, finding.end_line, finding.end_column),
+        message=finding.message(server.lang),
+        severity=SEVERITY.get(level, types.DiagnosticSeverity.Information),
+        code=finding.rule,
+        code_description=types.CodeDescription(href=url) if url else None,
+        source=SOURCE,
+        data={"finding": finding.to_cache(), "version": analysis.version},
+    )
+
+
+def diagnostics_of(server: MsMigrateServer, analysis: Analysis) -> list[types.Diagnostic]:
+    found = [to_diagnostic(server, analysis, f) for f in analysis.result.findings]
+    diagnostics = [d for d in found if d is not None]
+    error = analysis.result.error(server.lang)
+    if error and analysis.result.error_key not in ("analysis.error.syntax",):
+        diagnostics.append(
+            types.Diagnostic(
+                range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+                message=error,
+                severity=types.DiagnosticSeverity.Information,
+                source=SOURCE,
+            )
+        )
+    return diagnostics
+
+
+class Publisher:
+    """Per-document push loop: analyse the newest text, publish only for the current version."""
+
+    def __init__(self, server: MsMigrateServer) -> None:
+        self.server = server
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.pending: set[str] = set()
+
+    @property
+    def pull_mode(self) -> bool:
+        return self.server.client_supports("text_document", "diagnostic")
+
+    def schedule(self, uri: str) -> None:
+        if self.pull_mode:
+            return
+        self.pending.add(uri)
+        task = self.tasks.get(uri)
+        if task is None or task.done():
+            self.tasks[uri] = asyncio.get_running_loop().create_task(self._run(uri))
+
+    async def _run(self, uri: str) -> None:
+        server = self.server
+        while uri in self.pending:
+            self.pending.discard(uri)
+            try:
+                analysis = await server.current(uri)
+            except Exception as exc:
+                server.report_failure("diagnostics", exc)
+                return
+            if analysis is None:
+                return
+            # no await between this check and the publish: the version cannot change in between
+            if server.cached(uri) is not analysis:
+                self.pending.add(uri)
+                continue
+            try:
+                diagnostics = diagnostics_of(server, analysis)
+            except Exception as exc:
+                server.report_failure("diagnostics", exc)
+                return
+            server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=analysis.version)
+            )
+
+    def clear(self, uri: str) -> None:
+        self.pending.discard(uri)
+        task = self.tasks.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        if not self.pull_mode:
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    def republish_all(self) -> None:
+        """After a settings change: push again, or ask a pulling client to refresh."""
+        if self.pull_mode:
+            if self.server.client_supports("workspace", "diagnostics", "refresh_support"):
+                self.server.workspace_diagnostic_refresh(None)
+            return
+        for uri in list(self.server.workspace.text_documents):
+            self.schedule(uri)
+
+
+def register(server: MsMigrateServer) -> None:
+    publisher = Publisher(server)
+    server.publisher = publisher  # type: ignore[attr-defined]
+    server.on_settings_changed.append(publisher.republish_all)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @server.guarded("didOpen")
+    def did_open(ls: MsMigrateServer, params: types.DidOpenTextDocumentParams) -> None:
+        publisher.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @server.guarded("didChange")
+    def did_change(ls: MsMigrateServer, params: types.DidChangeTextDocumentParams) -> None:
+        publisher.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @server.guarded("didSave")
+    def did_save(ls: MsMigrateServer, params: types.DidSaveTextDocumentParams) -> None:
+        publisher.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @server.guarded("didClose")
+    def did_close(ls: MsMigrateServer, params: types.DidCloseTextDocumentParams) -> None:
+        server.forget(params.text_document.uri)
+        publisher.clear(params.text_document.uri)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False
+        ),
+    )
+    async def pull(ls: MsMigrateServer, params: types.DocumentDiagnosticParams) -> Any:
+        try:
+            analysis = await server.current(params.text_document.uri)
+        except Exception as exc:
+            server.report_failure("textDocument/diagnostic", exc)
+            analysis = None
+        if analysis is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        if params.previous_result_id == analysis.result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=analysis.result_id)
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=diagnostics_of(server, analysis), result_id=analysis.result_id
+        )

@@ -1,0 +1,251 @@
+"""The pygls 2 language server ``msmigrate``: state shared by the feature modules, and their wiring.
+
+Feature modules (``lsp/diagnostics.py``, ``hover.py``, ``code_actions.py``, ``commands.py``,
+``code_lens.py``, ``settings_sync.py``) and optional ``lsp/*_feature.py`` modules (e.g. the
+equivalence check) each export ``register(server)``. Handlers are thin: analysis, fixes, lookup and
+scanning live in the core library. The server never imports torch or mindspore.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib
+import inspect
+import logging
+import pkgutil
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
+
+from msmigrate import __version__
+from msmigrate.analysis.finding import FileResult
+from msmigrate.i18n import t
+from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
+from msmigrate.lsp.config import Settings
+from msmigrate.lsp.positions import LineIndex
+
+log = logging.getLogger(__name__)
+F = TypeVar("F", bound=Callable[..., Any])
+
+CORE_FEATURES = ("diagnostics", "hover", "code_actions", "commands", "code_lens", "settings_sync")
+
+
+@dataclass
+class Analysis:
+    """The analysis of one version of one open document."""
+
+    uri: str
+    version: int | None
+    generation: int  # settings generation it was computed under
+    source: str
+    result: FileResult
+    index: LineIndex
+    result_id: str
+
+
+class MsMigrateServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("msmigrate", __version__)
+        self.settings = Settings()
+        self.generation = 0  # bumped on every settings change
+        self.analyses: dict[str, Analysis] = {}
+        self._inflight: dict[str, asyncio.Future[Analysis]] = {}
+        self._result_counter = 0
+        self.analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-analysis")
+        self.on_settings_changed: list[Callable[[], Any]] = []
+
+    # --- settings and knowledge ---------------------------------------------------------------
+    @property
+    def lang(self) -> str:
+        return self.settings.language
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        return get_knowledge_base(self.settings.mindspore_version)
+
+    def apply_settings(self, settings: Settings) -> bool:
+        """Adopt new settings; True when they differ from the current ones."""
+        changed = settings != self.settings
+        self.settings = settings
+        if changed:
+            self.generation += 1
+            for problem in settings.problems:
+                self.log(t("lsp.log.bad_setting", "en", detail=problem), types.MessageType.Warning)
+        return changed
+
+    # --- client capabilities ------------------------------------------------------------------
+    def client_supports(self, *path: str) -> bool:
+        """Whether a (possibly nested) client capability is present and truthy."""
+        node: Any = self.client_capabilities
+        for name in path:
+            node = getattr(node, name, None) if node is not None else None
+        return bool(node)
+
+    # --- documents ----------------------------------------------------------------------------
+    def document(self, uri: str) -> TextDocument | None:
+        """The open document (None when it is not open)."""
+        try:
+            workspace = self.workspace
+        except RuntimeError:
+            return None
+        return workspace.text_documents.get(uri)
+
+    @staticmethod
+    def path_of(uri: str) -> str:
+        """File-system path of a URI (decodes ``file:///C%3A/...``); the URI itself otherwise."""
+        try:
+            return to_fs_path(uri) or uri
+        except Exception:  # a malformed URI is still a usable name
+            return uri
+
+    def _analyze(
+        self, uri: str, source: str, version: int | None, generation: int, settings: Settings, codec: Any
+    ) -> Analysis:
+        from msmigrate.lsp.analysis import analyze_text
+
+        kb = get_knowledge_base(settings.mindspore_version)
+        result = analyze_text(source, self.path_of(uri), kb, settings)
+        self._result_counter += 1
+        return Analysis(
+            uri,
+            version,
+            generation,
+            source,
+            result,
+            LineIndex(source, codec),
+            f"{generation}.{self._result_counter}",
+        )
+
+    def cached(self, uri: str) -> Analysis | None:
+        """The cached analysis if it matches the document's current text and settings."""
+        doc = self.document(uri)
+        analysis = self.analyses.get(uri)
+        if doc is None or analysis is None:
+            return None
+        if analysis.generation != self.generation or analysis.version != doc.version:
+            return None
+        return analysis if analysis.source == doc.source else None
+
+    async def current(self, uri: str) -> Analysis | None:
+        """The analysis of the document's latest version (computed in a thread when missing).
+
+        One analysis per document runs at a time; versions superseded while it runs are skipped.
+        """
+        loop = asyncio.get_running_loop()
+        while True:
+            doc = self.document(uri)
+            if doc is None:
+                return None
+            hit = self.cached(uri)
+            if hit is not None:
+                return hit
+            inflight = self._inflight.get(uri)
+            if inflight is not None and not inflight.done():
+                try:
+                    await asyncio.shield(inflight)
+                except Exception:  # reported by the task that started it
+                    pass
+                continue
+            future = loop.run_in_executor(
+                self.analysis_executor,
+                self._analyze,
+                uri,
+                doc.source,
+                doc.version,
+                self.generation,
+                self.settings,
+                doc.position_codec,
+            )
+            self._inflight[uri] = future
+            try:
+                analysis = await future
+            finally:
+                if self._inflight.get(uri) is future:
+                    del self._inflight[uri]
+            previous = self.analyses.get(uri)
+            if previous is None or previous.version is None or (analysis.version or 0) >= previous.version:
+                self.analyses[uri] = analysis
+            if self.document(uri) is None:
+                self.analyses.pop(uri, None)
+                return None
+
+    def forget(self, uri: str) -> None:
+        self.analyses.pop(uri, None)
+
+    # --- logging and errors -------------------------------------------------------------------
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        """Send a ``window/logMessage`` (and log locally)."""
+        log.log(logging.WARNING if kind <= types.MessageType.Warning else logging.INFO, message)
+        try:
+            self.window_log_message(types.LogMessageParams(type=kind, message=message))
+        except Exception:  # no client connected (unit use) or the stream is closed
+            pass
+
+    def report_failure(self, where: str, exc: BaseException) -> None:
+        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, limit=8))
+        self.log(t("lsp.log.handler_failed", "en", where=where, detail=detail), types.MessageType.Error)
+
+    def guarded(self, where: str, default: Any = None) -> Callable[[F], F]:
+        """Decorator: a failing handler logs the error and returns ``default`` instead of raising."""
+
+        def decorate(func: F) -> F:
+            if inspect.iscoroutinefunction(func):
+
+                @functools.wraps(func)
+                async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                    try:
+                        return await func(*args, **kwargs)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as exc:
+                        self.report_failure(where, exc)
+                        return default() if callable(default) else default
+
+                return async_wrapper  # type: ignore[return-value]
+
+            @functools.wraps(func)
+            def wrapper(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return func(*args, **kwargs)
+                except Exception as exc:
+                    self.report_failure(where, exc)
+                    return default() if callable(default) else default
+
+            return wrapper  # type: ignore[return-value]
+
+        return decorate
+
+
+def _feature_modules() -> list[str]:
+    """Core feature modules, then optional ``lsp/*_feature.py`` modules (sorted)."""
+    from msmigrate import lsp
+
+    optional = sorted(
+        info.name for info in pkgutil.iter_modules(lsp.__path__) if info.name.endswith("_feature")
+    )
+    return [*CORE_FEATURES, *optional]
+
+
+def create_server() -> MsMigrateServer:
+    """A server with every feature registered."""
+    server = MsMigrateServer()
+    for name in _feature_modules():
+        if name in CORE_FEATURES:
+            importlib.import_module(f"msmigrate.lsp.{name}").register(server)
+            continue
+        try:  # an optional feature must not stop the server
+            module = importlib.import_module(f"msmigrate.lsp.{name}")
+            register = getattr(module, "register", None)
+            if register is not None:
+                register(server)
+        except Exception as exc:
+            log.warning("optional feature %s not loaded: %s", name, exc)
+    return server

@@ -1,0 +1,90 @@
+"""Settings: ``initializationOptions``, then ``workspace/configuration`` (pulled after ``initialized``
+and on every ``workspace/didChangeConfiguration``); a change re-publishes diagnostics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from msmigrate.i18n import t
+from msmigrate.lsp.config import Settings
+from msmigrate.lsp.server import MsMigrateServer
+
+SECTION = "msmigrate"
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _unwrap_initialization_options(options: Any) -> dict[str, Any]:
+    if not isinstance(options, dict):
+        return {}
+    for wrapper in ("settings", SECTION):
+        inner = options.get(wrapper)
+        if isinstance(inner, dict):
+            nested = inner.get(SECTION)
+            return nested if isinstance(nested, dict) else inner
+    return options
+
+
+class SettingsSync:
+    def __init__(self, server: MsMigrateServer) -> None:
+        self.server = server
+        self.initial: dict[str, Any] = {}
+
+    def adopt(self, section: Any) -> None:
+        data = _merge(self.initial, section) if isinstance(section, dict) else self.initial
+        if self.server.apply_settings(Settings.from_dict(data)):
+            for hook in self.server.on_settings_changed:
+                try:
+                    hook()
+                except Exception as exc:
+                    self.server.report_failure("settings change", exc)
+
+    async def pull(self) -> None:
+        server = self.server
+        if not server.client_supports("workspace", "configuration"):
+            return
+        try:
+            result = await server.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+            )
+        except Exception as exc:
+            server.report_failure("workspace/configuration", exc)
+            return
+        self.adopt(result[0] if result else None)
+
+
+def register(server: MsMigrateServer) -> None:
+    sync = SettingsSync(server)
+
+    @server.feature(types.INITIALIZE)
+    @server.guarded("initialize")
+    def initialize(ls: MsMigrateServer, params: types.InitializeParams) -> None:
+        sync.initial = _unwrap_initialization_options(params.initialization_options)
+        server.apply_settings(Settings.from_dict(sync.initial))
+
+    @server.feature(types.INITIALIZED)
+    @server.guarded("initialized")
+    async def initialized(ls: MsMigrateServer, params: types.InitializedParams) -> None:
+        server.log(t("lsp.log.started", "en", version=server.version, mindspore=server.kb.version))
+        await sync.pull()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @server.guarded("workspace/didChangeConfiguration")
+    async def did_change_configuration(
+        ls: MsMigrateServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        pushed = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
+        if isinstance(pushed, dict) and not server.client_supports("workspace", "configuration"):
+            sync.adopt(pushed)
+        else:
+            await sync.pull()

@@ -1,0 +1,54 @@
+"""Messages of the language server (``lsp.*``)."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "lsp.log.started": (
+        "msmigrate language server {version} started (MindSpore mapping table {mindspore})",
+        "msmigrate 语言服务器 {version} 已启动（MindSpore 映射表 {mindspore}）",
+    ),
+    "lsp.log.bad_setting": ("Ignored setting: {detail}", "已忽略无效设置：{detail}"),
+    "lsp.log.handler_failed": (
+        "msmigrate: {where} failed; the server keeps running.\n{detail}",
+        "msmigrate：{where} 出错，服务器继续运行。\n{detail}",
+    ),
+    "lsp.lens.scan_project": (
+        "Scan project for MindSpore migration",
+        "扫描项目的 MindSpore 迁移情况",
+    ),
+    "lsp.lens.fix_all": ("Fix all (MindSpore)", "全部修复（MindSpore）"),
+    "lsp.progress.scan_title": ("msmigrate: scanning project", "msmigrate：正在扫描项目"),
+    "lsp.progress.files": ("{done}/{total} files", "{done}/{total} 个文件"),
+    "lsp.progress.done": ("Scanned {files} files", "已扫描 {files} 个文件"),
+    "lsp.progress.cancelled": ("Scan cancelled", "扫描已取消"),
+    "lsp.progress.failed": ("Scan failed (see the log)", "扫描失败（请查看日志）"),
+    "lsp.command.no_folder": (
+        "No workspace folder is open and no path was given.",
+        "未打开工作区文件夹，也未指定路径。",
+    ),
+    "lsp.command.bad_args": ("Missing or invalid arguments for {command}.", "{command} 的参数缺失或无效。"),
+    "lsp.command.bad_format": (
+        "Unknown report format {format!r}; choose one of {formats}.",
+        "未知的报告格式 {format!r}，可选：{formats}。",
+    ),
+    "lsp.command.unreadable": ("Cannot read {path}: {detail}", "无法读取 {path}：{detail}"),
+    "lsp.command.not_open": ("The document {uri} is not open.", "文档 {uri} 未打开。"),
+    "lsp.hover.category": ("Category: {category}", "类别：{category}"),
+    "lsp.hover.table_head": ("| PyTorch | MindSpore | Note |", "| PyTorch | MindSpore | 说明 |"),
+    "lsp.hover.unsupported": ("not supported by MindSpore", "MindSpore 不支持"),
+    "lsp.hover.default_differs": (
+        "default differs: {torch_default} (torch) vs {mindspore_default} (MindSpore)",
+        "默认值不同：{torch_default}（torch）与 {mindspore_default}（MindSpore）",
+    ),
+    "lsp.hover.link_torch": ("PyTorch docs", "PyTorch 文档"),
+    "lsp.hover.link_mindspore": ("MindSpore docs", "MindSpore 文档"),
+    "lsp.hover.link_diff": ("Differences", "差异对比"),
+    "lsp.category.consistent": ("consistent", "一致"),
+    "lsp.category.param_names": ("parameter names differ", "参数名不同"),
+    "lsp.category.default_values": ("default values differ", "默认值不同"),
+    "lsp.category.data_types": ("parameter data types differ", "参数数据类型不同"),
+    "lsp.category.param_count_order": ("number or order of parameters differs", "参数个数或顺序不同"),
+    "lsp.category.no_verbose": ("no 'verbose' parameter in MindSpore", "MindSpore 无 'verbose' 参数"),
+    "lsp.category.no_inplace": ("no 'inplace' parameter in MindSpore", "MindSpore 无 'inplace' 参数"),
+    "lsp.category.other_difference": ("other differences", "其他差异"),
+    "lsp.category.diff_page": ("differences (see the difference page)", "存在差异（见差异对比页）"),
+    "lsp.category.unsupported": ("no MindSpore counterpart in the table", "映射表中无对应 MindSpore 接口"),
+}

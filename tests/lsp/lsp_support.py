@@ -1,0 +1,151 @@
+"""Helpers for the language-server tests: the server is started as editors start it
+(``python -m msmigrate serve``) by pytest-lsp."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import make_test_lsp_client
+
+CACHE_DIR = tempfile.mkdtemp(prefix="msmigrate-lsp-test-cache-")
+
+
+def make_client() -> LanguageClient:
+    """The pytest-lsp client, also recording every publishDiagnostics (with its version) in order."""
+    client = make_test_lsp_client()
+    client.published = []  # type: ignore[attr-defined]
+    features = client.protocol.fm.features
+    original = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params: types.PublishDiagnosticsParams) -> Any:
+        client.published.append(params)  # type: ignore[attr-defined]
+        return original(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    return client
+
+
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "msmigrate", "serve"],
+    client_factory=make_client,
+    server_env={**os.environ, "MSMIGRATE_CACHE_DIR": CACHE_DIR, "PYTHONIOENCODING": "utf-8"},
+)
+
+
+def capabilities(
+    *,
+    configuration: bool = True,
+    pull: bool = False,
+    progress: bool = True,
+    show_document: bool = True,
+    document_changes: bool = True,
+    disabled_support: bool = True,
+    resolve_edit: bool = False,
+    markdown: bool = True,
+) -> types.ClientCapabilities:
+    """Client capabilities close to what VS Code / LSP4IJ announce, with switches for the tests."""
+    return types.ClientCapabilities(
+        workspace=types.WorkspaceClientCapabilities(
+            configuration=configuration,
+            did_change_configuration=types.DidChangeConfigurationClientCapabilities(
+                dynamic_registration=False
+            ),
+            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=document_changes),
+            apply_edit=True,
+            workspace_folders=True,
+            code_lens=types.CodeLensWorkspaceClientCapabilities(refresh_support=True),
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
+        ),
+        text_document=types.TextDocumentClientCapabilities(
+            synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                version_support=True, code_description_support=True, data_support=True
+            ),
+            diagnostic=types.DiagnosticClientCapabilities() if pull else None,
+            hover=types.HoverClientCapabilities(
+                content_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText]
+                if markdown
+                else [types.MarkupKind.PlainText]
+            ),
+            code_action=types.CodeActionClientCapabilities(
+                code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                    code_action_kind=types.ClientCodeActionKindOptions(
+                        value_set=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll]
+                    )
+                ),
+                disabled_support=disabled_support,
+                data_support=True,
+                is_preferred_support=True,
+                resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"])
+                if resolve_edit
+                else None,
+            ),
+            code_lens=types.CodeLensClientCapabilities(),
+        ),
+        window=types.WindowClientCapabilities(
+            work_done_progress=progress,
+            show_document=types.ShowDocumentClientCapabilities(support=True) if show_document else None,
+        ),
+    )
+
+
+async def initialize(
+    client: LanguageClient,
+    root: Path,
+    *,
+    init_options: Any = None,
+    settings: dict[str, Any] | None = None,
+    **caps: Any,
+) -> types.InitializeResult:
+    """Initialise a session on workspace ``root``; ``settings`` is what workspace/configuration returns."""
+    if settings is not None:
+        client.set_configuration(settings, section="msmigrate")
+    return await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(**caps),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+            initialization_options=init_options,
+        )
+    )
+
+
+async def wait_until(predicate: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+    """Poll ``predicate`` until it is truthy (returns its value) or fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=version, text=text)
+        )
+    )
+    return uri
+
+
+def published_for(
+    client: LanguageClient, uri: str, version: int | None = None
+) -> types.PublishDiagnosticsParams | None:
+    """The latest publishDiagnostics for ``uri`` (for ``version`` when given)."""
+    for params in reversed(client.published):  # type: ignore[attr-defined]
+        if params.uri == uri and (version is None or params.version == version):
+            return params
+    return None
