@@ -10,7 +10,7 @@ from rapidfuzz import fuzz
 from msmigrate.knowledge.importer.signatures import SigParam
 
 SKIP_NAMES = frozenset({"self", "cls"})
-_SIMILARITY = 70  # rapidfuzz ratio above which two optional parameters at the same place are one parameter
+_SIMILARITY = 80  # rapidfuzz ratio above which two optional parameters at the same place are one parameter
 
 
 @dataclass(slots=True)
@@ -92,6 +92,13 @@ def align(
     t_call = [p for p in t_list if p.kind == "call_input"]
     m_call = [p for p in m_list if p.kind == "call_input"]
     _align_positions(t_call, m_call, matched_t, matched_m, pair, trust_positions)
+    # whatever is left: pair clearly similar names wherever they stand (``bias`` / ``has_bias``)
+    for a in t_list:
+        if a.name in matched_t or a.name in skipped or a.kind not in ("positional", "keyword_only"):
+            continue
+        candidates = [b for b in m_list if b.name not in matched_m and similar(a.name, b.name)]
+        if candidates:
+            pair(a, max(candidates, key=lambda b: fuzz.ratio(a.name, b.name)))
     listed = ("positional", "keyword_only")
     result.torch_only = [p.name for p in t_list if p.name not in matched_t and p.kind in listed]
     result.mindspore_only = [p.name for p in m_list if p.name not in matched_m and p.kind in listed]
