@@ -34,8 +34,8 @@ def to_sarif_json(value: Any) -> Any:
         out = {}
         for field in attr.fields(type(value)):
             item = getattr(value, field.name)
-            if item is None or (item == field.default and not isinstance(field.default, attr.Factory)):
-                continue
+            if item is None or (isinstance(item, int | float) and item == -1 == field.default):
+                continue  # unset, or sarif-om's "-1 = not given" default of indexes and offsets
             out[field.metadata.get("schema_property_name", field.name)] = to_sarif_json(item)
         return out
     if isinstance(value, dict):

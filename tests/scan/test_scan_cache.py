@@ -1,0 +1,104 @@
+"""The content-hash cache: hits on a rescan, invalidation on change, recovery from corruption."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from msmigrate.scan import ScanOptions, scan_paths
+from msmigrate.scan.cache import ResultCache
+
+FILES = {
+    "a.py": "import torch\ny = torch.abs(x)\n",
+    "pkg/b.py": "import torch\n\n\nz = torch.abs(torch.abs(w))\n",
+    "pkg/c.py": "print('no torch here')\n",
+}
+
+
+def _scan(root: Path, **kwargs):
+    return scan_paths([root], ScanOptions(jobs=1, **kwargs))
+
+
+def test_rescan_of_an_unchanged_project_analyses_nothing(tmp_path: Path, make_tree, counting_analyzer):
+    root = make_tree(tmp_path / "p", FILES)
+    first = _scan(root)
+    assert sorted(counting_analyzer.calls) == ["a.py", "pkg/b.py", "pkg/c.py"]
+    assert (first.cache_hits, first.cache_misses) == (0, 3)
+    second = _scan(root)
+    assert sorted(counting_analyzer.calls) == ["a.py", "pkg/b.py", "pkg/c.py"]  # no new call
+    assert (second.cache_hits, second.cache_misses) == (3, 0)
+    assert second.to_json() == first.to_json()
+    assert [(f.line, f.column, f.end_column) for f in second.files[1].findings] == [(4, 5, 14)]
+
+
+def test_a_changed_file_is_analysed_again(tmp_path: Path, make_tree, counting_analyzer) -> None:
+    root = make_tree(tmp_path / "p", FILES)
+    _scan(root)
+    (root / "pkg" / "c.py").write_text("import torch\ntorch.abs(1)\n", encoding="utf-8")
+    report = _scan(root)
+    assert counting_analyzer.calls[3:] == ["pkg/c.py"]
+    assert report.summary()["findings"] == 3
+
+
+def test_no_cache_always_analyses(tmp_path: Path, make_tree, counting_analyzer) -> None:
+    root = make_tree(tmp_path / "p", FILES)
+    _scan(root, use_cache=False)
+    _scan(root, use_cache=False)
+    assert len(counting_analyzer.calls) == 6
+
+
+def test_corrupted_cache_database_is_rebuilt(tmp_path: Path, make_tree, counting_analyzer,
+                                             _isolated_cache: Path) -> None:
+    root = make_tree(tmp_path / "p", FILES)
+    first = _scan(root)
+    databases = list(_isolated_cache.rglob("cache.db"))
+    assert len(databases) == 1
+    databases[0].write_bytes(b"this is not an sqlite database" * 100)
+    second = _scan(root)  # must not raise
+    assert second.to_json() == first.to_json()
+    assert len(counting_analyzer.calls) == 6  # everything analysed again
+    third = _scan(root)
+    assert (third.cache_hits, len(counting_analyzer.calls)) == (3, 6)  # the rebuilt cache works
+
+
+def test_unreadable_cache_entries_are_misses(tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path)
+    cache.put("good", {"findings": [], "lines": 3})
+    cache._store.set("bad-json", b"{not json")
+    cache._store.set("bad-shape", b'{"findings": 3}')
+    assert cache.get("good") == {"findings": [], "lines": 3}
+    assert cache.get("bad-json") is None and cache.get("bad-shape") is None
+    assert cache._store.get("bad-json") is None  # dropped
+    assert (cache.hits, cache.misses) == (1, 2)
+    cache.close()
+
+
+def test_cache_entry_of_the_wrong_shape_is_reanalysed(tmp_path: Path, make_tree, counting_analyzer) -> None:
+    root = make_tree(tmp_path / "p", {"a.py": "torch.abs(1)\n"})
+    _scan(root)
+    cache = ResultCache()
+    [key] = list(cache._store.iterkeys())
+    cache._store.set(key, b'{"findings": [{"line": "not a finding"}]}')
+    cache.close()
+    report = _scan(root)
+    assert len(counting_analyzer.calls) == 2
+    assert report.summary()["findings"] == 1
+
+
+def test_cache_never_deletes_outside_its_own_folder(tmp_path: Path) -> None:
+    (tmp_path / "precious.txt").write_text("keep me", encoding="utf-8")
+    cache = ResultCache(tmp_path)
+    cache._wipe()
+    assert (tmp_path / "precious.txt").read_text(encoding="utf-8") == "keep me"
+
+
+@pytest.mark.parametrize("option", ["disabled_rules", "severity"])
+def test_settings_apply_to_cached_results(tmp_path: Path, make_tree, counting_analyzer, option: str) -> None:
+    root = make_tree(tmp_path / "p", FILES)
+    _scan(root)
+    value = ("MSM100",) if option == "disabled_rules" else {"consistent": "error"}
+    report = _scan(root, **{option: value})
+    assert len(counting_analyzer.calls) == 3  # served from the cache
+    levels = [f.severity.value for _, f in report.findings()]
+    assert levels == ([] if option == "disabled_rules" else ["error"] * 2)
