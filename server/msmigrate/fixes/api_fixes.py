@@ -72,9 +72,34 @@ def _mindspore_accepts(kb: KnowledgeBase, mindspore_api: str, param: str) -> boo
     return False
 
 
-def _is_attribute(kb: KnowledgeBase, mindspore_api: str) -> bool:
+# inventory kind → how it is used; a fix never changes how a name is used (function ↔ class ↔ method)
+_SHAPE = {
+    "function": "function",
+    "class": "class",
+    "method": "method",
+    "tensor_method": "method",
+    "attribute": "attribute",
+    "tensor_attribute": "attribute",
+    "module": "module",
+}
+
+
+def _shape_of(kind: str | None) -> str | None:
+    return _SHAPE.get(kind or "")
+
+
+def _same_shape(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> bool:
+    """False when the inventories say the two names are used differently (e.g. class vs function)."""
     entry = kb.mindspore_inventory.get(mindspore_api)
-    return bool(entry) and entry.get("kind") in ("attribute", "tensor_attribute")
+    mindspore_shape = _shape_of(entry.get("kind")) if entry else None
+    torch_shape = _shape_of(kb.torch_kind(torch_api))
+    return torch_shape is None or mindspore_shape is None or torch_shape == mindspore_shape
+
+
+def _is_member(api: str) -> bool:
+    """Whether ``api`` names a member of a class (``mindspore.nn.Cell.recompute``)."""
+    owner = api.rpartition(".")[0]
+    return owner.rpartition(".")[2][:1].isupper()
 
 
 def _droppable(param: str, value: ast.expr) -> bool:
@@ -124,7 +149,10 @@ def _drop_edits(ctx: FixContext, call: ast.Call, dropped: set[int]) -> list[Text
         j = i
         while j + 1 < len(args) and id(args[j + 1]) in dropped:
             j += 1
-        if i > 0:
+        whole = _whole_lines(ctx, args[i], commas[j] if j < len(commas) else None, close)
+        if whole is not None:
+            edits.append(whole)
+        elif i > 0:
             start = commas[i - 1]
             end = commas[j] if j < len(commas) else close
         elif j + 1 < len(args):
@@ -132,9 +160,28 @@ def _drop_edits(ctx: FixContext, call: ast.Call, dropped: set[int]) -> list[Text
             end = ctx.node_range(args[j + 1])[:2]
         else:
             start, end = ctx.node_range(args[0])[:2], close
-        edits.append(TextEdit(start[0], start[1], end[0], end[1], ""))
+        if whole is None:
+            edits.append(TextEdit(start[0], start[1], end[0], end[1], ""))
         i = j + 1
     return edits
+
+
+def _whole_lines(
+    ctx: FixContext, first: ast.AST, comma: tuple[int, int] | None, close: tuple[int, int]
+) -> TextEdit | None:
+    """Delete whole lines when the arguments sit on lines of their own (``    device=d,  # note``)."""
+    if comma is None:
+        return None
+    line, column = ctx.node_range(first)[:2]
+    if ctx.lines[line - 1][: column - 1].strip():
+        return None
+    comma_line, comma_column = comma
+    rest = ctx.lines[comma_line - 1][comma_column:]
+    if rest.strip() and not rest.lstrip().startswith("#"):
+        return None
+    if comma_line >= close[0]:
+        return None
+    return TextEdit(line, 1, comma_line + 1, 1, "")
 
 
 def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> Fix:
@@ -192,9 +239,9 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     ref = ctx.reference_of(finding)
     if ref is None:
         return None
+    if not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
+        return None  # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite
     call = ctx.call_of(finding)
-    if call is not None and _is_attribute(ctx.kb, mindspore_api):
-        return None  # a call cannot become an attribute access mechanically (x.size() vs x.shape)
     edits: list[TextEdit] = []
     changes: list[str] = []
     if call is not None:
@@ -203,6 +250,7 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
             return outcome
         edits, changes = outcome
     args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
+    review = row is not None and row.has_differences
     if finding.usage in METHOD_USAGES:
         owner, _, new_name = mindspore_api.rpartition(".")
         if not isinstance(ref, ast.Attribute) or not owner.rpartition(".")[2][:1].isupper():
@@ -218,6 +266,8 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
             edits,
             {**args, "torch_name": ref.attr, "mindspore_name": new_name},
         )
+    if _is_member(mindspore_api) and not _is_member(finding.torch_api):
+        return None  # a free function / class would become a method of a MindSpore class
     text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
     if ctx.text(ref) != text:
         edits.append(TextEdit(*ctx.node_range(ref), text))
@@ -225,8 +275,9 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     if not edits:
         return None
     if changes:
-        return Fix(finding.rule, "fix.replace_api_with_args", edits, {**args, "changes": ", ".join(changes)})
-    return Fix(finding.rule, "fix.replace_api", edits, args)
+        key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
+        return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
+    return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
 
 
 FIXERS = {"MSM100": replace_api, "MSM101": replace_api}

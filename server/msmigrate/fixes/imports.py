@@ -64,7 +64,9 @@ def _is_import_block_statement(node: ast.stmt) -> bool:
 @dataclass(frozen=True)
 class ImportPlan:
     bindings: tuple[_Binding, ...]
-    insert_edit: TextEdit
+    insert_edit: TextEdit  # after the leading imports
+    block_end: int  # last line of the leading imports (0 when none)
+    early_edit: TextEdit  # after the docstring / __future__ imports, for uses inside the import block
 
     @classmethod
     def of(cls, tree: ast.Module, lines: list[str], newline: str) -> ImportPlan:
@@ -74,7 +76,9 @@ class ImportPlan:
             if isinstance(stmt, ast.Try | ast.If):
                 for inner in stmt.body:
                     bindings.extend(_bindings(inner))
-        return cls(tuple(bindings), _insert_edit(tree, lines, newline))
+        after_imports, block_end = _insert_edit(tree, lines, newline, imports=True)
+        early, _ = _insert_edit(tree, lines, newline, imports=False)
+        return cls(tuple(bindings), after_imports, block_end, early)
 
     def reference(self, api: str, at_line: int) -> tuple[str, list[TextEdit]]:
         """Text for ``api`` valid at ``at_line`` and the edits (an import) it needs."""
@@ -89,11 +93,12 @@ class ImportPlan:
                     best = (len(target), name + api[len(target) :])
         if best is not None:
             return best[1], []
-        return api, [self.insert_edit]
+        return api, [self.insert_edit if at_line > self.block_end else self.early_edit]
 
 
-def _insert_edit(tree: ast.Module, lines: list[str], newline: str) -> TextEdit:
-    """Insert ``import mindspore`` after the leading imports (or docstring / ``__future__``)."""
+def _insert_edit(tree: ast.Module, lines: list[str], newline: str, imports: bool) -> tuple[TextEdit, int]:
+    """Insert ``import mindspore`` after the leading imports (``imports``) or only after the
+    docstring / ``__future__`` imports; also returns the line it goes after."""
     last = 0
     for index, stmt in enumerate(tree.body):
         is_docstring = (
@@ -102,7 +107,8 @@ def _insert_edit(tree: ast.Module, lines: list[str], newline: str) -> TextEdit:
             and isinstance(stmt.value, ast.Constant)
             and isinstance(stmt.value.value, str)
         )
-        if is_docstring or _is_import_block_statement(stmt):
+        is_future = isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
+        if is_docstring or is_future or (imports and _is_import_block_statement(stmt)):
             last = stmt.end_lineno or stmt.lineno
         else:
             break
@@ -110,7 +116,7 @@ def _insert_edit(tree: ast.Module, lines: list[str], newline: str) -> TextEdit:
         while last < min(2, len(lines)) and _MAGIC_COMMENT.match(lines[last]):
             last += 1
     if last < len(lines):
-        return TextEdit(last + 1, 1, last + 1, 1, IMPORT_LINE + newline)
+        return TextEdit(last + 1, 1, last + 1, 1, IMPORT_LINE + newline), last
     # after the last line of a file without a final line break
     end_column = len(lines[last - 1]) + 1
-    return TextEdit(last, end_column, last, end_column, newline + IMPORT_LINE)
+    return TextEdit(last, end_column, last, end_column, newline + IMPORT_LINE), last

@@ -9,6 +9,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Replace {torch_api} with {mindspore_api} (arguments: {changes})",
         "将 {torch_api} 替换为 {mindspore_api}（参数：{changes}）",
     ),
+    "fix.replace_api_review": (
+        "Replace {torch_api} with {mindspore_api} (then review the documented differences)",
+        "将 {torch_api} 替换为 {mindspore_api}（替换后请核对文档所列差异）",
+    ),
+    "fix.replace_api_with_args_review": (
+        "Replace {torch_api} with {mindspore_api} "
+        "(arguments: {changes}; then review the documented differences)",
+        "将 {torch_api} 替换为 {mindspore_api}（参数：{changes}；替换后请核对文档所列差异）",
+    ),
     "fix.rename_method": (
         "Rename .{torch_name} to .{mindspore_name} ({mindspore_api})",
         "将 .{torch_name} 改为 .{mindspore_name}（{mindspore_api}）",
