@@ -137,6 +137,10 @@ def test_module_optimizer_and_children(kb):
         ("torch.jit.script", "function"),
         ("torch.nn.SyncBatchNorm.convert_sync_batchnorm", "method"),  # cited by the tables
         ("torchvision.transforms.Resize", "class"),
+        ("torch.nn.Module.training", "attribute"),  # declared by annotation only
+        ("torch.utils.data.DataLoader.batch_size", "attribute"),
+        ("torch.distributed.TCPStore", "class"),  # a C class (torch._C._distributed_c10d)
+        ("torch.linalg.LinAlgError", "class"),
     ],
 )
 def test_torch_kinds(kb, name, kind):
@@ -218,3 +222,29 @@ def test_no_memory_addresses_or_local_paths():
         text = (data_dir() / f"{package}_inventory.json").read_text(encoding="utf-8")
         assert " at 0x" not in text
         assert "site-packages" not in text and "/root/" not in text and "/home/" not in text
+
+
+def test_functional_reexports_use_the_c_stubs(kb):
+    # functional.pyi re-exports C functions (``from torch._C._nn import log_sigmoid as logsigmoid``)
+    sdpa = kb.torch_inventory["torch.nn.functional.scaled_dot_product_attention"]
+    assert sdpa["source"] == "stub"
+    assert _names(sdpa["signatures"][0]) == [
+        "query",
+        "key",
+        "value",
+        "attn_mask",
+        "dropout_p",
+        "is_causal",
+        "scale",
+        "enable_gqa",
+    ]
+    assert kb.torch_signatures("torch.nn.functional.logsigmoid") == [
+        [{"name": "input", "kind": "positional_or_keyword"}]
+    ]
+
+
+def test_mindspore_names_missing_from_all(kb):
+    inv = kb.mindspore_inventory
+    for name in ("mindspore.grad", "mindspore.value_and_grad", "mindspore.vmap", "mindspore.jvp"):
+        assert inv[name]["kind"] == "function", name
+    assert _names(kb.mindspore_signatures("mindspore.grad")[0])[:3] == ["fn", "grad_position", "weights"]

@@ -202,6 +202,10 @@ class ModuleWalker:
             if not name.startswith("_"):
                 self.add_member(class_name, cls, name, method_kind=method_kind,
                                 attribute_kind=attribute_kind, stub=stub)
+        # instance attributes declared by annotation only (``training: bool`` of torch.nn.Module)
+        for name in _annotated_names(cls, own_only):
+            if not name.startswith("_") and name not in names:
+                self.inventory.add(f"{class_name}.{name}", attribute_kind)
 
     def add_member(self, class_name: str, cls: type, name: str, *, method_kind: str = "method",
                    attribute_kind: str = "attribute", stub: StubClass | None = None) -> None:
@@ -226,6 +230,16 @@ class ModuleWalker:
             stub_sigs = stub.methods.get(name) if stub is not None else None
             sigs, source = callable_signatures(obj, name, stub_sigs, drop_first=not bound)
             self.inventory.add(full, method_kind, sigs, source)
+
+
+def _annotated_names(cls: type, own_only: bool) -> list[str]:
+    names: set[str] = set()
+    for klass in (cls,) if own_only else cls.__mro__:
+        try:
+            names.update(inspect.get_annotations(klass))
+        except Exception:  # annotations of C types or broken ones
+            continue
+    return sorted(names)
 
 
 def _is_type_alias(obj: object) -> bool:

@@ -39,6 +39,15 @@ MODULES: dict[str, tuple[str, ...]] = {
     "mindspore.common.initializer": ("mindspore.common.initializer",),
 }
 
+# public APIs that the module's ``__all__`` omits
+EXTRA_NAMES: dict[str, tuple[str, ...]] = {
+    "mindspore": (
+        "FileReader", "FileWriter", "MindPage", "from_dlpack", "get_grad", "grad", "jacfwd", "jacrev", "jvp",
+        "to_dlpack", "value_and_grad", "vjp", "vmap",
+    ),
+    "mindspore.mint": ("addcmul", "clip", "fix", "ge", "item"),
+}
+
 # classes whose members are listed under ``<class>.<member>``: (method kind, attribute kind, own members only)
 CLASS_MEMBERS: dict[str, tuple[str, str, bool]] = {
     "mindspore.Tensor": ("tensor_method", "tensor_attribute", False),
@@ -78,7 +87,9 @@ def build(data: Path | None = None, sources: Path | None = None) -> dict[str, di
                 module = importlib.import_module(module_name)
             except ImportError:
                 continue
-            walker.walk(module_name, module, public_names(module, owners))
+            names = sorted({*public_names(module, owners), *(n for n in EXTRA_NAMES.get(module_name, ())
+                                                               if hasattr(module, n))})
+            walker.walk(module_name, module, names)
         for class_name, (method_kind, attribute_kind, own_only) in CLASS_MEMBERS.items():
             cls = resolve(mindspore, class_name)
             if isinstance(cls, type):

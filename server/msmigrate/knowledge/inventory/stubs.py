@@ -23,6 +23,16 @@ class StubClass:
 class StubModule:
     functions: dict[str, list[Signature]] = field(default_factory=dict)
     classes: dict[str, StubClass] = field(default_factory=dict)
+    all_names: list[str] | None = None  # the stub's ``__all__``, if it declares one
+    reexports: dict[str, tuple[str, str]] = field(default_factory=dict)  # local name → (module, name)
+
+    def signatures(self, name: str, others: dict[str, StubModule]) -> list[Signature] | None:
+        """Overloads of ``name``, following ``from mod import orig as name`` into the ``others`` stubs."""
+        if name in self.functions:
+            return self.functions[name]
+        module, original = self.reexports.get(name, ("", ""))
+        other = others.get(module)
+        return other.functions.get(original) if other is not None else None
 
 
 def parse_stub(path: Path) -> StubModule:
@@ -34,8 +44,29 @@ def parse_stub(path: Path) -> StubModule:
             module.functions.setdefault(node.name, []).append(from_ast(node.args))
         elif isinstance(node, ast.ClassDef):
             module.classes[node.name] = _parse_class(node)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                module.reexports[alias.asname or alias.name] = (node.module, alias.name)
+        elif (names := _all_assignment(node)) is not None:
+            module.all_names = [*(module.all_names or []), *names]
     module.functions = {name: dedupe(sigs) for name, sigs in module.functions.items()}
     return module
+
+
+def _all_assignment(node: ast.stmt) -> list[str] | None:
+    """The strings of ``__all__ = [...]`` / ``__all__ += [...]``."""
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, ast.AugAssign):
+        targets = [node.target]
+    else:
+        return None
+    if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+        return None
+    value = node.value
+    if not isinstance(value, ast.List | ast.Tuple):
+        return None
+    return [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
 
 
 def _parse_class(node: ast.ClassDef) -> StubClass:

@@ -25,7 +25,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "torch.nn.utils.rnn": ("torch.nn.utils.rnn",),
     "torch.nn.utils.parametrize": ("torch.nn.utils.parametrize",),
     "torch.nn.parallel": ("torch.nn.parallel",),
-    "torch.linalg": ("torch.linalg", "torch._C._linalg"),
+    "torch.linalg": ("torch.linalg", "torch._C"),
     "torch.fft": ("torch.fft", "torch._C._fft"),
     "torch.special": ("torch.special", "torch._C._special"),
     "torch.optim": ("torch.optim",),
@@ -34,7 +34,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "torch.utils.data": ("torch.utils.data",),
     "torch.utils.data.distributed": ("torch.utils.data.distributed",),
     "torch.utils.checkpoint": ("torch.utils.checkpoint",),
-    "torch.distributed": ("torch.distributed",),
+    "torch.distributed": ("torch.distributed", "torch._C._distributed_c10d"),
     "torch.cuda": ("torch.cuda",),
     "torch.cuda.amp": ("torch.cuda.amp",),
     "torch.amp": ("torch.amp",),
@@ -115,8 +115,13 @@ def build(sources: Path | None = None, data: Path | None = None) -> dict[str, di
             stub_classes = None
             if module_name == "torch":
                 stub_functions, stub_classes = top_functions, c_module.classes
+            elif module_name == "torch.distributed":
+                stub_classes = _stub(root, "_C/_distributed_c10d.pyi").classes
             elif module_name == "torch.nn.functional":
-                stub_functions = functional.functions
+                stub_functions = _functional_signatures(functional, {
+                    "torch._C._nn": _stub(root, "_C/_nn.pyi"),
+                    "torch": StubModule(functions=top_functions),
+                })
             names = _public_names(module, owners, stub_functions)
             if module_name == "torch":
                 names = sorted(set(names) | _unlisted_top_level(torch))
@@ -138,6 +143,13 @@ def build(sources: Path | None = None, data: Path | None = None) -> dict[str, di
                                     stub=stub, own_only=own_only)
         _add_table_names(torch, walker, table_torch_names(data, sources), tensor_stub)
     return inventory.apis
+
+
+def _functional_signatures(functional: StubModule, others: dict[str, StubModule]) -> dict[str, Any]:
+    """``torch.nn.functional``'s stub overloads, including the C functions its stub re-exports."""
+    names = set(functional.functions) | set(functional.all_names or ())
+    found = {name: functional.signatures(name, others) for name in names}
+    return {name: sigs for name, sigs in found.items() if sigs}
 
 
 def _unlisted_top_level(torch: Any) -> set[str]:
