@@ -78,7 +78,7 @@ class LookupResult:
             return notes
         if self.status == "missing":
             notes.append(t("kb.note.missing", lang, torch_api=self.torch_api, version=self.mindspore_version))
-            if self.advice is None:
+            if self.advice_markdown(lang) is None:
                 notes.append(t("kb.note.missing_hint", lang))
         elif self.status == "unsupported":
             notes.append(
@@ -123,6 +123,15 @@ class LookupResult:
             notes.append(t("kb.note.alternatives", lang, names=names))
         return notes
 
+    def advice_markdown(self, lang: str = "en") -> str | None:
+        """The missing-API advice (another module's text), or None when absent or failing."""
+        if self.advice is None:
+            return None
+        try:
+            return str(self.advice.render_markdown(lang))
+        except Exception:  # advice is a bonus: never let it break a lookup  # noqa: BLE001
+            return None
+
     # --- renderings ---------------------------------------------------------------------------
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         row = self.row
@@ -148,7 +157,7 @@ class LookupResult:
             "notes": self.notes(lang),
             "urls": self.urls(lang),
             "suggestions": list(self.suggestions),
-            "advice": self.advice.render_markdown(lang) if self.advice is not None else None,
+            "advice": self.advice_markdown(lang),
         }
 
     def _param_rows(self, lang: str) -> list[tuple[str, str, str]]:
@@ -206,8 +215,9 @@ class LookupResult:
             console.print(f"{t('kb.lookup.notes', lang)}:", markup=False)
             for note in notes:
                 console.print(f"  - {note}", markup=False)
-        if self.advice is not None:
-            console.print(self.advice.render_markdown(lang), markup=False)
+        advice = self.advice_markdown(lang)
+        if advice:
+            console.print(advice, markup=False)
         links = self._links(lang)
         if links:
             console.print(f"{t('kb.lookup.links', lang)}:", markup=False)
@@ -240,8 +250,9 @@ class LookupResult:
         notes = self.notes(lang)
         if notes:
             lines.append("\n".join(f"- {_escape(n)}" for n in notes))
-        if self.advice is not None:
-            lines.append(self.advice.render_markdown(lang))
+        advice = self.advice_markdown(lang)
+        if advice:
+            lines.append(advice)
         links = self._links(lang)
         if links:
             lines.append(" · ".join(f"[{label}]({url})" for label, url in links))

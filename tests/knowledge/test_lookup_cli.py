@@ -1,0 +1,198 @@
+"""`msmigrate lookup` and `msmigrate data stats` through click's CliRunner, with exact values."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from msmigrate.cli import main
+from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.knowledge.lookup import lookup
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def lookup_json(name: str, version: str, lang: str = "en") -> dict:
+    code, out = run("lookup", name, "--mindspore-version", version, "--lang", lang, "--json")
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_linear_in_2_4_is_dense_with_renames() -> None:
+    data = lookup_json("torch.nn.Linear", "2.4")
+    assert data["status"] == "mapped"
+    assert data["torch_api"] == "torch.nn.Linear"
+    assert data["mindspore_api"] == "mindspore.nn.Dense"
+    assert data["category"] == "diff_page"
+    assert data["param_renames"] == {
+        "in_features": "in_channels",
+        "out_features": "out_channels",
+        "bias": "has_bias",
+    }
+    assert data["param_renames_source"] == "diff_page"
+    assert data["unsupported_params"] == []
+    assert data["mindspore_only_params"] == ["weight_init", "bias_init", "activation"]
+    assert (
+        data["urls"]["mindspore"]
+        == "https://www.mindspore.cn/docs/en/r2.4.10/api_python/nn/mindspore.nn.Dense.html"
+    )
+    assert data["urls"]["diff"] == (
+        "https://www.mindspore.cn/docs/en/r2.4.10/note/api_mapping/pytorch_diff/Dense.html"
+    )
+    assert data["urls"]["torch"] == "https://pytorch.org/docs/1.8.1/generated/torch.nn.Linear.html"
+    assert "Parameter in_features is called in_channels in MindSpore." in data["notes"]
+
+
+def test_linear_in_2_6_is_the_mint_linear() -> None:
+    data = lookup_json("torch.nn.Linear", "2.6")
+    assert data["mindspore_api"] == "mindspore.mint.nn.Linear"
+    assert data["category"] == "param_count_order"
+    assert data["param_renames"] == {}
+    assert data["mindspore_only_params"] == ["weight_init", "bias_init"]
+
+
+def test_all_in_2_4() -> None:
+    data = lookup_json("torch.all", "2.4")
+    assert data["mindspore_api"] == "mindspore.ops.all"
+    assert data["param_renames"] == {"input": "x", "dim": "axis", "keepdim": "keep_dims"}
+    assert data["unsupported_params"] == ["out"]
+    # the Tensor method shares the page; its own "input" is the tensor, so it is not a rename
+    tensor = lookup_json("torch.Tensor.all", "2.4")
+    assert tensor["mindspore_api"] == "mindspore.Tensor.all"
+    assert tensor["param_renames"] == {"dim": "axis", "keepdim": "keep_dims"}
+
+
+def test_two_tables_on_one_page_in_the_real_data() -> None:
+    rows = {(r.torch_api, r.mindspore_api): r for r in KnowledgeBase("2.4").rows()}
+    multi = rows[("torch.optim.lr_scheduler.MultiStepLR", "mindspore.nn.piecewise_constant_lr")]
+    step = rows[("torch.optim.lr_scheduler.StepLR", "mindspore.nn.piecewise_constant_lr")]
+    assert multi.param_renames == {"milestones": "milestone"}
+    assert step.param_renames == {"step_size": "milestone"}
+    assert multi.torch_only_params == ("optimizer", "gamma", "last_epoch", "verbose")
+    # the table maps MultiStepLR twice; lookup shows the first and names the other
+    data = lookup_json("torch.optim.lr_scheduler.MultiStepLR", "2.4")
+    assert data["mindspore_api"] == "mindspore.experimental.optim.lr_scheduler.MultiStepLR"
+    assert data["alternatives"] == ["mindspore.nn.piecewise_constant_lr"]
+
+
+@pytest.mark.parametrize(
+    ("alias", "full", "target"),
+    [
+        ("nn.Linear", "torch.nn.Linear", "mindspore.nn.Dense"),
+        ("F.relu", "torch.nn.functional.relu", "mindspore.ops.relu"),
+        ("Tensor.view", "torch.Tensor.view", "mindspore.Tensor.view"),
+        ("torch.Tensor.view", "torch.Tensor.view", "mindspore.Tensor.view"),
+        ("torch.abs()", "torch.abs", "mindspore.ops.abs"),
+        (" `torch.abs` ", "torch.abs", "mindspore.ops.abs"),
+    ],
+)
+def test_aliases(alias: str, full: str, target: str) -> None:
+    data = lookup_json(alias, "2.4")
+    assert (data["torch_api"], data["mindspore_api"]) == (full, target)
+
+
+def test_alias_is_explained_in_the_notes() -> None:
+    assert lookup_json("nn.Linear", "2.4")["notes"][0] == "nn.Linear was read as torch.nn.Linear."
+
+
+def test_typo_suggests_near_names_and_fails() -> None:
+    code, out = run("lookup", "torch.nn.Linaer", "--mindspore-version", "2.4", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["status"] == "not_found"
+    assert data["mindspore_api"] is None
+    assert data["suggestions"][0] == "torch.nn.Linear"
+    assert data["notes"][0] == "torch.nn.Linaer is not a known PyTorch API."
+
+
+def test_not_found_text_and_exit_code() -> None:
+    code, out = run("lookup", "numpy.abs", "--mindspore-version", "2.4")
+    assert code == 1
+    assert "numpy.abs is not a known PyTorch API." in out
+
+
+def test_real_torch_api_without_mapping() -> None:
+    data = lookup_json("torch.allclose", "2.4")
+    assert data["status"] == "missing"
+    assert data["mindspore_api"] is None
+    assert data["other_versions"] == {"2.6": "mindspore.mint.allclose"}
+    assert (
+        data["notes"][0]
+        == "torch.allclose is a PyTorch API, but the MindSpore 2.4 mapping table has no equivalent."
+    )
+    assert "advice" in data
+
+
+def test_unsupported_row() -> None:
+    data = lookup_json("torch.utils.data.DataLoader", "1.10")
+    assert data["status"] == "unsupported"
+    assert data["category"] == "unsupported"
+    assert data["other_versions"]["2.4"] == "mindspore.dataset.GeneratorDataset"
+
+
+def test_chinese_output() -> None:
+    code, out = run("lookup", "torch.nn.Linear", "--mindspore-version", "2.4", "--lang", "zh")
+    assert code == 0
+    assert "参数差异" in out
+    assert "改名" in out
+    assert "参数 in_features 在 MindSpore 中名为 in_channels。" in out
+    assert "https://www.mindspore.cn/docs/zh-CN/r2.4.10/api_python/nn/mindspore.nn.Dense.html" in out
+    data = lookup_json("torch.nn.Linear", "2.4", lang="zh")
+    assert data["urls"]["diff"].startswith("https://www.mindspore.cn/docs/zh-CN/r2.4.10/")
+    assert "参数 bias 在 MindSpore 中名为 has_bias。" in data["notes"]
+
+
+def test_english_text_table() -> None:
+    code, out = run("lookup", "torch.all", "--mindspore-version", "2.4")
+    assert code == 0
+    assert out.splitlines()[0] == "torch.all → mindspore.ops.all (MindSpore 2.4)"
+    assert any("keepdim" in line and "keep_dims" in line and "renamed" in line for line in out.splitlines())
+    assert any("out" in line and "not supported by MindSpore" in line for line in out.splitlines())
+
+
+def test_bad_version_is_a_usage_error() -> None:
+    code, out = run("lookup", "torch.abs", "--mindspore-version", "banana")
+    assert code == 2
+    assert "Unknown MindSpore version banana" in out
+
+
+def test_markdown_rendering_for_hover() -> None:
+    md = lookup("torch.nn.Linear", KnowledgeBase("2.4")).render_markdown("en")
+    assert md.startswith("**torch.nn.Linear → mindspore.nn.Dense (MindSpore 2.4)**")
+    assert "| in_features | in_channels | renamed |" in md
+    assert (
+        "[Difference comparison](https://www.mindspore.cn/docs/en/r2.4.10/note/api_mapping/pytorch_diff/Dense.html)"
+        in md
+    )
+    # generated notes escape Markdown emphasis in parameter names
+    assert "Parameter in\\_features is called in\\_channels in MindSpore." in md
+
+
+def test_data_stats_json() -> None:
+    code, out = run("data", "stats", "--json")
+    assert code == 0
+    stats = json.loads(out)
+    assert set(stats) == {"versions", "torch_inventory", "mindspore_inventory"}
+    assert {v: s["rows"] for v, s in stats["versions"].items()} == {
+        "1.10": 374,
+        "2.3": 875,
+        "2.4": 887,
+        "2.6": 514,
+    }
+    v24 = stats["versions"]["2.4"]
+    assert set(v24) == {"rows", "diff_pages", "param_renames", "unsupported_params"}
+    assert v24["diff_pages"] == 231
+    assert v24["param_renames"] >= 300
+    assert v24["unsupported_params"] >= 200
+    assert stats["torch_inventory"] > 2000 and stats["mindspore_inventory"] > 2000
+
+
+def test_data_stats_text_in_chinese() -> None:
+    code, out = run("data", "stats", "--lang", "zh")
+    assert code == 0
+    assert "参数改名" in out and "887" in out
