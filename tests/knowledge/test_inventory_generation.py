@@ -299,3 +299,15 @@ def test_regeneration_is_byte_identical(tmp_path, package):
     assert generated == committed, (
         f"mapping_data/{package}_inventory.json is stale: run `msmigrate data inventory`"
     )
+
+
+def test_inventory_command_without_torch_says_so(tmp_path):
+    code = (
+        "import sys; sys.modules['torch'] = None; from msmigrate.cli import main; "
+        f"main(['data', 'inventory', '--package', 'torch', '--out', {str(tmp_path)!r}])"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert "torch is not installed in this Python environment" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "torch_inventory.json").exists()
