@@ -64,6 +64,9 @@ class ScanOptions:
     use_cache: bool = True
     cache_dir: Path | None = None  # None: $MSMIGRATE_CACHE_DIR or the user cache dir
     respect_gitignore: bool = True
+    # jedi's inference runs within a time budget, so its answers depend on machine load; project scans
+    # leave it off by default to stay reproducible (same files → same report, safe to cache)
+    use_jedi: bool = False
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     progress: ProgressCallback | None = None
     cancel: CancellationToken | None = None

@@ -47,7 +47,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
             "scan.error.bad_version", version=options.mindspore_version, choices=", ".join(VERSIONS)
         ) from None
     found = discover(paths, options.include, options.exclude, options.respect_gitignore)
-    analysis_options = None  # the analyzer's defaults; rule selection and severities are applied below
+    analysis_options = _analysis_options(options)
     prefix = scan_key_prefix(version, analysis_options)
     total = len(found.files)
     done = 0
@@ -86,6 +86,14 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
 
     files = [_apply_settings(results[f.rel], options) for f in found.files]
     return ScanReport(files, version, root=str(found.root), cache_hits=hits, cache_misses=misses)
+
+
+def _analysis_options(options: ScanOptions) -> Any:
+    """What the analyzer is told. Rule selection and severities are applied after the cache (see
+    :func:`_apply_settings`), so changing them does not invalidate cached results."""
+    from msmigrate.analysis.options import AnalysisOptions
+
+    return AnalysisOptions(use_jedi=options.use_jedi)
 
 
 def _progress(options: ScanOptions, done: int, total: int) -> None:
