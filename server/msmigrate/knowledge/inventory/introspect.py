@@ -7,9 +7,10 @@ itself imports neither torch nor MindSpore.
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import ModuleType
@@ -51,6 +52,23 @@ def safe_getattr(obj: object, name: str) -> Any:
         return getattr(obj, name)
     except Exception:  # lazy modules and properties may raise anything
         return None
+
+
+def resolve(root: ModuleType, name: str) -> Any:
+    """Follow ``pkg.a.b.c`` through attributes, importing submodules on the way; ``None`` if absent."""
+    obj: Any = root
+    parts = name.split(".")
+    for index, part in enumerate(parts[1:], start=1):
+        nxt = safe_getattr(obj, part)
+        if nxt is None and hasattr(obj, "__path__"):
+            try:
+                nxt = importlib.import_module(".".join(parts[: index + 1]))
+            except Exception:  # a broken or platform-specific submodule
+                return None
+        if nxt is None:
+            return None
+        obj = nxt
+    return obj
 
 
 def public_names(module: ModuleType, owners: tuple[str, ...], stub_names: Iterable[str] = ()) -> list[str]:
@@ -192,6 +210,24 @@ class ModuleWalker:
             self.inventory.add(full_name, kind, sigs, source)
         else:
             self.inventory.add(full_name, kind)
+
+    def add_cited(self, root: ModuleType, name: str, tensor_like: Callable[[str, type], bool],
+                  tensor_stub: StubClass | None = None) -> None:
+        """A name a mapping table cites, recorded when it resolves in the installed package ``root``."""
+        if name in self.inventory.apis or not name.startswith(root.__name__ + "."):
+            return
+        obj = resolve(root, name)
+        if obj is None:
+            return
+        parent, _, short = name.rpartition(".")
+        owner = resolve(root, parent)
+        if isinstance(owner, type) and not inspect.ismodule(obj):
+            is_tensor = tensor_like(parent, owner)
+            self.add_member(parent, owner, short, method_kind="tensor_method" if is_tensor else "method",
+                            attribute_kind="tensor_attribute" if is_tensor else "attribute",
+                            stub=tensor_stub if is_tensor else None)
+        else:
+            self.add_object(name, short, obj)
 
     def walk_members(self, class_name: str, cls: type, *, method_kind: str = "method",
                      attribute_kind: str = "attribute", stub: StubClass | None = None,

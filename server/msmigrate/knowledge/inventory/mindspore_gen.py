@@ -11,7 +11,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker, public_names, safe_getattr
+from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker, public_names, resolve
 from msmigrate.knowledge.inventory.table_names import table_mindspore_names
 
 # module → owner prefixes that count as "defined there" when the module has no ``__all__``
@@ -95,40 +95,10 @@ def build(data: Path | None = None, sources: Path | None = None) -> dict[str, di
             if isinstance(cls, type):
                 walker.walk_members(class_name, cls, method_kind=method_kind, attribute_kind=attribute_kind,
                                     own_only=own_only)
+
+        def tensor_like(_parent: str, owner: type) -> bool:
+            return issubclass(owner, mindspore.Tensor)
+
         for name in table_mindspore_names(data, sources):
-            _add_cited(mindspore, walker, name)
+            walker.add_cited(mindspore, name, tensor_like)
     return inventory.apis
-
-
-def resolve(root: Any, name: str) -> Any:
-    """Follow ``pkg.a.b.c`` through attributes, importing submodules on the way; ``None`` if absent."""
-    obj = root
-    parts = name.split(".")
-    for index, part in enumerate(parts[1:], start=1):
-        nxt = safe_getattr(obj, part)
-        if nxt is None and hasattr(obj, "__path__"):
-            try:
-                nxt = importlib.import_module(".".join(parts[: index + 1]))
-            except Exception:
-                return None
-        if nxt is None:
-            return None
-        obj = nxt
-    return obj
-
-
-def _add_cited(mindspore: Any, walker: ModuleWalker, name: str) -> None:
-    """A MindSpore name a mapping table cites, recorded when it resolves in the installed package."""
-    if name in walker.inventory.apis or not name.startswith("mindspore."):
-        return
-    obj = resolve(mindspore, name)
-    if obj is None:
-        return
-    parent, _, short = name.rpartition(".")
-    owner = resolve(mindspore, parent)
-    if isinstance(owner, type):
-        tensor_like = issubclass(owner, mindspore.Tensor)
-        walker.add_member(parent, owner, short, method_kind="tensor_method" if tensor_like else "method",
-                          attribute_kind="tensor_attribute" if tensor_like else "attribute")
-    else:
-        walker.add_object(name, short, obj)

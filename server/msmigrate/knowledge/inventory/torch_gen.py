@@ -9,7 +9,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker, safe_getattr
+from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker, resolve, safe_getattr
 from msmigrate.knowledge.inventory.introspect import public_names as _public_names
 from msmigrate.knowledge.inventory.stubs import StubClass, StubModule, parse_stub
 from msmigrate.knowledge.inventory.table_names import guessed_kind, table_torch_names
@@ -136,7 +136,7 @@ def build(sources: Path | None = None, data: Path | None = None) -> dict[str, di
                     walker.add_object(f"{module_name}.{name}", name, safe_getattr(module, name))
         tensor_stub = c_module.classes.get("TensorBase")
         for class_name, (method_kind, attribute_kind, own_only) in CLASS_MEMBERS.items():
-            cls = _resolve(torch, class_name)
+            cls = resolve(torch, class_name)
             if isinstance(cls, type):
                 stub = tensor_stub if class_name == "torch.Tensor" else c_module.classes.get(cls.__name__)
                 walker.walk_members(class_name, cls, method_kind=method_kind, attribute_kind=attribute_kind,
@@ -163,44 +163,15 @@ def _unlisted_top_level(torch: Any) -> set[str]:
     return names
 
 
-def _resolve(torch: Any, name: str) -> Any:
-    """Follow ``torch.a.b.c`` through attributes, importing submodules on the way."""
-    obj = torch
-    parts = name.split(".")[1:]
-    for index, part in enumerate(parts):
-        nxt = safe_getattr(obj, part)
-        if nxt is None and hasattr(obj, "__path__"):
-            try:
-                nxt = importlib.import_module(".".join(["torch", *parts[: index + 1]]))
-            except Exception:
-                return None
-        if nxt is None:
-            return None
-        obj = nxt
-    return obj
-
-
 def _add_table_names(torch: Any, walker: ModuleWalker, names: list[str],
                      tensor_stub: StubClass | None) -> None:
     """Names the tables cite: real ones found in the wheel; torchvision & co. recorded as cited."""
-    inventory = walker.inventory
+
+    def tensor_like(parent: str, owner: type) -> bool:
+        return issubclass(owner, torch.Tensor) or _LEGACY_TENSOR_TYPE.fullmatch(parent) is not None
+
     for name in names:
-        if name in inventory.apis:
-            continue
         if name.startswith(THIRD_PARTY):
-            inventory.add(name, guessed_kind(name), [], "mapping_table")
-            continue
-        if not name.startswith("torch."):
-            continue
-        obj = _resolve(torch, name)
-        if obj is None:
-            continue
-        parent, _, short = name.rpartition(".")
-        owner = _resolve(torch, parent)
-        if isinstance(owner, type) and not inspect.ismodule(obj):
-            tensor_like = issubclass(owner, torch.Tensor) or _LEGACY_TENSOR_TYPE.fullmatch(parent) is not None
-            walker.add_member(parent, owner, short, method_kind="tensor_method" if tensor_like else "method",
-                              attribute_kind="tensor_attribute" if tensor_like else "attribute",
-                              stub=tensor_stub if tensor_like else None)
+            walker.inventory.add(name, guessed_kind(name), [], "mapping_table")
         else:
-            walker.add_object(name, short, obj)
+            walker.add_cited(torch, name, tensor_like, tensor_stub)
