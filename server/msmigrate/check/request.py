@@ -40,6 +40,7 @@ NOT_OP_PREFIXES: tuple[str, ...] = (
     "torch.profiler.",
     "torch.testing.",
     "torch.random.",
+    "torch.distributions.",
     "torchvision.datasets.",
     "torchvision.transforms.",
     "torchvision.io.",
@@ -103,6 +104,9 @@ NOT_OP_NAMES = frozenset(
         "torch.Tensor.is_leaf",
         "torch.Tensor.new_tensor",
         "torch.Tensor.get_device",
+        "torch.Generator",
+        "torch.nn.parameter.Parameter",
+        "torch.nn.Module.apply",
     }
 )
 RANDOM_NAMES = frozenset(
@@ -197,7 +201,8 @@ def target_for(torch_api: str, kb: Any, specs: dict[str, ApiSpec] | None = None)
             else MappingRow(torch_api, override, MappingCategory.CONSISTENT, section="override")
         )
     kind = api_kind(torch_api, kb.torch_kind(torch_api))
-    spec = spec_for(torch_api, kind, kb.torch_signatures(torch_api), load_specs() if specs is None else specs)
+    table = load_specs() if specs is None else specs
+    spec = spec_for(torch_api, kind, kb.torch_signatures(torch_api), table, mindspore_api)
     return CheckTarget(torch_api, mindspore_api, kind, spec, row)
 
 
@@ -404,6 +409,8 @@ def build_request(
         "atol": atol if atol is not None else spec.atol,
         "compare": spec.compare,
         "outputs": list(spec.outputs) if spec.outputs is not None else None,
+        "ms_outputs": list(spec.ms_outputs) if spec.ms_outputs is not None else None,
+        "ms_call": spec.ms_call,
         "literals": literals,
         "dropped": dropped,
     }

@@ -96,6 +96,8 @@ class ApiSpec:
     atol: float | None = None
     compare: str = "values"  # values | shape_dtype (only shapes/dtypes are meaningful)
     outputs: tuple[int, ...] | None = None  # which outputs of a tuple result to compare
+    ms_outputs: tuple[int, ...] | None = None  # the MindSpore outputs to compare (default: ``outputs``)
+    ms_call: str | None = None  # "function": the MindSpore API of a class row is a function
     skip: str | None = None  # a result.Reason value: the API is not compared
     note: str | None = None  # project-written note (why the spec looks like this, known findings)
     source: str = "table"  # table | generic
@@ -127,6 +129,8 @@ class ApiSpec:
             atol=data.get("atol"),
             compare=data.get("compare", "values"),
             outputs=tup("outputs"),
+            ms_outputs=tup("ms_outputs"),
+            ms_call=data.get("ms_call"),
             skip=data.get("skip"),
             note=data.get("note"),
             source=source,
@@ -249,7 +253,7 @@ def generic_spec(torch_api: str, kind: str, signatures: list[list[dict[str, Any]
     def tensor() -> dict[str, Any]:
         return T(*DEFAULT_SHAPE, low=low, high=high)
 
-    params = _required_params(signatures[0]) if signatures else None
+    params = _best_params(signatures) if signatures else None
     if kind == "class":
         if params:  # a constructor with required arguments needs a table entry
             return ApiSpec(skip="no_input_rule", note="constructor arguments required", source="generic")
@@ -275,6 +279,16 @@ def generic_spec(torch_api: str, kind: str, signatures: list[list[dict[str, Any]
     return ApiSpec(args=tuple(args), source="generic")
 
 
+def _best_params(signatures: list[list[dict[str, Any]]]) -> list[str]:
+    """Required parameters of the overload the generic rules can fill best (fewest unknown names)."""
+    known = TENSOR_PARAMS | INDEX_PARAMS | MASK_PARAMS | set(INT_PARAMS)
+
+    def cost(params: list[str]) -> tuple[int, int]:
+        return (sum(1 for p in params if p not in known), len(params))
+
+    return min((_required_params(sig) for sig in signatures), key=cost)
+
+
 def _required_params(signature: list[dict[str, Any]]) -> list[str]:
     return [
         p["name"]
@@ -283,13 +297,20 @@ def _required_params(signature: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def pair_key(torch_api: str, mindspore_api: str) -> str:
+    """Key of a spec that applies to one torch → MindSpore pair only."""
+    return f"{torch_api} -> {mindspore_api}"
+
+
 def spec_for(
     torch_api: str,
     kind: str,
     signatures: list[list[dict[str, Any]]] | None = None,
     table: dict[str, ApiSpec] | None = None,
+    mindspore_api: str | None = None,
 ) -> ApiSpec:
-    """The table's spec of ``torch_api`` if it has one, else the generic one."""
+    """The table's spec of the pair, else of ``torch_api``, else the generic one."""
     table = load_specs() if table is None else table
-    found = table.get(torch_api)
+    found = table.get(pair_key(torch_api, mindspore_api)) if mindspore_api else None
+    found = found if found is not None else table.get(torch_api)
     return found if found is not None else generic_spec(torch_api, kind, signatures)

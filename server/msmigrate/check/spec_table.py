@@ -1,15 +1,654 @@
 """The per-API input-spec table; ``msmigrate check --write-specs`` turns it into input_specs.json.
 
-Keys are full torch names. Notes are ids of ``check.note.<id>`` messages (bilingual).
+Keys are full torch names, or ``"<torch api> -> <mindspore api>"`` for a spec that applies to one
+pair only (when two tables map the same torch API to MindSpore APIs with different signatures).
+``note`` values are ids of ``check.note.<id>`` messages (bilingual, in messages/check.py).
+Each tensor-method entry reuses the function's arguments: ``args[0]`` is the receiver.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from msmigrate.check.spec import ApiSpec, T, render_specs_json, specs_path
+from msmigrate.check.spec import (
+    ARG,
+    DT,
+    TUP,
+    ApiSpec,
+    B,
+    D,
+    I,
+    P,
+    T,
+    pair_key,
+    render_specs_json,
+    specs_path,
+)
 
+X = T(2, 3, 4)
+Y = T(2, 3, 4)
+SPD = D([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])  # symmetric positive definite
+WELL = D([[2.0, 0.5, 0.1], [0.3, 3.0, 0.2], [0.1, 0.4, 2.5]])  # well-conditioned square matrix
+SIGNS = D([[1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, 1.0, -1.0]])
+TORCH_ONLY: dict[str, ApiSpec] = {}
 SPECS: dict[str, ApiSpec] = {}
+
+
+def S(**fields: Any) -> ApiSpec:
+    """An ApiSpec whose tuple fields may be given as lists."""
+    for name in ("args", "init_args", "ms_args", "ms_init_args", "outputs", "ms_outputs"):
+        if name in fields and fields[name] is not None:
+            fields[name] = tuple(fields[name])
+    return ApiSpec(**fields)
+
+
+def add(names: str, **fields: Any) -> None:
+    """Register one spec under several torch names (``torch.sum torch.Tensor.sum``)."""
+    spec = S(**fields)
+    for name in names.split():
+        SPECS[name] = spec
+
+
+def add_pair(torch_api: str, mindspore_api: str, **fields: Any) -> None:
+    SPECS[pair_key(torch_api, mindspore_api)] = S(**fields)
+
+
+def fn_and_method(short: str) -> str:
+    return f"torch.{short} torch.Tensor.{short}"
+
+
+# --- reductions and scans ---------------------------------------------------------------------
+for _name in (
+    "sum",
+    "mean",
+    "prod",
+    "amax",
+    "amin",
+    "nansum",
+    "logsumexp",
+    "cumsum",
+    "cumprod",
+    "argmax",
+    "argmin",
+    "max",
+    "min",
+    "count_nonzero",
+    "median",
+    "nanmedian",
+    "cummax",
+    "cummin",
+):
+    add(fn_and_method(_name), args=[X, 1])
+add(fn_and_method("all") + " " + fn_and_method("any"), args=[B(2, 3, 4), 1])
+for _name in ("std", "var", "std_mean", "var_mean"):
+    add(fn_and_method(_name), args=[X, 1])
+    for _ms in (f"mindspore.ops.{_name}", f"mindspore.Tensor.{_name}"):
+        add_pair(
+            f"torch.{_name}",
+            _ms,
+            args=[X, 1],
+            ms_args=[ARG(0), 1],
+            ms_kwargs={"ddof": 1},
+            note="unbiased_default",
+        )
+        add_pair(
+            f"torch.Tensor.{_name}",
+            _ms,
+            args=[X, 1],
+            ms_args=[ARG(0), 1],
+            ms_kwargs={"ddof": 1},
+            note="unbiased_default",
+        )
+add(fn_and_method("sort"), args=[X], kwargs={"dim": 1})
+add_pair("torch.sort", "mindspore.ops.sort", args=[X, 1])
+add(fn_and_method("argsort"), args=[X, 1])
+add(fn_and_method("topk"), args=[X, 2])
+add(fn_and_method("kthvalue"), args=[X, 2, 1])
+add(fn_and_method("mode"), args=[I(2, 3, 4, high=3), 1], outputs=[0])
+add("torch.unique torch.Tensor.unique", args=[I(12, high=5)])
+add_pair("torch.unique", "mindspore.ops.unique", args=[I(12, high=5)], ms_outputs=[0], note="returns_indices")
+add("torch.unique_consecutive torch.Tensor.unique_consecutive", args=[D([1, 1, 2, 2, 3, 1, 1], "int64")])
+add(fn_and_method("norm"), args=[X])
+add("torch.linalg.norm torch.linalg.vector_norm", args=[X])
+add("torch.linalg.matrix_norm", args=[T(2, 3, 4)])
+add(fn_and_method("histc"), args=[X, 4])
+add(fn_and_method("bincount"), args=[I(10, high=5)])
+add("torch.searchsorted", args=[D([-0.5, 0.0, 0.25, 0.75]), X])
+add("torch.bucketize", args=[X, D([-0.5, 0.0, 0.25, 0.75])])
+add(fn_and_method("diff"), args=[X])
+add(fn_and_method("renorm"), args=[X, 2, 0, 1.0])
+
+# --- elementwise ------------------------------------------------------------------------------
+add(fn_and_method("clamp") + " " + fn_and_method("clip") + " torch.Tensor.clamp_", args=[X, -0.5, 0.5])
+add(fn_and_method("pow"), args=[P(2, 3, 4), Y])
+add(fn_and_method("float_power"), args=[P(2, 3, 4), Y])
+add(fn_and_method("lerp"), args=[X, Y, 0.3])
+add(fn_and_method("addcdiv") + " " + fn_and_method("addcmul"), args=[X, Y, P(2, 3, 4)])
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm"):
+    add(fn_and_method(_name), args=[I(2, 3, 4, low=1, high=16), I(2, 3, 4, low=1, high=16)])
+add(fn_and_method("bitwise_not"), args=[I(2, 3, 4, high=16)])
+add(
+    fn_and_method("bitwise_left_shift") + " " + fn_and_method("bitwise_right_shift"),
+    args=[I(2, 3, 4, high=16), I(2, 3, 4, high=3)],
+)
+add(fn_and_method("heaviside"), args=[X, Y])
+add(fn_and_method("polar"), args=[P(2, 3, 4), Y])
+add(fn_and_method("mvlgamma"), args=[P(2, 3, 4, low=2.0, high=3.0), 2])
+add("torch.polygamma", args=[1, P(2, 3, 4)])
+add_pair(
+    "torch.polygamma",
+    "mindspore.ops.polygamma",
+    args=[1, P(2, 3, 4)],
+    ms_args=[D(1, "int64"), ARG(1)],
+    note="order_as_tensor",
+)
+add(fn_and_method("xlogy"), args=[P(2, 3, 4), P(2, 3, 4)])
+add("torch.special.xlogy", args=[P(2, 3, 4), P(2, 3, 4)])
+add(fn_and_method("angle"), args=[T(2, 3, dtype="complex64")])
+add(
+    "torch.real torch.imag torch.view_as_real torch.Tensor.real torch.Tensor.imag",
+    args=[T(2, 3, dtype="complex64")],
+)
+add("torch.Tensor.H torch.Tensor.mT torch.Tensor.mH torch.Tensor.T", args=[T(3, 4)])
+add(fn_and_method("is_nonzero"), args=[T(1)])
+add("torch.Tensor.item", args=[T(1)])
+
+# --- indexing -----------------------------------------------------------------------------------
+add(fn_and_method("index_select"), args=[X, 1, D([0, 2], "int64")])
+add(fn_and_method("gather"), args=[X, 1, I(2, 3, 4, high=3)])
+add(fn_and_method("scatter") + " torch.Tensor.scatter_", args=[X, 1, I(2, 1, 4, high=3), T(2, 1, 4)])
+add(fn_and_method("scatter_add"), args=[X, 1, I(2, 3, 4, high=3), Y])
+add(fn_and_method("masked_fill"), args=[X, B(2, 3, 4), 0.5])
+add(fn_and_method("masked_select"), args=[X, B(2, 3, 4)])
+add(fn_and_method("masked_scatter"), args=[X, B(2, 3, 4), Y])
+add("torch.where", args=[B(2, 3, 4), X, Y])
+add("torch.Tensor.where", args=[X, B(2, 3, 4), Y])
+add(fn_and_method("index_add"), args=[X, 1, D([0, 2], "int64"), T(2, 2, 4)])
+add(fn_and_method("index_fill"), args=[X, 1, D([0, 2], "int64"), 0.5])
+add(fn_and_method("take"), args=[X, D([0, 5, 23], "int64")])
+add(fn_and_method("narrow"), args=[X, 1, 0, 2])
+add(fn_and_method("select"), args=[X, 1, 1])
+add("torch.Tensor.fill_diagonal_", args=[T(3, 3), 0.5])
+add(fn_and_method("nonzero"), args=[B(2, 3, 4)])
+add("torch.nn.functional.one_hot", args=[I(2, 3, high=4), 4])
+
+# --- shapes -------------------------------------------------------------------------------------
+add(fn_and_method("reshape"), args=[X, TUP(4, 6)])
+add("torch.Tensor.view", args=[X, 4, 6])
+add(fn_and_method("broadcast_to") + " torch.Tensor.expand", args=[T(3, 1), TUP(2, 3, 4)])
+add(fn_and_method("permute"), args=[X, TUP(2, 0, 1)])
+add(
+    fn_and_method("transpose") + " " + fn_and_method("swapaxes") + " " + fn_and_method("swapdims"),
+    args=[X, 0, 2],
+)
+add(fn_and_method("moveaxis") + " " + fn_and_method("movedim"), args=[X, 0, 2])
+add(fn_and_method("flip"), args=[X, [0, 2]])
+add(fn_and_method("roll"), args=[X, 1, 1])
+add(fn_and_method("rot90"), args=[X, 1, [0, 1]])
+add(fn_and_method("tile"), args=[X, TUP(2, 1, 1)])
+add("torch.Tensor.repeat", args=[X, 2, 1, 1])
+add_pair(
+    "torch.Tensor.repeat",
+    "mindspore.Tensor.tile",
+    args=[X, 2, 1, 1],
+    ms_args=[ARG(0), TUP(2, 1, 1)],
+    note="multiples_tuple",
+)
+add(fn_and_method("squeeze"), args=[T(2, 1, 4), 1])
+add(fn_and_method("unsqueeze"), args=[X, 1])
+add(fn_and_method("chunk"), args=[X, 2, 2])
+add(fn_and_method("split"), args=[X, 2, 2])
+add(fn_and_method("tensor_split"), args=[X, 2, 2])
+add(fn_and_method("hsplit"), args=[T(2, 4, 3), 2])
+add(fn_and_method("vsplit"), args=[T(4, 3), 2])
+add(fn_and_method("dsplit"), args=[X, 2])
+add("torch.cat torch.concat torch.concatenate", args=[[X, Y], 1])
+add("torch.stack", args=[[X, Y], 1])
+add("torch.hstack torch.vstack torch.dstack torch.column_stack torch.row_stack", args=[[T(2, 3), T(2, 3)]])
+add("torch.atleast_1d torch.atleast_2d torch.atleast_3d", args=[X])
+add("torch.block_diag", args=[T(2, 2), T(3, 3)])
+add("torch.cartesian_prod", args=[T(2), T(3)])
+add("torch.meshgrid", args=[T(3), T(4)], kwargs={"indexing": "ij"})
+add(fn_and_method("combinations"), args=[T(4)])
+add(fn_and_method("vander"), args=[T(4)])
+add("torch.flatten torch.Tensor.flatten torch.ravel torch.Tensor.ravel", args=[X])
+add_pair(
+    "torch.flatten", "mindspore.ops.flatten", args=[X], ms_kwargs={"start_dim": 0}, note="flatten_start_dim"
+)
+add(fn_and_method("t") + " " + fn_and_method("trace") + " " + fn_and_method("diag"), args=[T(3, 4)])
+add(fn_and_method("tril") + " " + fn_and_method("triu"), args=[T(3, 4)])
+add("torch.tril_indices torch.triu_indices", args=[3, 4])
+add(fn_and_method("expand_as") + " " + fn_and_method("view_as"), args=[T(3, 1), T(2, 3, 4)])
+add("torch.Tensor.view_as", args=[X, T(4, 6)])
+add("torch.Tensor.sum_to_size", args=[X, TUP(1, 3, 1)])
+add("torch.Tensor.new_ones torch.Tensor.new_zeros", args=[X, TUP(2, 3)])
+add("torch.Tensor.new_full", args=[X, TUP(2, 3), 1.5])
+add("torch.Tensor.new_empty", args=[X, TUP(2, 3)], compare="shape_dtype", note="uninitialized_values")
+
+# --- creation -----------------------------------------------------------------------------------
+add("torch.zeros torch.ones", args=[TUP(2, 3)])
+add("torch.empty", args=[TUP(2, 3)], compare="shape_dtype", note="uninitialized_values")
+add("torch.empty_like", args=[X], compare="shape_dtype", note="uninitialized_values")
+add("torch.full", args=[TUP(2, 3), 1.5])
+add("torch.full_like", args=[X, 1.5])
+add("torch.arange", args=[0, 10, 2])
+add("torch.range", args=[0, 10, 2])
+add("torch.linspace torch.logspace", args=[0.0, 1.0, 5])
+add("torch.eye", args=[3, 4])
+for _name in ("bartlett_window", "blackman_window", "hamming_window", "hann_window", "kaiser_window"):
+    add(f"torch.{_name}", args=[8])
+
+# --- linear algebra ---------------------------------------------------------------------------
+add(fn_and_method("mm"), args=[T(3, 4), T(4, 5)])
+add(fn_and_method("bmm"), args=[T(2, 3, 4), T(2, 4, 5)])
+add(fn_and_method("matmul"), args=[T(2, 3, 4), T(4, 5)])
+add(fn_and_method("mv"), args=[T(3, 4), T(4)])
+add(fn_and_method("dot") + " " + fn_and_method("inner") + " " + fn_and_method("vdot"), args=[T(4), T(4)])
+add(fn_and_method("outer") + " " + fn_and_method("ger"), args=[T(3), T(4)])
+add(fn_and_method("addmm"), args=[T(3, 5), T(3, 4), T(4, 5)])
+add(fn_and_method("addbmm"), args=[T(3, 5), T(2, 3, 4), T(2, 4, 5)])
+add(fn_and_method("baddbmm"), args=[T(2, 3, 5), T(2, 3, 4), T(2, 4, 5)])
+add(fn_and_method("addmv"), args=[T(3), T(3, 4), T(4)])
+add(fn_and_method("addr"), args=[T(3, 4), T(3), T(4)])
+add(fn_and_method("cross"), args=[X, Y, 1])
+add("torch.einsum", args=["ij,jk->ik", T(3, 4), T(4, 5)])
+add("torch.cdist", args=[T(2, 3, 4), T(2, 5, 4)])
+add(
+    fn_and_method("inverse")
+    + " torch.linalg.inv "
+    + fn_and_method("det")
+    + " torch.linalg.det "
+    + fn_and_method("logdet")
+    + " "
+    + fn_and_method("slogdet")
+    + " torch.linalg.slogdet",
+    args=[WELL],
+)
+add(fn_and_method("cholesky") + " torch.linalg.cholesky", args=[SPD])
+add(fn_and_method("cholesky_solve"), args=[T(3, 2), D([[2.0, 0.0, 0.0], [0.5, 1.5, 0.0], [0.25, 0.1, 1.2]])])
+add(fn_and_method("svd"), args=[T(3, 4)], outputs=[1], note="singular_vectors_sign")
+add_pair(
+    "torch.svd", "mindspore.ops.svd", args=[T(3, 4)], outputs=[1], ms_outputs=[0], note="svd_output_order"
+)
+add_pair(
+    "torch.Tensor.svd",
+    "mindspore.Tensor.svd",
+    args=[T(3, 4)],
+    outputs=[1],
+    ms_outputs=[0],
+    note="svd_output_order",
+)
+add("torch.linalg.eigvals", args=[WELL], note="eigenvalue_order")
+add("torch.linalg.cond", args=[WELL])
+add(fn_and_method("pinverse") + " torch.linalg.pinv", args=[T(3, 4)])
+add(fn_and_method("matrix_power"), args=[WELL, 3])
+add("torch.linalg.matrix_power", args=[WELL, 3])
+add(fn_and_method("kron"), args=[T(2, 2), T(2, 3)])
+add(fn_and_method("trapz") + " torch.trapezoid", args=[X])
+
+# --- neural-network functions ------------------------------------------------------------------
+F = "torch.nn.functional."
+add(
+    F + "softmax " + F + "log_softmax " + F + "softmin torch.special.log_softmax torch.special.softmax",
+    args=[X, 1],
+)
+add(F + "leaky_relu", args=[X, 0.2])
+add(F + "threshold", args=[X, 0.1, 20.0])
+add(F + "linear", args=[X, T(5, 4), T(5)])
+add(F + "bilinear", args=[T(2, 4), T(2, 3), T(5, 4, 3), T(5)])
+add(F + "conv1d", args=[T(1, 3, 8), T(4, 3, 3)])
+add(F + "conv2d", args=[T(1, 3, 8, 8), T(4, 3, 3, 3)])
+add(F + "conv3d", args=[T(1, 2, 5, 5, 5), T(3, 2, 3, 3, 3)])
+add(F + "conv_transpose1d", args=[T(1, 3, 5), T(3, 4, 3)])
+add(F + "conv_transpose2d", args=[T(1, 3, 5, 5), T(3, 4, 3, 3)])
+add(F + "conv_transpose3d", args=[T(1, 2, 4, 4, 4), T(2, 3, 3, 3, 3)])
+add(F + "avg_pool1d " + F + "max_pool1d " + F + "lp_pool1d", args=[T(1, 3, 8), 2])
+add(F + "avg_pool2d " + F + "max_pool2d", args=[T(1, 3, 8, 8), 2])
+add(F + "avg_pool3d " + F + "max_pool3d", args=[T(1, 2, 4, 4, 4), 2])
+add(F + "lp_pool1d", args=[T(1, 3, 8), 2.0, 2])
+add(F + "lp_pool2d", args=[T(1, 3, 8, 8), 2.0, 2])
+add(F + "adaptive_avg_pool1d " + F + "adaptive_max_pool1d", args=[T(1, 3, 8), 4])
+add(F + "adaptive_avg_pool2d " + F + "adaptive_max_pool2d", args=[T(1, 3, 8, 8), TUP(4, 4)])
+add(F + "adaptive_avg_pool3d " + F + "adaptive_max_pool3d", args=[T(1, 2, 4, 4, 4), TUP(2, 2, 2)])
+add(F + "max_unpool1d", args=[T(1, 1, 2), D([[[1, 2]]], "int64"), 2])
+add(F + "max_unpool2d", args=[T(1, 1, 2, 2), D([[[[0, 3], [9, 14]]]], "int64"), 2])
+add(F + "max_unpool3d", args=[T(1, 1, 1, 1, 1), D([[[[[5]]]]], "int64"), 2])
+add(F + "pad", args=[X, TUP(1, 1)])
+add(
+    F + "interpolate " + F + "upsample",
+    args=[T(1, 3, 4, 4)],
+    kwargs={"size": TUP(8, 8), "mode": "bilinear", "align_corners": False},
+)
+add(F + "grid_sample", args=[T(1, 3, 4, 4), T(1, 5, 5, 2)], kwargs={"align_corners": False})
+add(F + "affine_grid", args=[T(1, 2, 3), TUP(1, 3, 4, 4)], kwargs={"align_corners": False})
+add(F + "batch_norm", args=[T(2, 3, 4), T(3), P(3), T(3), T(3)])
+add(F + "layer_norm", args=[X, TUP(4)])
+add(F + "group_norm", args=[T(2, 4, 3), 2])
+add(F + "instance_norm", args=[T(2, 3, 4)])
+add(F + "local_response_norm", args=[T(1, 4, 3, 3), 2])
+add(F + "normalize", args=[X])
+add(F + "unfold", args=[T(1, 2, 4, 4), 2])
+add(F + "fold", args=[T(1, 8, 9), TUP(4, 4), 2])
+add(F + "pixel_shuffle", args=[T(1, 8, 3, 3), 2])
+add(F + "pixel_unshuffle", args=[T(1, 2, 4, 4), 2])
+add(F + "prelu", args=[X, T(1)])
+add(F + "embedding", args=[I(2, 3, high=5), T(5, 4)])
+add(F + "cosine_similarity", args=[X, Y])
+add(F + "pairwise_distance", args=[T(3, 4), T(3, 4)])
+add(F + "pdist", args=[T(4, 3)])
+add(F + "dropout", args=[X, 0.5, False], note="eval_identity")
+add(F + "dropout1d", args=[T(2, 3, 4), 0.5, False], note="eval_identity")
+add(F + "dropout2d", args=[T(2, 3, 4, 4), 0.5, False], note="eval_identity")
+add(F + "dropout3d", args=[T(2, 3, 2, 2, 2), 0.5, False], note="eval_identity")
+add(F + "alpha_dropout " + F + "feature_alpha_dropout", args=[X, 0.5, False], note="eval_identity")
+# losses
+_PROB = P(2, 3, 4, low=0.1, high=0.9)
+add(F + "l1_loss " + F + "mse_loss " + F + "smooth_l1_loss " + F + "huber_loss", args=[X, Y])
+add(F + "binary_cross_entropy", args=[_PROB, P(2, 3, 4, low=0.0, high=1.0)])
+add(F + "binary_cross_entropy_with_logits", args=[X, P(2, 3, 4, low=0.0, high=1.0)])
+add(F + "cross_entropy", args=[T(2, 5), I(2, high=5)])
+add(F + "nll_loss", args=[T(2, 5, low=-3.0, high=-0.1), I(2, high=5)])
+add(F + "kl_div", args=[T(2, 5, low=-3.0, high=-0.1), P(2, 5, low=0.05, high=1.0)])
+add(F + "poisson_nll_loss", args=[X, P(2, 3, 4)])
+add(F + "gaussian_nll_loss", args=[X, Y, P(2, 3, 4)])
+add(F + "hinge_embedding_loss " + F + "soft_margin_loss", args=[T(2, 4), SIGNS])
+add(F + "cosine_embedding_loss", args=[T(2, 4), T(2, 4), D([1.0, -1.0])])
+add(F + "margin_ranking_loss", args=[T(4), T(4), D([1.0, -1.0, 1.0, -1.0])])
+add(F + "triplet_margin_loss", args=[T(2, 4), T(2, 4), T(2, 4)])
+add(F + "multi_margin_loss", args=[T(2, 5), I(2, high=5)])
+add(F + "multilabel_margin_loss", args=[T(2, 4), D([[3, 0, -1, 1], [1, 2, -1, 0]], "int64")])
+add(F + "multilabel_soft_margin_loss", args=[T(2, 4), D([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0]])])
+add(F + "ctc_loss", skip="no_input_rule", note="ctc_inputs")
+add(F + "gumbel_softmax", skip="random")
+
+# --- nn layers (constructor args in init_args, forward inputs in args) ----------------------------
+N = "torch.nn."
+add(N + "Softmax " + N + "LogSoftmax " + N + "Softmin", init_args=[1], args=[X])
+add(N + "LeakyReLU", init_args=[0.2], args=[X])
+add(N + "Threshold", init_args=[0.1, 20.0], args=[X])
+add(N + "GELU", args=[X])
+add_pair(
+    N + "GELU", "mindspore.nn.GELU", args=[X], ms_init_kwargs={"approximate": False}, note="gelu_approximate"
+)
+add(N + "Linear", init_args=[4, 5], args=[X])
+add(N + "Bilinear", init_args=[4, 3, 5], args=[T(2, 4), T(2, 3)])
+add(N + "Conv1d", init_args=[3, 4, 3], args=[T(1, 3, 8)])
+add(N + "Conv2d", init_args=[3, 4, 3], args=[T(1, 3, 8, 8)])
+add(N + "Conv3d", init_args=[2, 3, 3], args=[T(1, 2, 5, 5, 5)])
+add(N + "ConvTranspose1d", init_args=[3, 4, 3], args=[T(1, 3, 5)])
+add(N + "ConvTranspose2d", init_args=[3, 4, 3], args=[T(1, 3, 5, 5)])
+add(N + "ConvTranspose3d", init_args=[2, 3, 3], args=[T(1, 2, 4, 4, 4)])
+for _t, _m, _x in (
+    ("Conv1d", "Conv1d", T(1, 3, 8)),
+    ("Conv2d", "Conv2d", T(1, 3, 8, 8)),
+    ("ConvTranspose1d", "Conv1dTranspose", T(1, 3, 5)),
+    ("ConvTranspose2d", "Conv2dTranspose", T(1, 3, 5, 5)),
+):
+    add_pair(
+        N + _t,
+        "mindspore.nn." + _m,
+        init_args=[3, 4, 3],
+        args=[_x],
+        ms_init_kwargs={"pad_mode": "valid", "has_bias": True},
+        note="conv_pad_mode_bias",
+    )
+for _t, _m, _x in (
+    ("Conv3d", "Conv3d", T(1, 2, 5, 5, 5)),
+    ("ConvTranspose3d", "Conv3dTranspose", T(1, 2, 4, 4, 4)),
+):
+    add_pair(
+        N + _t,
+        "mindspore.nn." + _m,
+        init_args=[2, 3, 3],
+        args=[_x],
+        ms_init_kwargs={"pad_mode": "valid", "has_bias": True},
+        note="conv_pad_mode_bias",
+    )
+add(N + "BatchNorm1d", init_args=[3], args=[T(2, 3, 4)])
+add(N + "BatchNorm2d " + N + "SyncBatchNorm", init_args=[3], args=[T(2, 3, 4, 4)])
+add(N + "BatchNorm3d", init_args=[3], args=[T(2, 3, 2, 2, 2)])
+add(N + "InstanceNorm1d", init_args=[3], init_kwargs={"affine": True}, args=[T(2, 3, 4)])
+add(N + "InstanceNorm2d", init_args=[3], init_kwargs={"affine": True}, args=[T(2, 3, 4, 4)])
+add(N + "InstanceNorm3d", init_args=[3], init_kwargs={"affine": True}, args=[T(2, 3, 2, 2, 2)])
+add(N + "GroupNorm", init_args=[2, 4], args=[T(2, 4, 3)])
+add(N + "LayerNorm", init_args=[TUP(4)], args=[X])
+add_pair(
+    N + "LayerNorm",
+    "mindspore.nn.LayerNorm",
+    init_args=[TUP(4)],
+    args=[X],
+    ms_init_kwargs={"epsilon": 1e-5},
+    note="layernorm_epsilon",
+)
+add(N + "LocalResponseNorm", init_args=[2], args=[T(1, 4, 3, 3)])
+add(N + "Embedding", init_args=[5, 4], args=[I(2, 3, high=5)])
+add(N + "AvgPool1d " + N + "MaxPool1d", init_args=[2], args=[T(1, 3, 8)])
+add(N + "AvgPool2d " + N + "MaxPool2d", init_args=[2], args=[T(1, 3, 8, 8)])
+add(N + "AvgPool3d " + N + "MaxPool3d", init_args=[2], args=[T(1, 2, 4, 4, 4)])
+for _name, _x in (
+    ("MaxPool1d", T(1, 3, 8)),
+    ("MaxPool2d", T(1, 3, 8, 8)),
+    ("AvgPool1d", T(1, 3, 8)),
+    ("AvgPool2d", T(1, 3, 8, 8)),
+):
+    add_pair(
+        N + _name,
+        "mindspore.nn." + _name,
+        init_args=[2],
+        args=[_x],
+        ms_init_kwargs={"kernel_size": 2, "stride": 2},
+        note="pool_stride_default",
+    )
+add(N + "LPPool1d", init_args=[2.0, 2], args=[T(1, 3, 8)])
+add(N + "LPPool2d", init_args=[2.0, 2], args=[T(1, 3, 8, 8)])
+add(N + "AdaptiveAvgPool1d " + N + "AdaptiveMaxPool1d", init_args=[4], args=[T(1, 3, 8)])
+add(N + "AdaptiveAvgPool2d " + N + "AdaptiveMaxPool2d", init_args=[TUP(4, 4)], args=[T(1, 3, 8, 8)])
+add(N + "AdaptiveAvgPool3d " + N + "AdaptiveMaxPool3d", init_args=[TUP(2, 2, 2)], args=[T(1, 2, 4, 4, 4)])
+add(N + "MaxUnpool1d", init_args=[2], args=[T(1, 1, 2), D([[[1, 2]]], "int64")])
+add(N + "MaxUnpool2d", init_args=[2], args=[T(1, 1, 2, 2), D([[[[0, 3], [9, 14]]]], "int64")])
+add(N + "MaxUnpool3d", init_args=[2], args=[T(1, 1, 1, 1, 1), D([[[[[5]]]]], "int64")])
+add(N + "ConstantPad1d", init_args=[1, 0.5], args=[T(1, 2, 4)])
+add(N + "ConstantPad2d", init_args=[1, 0.5], args=[T(1, 2, 4, 4)])
+add(N + "ConstantPad3d", init_args=[1, 0.5], args=[T(1, 2, 3, 3, 3)])
+for _kind in ("ReflectionPad", "ReplicationPad", "ZeroPad", "CircularPad"):
+    add(N + _kind + "1d", init_args=[1], args=[T(1, 2, 4)])
+    add(N + _kind + "2d", init_args=[1], args=[T(1, 2, 4, 4)])
+    add(N + _kind + "3d", init_args=[1], args=[T(1, 2, 3, 3, 3)])
+add(N + "Fold", init_args=[TUP(4, 4), 2], args=[T(1, 8, 9)])
+add(N + "Unfold", init_args=[2], args=[T(1, 2, 4, 4)])
+add(N + "Flatten", args=[X])
+add_pair(
+    N + "Flatten",
+    "mindspore.mint.flatten",
+    args=[X],
+    ms_call="function",
+    ms_args=[ARG(0)],
+    ms_kwargs={"start_dim": 1},
+    note="class_to_function",
+)
+add(N + "Unflatten", init_args=[1, TUP(3, 1)], args=[X])
+add(N + "Upsample", init_kwargs={"size": TUP(8, 8), "mode": "nearest"}, args=[T(1, 3, 4, 4)])
+add(N + "PixelShuffle", init_args=[2], args=[T(1, 8, 3, 3)])
+add(N + "PixelUnshuffle", init_args=[2], args=[T(1, 2, 4, 4)])
+add(N + "ChannelShuffle", init_args=[2], args=[T(1, 4, 2, 2)])
+add(N + "Dropout " + N + "AlphaDropout " + N + "FeatureAlphaDropout", args=[X], note="eval_identity")
+add(N + "Dropout1d", args=[T(2, 3, 4)], note="eval_identity")
+add(N + "Dropout2d", args=[T(2, 3, 4, 4)], note="eval_identity")
+add(N + "Dropout3d", args=[T(2, 3, 2, 2, 2)], note="eval_identity")
+add(N + "PReLU", args=[X])
+add(N + "CosineSimilarity " + N + "PairwiseDistance", args=[T(3, 4), T(3, 4)])
+add(N + "RNNCell " + N + "GRUCell", init_args=[4, 5], args=[T(2, 4), T(2, 5)])
+add(N + "LSTMCell", init_args=[4, 5], args=[T(2, 4), TUP(T(2, 5), T(2, 5))])
+add(N + "RNN " + N + "GRU " + N + "LSTM", init_args=[4, 5], init_kwargs={"batch_first": True}, args=[X])
+for _name in (
+    "MultiheadAttention",
+    "Transformer",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+):
+    add(N + _name, skip="no_input_rule", note="composite_layer")
+# loss layers: forward inputs as for the functions
+add(N + "L1Loss " + N + "MSELoss " + N + "SmoothL1Loss " + N + "HuberLoss", args=[X, Y])
+add(N + "BCELoss", args=[_PROB, P(2, 3, 4, low=0.0, high=1.0)])
+add(N + "BCEWithLogitsLoss", args=[X, P(2, 3, 4, low=0.0, high=1.0)])
+add(N + "CrossEntropyLoss", args=[T(2, 5), I(2, high=5)])
+add(N + "NLLLoss", args=[T(2, 5, low=-3.0, high=-0.1), I(2, high=5)])
+add(N + "KLDivLoss", args=[T(2, 5, low=-3.0, high=-0.1), P(2, 5, low=0.05, high=1.0)])
+add(N + "PoissonNLLLoss", args=[X, P(2, 3, 4)])
+add(N + "GaussianNLLLoss", args=[X, Y, P(2, 3, 4)])
+add(N + "HingeEmbeddingLoss " + N + "SoftMarginLoss", args=[T(2, 4), SIGNS])
+add(N + "CosineEmbeddingLoss", args=[T(2, 4), T(2, 4), D([1.0, -1.0])])
+add(N + "MarginRankingLoss", args=[T(4), T(4), D([1.0, -1.0, 1.0, -1.0])])
+add(N + "TripletMarginLoss", args=[T(2, 4), T(2, 4), T(2, 4)])
+add(N + "MultiMarginLoss", args=[T(2, 5), I(2, high=5)])
+add(N + "MultiLabelMarginLoss", args=[T(2, 4), D([[3, 0, -1, 1], [1, 2, -1, 0]], "int64")])
+add(N + "MultiLabelSoftMarginLoss", args=[T(2, 4), D([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0]])])
+add(N + "CTCLoss", skip="no_input_rule", note="ctc_inputs")
+
+# --- pairs whose MindSpore signature differs (mostly mindspore.ops / mindspore.nn of older tables) ----
+add("torch.repeat_interleave torch.Tensor.repeat_interleave", args=[X, 2, 1])
+for _name, _x in (
+    ("MaxPool1d", T(1, 3, 8)),
+    ("MaxPool2d", T(1, 3, 8, 8)),
+    ("AvgPool1d", T(1, 3, 8)),
+    ("AvgPool2d", T(1, 3, 8, 8)),
+    ("MaxPool3d", T(1, 2, 4, 4, 4)),
+    ("AvgPool3d", T(1, 2, 4, 4, 4)),
+):
+    add_pair(
+        N + _name,
+        "mindspore.nn." + _name,
+        init_args=[2],
+        args=[_x],
+        ms_init_args=[2],
+        ms_init_kwargs={"stride": 2},
+        note="pool_stride_default",
+    )
+for _name, _x in (
+    ("avg_pool1d", T(1, 3, 8)),
+    ("avg_pool2d", T(1, 3, 8, 8)),
+    ("avg_pool3d", T(1, 2, 4, 4, 4)),
+):
+    add_pair(
+        F + _name, "mindspore.ops." + _name, args=[_x, 2], ms_args=[ARG(0), 2, 2], note="pool_stride_default"
+    )
+add_pair(
+    F + "smooth_l1_loss",
+    "mindspore.ops.smooth_l1_loss",
+    args=[X, Y],
+    ms_kwargs={"reduction": "mean"},
+    note="loss_reduction_default",
+)
+add_pair(
+    N + "SmoothL1Loss",
+    "mindspore.nn.SmoothL1Loss",
+    args=[X, Y],
+    ms_init_kwargs={"reduction": "mean"},
+    note="loss_reduction_default",
+)
+for _name in ("bartlett_window", "blackman_window", "hamming_window", "hann_window", "kaiser_window"):
+    add_pair(
+        f"torch.{_name}",
+        f"mindspore.ops.{_name}",
+        args=[8],
+        ms_args=[D(8, "int64")],
+        note="window_length_tensor",
+    )
+add_pair(
+    "torch.Tensor.scatter_",
+    "mindspore.ops.tensor_scatter_elements",
+    args=[X, 1, I(2, 1, 4, high=3), T(2, 1, 4)],
+    ms_args=[ARG(0), ARG(2), ARG(3)],
+    ms_kwargs={"axis": 1},
+    note="scatter_argument_order",
+)
+add_pair(
+    "torch.scatter_add",
+    "mindspore.ops.tensor_scatter_elements",
+    args=[X, 1, I(2, 3, 4, high=3), Y],
+    ms_args=[ARG(0), ARG(2), ARG(3)],
+    ms_kwargs={"axis": 1, "reduction": "add"},
+    note="scatter_argument_order",
+)
+add_pair(
+    "torch.dot",
+    "mindspore.ops.tensor_dot",
+    args=[T(4), T(4)],
+    ms_args=[ARG(0), ARG(1), 1],
+    note="tensor_dot_axes",
+)
+add_pair(
+    F + "fold",
+    "mindspore.ops.fold",
+    args=[T(1, 8, 9), TUP(4, 4), 2],
+    ms_args=[ARG(0), D([4, 4], "int32"), 2],
+    note="fold_output_size_tensor",
+)
+# documented findings of failing pairs (see check.note.* messages)
+_NOTES = {
+    "torch.nn.LogSoftMax": "torch_name_typo",
+    "torch.nn.SeLU": "torch_name_typo",
+    "torch.nn.CeLU": "torch_name_typo",
+    "torch.nn.Hardsigmoid -> mindspore.nn.Hsigmoid": "ms_api_removed",
+    "torch.nn.Hardswish -> mindspore.nn.Hswish": "ms_api_removed",
+    "torch.nn.MultiLabelMarginLoss -> mindspore.nn.MultiLabelMarginLoss": "ms_api_removed",
+    "torch.diag -> mindspore.ops.diag": "diag_semantics",
+    "torch.Tensor.diag -> mindspore.Tensor.diag": "diag_semantics",
+    "torch.full -> mindspore.ops.full": "full_dtype_inference",
+    "torch.range -> mindspore.ops.range": "range_end",
+    "torch.unique -> mindspore.ops.unique": "unique_order",
+    "torch.linalg.eigvals": "eigenvalue_order",
+    "torch.nn.LocalResponseNorm -> mindspore.nn.LRN": "lrn_parameters",
+    "torch.nn.Unfold -> mindspore.nn.Unfold": "unfold_signature",
+}
+_INT32 = ("argmin", "argmax", "argsort", "sort", "topk", "cummin", "cummax", "count_nonzero", "bucketize")
+for _name in _INT32:
+    for _api in (f"torch.{_name}", f"torch.Tensor.{_name}"):
+        for _ms in (f"mindspore.ops.{_name}", f"mindspore.Tensor.{_name}"):
+            _NOTES[pair_key(_api, _ms)] = "int32_indices"
+for _name in ("index_add", "index_fill"):
+    _NOTES[f"torch.Tensor.{_name} -> mindspore.Tensor.{_name}"] = "int32_index_required"
+_NOTES[F + "multilabel_margin_loss -> mindspore.ops.multilabel_margin_loss"] = "int32_index_required"
+_NOTES[N + "CrossEntropyLoss -> mindspore.nn.CrossEntropyLoss"] = "int32_index_required"
+for _name in ("bincount",):
+    _NOTES[f"torch.{_name} -> mindspore.ops.{_name}"] = "bincount_float_output"
+    _NOTES[f"torch.Tensor.{_name} -> mindspore.Tensor.{_name}"] = "bincount_float_output"
+for _name in ("hann_window", "kaiser_window", "bartlett_window", "blackman_window", "hamming_window"):
+    _NOTES[f"torch.{_name} -> mindspore.ops.{_name}"] = "window_length_tensor"
+
+
+def _with_note(key: str, note: str) -> None:
+    base = SPECS.get(key) or SPECS.get(key.split(" -> ")[0]) or S()
+    SPECS[key] = replace(base, note=note)
+
+
+for _key, _note in _NOTES.items():
+    if " -> " in _key and _key in SPECS and SPECS[_key].note:
+        continue
+    _with_note(_key, _note)
+
+# --- random and tensor conversions --------------------------------------------------------------
+for _name in (
+    "rand",
+    "randn",
+    "randint",
+    "randperm",
+    "rand_like",
+    "randn_like",
+    "randint_like",
+    "normal",
+    "bernoulli",
+    "multinomial",
+    "poisson",
+):
+    add(f"torch.{_name} torch.Tensor.{_name}", skip="random")
+add("torch.Tensor.to", args=[X, DT("float16")])
+
+_ = (DT, P)
 
 
 def build_table() -> dict[str, ApiSpec]:
@@ -24,6 +663,3 @@ def write_specs_file(path: Path | None = None) -> Path:
     path.write_text(render_specs_json(build_table()), encoding="utf-8")
     load_specs.cache_clear()
     return path
-
-
-_ = T

@@ -205,13 +205,21 @@ def decode(value: Any, tensors: dict[str, Any], dtype_of: Any) -> Any:
     return value
 
 
+UNSUPPORTED_MARKERS = (
+    "unregistered",
+    "unsupported op",
+    "only supports ascend",
+    "not found op",
+    "create kernelmod for op",
+)
+
+
 def _classify_ms_error(exc: BaseException) -> str:
-    text = str(exc)
-    if (
-        "unregistered" in text
-        or "not support" in text.lower()
-        and ("CPU" in text or "device" in text.lower())
-    ):
+    """``unsupported_on_device`` when MindSpore has no kernel for the op on this device."""
+    text = str(exc).lower()
+    if any(marker in text for marker in UNSUPPORTED_MARKERS):
+        return "unsupported_on_device"
+    if "not support" in text and ("cpu" in text or "device" in text):
         return "unsupported_on_device"
     return "mindspore_error"
 
@@ -234,6 +242,8 @@ def _call(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str,
     kwargs = {k: decode(v, tensors, dtype_of) for k, v in call.get("kwargs", {}).items()}
     target = resolve(name, root)
     kind = request["kind"]
+    if side == "mindspore" and request.get("ms_call") == "function":
+        kind = "function"  # the table maps a torch class to a MindSpore function
     if kind == "class":
         init_args = decode(call.get("init_args", []), tensors, dtype_of)
         init_kwargs = {k: decode(v, tensors, dtype_of) for k, v in call.get("init_kwargs", {}).items()}
@@ -241,9 +251,18 @@ def _call(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str,
         return module, args, kwargs
     method_prefix = f"{root}.Tensor."
     if name.startswith(method_prefix) and args:
-        method = getattr(args[0], name[len(method_prefix) :])
-        return None, method, (args[1:], kwargs)
+        member = getattr(args[0], name[len(method_prefix) :])
+        if not callable(member):  # a property (T, mT, real …): its value is the output
+            return None, _constant(member), (args[1:], kwargs)
+        return None, member, (args[1:], kwargs)
     return None, target, (args, kwargs)
+
+
+def _constant(value: Any) -> Any:
+    def call(*_args: Any, **_kwargs: Any) -> Any:
+        return value
+
+    return call
 
 
 def _randomize_buffers(fw: Frameworks, module: Any) -> None:
@@ -264,6 +283,11 @@ PARAM_ALIASES: dict[str, tuple[str, ...]] = {
     "running_mean": ("running_mean", "moving_mean", "mean"),
     "running_var": ("running_var", "moving_variance", "variance"),
 }
+
+
+# MindSpore parameters that may keep their initial values: step counters, and running statistics
+# of layers whose torch counterpart keeps none by default (InstanceNorm).
+UNCOPIED_PARAMS = frozenset({"num_batches_tracked", "moving_mean", "moving_variance"})
 
 
 def copy_parameters(fw: Frameworks, module: Any, cell: Any) -> None:
@@ -308,7 +332,11 @@ def copy_parameters(fw: Frameworks, module: Any, cell: Any) -> None:
             )
         )
         param.set_data(fw.ms.Tensor(np.ascontiguousarray(data), param.dtype))
-    left = [m_items[i][0] for i in range(len(m_items)) if i not in used]
+    left = [
+        m_items[i][0]
+        for i in range(len(m_items))
+        if i not in used and m_items[i][0].rsplit(".", 1)[-1] not in UNCOPIED_PARAMS
+    ]
     if left:
         raise CheckFailure(
             "error", "param_copy", f"MindSpore parameters without torch value: {', '.join(left)}"
@@ -342,7 +370,7 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
         raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
     try:
         cell, m_fn, m_call = _call(fw, "mindspore", request, m_tensors)
-        if kind == "class":
+        if cell is not None:
             cell.set_train(False)
             copy_parameters(fw, module, cell)
             m_out = cell(*m_fn, **m_call)
@@ -354,10 +382,11 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001
         raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
     outputs = request.get("outputs")
-    if outputs is not None:
+    ms_outputs = request.get("ms_outputs") or outputs
+    if outputs is not None or ms_outputs is not None:
         try:
-            t_leaves = [t_leaves[i] for i in outputs]
-            m_leaves = [m_leaves[i] for i in outputs]
+            t_leaves = [t_leaves[i] for i in outputs] if outputs is not None else t_leaves
+            m_leaves = [m_leaves[i] for i in ms_outputs] if ms_outputs is not None else m_leaves
         except IndexError as exc:
             raise CheckFailure(
                 "fail", "output_structure", f"{len(t_leaves)} torch / {len(m_leaves)} MindSpore outputs"
