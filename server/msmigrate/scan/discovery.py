@@ -61,25 +61,25 @@ class Discovery:
 
 
 class _IgnoreRules:
-    """Stacked gitignore specs, each applying to paths relative to its own folder."""
+    """Stacked gitignore specs, each applying to paths relative to its own folder (absolute strings)."""
 
-    def __init__(self, specs: tuple[tuple[Path, GitIgnoreSpec], ...] = ()) -> None:
+    def __init__(self, specs: tuple[tuple[str, GitIgnoreSpec], ...] = ()) -> None:
         self.specs = specs
 
-    def with_file(self, folder: Path, gitignore: Path) -> _IgnoreRules:
+    def with_file(self, folder: str, gitignore: str) -> _IgnoreRules:
         try:
-            lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            with open(gitignore, encoding="utf-8", errors="replace") as fh:
+                lines = fh.read().splitlines()
         except OSError:
             return self
-        return _IgnoreRules((*self.specs, (folder, GitIgnoreSpec.from_lines(lines))))
+        return _IgnoreRules((*self.specs, (folder.rstrip(os.sep) + os.sep, GitIgnoreSpec.from_lines(lines))))
 
-    def ignored(self, path: Path, is_dir: bool) -> bool:
+    def ignored(self, path: str, is_dir: bool) -> bool:
         verdict = False
-        for folder, spec in self.specs:
-            try:
-                rel = path.relative_to(folder).as_posix()
-            except ValueError:
+        for base, spec in self.specs:
+            if not path.startswith(base):
                 continue
+            rel = path[len(base):].replace(os.sep, "/")
             result = spec.check_file(rel + "/" if is_dir else rel).include
             if result is not None:
                 verdict = result
@@ -122,7 +122,7 @@ def discover(paths: Sequence[str | os.PathLike[str]], include: Iterable[str] = (
             found.setdefault(real, real)
             continue
         rules = _ancestor_gitignores(real) if respect_gitignore else _IgnoreRules()
-        _walk(real, real, rules, include_spec, exclude_spec, respect_gitignore, found, links)
+        _walk(real, str(real), "", rules, include_spec, exclude_spec, respect_gitignore, found, links)
     for link, target, folder in links:
         if target.is_relative_to(folder) and target not in found:
             found[target] = link
@@ -150,7 +150,7 @@ def _ancestor_gitignores(folder: Path) -> _IgnoreRules:
     rules = _IgnoreRules()
     for parent in reversed(chain):
         if (parent / ".gitignore").is_file():
-            rules = rules.with_file(parent, parent / ".gitignore")
+            rules = rules.with_file(str(parent), str(parent / ".gitignore"))
     return rules
 
 
@@ -161,17 +161,19 @@ def _is_skipped_dir(entry: os.DirEntry[str]) -> bool:
     return os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))
 
 
-def _walk(top: Path, folder: Path, rules: _IgnoreRules, include: GitIgnoreSpec, exclude: GitIgnoreSpec,
-          respect_gitignore: bool, found: dict[Path, Path], links: list[tuple[Path, Path, Path]]) -> None:
-    if respect_gitignore and (folder / ".gitignore").is_file():
-        rules = rules.with_file(folder, folder / ".gitignore")
+def _walk(top: Path, folder: str, rel_folder: str, rules: _IgnoreRules, include: GitIgnoreSpec,
+          exclude: GitIgnoreSpec, respect_gitignore: bool, found: dict[Path, Path],
+          links: list[tuple[Path, Path, Path]]) -> None:
+    """Walk ``folder`` (absolute, real) whose path relative to ``top`` is ``rel_folder`` (``""`` at top)."""
+    gitignore = os.path.join(folder, ".gitignore")
+    if respect_gitignore and os.path.isfile(gitignore):
+        rules = rules.with_file(folder, gitignore)
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
         return  # unreadable folder: nothing to report from it
     for entry in entries:
-        path = folder / entry.name
-        rel = path.relative_to(top).as_posix()
+        rel = rel_folder + entry.name
         try:
             is_link = entry.is_symlink()
             is_dir = not is_link and entry.is_dir(follow_symlinks=False)
@@ -179,14 +181,15 @@ def _walk(top: Path, folder: Path, rules: _IgnoreRules, include: GitIgnoreSpec, 
         except OSError:
             continue
         if is_dir:
-            if _is_skipped_dir(entry) or exclude.match_file(rel + "/") or rules.ignored(path, True):
+            if _is_skipped_dir(entry) or exclude.match_file(rel + "/") or rules.ignored(entry.path, True):
                 continue
-            _walk(top, path, rules, include, exclude, respect_gitignore, found, links)
+            _walk(top, entry.path, rel + "/", rules, include, exclude, respect_gitignore, found, links)
             continue
         if not is_file or not include.match_file(rel) or exclude.match_file(rel):
             continue
-        if rules.ignored(path, False):
+        if rules.ignored(entry.path, False):
             continue
+        path = Path(entry.path)
         if is_link:
             try:
                 links.append((path, path.resolve(strict=True), top))

@@ -1,14 +1,15 @@
 """Analysis of one file's bytes, in the scanning process or in a worker process of the pool.
 
 Results travel (and are cached) in the lossless JSON form
-``{"findings": [Finding.to_cache()...], "error_key", "error_args", "lines"}``.
+``{"findings": [[field values of a Finding], ...], "error_key", "error_args", "lines"}``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from msmigrate.analysis.finding import FileResult, Finding
+from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
 
 _WORKER: dict[str, Any] = {}  # per worker process: the knowledge base and analysis options
 
@@ -25,9 +26,37 @@ def analyze_file(data: bytes, rel_path: str, kb: Any, analysis_options: Any) -> 
     return result
 
 
+# Findings are cached as rows of field values (compact, quick to decode); the field order is part of the
+# code fingerprint in every cache key, since it comes from analysis/finding.py.
+FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Finding))
+_ENUMS: dict[str, dict[str, Any]] = {
+    "category": {c.value: c for c in FindingCategory},
+    "severity": {s.value: s for s in Severity},
+    "usage": {u.value: u for u in UsageKind},
+}
+
+
+def finding_to_row(finding: Finding) -> list[Any]:
+    return [getattr(finding, name) for name in FIELDS]
+
+
+_ENUM_POSITIONS: tuple[tuple[int, dict[str, Any]], ...] = tuple(
+    (FIELDS.index(name), members) for name, members in _ENUMS.items()
+)
+
+
+def finding_from_row(row: list[Any]) -> Finding:
+    if type(row) is not list or len(row) != len(FIELDS):
+        raise ValueError("not a cached finding")
+    values = list(row)
+    for position, members in _ENUM_POSITIONS:
+        values[position] = members[values[position]]
+    return Finding(*values)
+
+
 def result_to_cache(result: FileResult) -> dict[str, Any]:
     return {
-        "findings": [f.to_cache() for f in result.findings],
+        "findings": [finding_to_row(f) for f in result.findings],
         "error_key": result.error_key,
         "error_args": {k: v if isinstance(v, str | int | float | bool) else str(v)
                        for k, v in result.error_args.items()},
@@ -38,7 +67,7 @@ def result_to_cache(result: FileResult) -> dict[str, Any]:
 def result_from_cache(rel_path: str, data: dict[str, Any]) -> FileResult:
     return FileResult(
         rel_path,
-        [Finding.from_cache(f) for f in data["findings"]],
+        [finding_from_row(row) for row in data["findings"]],
         data.get("error_key"),
         dict(data.get("error_args") or {}),
         int(data.get("lines") or 0),
