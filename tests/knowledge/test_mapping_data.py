@@ -134,7 +134,8 @@ def test_categories_from_descriptions() -> None:
     assert v24[("torch.all", "mindspore.ops.all")]["category"] == "diff_page"
     verbose = v24[("torch.optim.lr_scheduler.CyclicLR", "mindspore.experimental.optim.lr_scheduler.CyclicLR")]
     assert verbose["category"] == "no_verbose"
-    assert verbose["torch_only_params"][0] == "verbose"
+    # "No verbose and momentum related input params": the momentum ones come from the torch signature
+    assert verbose["torch_only_params"] == ["verbose", "base_momentum", "cycle_momentum", "max_momentum"]
     split = v24[("torch.Tensor.split", "mindspore.Tensor.split")]
     assert (split["param_renames"], split["param_renames_source"]) == (
         {"split_size": "split_size_or_sections"},
@@ -146,6 +147,13 @@ def test_categories_from_descriptions() -> None:
     assert median["default_differences"] == [
         {"param": "dim", "torch_default": None, "mindspore_default": None}
     ]
+    adam = v26[
+        ("torch.optim.Adam", "mindspore.mint.optim.Adam")
+    ]  # "PyTorch has some optimization parameters"
+    assert (adam["category"], adam["torch_only_params"][:2]) == (
+        "param_count_order",
+        ["foreach", "capturable"],
+    )
     inplace = [r for r in v26.values() if r["category"] == "no_inplace"]
     assert len(inplace) == 10 and all(r["torch_only_params"] == ["inplace"] for r in inplace)
     v110 = rows_of("1.10")

@@ -37,21 +37,27 @@ def params_from_inventory(signature: Iterable[Mapping[str, str]]) -> list[SigPar
 def best_pair(
     torch_overloads: list[list[SigParam]], ms_overloads: list[list[SigParam]]
 ) -> tuple[list[SigParam], list[SigParam]] | None:
-    """The (torch, MindSpore) overloads that agree best.
+    ranked = ranked_pairs(torch_overloads, ms_overloads)
+    return ranked[0] if ranked else None
+
+
+def ranked_pairs(
+    torch_overloads: list[list[SigParam]], ms_overloads: list[list[SigParam]]
+) -> list[tuple[list[SigParam], list[SigParam]]]:
+    """The (torch, MindSpore) overload pairs, best agreeing first.
 
     Ranked by shared names, then names at the same position, then overloads without ``self`` (the
     deprecated ``torch.addr(beta, self, ...)`` forms), then the longer torch overload, then source order.
     """
-    best: tuple[tuple[int, ...], list[SigParam], list[SigParam]] | None = None
+    scored: list[tuple[tuple[int, ...], list[SigParam], list[SigParam]]] = []
     for ti, t in enumerate(torch_overloads):
         for mi, m in enumerate(ms_overloads):
             common = len({p.name for p in t} & {p.name for p in m})
             same_place = sum(1 for a, b in zip(t, m, strict=False) if a.name == b.name)
             has_self = any(p.name == "self" for p in t)
-            key = (common, same_place, -int(has_self), len(t), -ti, -mi)
-            if best is None or key > best[0]:
-                best = (key, t, m)
-    return (best[1], best[2]) if best else None
+            scored.append(((common, same_place, -int(has_self), len(t), -ti, -mi), t, m))
+    scored.sort(key=lambda item: item[0], reverse=True)
+    return [(t, m) for _key, t, m in scored]
 
 
 def align(

@@ -154,6 +154,17 @@ def build_rows(
             )
             derived.add_torch_only(facts.torch_only)
             facts = derived
+        if classification.unnamed_torch_only and en.mindspore_api and not facts.torch_only:
+            compared = facts_from_signatures(
+                torch_overloads,
+                inventories.overloads("mindspore", en.mindspore_api),
+                known_pairs,
+                general,
+                en.torch_api,
+                only_general_torch_only=False,
+                mindspore_api=en.mindspore_api,
+            )
+            facts.add_torch_only(compared.torch_only)
         torch_params = {p.name for overload in torch_overloads for p in overload}
         apply_classification(facts, classification, sorted(torch_params))
         row: dict[str, Any] = {

@@ -23,6 +23,8 @@ class Classification:
     renames: dict[str, str] = field(default_factory=dict)
     # names the description mentions but that need a signature to resolve (``momentum`` related params)
     torch_only_hints: list[str] = field(default_factory=list)
+    # "PyTorch has some optimization parameters": which ones only the two signatures can tell
+    unnamed_torch_only: bool = False
 
 
 _DIFF_LINK_TEXT = {"diff", "差异对比", "difference", "differences", "差异"}
@@ -61,8 +63,9 @@ _DEFAULT_PARAM_RES = (
     re.compile(rf"default values? of `?({_IDENT})`? (?:is|are) different"),
     re.compile(rf"参数\s*`?({_IDENT})`?\s*默认值"),
 )
+_UNNAMED_EXTRA_RE = re.compile(r"pytorch has some optimization parameters|pytorch多一些优化参数")
 _RENAME_RE = re.compile(rf"the `?({_IDENT})`? parameter is `?({_IDENT})`? in mindspore")
-_BACKTICK_RE = re.compile(rf"`({_IDENT})`")
+_RELATED_RE = re.compile(r"\bno (.+?) related")
 
 
 def classify(description: str, has_diff_link: bool, has_mindspore_api: bool) -> Classification:
@@ -79,7 +82,11 @@ def classify(description: str, has_diff_link: bool, has_mindspore_api: bool) -> 
     result = Classification(category or MappingCategory.OTHER_DIFFERENCE)
     if category is MappingCategory.NO_VERBOSE:
         result.torch_only.append("verbose")
-        result.torch_only_hints.extend(n for n in _BACKTICK_RE.findall(text) if n != "verbose")
+        # "No `verbose` and `momentum` related input params" (markup already stripped)
+        related = _RELATED_RE.search(lowered)
+        if related:
+            words = re.findall(_IDENT, related.group(1))
+            result.torch_only_hints.extend(w for w in words if w not in ("verbose", "and"))
     elif category is MappingCategory.NO_INPLACE:
         result.torch_only.append("inplace")
     for pattern in _NO_PARAM_RES:
@@ -89,6 +96,7 @@ def classify(description: str, has_diff_link: bool, has_mindspore_api: bool) -> 
         if m:
             result.mindspore_only.extend(_names_in(m.group(1)))
             break
+    result.unnamed_torch_only = bool(_UNNAMED_EXTRA_RE.search(lowered))
     for pattern in _DEFAULT_PARAM_RES:
         result.default_params.extend(pattern.findall(lowered))
     for torch_name, ms_name in _RENAME_RE.findall(lowered):

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from msmigrate.knowledge.importer.align import align, best_pair
+from msmigrate.knowledge.importer.align import align, ranked_pairs
 from msmigrate.knowledge.importer.classify import Classification
 from msmigrate.knowledge.importer.diff_page import DiffPage, FactTable
 from msmigrate.knowledge.importer.signatures import SigParam
@@ -141,14 +141,27 @@ def facts_from_signatures(
     (``out`` …) can be missing on the MindSpore side.
     """
     facts = RowFacts()
-    chosen = best_pair(torch_overloads, ms_overloads)
-    if chosen is None:
+    pairs = ranked_pairs(torch_overloads, ms_overloads)
+    if not pairs:
         return facts
-    torch_sig, ms_sig = chosen
-    if _is_tensor_method(torch_api) or (mindspore_api or "").startswith("mindspore.Tensor."):
-        torch_sig = [p for p in torch_sig if p.name not in SELF_NAMES]  # the tensor itself
     general = set(general_params)
-    result = align(torch_sig, ms_sig, known_pairs, skip=general, trust_positions=only_general_torch_only)
+    is_method = _is_tensor_method(torch_api) or (mindspore_api or "").startswith("mindspore.Tensor.")
+    result = None
+    # the table says the names differ: an overload pair with identical names (a later MindSpore release
+    # that adopted the torch names) says less than one that shows the renames
+    for index, (torch_sig, ms_sig) in enumerate(pairs if only_general_torch_only else pairs[:1]):
+        if is_method:
+            torch_sig = [p for p in torch_sig if p.name not in SELF_NAMES]  # the tensor itself
+        candidate = align(
+            torch_sig, ms_sig, known_pairs, skip=general, trust_positions=only_general_torch_only
+        )
+        if index == 0:
+            result = candidate
+        required_left = [p for p in ms_sig if p.required and p.name in candidate.mindspore_only]
+        if candidate.renames and not required_left:
+            result = candidate
+            break
+    assert result is not None
     facts.param_renames = result.renames
     facts.param_renames_source = "derived" if result.renames else None
     torch_only = (
