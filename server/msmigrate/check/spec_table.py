@@ -171,6 +171,15 @@ add(fn_and_method("take"), args=[X, D([0, 5, 23], "int64")])
 add(fn_and_method("narrow"), args=[X, 1, 0, 2])
 add(fn_and_method("select"), args=[X, 1, 1])
 add("torch.Tensor.fill_diagonal_", args=[T(3, 3), 0.5])
+add(
+    "torch.Tensor.index_put torch.index_put",
+    args=[T(3, 4), TUP(D([0, 1], "int64"), D([1, 2], "int64")), T(2)],
+)
+add(
+    fn_and_method("lu_solve") + " torch.lu_unpack " + fn_and_method("orgqr") + " " + fn_and_method("ormqr"),
+    skip="no_input_rule",
+    note="needs_factorization",
+)
 add(fn_and_method("nonzero"), args=[B(2, 3, 4)])
 add("torch.nn.functional.one_hot", args=[I(2, 3, high=4), 4])
 
@@ -550,7 +559,7 @@ add_pair(
     ms_init_kwargs={"reduction": "mean"},
     note="loss_reduction_default",
 )
-for _name in ("bartlett_window", "blackman_window", "hamming_window", "hann_window", "kaiser_window"):
+for _name in ("bartlett_window", "blackman_window"):
     add_pair(
         f"torch.{_name}",
         f"mindspore.ops.{_name}",
@@ -617,12 +626,14 @@ _NOTES[N + "CrossEntropyLoss -> mindspore.nn.CrossEntropyLoss"] = "int32_index_r
 for _name in ("bincount",):
     _NOTES[f"torch.{_name} -> mindspore.ops.{_name}"] = "bincount_float_output"
     _NOTES[f"torch.Tensor.{_name} -> mindspore.Tensor.{_name}"] = "bincount_float_output"
-for _name in ("hann_window", "kaiser_window", "bartlett_window", "blackman_window", "hamming_window"):
-    _NOTES[f"torch.{_name} -> mindspore.ops.{_name}"] = "window_length_tensor"
+for _name in ("hann_window", "kaiser_window"):
+    _NOTES[f"torch.{_name} -> mindspore.ops.{_name}"] = "window_float64_output"
+_NOTES[F + "dropout2d -> mindspore.mint.nn.functional.dropout2d"] = "ms_eval_dropout2d"
+_NOTES["torch.Tensor.H -> mindspore.Tensor.H"] = "ms_property_error"
 
 
 def _with_note(key: str, note: str) -> None:
-    base = SPECS.get(key) or SPECS.get(key.split(" -> ")[0]) or S()
+    base = SPECS.get(key) or SPECS.get(key.split(" -> ")[0]) or S(args=[X])
     SPECS[key] = replace(base, note=note)
 
 

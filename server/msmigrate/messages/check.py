@@ -135,4 +135,147 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "msmigrate.checkEquivalence 需要一个 torch API 名称",
     ),
     "check.lsp.related": ("equivalence check: {summary}", "等价性检查：{summary}"),
+    # notes of the input-spec table (findings recorded per API pair)
+    "check.note.bincount_float_output": (
+        "MindSpore returns float32 counts where torch returns int64",
+        "MindSpore 返回 float32 计数，torch 返回 int64",
+    ),
+    "check.note.class_to_function": (
+        "the table maps the torch layer to a MindSpore function; checked by calling the function",
+        "映射表把 torch 层映射到 MindSpore 函数；检查时直接调用该函数",
+    ),
+    "check.note.composite_layer": (
+        "composite layer: parameter layouts differ, not compared",
+        "复合层：参数布局不同，未比对",
+    ),
+    "check.note.conv_pad_mode_bias": (
+        "MindSpore defaults to pad_mode='same' and no bias; checked with pad_mode='valid', has_bias=True",
+        "MindSpore 默认 pad_mode='same' 且无偏置；检查时使用 pad_mode='valid'、has_bias=True",
+    ),
+    "check.note.ctc_inputs": (
+        "CTC inputs need consistent lengths; not generated",
+        "CTC 输入需要一致的长度，未生成",
+    ),
+    "check.note.diag_semantics": (
+        "for a 2-D input MindSpore builds a diagonal tensor instead of extracting the diagonal",
+        "对二维输入，MindSpore 构造对角张量而不是提取对角线",
+    ),
+    "check.note.eigenvalue_order": (
+        "eigenvalues come back in a different order",
+        "特征值的返回顺序不同",
+    ),
+    "check.note.eval_identity": (
+        "checked in inference mode (training=False), where dropout is the identity",
+        "在推理模式（training=False）下检查，此时 dropout 为恒等映射",
+    ),
+    "check.note.flatten_start_dim": (
+        "MindSpore defaults to start_dim=1; checked with start_dim=0",
+        "MindSpore 默认 start_dim=1；检查时使用 start_dim=0",
+    ),
+    "check.note.fold_output_size_tensor": (
+        "MindSpore takes output_size as an int32 tensor",
+        "MindSpore 的 output_size 需要 int32 张量",
+    ),
+    "check.note.full_dtype_inference": (
+        "without dtype MindSpore infers an integer dtype from the size and truncates a float fill value",
+        "不指定 dtype 时 MindSpore 推断为整数类型，浮点填充值被截断",
+    ),
+    "check.note.gelu_approximate": (
+        "MindSpore defaults to the tanh approximation; checked with approximate=False",
+        "MindSpore 默认使用 tanh 近似；检查时使用 approximate=False",
+    ),
+    "check.note.int32_index_required": (
+        "MindSpore accepts only int32 index tensors here; int64 indices raise a TypeError",
+        "此处 MindSpore 只接受 int32 索引张量，int64 索引会抛出 TypeError",
+    ),
+    "check.note.int32_indices": (
+        "values agree; MindSpore returns int32 indices where torch returns int64",
+        "数值一致；MindSpore 返回 int32 索引，torch 返回 int64",
+    ),
+    "check.note.layernorm_epsilon": (
+        "MindSpore defaults to epsilon=1e-7; checked with epsilon=1e-5",
+        "MindSpore 默认 epsilon=1e-7；检查时使用 epsilon=1e-5",
+    ),
+    "check.note.loss_reduction_default": (
+        "MindSpore defaults to reduction='none'; checked with reduction='mean'",
+        "MindSpore 默认 reduction='none'；检查时使用 reduction='mean'",
+    ),
+    "check.note.lrn_parameters": (
+        "LRN parameters (depth_radius, bias, alpha, beta) do not correspond one to one",
+        "LRN 的参数（depth_radius、bias、alpha、beta）与 torch 不一一对应",
+    ),
+    "check.note.ms_api_removed": (
+        "the MindSpore API named by the table does not exist in the installed MindSpore",
+        "映射表给出的 MindSpore API 在已安装的 MindSpore 中不存在",
+    ),
+    "check.note.ms_eval_dropout2d": (
+        "MindSpore raises for training=False on CPU",
+        "在 CPU 上 training=False 时 MindSpore 抛出异常",
+    ),
+    "check.note.ms_property_error": (
+        "the MindSpore property raises on CPU",
+        "该 MindSpore 属性在 CPU 上抛出异常",
+    ),
+    "check.note.multiples_tuple": (
+        "MindSpore takes the repeats as one tuple",
+        "MindSpore 以一个元组接收重复次数",
+    ),
+    "check.note.needs_factorization": (
+        "inputs must come from a matrix factorization; not generated",
+        "输入必须来自矩阵分解结果，未生成",
+    ),
+    "check.note.order_as_tensor": ("MindSpore takes the order n as a tensor", "MindSpore 的阶数 n 需要张量"),
+    "check.note.pool_stride_default": (
+        "MindSpore defaults to stride=1; checked with stride equal to the kernel size",
+        "MindSpore 默认 stride=1；检查时 stride 取核大小",
+    ),
+    "check.note.range_end": (
+        "torch.range includes the end value, MindSpore excludes it",
+        "torch.range 包含终点，MindSpore 不包含",
+    ),
+    "check.note.returns_indices": (
+        "MindSpore also returns the indices; the values are compared",
+        "MindSpore 还返回索引；只比较数值",
+    ),
+    "check.note.scatter_argument_order": (
+        "MindSpore takes (input, indices, updates, axis); arguments reordered",
+        "MindSpore 的参数顺序为 (input, indices, updates, axis)；已调整顺序",
+    ),
+    "check.note.singular_vectors_sign": (
+        "singular vectors are unique only up to sign; singular values are compared",
+        "奇异向量只在符号意义下唯一；只比较奇异值",
+    ),
+    "check.note.svd_output_order": (
+        "MindSpore returns (s, u, v), torch (U, S, V); singular values are compared",
+        "MindSpore 返回 (s, u, v)，torch 返回 (U, S, V)；只比较奇异值",
+    ),
+    "check.note.tensor_dot_axes": (
+        "the table maps to tensor_dot, which needs axes; checked with axes=1",
+        "映射表对应 tensor_dot，需要 axes 参数；检查时 axes=1",
+    ),
+    "check.note.torch_name_typo": (
+        "the table names a torch API that does not exist (case typo in the official table)",
+        "映射表给出的 torch API 不存在（官方表中的大小写笔误）",
+    ),
+    "check.note.unbiased_default": (
+        "MindSpore defaults to ddof=0 (biased); checked with ddof=1",
+        "MindSpore 默认 ddof=0（有偏）；检查时使用 ddof=1",
+    ),
+    "check.note.unfold_signature": (
+        "MindSpore Unfold takes ksizes/strides/rates and another output layout",
+        "MindSpore Unfold 使用 ksizes/strides/rates 参数，输出布局也不同",
+    ),
+    "check.note.uninitialized_values": (
+        "values are uninitialized; only shapes and dtypes are compared",
+        "数值未初始化；只比较形状和数据类型",
+    ),
+    "check.note.unique_order": ("MindSpore does not sort the unique values", "MindSpore 不对去重结果排序"),
+    "check.note.window_float64_output": (
+        "MindSpore returns float64 where torch returns float32",
+        "MindSpore 返回 float64，torch 返回 float32",
+    ),
+    "check.note.window_length_tensor": (
+        "MindSpore takes window_length as a tensor",
+        "MindSpore 的 window_length 需要张量",
+    ),
 }
