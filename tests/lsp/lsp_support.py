@@ -30,6 +30,12 @@ def make_client() -> LanguageClient:
         return original(params)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    client.code_lens_refreshes = 0  # type: ignore[attr-defined]
+
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def code_lens_refresh(params: None) -> None:
+        client.code_lens_refreshes += 1  # type: ignore[attr-defined]
+
     return client
 
 

@@ -113,7 +113,9 @@ class Publisher:
                 server.report_failure("diagnostics", exc)
                 return
             server.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=analysis.version)
+                types.PublishDiagnosticsParams(
+                    uri=analysis.uri, diagnostics=diagnostics, version=analysis.version
+                )
             )
 
     def clear(self, uri: str) -> None:
@@ -132,8 +134,8 @@ class Publisher:
             if self.server.client_supports("workspace", "diagnostics", "refresh_support"):
                 self.server.workspace_diagnostic_refresh(None)
             return
-        for uri in list(self.server.workspace.text_documents):
-            self.schedule(uri)
+        for document in list(self.server.workspace.text_documents.values()):
+            self.schedule(document.uri)
 
 
 def register(server: MsMigrateServer) -> None:

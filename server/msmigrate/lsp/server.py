@@ -19,6 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -96,7 +97,7 @@ class MsMigrateServer(LanguageServer):
             workspace = self.workspace
         except RuntimeError:
             return None
-        return workspace.text_documents.get(uri)
+        return workspace.text_documents.get(unquote(uri))  # pygls keys documents by the decoded URI
 
     @staticmethod
     def path_of(uri: str) -> str:
@@ -127,8 +128,10 @@ class MsMigrateServer(LanguageServer):
     def cached(self, uri: str) -> Analysis | None:
         """The cached analysis if it matches the document's current text and settings."""
         doc = self.document(uri)
-        analysis = self.analyses.get(uri)
-        if doc is None or analysis is None:
+        if doc is None:
+            return None
+        analysis = self.analyses.get(doc.uri)
+        if analysis is None:
             return None
         if analysis.generation != self.generation or analysis.version != doc.version:
             return None
@@ -144,6 +147,7 @@ class MsMigrateServer(LanguageServer):
             doc = self.document(uri)
             if doc is None:
                 return None
+            uri = doc.uri  # the URI as the client opened it
             hit = self.cached(uri)
             if hit is not None:
                 return hit
@@ -178,7 +182,8 @@ class MsMigrateServer(LanguageServer):
                 return None
 
     def forget(self, uri: str) -> None:
-        self.analyses.pop(uri, None)
+        doc = self.document(uri)
+        self.analyses.pop(doc.uri if doc is not None else uri, None)
 
     # --- logging and errors -------------------------------------------------------------------
     def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:

@@ -1,0 +1,172 @@
+"""Diagnostics end to end: exact ranges (UTF-16), codes, severities, versions, settings, bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsp_support import initialize, open_document, published_for, wait_until
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+SOURCE = (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "\n"
+    "变量 = torch.abs(x)  # 注释\n"
+    's = "😀"; y = torch.neg(s)\n'
+    "layer = nn.Linear(3, 4)\n"
+    "q = torch.foo_bar(1)\n"
+)
+V24 = {"settings": {"mindsporeVersion": "2.4"}}
+
+
+def rng(line: int, start: int, end: int) -> types.Range:
+    return types.Range(types.Position(line, start), types.Position(line, end))
+
+
+def summary(params: types.PublishDiagnosticsParams) -> list[tuple]:
+    return [(d.range, d.code, d.severity, d.source) for d in params.diagnostics]
+
+
+async def test_open_publishes_exact_diagnostics(client: LanguageClient, tmp_path: Path):
+    await initialize(client, tmp_path, init_options=V24, configuration=False)
+    uri = open_document(client, tmp_path / "model.py", SOURCE)
+    params = await wait_until(lambda: published_for(client, uri, 1), what="diagnostics for version 1")
+    hint, info, warning = (
+        types.DiagnosticSeverity.Hint,
+        types.DiagnosticSeverity.Information,
+        types.DiagnosticSeverity.Warning,
+    )
+    assert summary(params) == [
+        (rng(3, 5, 14), "MSM100", hint, "msmigrate"),
+        # the emoji before torch.neg is two UTF-16 code units: code points 13..22 → units 14..23
+        (rng(4, 14, 23), "MSM100", hint, "msmigrate"),
+        (rng(5, 8, 17), "MSM101", info, "msmigrate"),
+        (rng(6, 4, 17), "MSM103", warning, "msmigrate"),
+    ]
+    first = params.diagnostics[0]
+    assert first.message == "torch.abs → mindspore.ops.abs: same behaviour; replacing the name is enough."
+    assert (
+        first.code_description.href
+        == "https://mindspore.cn/docs/en/r2.4.10/api_python/ops/mindspore.ops.abs.html"
+    )
+    assert first.data["finding"]["torch_api"] == "torch.abs"
+
+
+async def test_edit_burst_publishes_only_current_versions(client: LanguageClient, tmp_path: Path):
+    await initialize(client, tmp_path, init_options=V24, configuration=False)
+    uri = open_document(client, tmp_path / "burst.py", "import torch\n")
+    await wait_until(lambda: published_for(client, uri, 1), what="first diagnostics")
+    for version in range(2, 12):  # ten quick incremental edits, each appending one torch.abs line
+        line = version - 1
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(
+                        range=rng(line, 0, 0), text=f"y{version:02d} = torch.abs(x)\n"
+                    )
+                ],
+            )
+        )
+    final = await wait_until(lambda: published_for(client, uri, 11), what="diagnostics for version 11")
+    assert [d.range for d in final.diagnostics] == [rng(line, 6, 15) for line in range(1, 11)]
+    mine = [p for p in client.published if p.uri == uri]
+    versions = [p.version for p in mine]
+    assert versions == sorted(versions) and versions[-1] == 11
+    for params in mine:  # every publish matches the text of the version it names
+        assert len(params.diagnostics) == params.version - 1
+    assert client.published[-1].uri == uri and client.published[-1].version == 11
+
+
+async def test_configuration_pull_and_change_republish(client: LanguageClient, tmp_path: Path):
+    await initialize(
+        client, tmp_path, settings={"mindsporeVersion": "2.4", "severity": {"consistent": "warning"}}
+    )
+    uri = open_document(client, tmp_path / "cfg.py", "import torch\ny = torch.abs(x)\n")
+
+    def latest_severities():
+        params = published_for(client, uri)
+        return params and [d.severity for d in params.diagnostics]
+
+    await wait_until(
+        lambda: latest_severities() == [types.DiagnosticSeverity.Warning], what="warning severity"
+    )
+    count = len(client.published)
+    client.set_configuration(
+        {"mindsporeVersion": "2.4", "severity": {"consistent": "off"}}, section="msmigrate"
+    )
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await wait_until(lambda: len(client.published) > count and latest_severities() == [], what="republish")
+    client.set_configuration({"mindsporeVersion": "2.4", "language": "zh"}, section="msmigrate")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    params = await wait_until(
+        lambda: (
+            (p := published_for(client, uri)) and p.diagnostics and "一致" in p.diagnostics[0].message and p
+        ),
+        what="Chinese messages",
+    )
+    assert params.diagnostics[0].message == "torch.abs → mindspore.ops.abs：功能一致，替换接口名即可。"
+    assert params.diagnostics[0].code_description.href.startswith("https://mindspore.cn/docs/zh-CN/r2.4.10/")
+
+
+async def test_disabled_rules_setting(client: LanguageClient, tmp_path: Path):
+    await initialize(
+        client,
+        tmp_path,
+        init_options={"mindsporeVersion": "2.4", "disabledRules": ["msm103"]},
+        configuration=False,
+    )
+    uri = open_document(client, tmp_path / "d.py", SOURCE)
+    params = await wait_until(lambda: published_for(client, uri, 1), what="diagnostics")
+    assert [d.code for d in params.diagnostics] == ["MSM100", "MSM100", "MSM101"]
+
+
+async def test_pull_diagnostics_when_client_supports_them(client: LanguageClient, tmp_path: Path):
+    result = await initialize(client, tmp_path, init_options=V24, configuration=False, pull=True)
+    assert result.capabilities.diagnostic_provider is not None
+    uri = open_document(client, tmp_path / "pull.py", SOURCE)
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert report.kind == "full"
+    assert [d.code for d in report.items] == ["MSM100", "MSM100", "MSM101", "MSM103"]
+    again = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=report.result_id
+        )
+    )
+    assert again.kind == "unchanged" and again.result_id == report.result_id
+    assert published_for(client, uri) is None  # a pulling client gets no pushed diagnostics
+
+
+async def test_broken_and_binary_documents_do_not_stop_the_server(client: LanguageClient, tmp_path: Path):
+    await initialize(client, tmp_path, init_options=V24, configuration=False)
+    broken = open_document(client, tmp_path / "broken.py", "import torch\ny = torch.abs(\nclass :\n  def (")
+    binary = open_document(
+        client, tmp_path / "bin.py", "import torch\x00\x0c\x1b\u2028\ufffd\ny = torch.abs(x)\n\x00"
+    )
+    await wait_until(lambda: published_for(client, broken, 1), what="diagnostics of the broken file")
+    await wait_until(lambda: published_for(client, binary, 1), what="diagnostics of the binary-ish file")
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=broken), position=types.Position(1, 6)
+        )
+    )
+    assert hover is None or "torch.abs" in hover.contents.value
+    ok = open_document(client, tmp_path / "ok.py", "import torch\ny = torch.abs(x)\n")
+    params = await wait_until(lambda: published_for(client, ok, 1), what="diagnostics after bad input")
+    assert [d.code for d in params.diagnostics] == ["MSM100"]
+    assert not [m for m in client.log_messages if m.type == types.MessageType.Error]
+
+
+async def test_windows_style_encoded_uri(client: LanguageClient, tmp_path: Path):
+    await initialize(client, tmp_path, init_options=V24, configuration=False)
+    uri = "file:///C%3A/Users/dev/proj/train.py"
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=3, text=SOURCE)
+        )
+    )
+    params = await wait_until(lambda: published_for(client, uri, 3), what="diagnostics for an encoded URI")
+    assert len(params.diagnostics) == 4
