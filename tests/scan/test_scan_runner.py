@@ -93,3 +93,30 @@ def test_unknown_mindspore_version_is_a_config_error(tmp_path: Path, make_tree) 
     with pytest.raises(ConfigError) as info:
         scan_paths([root], ScanOptions(mindspore_version="banana"))
     assert info.value.key == "scan.error.bad_version"
+
+
+def test_cancellation_of_a_parallel_scan(tmp_path: Path, make_tree) -> None:
+    root = make_tree(tmp_path / "p", {f"m{i}.py": "import torch\nx = torch.abs(y)\n" for i in range(12)})
+    token = CancellationToken()
+    token.cancel()
+    with pytest.raises(ScanCancelled):
+        scan_paths([root], ScanOptions(jobs=2, use_cache=False, cancel=token))
+
+
+def test_bad_files_get_a_per_file_error_with_the_real_analyzer(tmp_path: Path, make_tree) -> None:
+    root = make_tree(tmp_path / "p", {
+        "binary.py": b"\x00\x01\x02torch",
+        "latin1.py": "s = 'caf\xe9'\n".encode("latin-1"),
+        "empty.py": "",
+        "broken.py": "import torch\nx = torch.abs(\ny = torch.flatten(z)\ndef f(:\n",
+        "ok.py": "import torch\nx = torch.flatten(z)\n",
+    })
+    report = scan_paths([root], ScanOptions(jobs=2))
+    by_path = {f.path: f for f in report.files}
+    assert by_path["binary.py"].error_key is not None and by_path["binary.py"].findings == []
+    assert by_path["latin1.py"].error_key is not None
+    assert by_path["empty.py"].error_key is None and by_path["empty.py"].findings == []
+    assert [(f.line, f.torch_api) for f in by_path["ok.py"].findings if f.torch_api == "torch.flatten"] == [
+        (2, "torch.flatten")]
+    assert by_path["broken.py"].error_key is None  # recovered: the intact parts are still analysed
+    assert report.summary()["files_with_errors"] == 2
