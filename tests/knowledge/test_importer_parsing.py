@@ -458,3 +458,32 @@ def _release(tmp_path: Path, row: str, pages: dict[str, str]) -> ReleaseSources:
     for name, text in pages.items():
         (folder / "en" / "pytorch_diff" / f"{name}.md").write_text(text, encoding="utf-8")
     return ReleaseSources(folder)
+
+
+INPUT_FILED_PAGE = """# Differences with torch.linspace
+
+```text
+torch.linspace(start, end, steps=100, *, out=None, dtype=None) -> Tensor
+```
+
+```text
+mindspore.ops.linspace(start, end, steps) -> Tensor
+```
+
+| Categories | Subcategories | PyTorch | MindSpore | Difference |
+|------------|---------------|---------|-----------|------------|
+| input      | input 1       | start   | start     | types differ |
+|            | input 2       | out     | -         | general difference |
+|            | input 3       | dtype   | -         | MindSpore follows start |
+"""
+
+
+def test_function_arguments_filed_under_input_are_parameters() -> None:
+    page = parse_diff_text(INPUT_FILED_PAGE, "linspace")
+    assert [f.kind for f in page.tables[0].facts] == ["input", "input", "input"]
+    torch_sig = page.signature("torch.linspace")
+    facts = facts_from_table(
+        page.tables[0], "torch.linspace", torch_sig, page.signature("mindspore.ops.linspace"), torch_sig
+    )
+    assert facts.torch_only == ["out", "dtype"]
+    assert facts.input_renames == {}

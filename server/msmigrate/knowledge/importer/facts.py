@@ -98,14 +98,21 @@ def facts_from_table(
     """
     facts = RowFacts()
     torch_sig_names = {p.name for p in own_torch_sig or ()}
+    torch_params = {p.name for p in torch_sig or () if p.kind != "call_input"}
+    ms_params = {p.name for p in ms_sig or () if p.kind != "call_input"}
     for fact in table.facts:
         if fact.kind not in ("param", "input"):
             continue
+        kind = fact.kind
+        # some pages file a function's arguments under "Input"; the signature shows they are parameters
+        ms_side_param = not fact.torch and fact.mindspore in ms_params
+        if kind == "input" and (fact.torch in torch_params or ms_side_param):
+            kind = "param"
         # a Tensor method row sharing a function's page: the function's ``input`` is the tensor itself
         if _is_tensor_method(torch_api) and fact.torch in SELF_NAMES and fact.torch not in torch_sig_names:
             continue
         torch_name, ms_name = _fix_misplaced(fact.torch, fact.mindspore, torch_sig, ms_sig)
-        if fact.kind == "param":
+        if kind == "param":
             if torch_name and ms_name and torch_name != ms_name:
                 facts.param_renames.setdefault(torch_name, ms_name)
             elif torch_name and not ms_name and (fact.mindspore_absent or fact.mindspore):
