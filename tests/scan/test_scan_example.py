@@ -29,9 +29,13 @@ def report() -> ScanReport:
     return scan_paths([EXAMPLE], ScanOptions(jobs=1, use_cache=False))
 
 
-def _finding(report: ScanReport, path: str, line: int, torch_api: str):
-    [match] = [f for file, f in report.findings() if file.path == path and f.line == line
-               and f.torch_api == torch_api]
+def _findings(report: ScanReport, path: str, line: int) -> list:
+    return [f for file, f in report.findings() if file.path == path and f.line == line]
+
+
+def _finding(report: ScanReport, path: str, line: int, torch_api: str, category: str | None = None):
+    [match] = [f for f in _findings(report, path, line)
+               if f.torch_api == torch_api and (category is None or f.category.value == category)]
     return match
 
 
@@ -49,12 +53,23 @@ def test_key_findings(report: ScanReport) -> None:
     flatten = _finding(report, "models/resnet.py", 120, "torch.flatten")
     assert (flatten.column, flatten.mindspore_api, flatten.category.value) == (13, "mindspore.mint.flatten",
                                                                                "consistent")
-    init = _finding(report, "utils/distributed.py", 17, "torch.distributed.init_process_group")
+    init = _finding(report, "utils/distributed.py", 17, "torch.distributed.init_process_group", "differences")
     assert init.mindspore_api == "mindspore.mint.distributed.init_process_group"
-    loader = _finding(report, "data/dataset.py", 80, "torch.utils.data.DataLoader")
-    assert loader.category.value == "data_processing"
-    sparse = _finding(report, "utils/metrics.py", 64, "torch.sparse_coo_tensor")
-    assert sparse.column == 14
+    crop = _finding(report, "data/dataset.py", 19, "torchvision.transforms.RandomResizedCrop")
+    assert (crop.category.value, crop.mindspore_api) == ("data_processing",
+                                                         "mindspore.dataset.vision.RandomResizedCrop")
+    assert any(f.torch_api == "torch.utils.data.DataLoader" for f in _findings(report, "data/dataset.py", 80))
+
+
+def test_dynamic_shape_and_sparse_findings(report: ScanReport) -> None:
+    masked = _finding(report, "utils/metrics.py", 54, "torch.masked_select", "dynamic_shape")
+    assert (masked.column, masked.rule) == (17, "MSM301")
+    assert _finding(report, "utils/metrics.py", 55, "torch.nonzero", "dynamic_shape").rule == "MSM301"
+    line_56 = _findings(report, "utils/metrics.py", 56)
+    [boolean_index] = [f for f in line_56 if f.category.value == "dynamic_shape"]
+    assert (boolean_index.column, boolean_index.rule) == (19, "MSM302")
+    sparse = _finding(report, "utils/metrics.py", 64, "torch.sparse_coo_tensor", "sparse")
+    assert (sparse.column, sparse.rule) == (14, "MSM401")
 
 
 def test_numpy_and_list_code_is_not_reported(report: ScanReport) -> None:
