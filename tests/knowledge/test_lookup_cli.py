@@ -196,3 +196,27 @@ def test_data_stats_text_in_chinese() -> None:
     code, out = run("data", "stats", "--lang", "zh")
     assert code == 0
     assert "参数改名" in out and "887" in out
+
+
+def test_auto_version_picks_the_table_closest_to_the_installed_mindspore() -> None:
+    # MindSpore 2.10 (the test dependency) and "not installed" both resolve to the newest table, 2.6
+    code, out = run("lookup", "torch.nn.Linear", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["mindspore_version"], data["mindspore_api"]) == ("2.6", "mindspore.mint.nn.Linear")
+
+
+def test_not_found_in_chinese() -> None:
+    code, out = run("lookup", "torch.nn.Linaer", "--mindspore-version", "2.4", "--lang", "zh", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["notes"][0] == "torch.nn.Linaer 不是已知的 PyTorch 接口。"
+    assert data["notes"][1].startswith("您是否要找：torch.nn.Linear")
+
+
+def test_mindspore_only_note_is_generated_not_copied() -> None:
+    data = lookup_json("torch.nn.Linear", "2.4")
+    assert (
+        "MindSpore has extra parameter(s) weight_init, bias_init, activation that PyTorch does not have."
+        in (data["notes"])
+    )

@@ -81,9 +81,8 @@ MESSAGES.update(
             "MindSpore 不支持 PyTorch 参数 {names}。",
         ),
         "kb.note.mindspore_only": (
-            "MindSpore has extra parameter(s) {names}; their defaults keep the PyTorch behaviour unless "
-            "stated otherwise.",
-            "MindSpore 多出参数 {names}；除非另有说明，保持默认值即可与 PyTorch 行为一致。",
+            "MindSpore has extra parameter(s) {names} that PyTorch does not have.",
+            "MindSpore 多出 PyTorch 没有的参数 {names}。",
         ),
         "kb.note.default_values": (
             "Default of {param} differs: PyTorch {torch_default}, MindSpore {mindspore_default}.",
