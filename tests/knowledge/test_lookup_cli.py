@@ -220,3 +220,13 @@ def test_mindspore_only_note_is_generated_not_copied() -> None:
         "MindSpore has extra parameter(s) weight_init, bias_init, activation that PyTorch does not have."
         in (data["notes"])
     )
+
+
+def test_mindspore_name_points_back_to_torch() -> None:
+    code, out = run("lookup", "mindspore.nn.Dense", "--mindspore-version", "2.4", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["suggestions"] == ["torch.nn.Linear"]
+    assert data["notes"] == [
+        "mindspore.nn.Dense is a MindSpore API; the table maps these PyTorch APIs to it: torch.nn.Linear."
+    ]

@@ -44,6 +44,7 @@ class LookupResult:
     general_params: tuple[str, ...] = ()  # general difference params present in the torch signature
     other_versions: dict[str, str] = field(default_factory=dict)  # version → MindSpore API
     advice: Any = None  # rules.missing_advice.MissingAdvice when that module exists
+    mindspore_counterparts: list[str] = field(default_factory=list)  # when the query is a MindSpore name
 
     @property
     def found(self) -> bool:
@@ -72,6 +73,10 @@ class LookupResult:
         if self.torch_api and self.query.strip() != self.torch_api:
             notes.append(t("kb.note.alias", lang, query=self.query.strip(), torch_api=self.torch_api))
         if self.status == "not_found":
+            if self.mindspore_counterparts:
+                names = ", ".join(self.mindspore_counterparts)
+                notes.append(t("kb.note.mindspore_name", lang, name=self.query.strip(), names=names))
+                return notes
             notes.append(t("kb.note.not_found", lang, name=self.query.strip()))
             if self.suggestions:
                 notes.append(t("kb.note.suggestions", lang, names=", ".join(self.suggestions)))
@@ -285,6 +290,12 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> Look
     version = kb.version
     row = kb.row(torch_api) if torch_api else None
     if row is None and not (torch_api and kb.is_torch_api(torch_api)):
+        if cleaned.startswith("mindspore."):
+            # a MindSpore name: point back to the torch APIs the table maps to it
+            torch_names = sorted({r.torch_api for r in kb.rows() if r.mindspore_api == cleaned})
+            return LookupResult(
+                query, None, "not_found", version, suggestions=torch_names, mindspore_counterparts=torch_names
+            )
         suggestions = kb.suggest(cleaned) if cleaned else []
         return LookupResult(query, None, "not_found", version, suggestions=suggestions)
     alternatives = tuple(r for r in kb.rows() if r.torch_api == torch_api and r is not row)

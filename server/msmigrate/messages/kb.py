@@ -137,6 +137,10 @@ MESSAGES.update(
             "{name} is not a known PyTorch API.",
             "{name} 不是已知的 PyTorch 接口。",
         ),
+        "kb.note.mindspore_name": (
+            "{name} is a MindSpore API; the table maps these PyTorch APIs to it: {names}.",
+            "{name} 是 MindSpore 接口；映射表中对应它的 PyTorch 接口有：{names}。",
+        ),
         "kb.note.suggestions": ("Did you mean: {names}?", "您是否要找：{names}？"),
         "kb.note.alias": ("{query} was read as {torch_api}.", "已将 {query} 解析为 {torch_api}。"),
         "kb.lookup.bad_version": (
