@@ -8,14 +8,16 @@ the knowledge base (``categorize.py``) → possible Tensor APIs (``possible.py``
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import pkgutil
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING
 
-from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, rule_info
+from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, rule_info, verdict_cache
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
 from msmigrate.analysis.finding import FileResult, Finding, Severity, UsageKind
@@ -49,7 +51,8 @@ def analyze_source(
         return _internal_error(path, exc)
     lines = split_lines(text)
     try:
-        result, _ = analyze_text(text, path, kb, options, lines)
+        with _gc_paused():
+            result, _ = analyze_text(text, path, kb, options, lines)
         return result
     except RecursionError:
         return FileResult(path, error_key="analysis.too_complex", lines=_line_count(lines))
@@ -81,8 +84,9 @@ def analyze_text(
 
     usages: list[Finding] = []
     calls = {}
+    verdicts = verdict_cache(kb)
     for usage in collector.usages:
-        verdict = categorize(usage.torch_api, kb)
+        verdict = verdicts.get(usage.torch_api) or categorize(usage.torch_api, kb, verdicts)
         node = usage.node
         span = columns.attribute_name_range(node) if usage.member else columns.node_range(node)
         finding = _finding(verdict, span, usage.usage)
@@ -107,11 +111,11 @@ def analyze_text(
 
 
 def _finding(verdict: ApiVerdict, span: tuple[int, int, int, int], usage: UsageKind) -> Finding:
+    """A finding at ``span``; its severity is settled later, in :func:`_settle`."""
     line, column, end_line, end_column = span
     return Finding(
         line, column, end_line, end_column, verdict.torch_api, verdict.mindspore_api, verdict.category,
-        verdict.rule, rule_info(verdict.rule).severity, verdict.message_key, dict(verdict.message_args),
-        verdict.fixable, usage,
+        verdict.rule, Severity.HINT, verdict.message_key, dict(verdict.message_args), verdict.fixable, usage,
     )
 
 
@@ -153,15 +157,25 @@ def _settle(
     """Apply severities (rule default after refinement, then settings), disabled rules and ignore comments."""
     disabled = options.disabled()
     ignored = suppressions(text)
+    configured_for: dict = {}
+    defaults: dict[str, Severity] = {}
     out: list[Finding] = []
     for index, finding in enumerate([*usages, *extra]):
-        if finding.rule.upper() in disabled:
+        rule = finding.rule
+        if rule in disabled or (disabled and rule.upper() in disabled):
             continue
-        if ignored and is_suppressed(finding.rule, finding.line, ignored):
+        if ignored and is_suppressed(rule, finding.line, ignored):
             continue
         if index < len(usages):
-            finding.severity = _default_severity(finding.rule, finding.severity)
-        configured = options.severity_for(finding.category)
+            severity = defaults.get(rule)
+            if severity is None:
+                severity = defaults[rule] = _default_severity(rule, finding.severity)
+            finding.severity = severity
+        category = finding.category
+        key = id(category)  # enum members hash in Python code; their identity is enough here
+        if key not in configured_for:
+            configured_for[key] = options.severity_for(category)
+        configured = configured_for[key]
         if configured == OFF:
             continue
         if configured is not None:
@@ -194,6 +208,21 @@ def rule_checkers() -> tuple[Checker, ...]:
             continue
         found.extend(getattr(module, "CHECKERS", ()))
     return tuple(found)
+
+
+@contextmanager
+def _gc_paused():
+    """The syntax tree holds no reference cycles, so the cycle collector only costs time while one file
+    is analysed (it would repeatedly scan the knowledge base's many objects). Reference counting still
+    frees everything; the collector is re-enabled afterwards if it was on."""
+    was_enabled = gc.isenabled()
+    if was_enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _line_count(lines: list[str]) -> int:

@@ -32,9 +32,11 @@ class ApiVerdict:
     fixable: bool
 
 
-def categorize(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
-    """The verdict for a resolved torch name (cached per knowledge base)."""
-    cache = _cache_for(kb)
+def categorize(torch_api: str, kb: KnowledgeBase, cache: dict[str, ApiVerdict] | None = None) -> ApiVerdict:
+    """The verdict for a resolved torch name (cached per knowledge base; pass ``verdict_cache(kb)`` in
+    loops to skip the cache lookup)."""
+    if cache is None:
+        cache = verdict_cache(kb)
     found = cache.get(torch_api)
     if found is None:
         found = cache[torch_api] = _categorize(torch_api, kb)
@@ -83,10 +85,10 @@ def _categorize(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
         category, key = FindingCategory.MISSING, "analysis.api.missing"
     else:
         category, key = FindingCategory.UNKNOWN_TORCH_NAME, "analysis.api.unknown"
-        suggestions = [s for s in kb.suggest(torch_api, limit=1) if s != torch_api]
-        if suggestions:
+        suggestion = _suggest(torch_api, kb)
+        if suggestion:
             key = "analysis.api.unknown_suggest"
-            args["suggestion"] = suggestions[0]
+            args["suggestion"] = suggestion
     rule = RULE_FOR_CATEGORY[category]
     fixable = bool(ms) and rule_info(rule).fixable
     return ApiVerdict(torch_api, ms, category, rule, key, args, fixable)
@@ -124,10 +126,24 @@ def _items(values) -> str:
     return text + (", …" if len(values) > _MAX_ITEMS else "")
 
 
+def _suggest(torch_api: str, kb: KnowledgeBase) -> str | None:
+    """The nearest public torch name for a probable typo (none for private names like ``torch._C``)."""
+    if any(part.startswith("_") for part in torch_api.split(".")):
+        return None
+    from rapidfuzz import fuzz, process
+
+    choices = _CHOICES.get(kb)
+    if choices is None:
+        choices = _CHOICES[kb] = sorted({*kb.torch_inventory, *(r.torch_api for r in kb.rows())})
+    found = process.extractOne(torch_api, choices, scorer=fuzz.ratio, score_cutoff=75)
+    return found[0] if found and found[0] != torch_api else None
+
+
 _CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CHOICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _cache_for(kb: KnowledgeBase) -> dict[str, ApiVerdict]:
+def verdict_cache(kb: KnowledgeBase) -> dict[str, ApiVerdict]:
     found = _CACHES.get(kb)
     if found is None:
         found = _CACHES[kb] = {}

@@ -64,6 +64,9 @@ def decode(source: str | bytes) -> str:
 
 
 def split_lines(text: str) -> list[str]:
+    """Lines as the tokenizer counts them (not ``str.splitlines``, which also breaks at form feeds)."""
+    if "\r" not in text:
+        return text.split("\n")
     return _LINE_BREAK.split(text)
 
 

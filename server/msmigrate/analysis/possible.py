@@ -12,8 +12,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import logging
+import threading
 import time
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,9 @@ COMMON_NON_TENSOR_METHODS: frozenset[str] = frozenset(
 
 _JEDI_CACHE: OrderedDict[tuple[str, str], dict[tuple[int, int], str | None]] = OrderedDict()
 _JEDI_CACHE_SIZE = 64
+_JEDI_LOCK = threading.Lock()
+_JEDI_EXECUTOR: ThreadPoolExecutor | None = None
+_JEDI_PENDING: dict[tuple[str, str, int, int], Future] = {}
 
 
 def excluded(name: str) -> bool:
@@ -86,47 +92,85 @@ def _fits(positional: int, keywords: list[str], signature: list[dict[str, Any]])
 
 
 class JediOracle:
-    """Infers receiver types with jedi, within a time budget, cached per (path, content hash)."""
+    """Infers receiver types with jedi within a per-file time budget, cached per (path, content hash).
+
+    jedi's first inference into a large package (torch) can take seconds and cannot be interrupted, so
+    it runs on one background thread: the analysis waits at most the budget, and a late answer is kept
+    in the cache for the next analysis of the same content (the next keystroke's diagnostics).
+    """
 
     def __init__(self, source: str, path: str, budget_s: float) -> None:
         self.source = source
         self.path = path
         self.deadline = time.perf_counter() + budget_s
-        key = (path, hashlib.sha1(source.encode("utf-8", "surrogatepass")).hexdigest())
-        cached = _JEDI_CACHE.get(key)
-        if cached is None:
-            cached = _JEDI_CACHE[key] = {}
-            if len(_JEDI_CACHE) > _JEDI_CACHE_SIZE:
-                _JEDI_CACHE.popitem(last=False)
-        else:
-            _JEDI_CACHE.move_to_end(key)
+        self.key = (path, hashlib.sha1(source.encode("utf-8", "surrogatepass")).hexdigest())
+        with _JEDI_LOCK:
+            cached = _JEDI_CACHE.get(self.key)
+            if cached is None:
+                cached = _JEDI_CACHE[self.key] = {}
+                if len(_JEDI_CACHE) > _JEDI_CACHE_SIZE:
+                    _JEDI_CACHE.popitem(last=False)
+            else:
+                _JEDI_CACHE.move_to_end(self.key)
         self.cache = cached
-        self._script = None
 
     def receiver_type(self, line: int, column: int) -> str | None:
-        """Full name of the type jedi infers at ``line``/``column`` (0-based code points), ``""`` for
-        "inferred, but nothing torch", or ``None`` when undecided (no answer or budget spent)."""
-        key = (line, column)
-        if key in self.cache:
-            return self.cache[key]
-        if time.perf_counter() >= self.deadline:
+        """``"torch.Tensor"`` when jedi infers a tensor at ``line``/``column`` (0-based code points),
+        ``""`` when it infers something else, ``None`` when undecided (no answer yet, or none)."""
+        position = (line, column)
+        if position in self.cache:
+            return self.cache[position]
+        remaining = self.deadline - time.perf_counter()
+        if remaining <= 0:
             return None
+        job_key = (*self.key, line, column)
+        with _JEDI_LOCK:
+            future = _JEDI_PENDING.get(job_key)
+            if future is None:
+                future = _executor().submit(_infer, self.source, self.path, line, column)
+                _JEDI_PENDING[job_key] = future
+                future.add_done_callback(lambda done: self._store(job_key, position, done))
         try:
-            import jedi
+            return future.result(timeout=remaining)
+        except FutureTimeout:
+            return None
+        except Exception:  # pragma: no cover - _infer catches everything
+            return None
 
-            if self._script is None:
-                self._script = jedi.Script(self.source, path=self.path or None)
-            names = self._script.infer(line, column)
-        except Exception as exc:  # jedi failing on odd code must never break analysis
-            log.debug("jedi failed at %s:%s:%s: %s", self.path, line, column, exc)
-            names = []
-        answer: str | None = None
-        for name in names:
-            full = name.full_name or ""
-            if full in ("torch.Tensor", "torch._tensor.Tensor", "torch.nn.parameter.Parameter"):
-                answer = "torch.Tensor"
-                break
-            if name.type in ("instance", "class", "module", "function", "statement") and full:
-                answer = ""
-        self.cache[key] = answer
-        return answer
+    def _store(self, job_key: tuple, position: tuple[int, int], future: Future) -> None:
+        with _JEDI_LOCK:
+            _JEDI_PENDING.pop(job_key, None)
+            if not future.cancelled() and future.exception() is None:
+                self.cache[position] = future.result()
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _JEDI_EXECUTOR
+    if _JEDI_EXECUTOR is None:
+        _JEDI_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-jedi")
+    return _JEDI_EXECUTOR
+
+
+def _infer(source: str, path: str, line: int, column: int) -> str | None:
+    """Runs on the jedi thread: the receiver's type as :meth:`JediOracle.receiver_type` reports it."""
+    try:
+        import jedi
+
+        names = jedi.Script(source, path=path or None).infer(line, column)
+    except Exception as exc:  # jedi failing on odd code must never break analysis
+        log.debug("jedi failed at %s:%s:%s: %s", path, line, column, exc)
+        return None
+    answer: str | None = None
+    for name in names:
+        full = name.full_name or ""
+        if full in TENSOR_TYPE_NAMES:
+            return "torch.Tensor"
+        if full:
+            answer = ""
+    return answer
+
+
+# Full names jedi gives the tensor type (``torch.Tensor`` is defined in ``torch._tensor``).
+TENSOR_TYPE_NAMES: frozenset[str] = frozenset(
+    {"torch.Tensor", "torch._tensor.Tensor", "torch.nn.parameter.Parameter", "torch.nn.Parameter"}
+)

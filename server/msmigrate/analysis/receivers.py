@@ -69,6 +69,9 @@ MODULE_CLASS_NAMESPACES: frozenset[str] = frozenset(
 )
 NON_MODULE_CLASSES: frozenset[str] = frozenset({"torch.nn.Container"})
 
+# Namespaces of functions that build nn.Module models.
+MODEL_FACTORY_PREFIXES: tuple[str, ...] = ("torchvision.models.", "torch.hub.load")
+
 # Tensor methods that do not return a tensor.
 NON_TENSOR_METHODS: frozenset[str] = frozenset(
     {
@@ -135,6 +138,11 @@ class TorchFacts:
             for i in range(1, len(parts)):
                 prefixes.add(".".join(parts[:i]))
         self.prefixes = frozenset(prefixes)
+        # roots the inventory says nothing about (torchvision when it is not installed): every dotted name
+        # under them is taken as one API name, ``torchvision.models.resnet50``
+        self.uncovered_roots = frozenset(
+            root for root in TORCH_ROOTS if inventory.get(root, {}).get("kind") != "module"
+        )
         self.tensor_members = kb.tensor_members
         self.module_members = kb.module_members
         self.optimizer_members = kb.optimizer_members
@@ -142,6 +150,7 @@ class TorchFacts:
         self._known: dict[str, bool] = {}
         self._result: dict[str, object] = {}
         self._children: dict[str, frozenset[str]] = {}
+        self._module_object: dict[str, bool] = {}
 
     def known(self, name: str) -> bool:
         found = self._known.get(name)
@@ -159,13 +168,19 @@ class TorchFacts:
         if found is None:
             kind = self.kind(name)
             found = kind in ("module", "class") or (kind is None and name in self.prefixes)
+            if not found and kind is None and name.partition(".")[0] in self.uncovered_roots:
+                found = True  # the inventory cannot tell where the module path ends
             self._namespace[name] = found
         return found
 
     def is_module_object(self, name: str) -> bool:
         """A Python module (``torch``, ``torch.nn``): referencing it is not a finding."""
-        kind = self.kind(name)
-        return kind == "module" or (kind is None and name in self.prefixes and name.count(".") < 1)
+        found = self._module_object.get(name)
+        if found is None:
+            kind = self.kind(name)
+            found = kind == "module" or (kind is None and name in self.prefixes and "." not in name)
+            self._module_object[name] = found
+        return found
 
     def children(self, module: str) -> frozenset[str]:
         found = self._children.get(module)
@@ -197,6 +212,8 @@ class TorchFacts:
 
     def _compute_call_result(self, name: str) -> object:
         kind = self.kind(name)
+        if name.startswith(MODEL_FACTORY_PREFIXES) and name.rpartition(".")[2][:1].islower():
+            return Instance(MODULE, torch_class=None)  # torchvision.models.resnet50() builds a Module
         if kind == "class" or (kind is None and name.rpartition(".")[2][:1].isupper()):
             ckind = self.class_kind(name)
             if ckind == TENSOR:

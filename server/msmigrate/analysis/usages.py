@@ -49,6 +49,8 @@ from msmigrate.analysis.values import (
     prefer,
 )
 
+_Constant = ast.Constant
+_Name = ast.Name
 ATTRIBUTE = UsageKind.ATTRIBUTE
 CALL = UsageKind.CALL
 _BUILTINS = Foreign("builtins")
@@ -97,60 +99,6 @@ class UsageCollector:
         self.imports_torch = False
         self.scope = Scope(MODULE_SCOPE, None)
         self._deferred: deque[tuple] = deque()
-        self._expr = {
-            ast.Name: self._name,
-            ast.Attribute: self._attribute,
-            ast.Call: self._call,
-            ast.Constant: _other,
-            ast.Subscript: self._subscript,
-            ast.BinOp: self._binop,
-            ast.UnaryOp: self._unaryop,
-            ast.Compare: self._compare,
-            ast.BoolOp: self._boolop,
-            ast.IfExp: self._ifexp,
-            ast.Lambda: self._lambda,
-            ast.ListComp: self._comprehension,
-            ast.SetComp: self._comprehension,
-            ast.GeneratorExp: self._comprehension,
-            ast.DictComp: self._comprehension,
-            ast.NamedExpr: self._namedexpr,
-            ast.Starred: self._passthrough,
-            ast.Await: self._opaque_children,
-            ast.Yield: self._opaque_children,
-            ast.YieldFrom: self._opaque_children,
-        }
-        self._stmt = {
-            ast.Expr: self._s_expr,
-            ast.Assign: self._s_assign,
-            ast.AugAssign: self._s_augassign,
-            ast.AnnAssign: self._s_annassign,
-            ast.Import: self._s_import,
-            ast.ImportFrom: self._s_importfrom,
-            ast.FunctionDef: self._s_function,
-            ast.AsyncFunctionDef: self._s_function,
-            ast.ClassDef: self._s_class,
-            ast.Return: self._s_children,
-            ast.If: self._s_if,
-            ast.For: self._s_for,
-            ast.AsyncFor: self._s_for,
-            ast.While: self._s_while,
-            ast.With: self._s_with,
-            ast.AsyncWith: self._s_with,
-            ast.Try: self._s_try,
-            ast.Delete: self._s_delete,
-            ast.Global: self._s_global,
-            ast.Nonlocal: self._s_nonlocal,
-            ast.Pass: _nothing,
-            ast.Break: _nothing,
-            ast.Continue: _nothing,
-        }
-        try_star = getattr(ast, "TryStar", None)
-        if try_star is not None:
-            self._stmt[try_star] = self._s_try
-        match = getattr(ast, "Match", None)
-        if match is not None:
-            self._stmt[match] = self._s_match
-
     # --- driver ------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
         self._block(tree.body)
@@ -159,18 +107,28 @@ class UsageCollector:
             self._function_body(*deferred.popleft())
 
     def _block(self, body: list[ast.stmt]) -> None:
-        handlers = self._stmt
+        handlers = _STMT
         for stmt in body:
             handler = handlers.get(type(stmt))
             if handler is None:
                 self._s_children(stmt)
             else:
-                handler(stmt)
+                handler(self, stmt)
 
     # --- expressions -------------------------------------------------------------------------
     def ev(self, node: ast.expr, usage: UsageKind | None = ATTRIBUTE) -> object:
-        handler = self._expr.get(type(node))
-        value = handler(node, usage) if handler is not None else self._opaque_children(node, usage)
+        kind = type(node)
+        if kind is _Constant:
+            return OTHER
+        if kind is _Name:
+            value = self.scope.state.get(node.id)
+            if value is None:
+                value = self._name(node, usage)
+            elif usage is not None and type(value) is str:
+                self._report(node, value, usage, None)
+        else:
+            handler = _EXPR.get(kind)
+            value = handler(self, node, usage) if handler is not None else self._opaque_children(node, usage)
         kind = type(value)
         if kind is str or kind is Instance:
             self.values[node] = value
@@ -230,6 +188,8 @@ class UsageCollector:
                 self.usages.append(Usage(node, api, usage, call, member=True))
             return member_value(owner, attr, self.facts)
         if kind is Foreign:
+            if call is not None and attr in self.facts.tensor_members and _project_name(owner.name):
+                self.candidates.append(Candidate(node, call, owner))  # e.g. a tensor imported from a module
             return Foreign(f"{owner.name}.{attr}")
         if kind is UserClass:
             return owner.attrs.get(attr, UNKNOWN)
@@ -241,7 +201,7 @@ class UsageCollector:
 
     def _call(self, node: ast.Call, usage: UsageKind | None) -> object:
         func = node.func
-        func_usage = usage if usage in _OWN_USAGE else CALL
+        func_usage = usage if (usage is _DECORATOR or usage is _CONTEXT or usage is _BASE) else CALL
         kind = type(func)
         if kind is ast.Attribute:
             value = self._attribute(func, func_usage, node)
@@ -253,9 +213,11 @@ class UsageCollector:
             self.values[func] = value
         ev = self.ev
         for arg in node.args:
-            ev(arg)
+            if type(arg) is not _Constant:
+                ev(arg)
         for keyword in node.keywords:
-            ev(keyword.value)
+            if type(keyword.value) is not _Constant:
+                ev(keyword.value)
         return call_result(value, self.facts)
 
     def _subscript(self, node: ast.Subscript, usage: UsageKind | None) -> object:
@@ -294,6 +256,30 @@ class UsageCollector:
     def _ifexp(self, node: ast.IfExp, usage: UsageKind | None) -> object:
         self.ev(node.test)
         return prefer(self.ev(node.body), self.ev(node.orelse))
+
+    def _elements(self, node: ast.List | ast.Tuple | ast.Set, usage: UsageKind | None) -> object:
+        ev = self.ev
+        for elt in node.elts:
+            ev(elt)
+        return OTHER
+
+    def _dict(self, node: ast.Dict, usage: UsageKind | None) -> object:
+        ev = self.ev
+        for key in node.keys:
+            if key is not None:
+                ev(key)
+        for value in node.values:
+            ev(value)
+        return OTHER
+
+    def _joinedstr(self, node: ast.JoinedStr, usage: UsageKind | None) -> object:
+        ev = self.ev
+        for value in node.values:
+            if type(value) is ast.FormattedValue:
+                ev(value.value)
+                if value.format_spec is not None:
+                    ev(value.format_spec)
+        return OTHER
 
     def _passthrough(self, node: ast.Starred, usage: UsageKind | None) -> object:
         self.ev(node.value)
@@ -372,7 +358,8 @@ class UsageCollector:
 
     # --- statements ---------------------------------------------------------------------------
     def _s_expr(self, node: ast.Expr) -> None:
-        self.ev(node.value)
+        if type(node.value) is not _Constant:  # docstrings
+            self.ev(node.value)
 
     def _s_children(self, node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
@@ -627,15 +614,79 @@ class UsageCollector:
         self.scope.nonlocals.update(node.names)
 
 
-_OWN_USAGE = frozenset({UsageKind.DECORATOR, UsageKind.CONTEXT_MANAGER, UsageKind.BASE_CLASS})
-
-
-def _other(node: ast.AST, usage: UsageKind | None) -> object:
+def _other(collector: UsageCollector, node: ast.AST, usage: UsageKind | None) -> object:
     return OTHER
 
 
-def _nothing(node: ast.AST) -> None:
+def _nothing(collector: UsageCollector, node: ast.AST) -> None:
     return None
+
+
+C = UsageCollector
+_EXPR = {
+    ast.Name: C._name,
+    ast.Attribute: C._attribute,
+    ast.Call: C._call,
+    ast.Constant: _other,
+    ast.Subscript: C._subscript,
+    ast.BinOp: C._binop,
+    ast.UnaryOp: C._unaryop,
+    ast.Compare: C._compare,
+    ast.BoolOp: C._boolop,
+    ast.IfExp: C._ifexp,
+    ast.Lambda: C._lambda,
+    ast.ListComp: C._comprehension,
+    ast.SetComp: C._comprehension,
+    ast.GeneratorExp: C._comprehension,
+    ast.DictComp: C._comprehension,
+    ast.NamedExpr: C._namedexpr,
+    ast.Starred: C._passthrough,
+    ast.List: C._elements,
+    ast.Tuple: C._elements,
+    ast.Set: C._elements,
+    ast.Dict: C._dict,
+    ast.JoinedStr: C._joinedstr,
+    ast.Await: C._opaque_children,
+    ast.Yield: C._opaque_children,
+    ast.YieldFrom: C._opaque_children,
+}
+_STMT = {
+    ast.Expr: C._s_expr,
+    ast.Assign: C._s_assign,
+    ast.AugAssign: C._s_augassign,
+    ast.AnnAssign: C._s_annassign,
+    ast.Import: C._s_import,
+    ast.ImportFrom: C._s_importfrom,
+    ast.FunctionDef: C._s_function,
+    ast.AsyncFunctionDef: C._s_function,
+    ast.ClassDef: C._s_class,
+    ast.Return: C._s_children,
+    ast.If: C._s_if,
+    ast.For: C._s_for,
+    ast.AsyncFor: C._s_for,
+    ast.While: C._s_while,
+    ast.With: C._s_with,
+    ast.AsyncWith: C._s_with,
+    ast.Try: C._s_try,
+    ast.TryStar: C._s_try,
+    ast.Match: C._s_match,
+    ast.Delete: C._s_delete,
+    ast.Global: C._s_global,
+    ast.Nonlocal: C._s_nonlocal,
+    ast.Pass: _nothing,
+    ast.Break: _nothing,
+    ast.Continue: _nothing,
+}
+del C
+
+_DECORATOR = UsageKind.DECORATOR
+_CONTEXT = UsageKind.CONTEXT_MANAGER
+_BASE = UsageKind.BASE_CLASS
+
+
+def _project_name(name: str) -> bool:
+    """A name imported from a module that is not a known non-torch library (likely the user's project)."""
+    return name.partition(".")[0] not in NON_TORCH_PACKAGES
 
 
 def _tensorish(value: object) -> bool:
