@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.knowledge.importer.align import params_from_inventory
-from msmigrate.knowledge.importer.classify import classify
+from msmigrate.knowledge.importer.classify import Classification, classify
 from msmigrate.knowledge.importer.diff_page import DiffPage, FactTable, parse_diff_file
 from msmigrate.knowledge.importer.facts import (
     RowFacts,
@@ -136,37 +136,7 @@ def build_rows(
         classification = classify(description, diff_url is not None, en.mindspore_api is not None)
         page_name = diff_page_name(diff_url) if diff_url else None
         facts = _page_facts(release, page_name, en, known_pairs, general)
-        torch_overloads = inventories.overloads("torch", en.torch_api)
-        if (
-            classification.category is MappingCategory.PARAM_NAMES
-            and not facts.param_renames
-            and not classification.renames
-            and en.mindspore_api
-        ):
-            derived = facts_from_signatures(
-                torch_overloads,
-                inventories.overloads("mindspore", en.mindspore_api),
-                known_pairs,
-                general,
-                en.torch_api,
-                only_general_torch_only=True,
-                mindspore_api=en.mindspore_api,
-            )
-            derived.add_torch_only(facts.torch_only)
-            facts = derived
-        if classification.unnamed_torch_only and en.mindspore_api and not facts.torch_only:
-            compared = facts_from_signatures(
-                torch_overloads,
-                inventories.overloads("mindspore", en.mindspore_api),
-                known_pairs,
-                general,
-                en.torch_api,
-                only_general_torch_only=False,
-                mindspore_api=en.mindspore_api,
-            )
-            facts.add_torch_only(compared.torch_only)
-        torch_params = {p.name for overload in torch_overloads for p in overload}
-        apply_classification(facts, classification, sorted(torch_params))
+        facts = _add_signature_facts(facts, classification, en, inventories, known_pairs, general)
         row: dict[str, Any] = {
             "torch_api": en.torch_api,
             "mindspore_api": en.mindspore_api,
@@ -179,6 +149,46 @@ def build_rows(
         rows.append(row)
     rows.sort(key=lambda r: (r["torch_api"], r["mindspore_api"] or "", r["section"]))
     return rows
+
+
+def _add_signature_facts(
+    facts: RowFacts,
+    classification: Classification,
+    row: TableRow,
+    inventories: Inventories,
+    known_pairs: dict[str, list[str]],
+    general: Iterable[str],
+) -> RowFacts:
+    """Complete a row's facts from the inventories' signatures where the table only hints at them."""
+    torch_overloads = inventories.overloads("torch", row.torch_api)
+    ms_overloads = inventories.overloads("mindspore", row.mindspore_api) if row.mindspore_api else []
+
+    def compare(trusted: bool) -> RowFacts:
+        return facts_from_signatures(
+            torch_overloads,
+            ms_overloads,
+            known_pairs,
+            general,
+            row.torch_api,
+            only_general_torch_only=trusted,
+            mindspore_api=row.mindspore_api,
+        )
+
+    # "parameter names differ" without a page that names them: align the two signatures
+    if (
+        classification.category is MappingCategory.PARAM_NAMES
+        and not facts.param_renames
+        and not classification.renames
+    ):
+        derived = compare(trusted=True)
+        derived.add_torch_only(facts.torch_only)
+        facts = derived
+    # "PyTorch has some optimization parameters": the signatures tell which
+    if classification.unnamed_torch_only and not facts.torch_only:
+        facts.add_torch_only(compare(trusted=False).torch_only)
+    torch_params = sorted({p.name for overload in torch_overloads for p in overload})
+    apply_classification(facts, classification, torch_params)
+    return facts
 
 
 def _page_facts(
