@@ -27,6 +27,7 @@ from msmigrate.scan.worker import (
 )
 
 _CHUNKS_PER_JOB = 4
+_NOT_CACHED = frozenset({"scan.error.internal", "analysis.internal_error"})  # bugs are not remembered
 _MAX_CHUNK = 32
 
 
@@ -75,7 +76,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
 
         for rel, key, result in _analyze(pending, version, analysis_options, options):
             results[rel] = result
-            if cache is not None and result.error_key != "scan.error.internal":  # a bug is not cached
+            if cache is not None and result.error_key not in _NOT_CACHED:
                 cache.put(key, result_to_cache(result))
             done += 1
             _progress(options, done, total)
