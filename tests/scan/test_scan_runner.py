@@ -55,6 +55,9 @@ def test_an_analyzer_crash_becomes_a_file_error(tmp_path: Path, make_tree, monke
     report = scan_paths([root], ScanOptions(jobs=1))
     assert report.files[0].error("en") == "Internal error while analysing this file: RuntimeError: boom"
     assert report.files[0].error("zh") == "分析该文件时发生内部错误：RuntimeError: boom"
+    monkeypatch.undo()  # the bug is fixed: the failed result was not cached
+    report = scan_paths([root], ScanOptions(jobs=1))
+    assert report.files[0].error_key is None and report.cache_hits == 0
 
 
 def test_project_settings_from_pyproject(tmp_path: Path, make_tree, counting_analyzer) -> None:
