@@ -222,13 +222,15 @@ class LookupResult:
                 console.print(f"  - {note}", markup=False)
         advice = self.advice_markdown(lang)
         if advice:
-            console.print(advice, markup=False)
+            from rich.markdown import Markdown
+
+            console.print(Markdown(advice, hyperlinks=False))
         links = self._links(lang)
         if links:
             console.print(f"{t('kb.lookup.links', lang)}:", markup=False)
             for label, url in links:
                 console.print(f"  {label}: {url}", markup=False, soft_wrap=True)
-        return buffer.getvalue()
+        return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
     def _links(self, lang: str) -> list[tuple[str, str]]:
         urls = self.urls(lang)
