@@ -144,6 +144,36 @@ class VerifiedStatus:
         return t("check.verified.skipped", lang, reason=reason)
 
 
+# Results of checks run in this process (language server), newest first over the files.
+_SESSION: dict[tuple[str, str, str], tuple[CheckResult, str]] = {}
+
+
+def record_session_result(result: CheckResult, version: str, note: str | None = None) -> None:
+    """Remember a live check so that hover shows it (keyed by table version, device, torch API)."""
+    _SESSION[(version, result.device, result.api)] = (result, note or "")
+
+
+def _session_status(version: str, device: str, torch_api: str) -> VerifiedStatus | None:
+    found = _SESSION.get((version, device, torch_api))
+    if found is None:
+        return None
+    result, note = found
+    return VerifiedStatus(
+        torch_api=torch_api,
+        mindspore_api=result.mindspore_api,
+        status=str(result.status),
+        reason=result.reason,
+        device=result.device,
+        torch_version=result.torch_version,
+        mindspore_version=result.mindspore_version,
+        date=None,
+        max_abs_error=result.max_abs_error,
+        max_rel_error=result.max_rel_error,
+        cosine_similarity=result.cosine_similarity,
+        note=note or None,
+    )
+
+
 def verified_status(
     torch_api: str, mindspore_version: str | None = None, device: str = "CPU", folder: Path | None = None
 ) -> VerifiedStatus | None:
@@ -154,6 +184,9 @@ def verified_status(
         version = resolve_version(mindspore_version)
     except ValueError:
         return None
+    live = _session_status(version, device, torch_api) if folder is None else None
+    if live is not None:
+        return live
     data = load_verified(version, device, folder)
     if data is None:
         return None

@@ -1,0 +1,212 @@
+"""Equivalence check in the editor: a code action on mapped findings and ``msmigrate.checkEquivalence``.
+
+The check runs in a worker subprocess (see :mod:`msmigrate.check.runner`) driven from a thread of
+its own, never on the event loop; progress is reported with ``$/progress``, the verdict with
+``window/showMessage``, and hover shows the latest result through
+:func:`msmigrate.check.verified.record_session_result`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from lsprotocol import types
+
+from msmigrate.i18n import t
+from msmigrate.lsp.server import Analysis, MsMigrateServer
+
+COMMAND = "msmigrate.checkEquivalence"
+ACTION_KIND = "quickfix.msmigrate.checkEquivalence"
+
+
+class CheckService:
+    """One reusable worker per (interpreter, device), driven from a single thread."""
+
+    def __init__(self, server: MsMigrateServer) -> None:
+        self.server = server
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-check")
+        self._runner: Any = None
+        self._key: tuple[str | None, str] | None = None
+        self._lock = threading.Lock()
+
+    def _runner_for(self, python: str | None, device: str) -> Any:
+        from msmigrate.check.runner import CheckRunner, RunnerConfig
+
+        with self._lock:
+            if self._runner is None or self._key != (python, device):
+                if self._runner is not None:
+                    self._runner.close()
+                self._runner = CheckRunner(RunnerConfig(python=python))
+                self._key = (python, device)
+            return self._runner
+
+    def reset(self) -> None:
+        """Stop the worker (settings changed); the next check starts a fresh one."""
+        with self._lock:
+            if self._runner is not None:
+                self._runner.close()
+            self._runner, self._key = None, None
+
+    def run(self, api: str, call_args: list[str] | None, call_kwargs: dict[str, str] | None) -> Any:
+        """Blocking: check ``api`` against the configured table on the configured device."""
+        from msmigrate.check.request import target_for
+        from msmigrate.check.service import check_one
+        from msmigrate.check.verified import record_session_result
+
+        settings = self.server.settings
+        kb = self.server.kb
+        target = target_for(kb.canonical(api), kb)
+        runner = self._runner_for(settings.python_path, settings.device)
+        result = check_one(
+            target, runner, device=settings.device, call_args=call_args, call_kwargs=call_kwargs
+        )
+        record_session_result(result, kb.version, target.spec.note)
+        return result
+
+
+def _is_mapped(finding: Any) -> bool:
+    return bool(finding.torch_api and finding.mindspore_api)
+
+
+def check_actions(
+    server: MsMigrateServer, analysis: Analysis, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    """One "Check equivalence" action per mapped finding in the requested range."""
+    start = analysis.index.from_lsp(params.range.start)
+    end = analysis.index.from_lsp(params.range.end)
+    title = t("check.action.title", server.lang, device=server.settings.device)
+    actions: list[types.CodeAction] = []
+    seen: set[tuple[str, int, int]] = set()
+    for finding in analysis.result.findings:
+        if not _is_mapped(finding):
+            continue
+        if not ((finding.line, finding.column) <= end and start <= (finding.end_line, finding.end_column)):
+            continue
+        key = (finding.torch_api, finding.line, finding.column)
+        if key in seen:
+            continue
+        seen.add(key)
+        argument = {
+            "api": finding.torch_api,
+            "uri": analysis.uri,
+            "line": finding.line,
+            "column": finding.column,
+        }
+        actions.append(
+            types.CodeAction(
+                title=title,
+                kind=ACTION_KIND,
+                command=types.Command(title=title, command=COMMAND, arguments=[argument]),
+            )
+        )
+    return actions
+
+
+def _argument(args: tuple[Any, ...]) -> dict[str, Any]:
+    if args and isinstance(args[0], dict):
+        return dict(args[0])
+    names = ("api", "uri", "line", "column")
+    return {name: value for name, value in zip(names, args, strict=False)}
+
+
+def _message_type(status: str) -> types.MessageType:
+    return {
+        "pass": types.MessageType.Info,
+        "skipped": types.MessageType.Info,
+        "fail": types.MessageType.Warning,
+    }.get(status, types.MessageType.Error)
+
+
+def _wrap_code_actions(server: MsMigrateServer) -> None:
+    """Add the check actions to the code-action handler registered by ``lsp/code_actions.py``."""
+    providers = getattr(server, "code_action_providers", None)
+    if isinstance(providers, list):  # an explicit hook, when the server offers one
+        providers.append(check_actions)
+        return
+    features = server.protocol.fm._features  # noqa: SLF001 - pygls keeps one handler per method
+    original = features.get(types.TEXT_DOCUMENT_CODE_ACTION)
+
+    async def with_checks(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        actions: list[types.CodeAction] = []
+        if original is not None:
+            found = original(params)
+            if asyncio.iscoroutine(found) or isinstance(found, asyncio.Future):
+                found = await found
+            actions = list(found or [])
+        only = params.context.only
+        if only and not any(ACTION_KIND == k or ACTION_KIND.startswith(k + ".") for k in only):
+            return actions
+        try:
+            analysis = await server.current(params.text_document.uri)
+            if analysis is not None:
+                actions += check_actions(server, analysis, params)
+        except Exception as exc:  # never lose the other actions
+            server.report_failure("codeAction/check", exc)
+        return actions
+
+    features[types.TEXT_DOCUMENT_CODE_ACTION] = with_checks
+
+
+def register(server: MsMigrateServer) -> None:
+    service = CheckService(server)
+    server.check_service = service  # type: ignore[attr-defined]
+    server.on_settings_changed.append(service.reset)
+    _wrap_code_actions(server)
+
+    @server.command(COMMAND)
+    @server.guarded(COMMAND)
+    async def check_equivalence(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+        from msmigrate.check.call_site import call_args_at
+        from msmigrate.check.render import describe, summary
+
+        argument = _argument(args)
+        api = argument.get("api")
+        if not isinstance(api, str) or not api.strip():
+            return {"error": t("check.lsp.no_api", server.lang)}
+        call_args: list[str] | None = None
+        call_kwargs: dict[str, str] | None = None
+        uri, line, column = argument.get("uri"), argument.get("line"), argument.get("column")
+        doc = server.document(uri) if isinstance(uri, str) else None
+        if doc is not None and isinstance(line, int) and isinstance(column, int):
+            found = call_args_at(doc.source, line, column)
+            if found is not None:
+                call_args, call_kwargs = found.args, found.kwargs
+
+        device = server.settings.device
+        token = f"msmigrate-check-{uuid.uuid4()}"
+        progress = server.client_supports("window", "work_done_progress")
+        if progress:
+            try:
+                await server.work_done_progress.create_async(token)
+                server.work_done_progress.begin(
+                    token,
+                    types.WorkDoneProgressBegin(
+                        title=t("check.progress.title", server.lang, api=api, device=device),
+                        cancellable=False,
+                    ),
+                )
+            except Exception as exc:  # the client refused: check without progress
+                server.report_failure("window/workDoneProgress/create", exc)
+                progress = False
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(
+                service.executor, service.run, api.strip(), call_args, call_kwargs
+            )
+        finally:
+            if progress:
+                server.work_done_progress.end(token, types.WorkDoneProgressEnd())
+                server.work_done_progress.tokens.pop(token, None)
+        text = describe(result, server.lang, python=server.settings.python_path or "")
+        server.window_show_message(
+            types.ShowMessageParams(type=_message_type(str(result.status)), message=text)
+        )
+        return {
+            "result": result.to_json(),
+            "summary": summary(result, server.lang),
+            "message": text,
+        }

@@ -1,0 +1,68 @@
+"""`msmigrate check` end to end with a real torch + MindSpore worker on CPU (a few seconds each)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("mindspore")
+
+
+def msmigrate(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "msmigrate", "check", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+        env=env,
+    )
+
+
+def test_softmax_passes_on_cpu_with_numbers():
+    run = msmigrate("torch.nn.functional.softmax", "--json", "--mindspore-version", "2.6")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    (result,) = data["results"]
+    assert (result["api"], result["mindspore_api"]) == (
+        "torch.nn.functional.softmax",
+        "mindspore.mint.nn.functional.softmax",
+    )
+    assert (result["status"], result["reason"], result["device"]) == ("pass", None, "CPU")
+    assert 0.0 <= result["max_abs_error"] <= 1e-6
+    assert result["cosine_similarity"] == pytest.approx(1.0, abs=1e-9)
+    assert result["torch_shapes"] == result["mindspore_shapes"] == [[2, 3, 4]]
+    assert result["torch_dtypes"] == result["mindspore_dtypes"] == ["float32"]
+    assert result["torch_version"].startswith("2.") and result["mindspore_version"].startswith("2.")
+    assert run.stderr.strip().endswith("1 pass, 0 fail, 0 error, 0 skipped")
+
+
+def test_deliberately_wrong_pair_fails_with_numbers(tmp_path):
+    override = tmp_path / "override.json"
+    override.write_text(json.dumps({"torch.exp": "mindspore.ops.log"}), encoding="utf-8")
+    run = msmigrate(
+        "torch.exp",
+        "torch.nn.Linear",
+        "--mapping-override",
+        str(override),
+        "--mindspore-version",
+        "2.6",
+        "--lang",
+        "en",
+    )
+    assert run.returncode == 1
+    lines = run.stdout.splitlines()
+    # log of the negative inputs is NaN where exp is finite: the NaN positions differ, and the finite
+    # elements differ by far more than the tolerance
+    assert lines[0] == "torch.exp → mindspore.ops.log: fail (NaN or Inf positions differ)"
+    numbers = lines[1].strip()
+    assert numbers.startswith("max abs error ") and ", cosine similarity " in numbers
+    max_abs = float(numbers.split(",")[0].removeprefix("max abs error "))
+    assert max_abs > 1.0
+    assert lines[2].strip() == "tolerance rtol=0.0001, atol=0.0001"
+    assert lines[3].strip().startswith("first mismatch at output 0, index (")
+    # the second API of the same run (one reused worker) passes: a Linear layer with copied weights
+    linear = lines.index("torch.nn.Linear → mindspore.mint.nn.Linear: pass")
+    assert lines[linear + 1].strip().startswith("max abs error ")

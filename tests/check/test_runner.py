@@ -1,0 +1,68 @@
+"""The worker process: hangs, crashes, missing frameworks and bad interpreters come back as results."""
+
+import sys
+import time
+
+from msmigrate.check.render import describe
+from msmigrate.check.runner import CheckRunner, RunnerConfig, run_one
+
+TEST_CONFIG = dict(test_kinds=True, startup_timeout=60)
+
+
+def test_hanging_worker_is_reported_within_the_timeout():
+    started = time.monotonic()
+    result = run_one(
+        {"kind": "sleep", "seconds": 600, "torch_api": "torch.abs"}, RunnerConfig(timeout=3, **TEST_CONFIG)
+    )
+    elapsed = time.monotonic() - started
+    assert (result.status, result.reason, result.api) == ("error", "timeout", "torch.abs")
+    assert elapsed < 20
+    assert describe(result, "en").splitlines()[1] == "  No answer within 3 s: the worker was stopped."
+
+
+def test_crashing_worker_is_reported_and_replaced():
+    with CheckRunner(RunnerConfig(timeout=30, **TEST_CONFIG)) as runner:
+        crashed = runner.run({"kind": "crash", "code": 3, "torch_api": "torch.abs"})
+        assert (crashed.status, crashed.reason) == ("error", "worker_crash")
+        assert crashed.detail.startswith("exit code 3")
+        segv = runner.run({"kind": "crash", "how": "segv", "torch_api": "torch.abs"})
+        assert (segv.reason, segv.detail.split(";")[0]) == ("worker_crash", "signal SIGSEGV")
+        after = runner.run({"kind": "sleep", "seconds": 0, "torch_api": "torch.abs"})
+        assert (after.status, after.reason) == ("skipped", "spec_skip")  # a fresh worker answered
+
+
+def test_test_kinds_are_refused_unless_enabled(tmp_path):
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('no torch here')\n", encoding="utf-8")
+    config = RunnerConfig(timeout=30, startup_timeout=60, env={"PYTHONPATH": str(tmp_path)})
+    result = run_one({"kind": "crash", "code": 3, "torch_api": "torch.abs"}, config)
+    assert result.reason == "missing_framework"  # treated as a normal request: loads the frameworks
+
+
+def test_missing_framework_gives_the_install_command(tmp_path):
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('No module named torch')\n", encoding="utf-8")
+    config = RunnerConfig(timeout=30, startup_timeout=60, env={"PYTHONPATH": str(tmp_path)})
+    request = {
+        "kind": "function",
+        "torch_api": "torch.abs",
+        "mindspore_api": "mindspore.mint.abs",
+        "device": "CPU",
+    }
+    result = run_one(request, config)
+    assert (result.status, result.reason, result.api) == ("error", "missing_framework", "torch.abs")
+    assert result.detail == "torch: ImportError: No module named torch"
+    text = describe(result, "en", python=sys.executable)
+    assert "pip install 'msmigrate[check]'" in text and "pip install torch==2.13.0 mindspore==2.10.0" in text
+    assert "请在运行检查进程的解释器" in describe(result, "zh", python=sys.executable)
+
+
+def test_bad_interpreter_is_an_error_result(tmp_path):
+    result = run_one(
+        {"kind": "function", "torch_api": "torch.abs"},
+        RunnerConfig(python=str(tmp_path / "no-python"), timeout=5),
+    )
+    assert (result.status, result.reason) == ("error", "worker_start")
+    assert str(tmp_path / "no-python") in result.detail
