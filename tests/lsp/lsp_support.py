@@ -9,9 +9,10 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 from lsprotocol import types
+from pygls.workspace import TextDocument
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import make_test_lsp_client
 
@@ -31,6 +32,33 @@ def make_client() -> LanguageClient:
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
     client.code_lens_refreshes = 0  # type: ignore[attr-defined]
+    client.applied_edits = []  # type: ignore[attr-defined]
+    client.progress_hooks = []  # type: ignore[attr-defined]
+    original_progress = features[types.PROGRESS]
+
+    def on_progress(params: types.ProgressParams) -> Any:
+        result = original_progress(params)
+        for hook in client.progress_hooks:  # type: ignore[attr-defined]
+            hook(params)
+        return result
+
+    features[types.PROGRESS] = on_progress
+
+    # lsprotocol structures every item with a "command" key as a Command, but a CodeAction may carry
+    # a command object too; decide the way editors do (a Command's "command" is a string)
+    converter = client.protocol._converter
+
+    def command_or_action(item: Any, _: type) -> types.Command | types.CodeAction:
+        kind = types.Command if isinstance(item.get("command"), str) else types.CodeAction
+        return converter.structure(item, kind)
+
+    converter.register_structure_hook(types.Command | types.CodeAction, command_or_action)
+    converter.register_structure_hook(Union[types.Command, types.CodeAction], command_or_action)  # noqa: UP007
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        client.applied_edits.append(params)  # type: ignore[attr-defined]
+        return types.ApplyWorkspaceEditResult(applied=True)
 
     @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
     def code_lens_refresh(params: None) -> None:
@@ -145,6 +173,23 @@ def open_document(client: LanguageClient, path: Path, text: str, version: int = 
         )
     )
     return uri
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """Apply LSP edits (UTF-16 positions) to ``text`` the way a client does, via pygls's document."""
+    document = TextDocument("file:///applied.py", text)
+    ordered = sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True)
+    for edit in ordered:
+        document.apply_change(types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text))
+    return document.source
+
+
+def edits_of(edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:
+    if edit.document_changes:
+        return [
+            e for change in edit.document_changes if change.text_document.uri == uri for e in change.edits
+        ]
+    return list((edit.changes or {}).get(uri, []))
 
 
 def published_for(

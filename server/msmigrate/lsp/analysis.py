@@ -10,17 +10,23 @@ from msmigrate.lsp.config import Settings
 
 log = logging.getLogger(__name__)
 
+# jedi settles unknown receivers but costs up to its budget on every keystroke; the editor loop keeps
+# to the analyzer's own inference (as `msmigrate scan` does by default).
+USE_JEDI = False
+
 
 def analyze_text(source: str, path: str, kb: KnowledgeBase, settings: Settings) -> FileResult:
-    """Findings of ``source``, without the rules the settings disable. Never raises."""
-    from msmigrate.analysis.analyzer import analyze_source
+    """Findings of ``source``, without the rules the settings disable. Never raises.
 
+    Severities are applied by the diagnostics layer, so hover still knows findings whose category
+    is switched ``off``.
+    """
+    from msmigrate.analysis.analyzer import analyze_source
+    from msmigrate.analysis.options import AnalysisOptions
+
+    options = AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI)
     try:
-        result = analyze_source(source, path, kb, None)
+        return analyze_source(source, path, kb, options)
     except Exception as exc:  # the analyzer promises not to raise; a bug must not stop the server
         log.exception("analysis of %s failed", path)
         return FileResult(path=path, error_key="common.error", error_args={"detail": str(exc)})
-    if settings.disabled_rules:
-        disabled = set(settings.disabled_rules)
-        result.findings = [f for f in result.findings if f.rule not in disabled]
-    return result

@@ -103,19 +103,29 @@ def quick_fixes(
     return actions
 
 
-def fix_all_action(server: MsMigrateServer, analysis: Analysis) -> types.CodeAction | None:
+def fix_all_action(server: MsMigrateServer, analysis: Analysis, asked: bool) -> types.CodeAction | None:
+    """The fix-all action: its edit comes from ``codeAction/resolve`` when the client can resolve
+    edits, is computed now when the client asked for this kind explicitly (e.g. on save), and is
+    otherwise the ``msmigrate.fixAll`` command."""
     if not any(fixers_for(f.rule) for f in analysis.result.findings):
         return None
     title = t("fix.fix_all", server.lang)
     action = types.CodeAction(
         title=title, kind=FIX_ALL_KIND, data={"uri": analysis.uri, "version": analysis.version}
     )
-    resolvable = server.client_supports("text_document", "code_action", "resolve_support", "properties")
-    if not (
-        resolvable
-        and "edit" in server.client_capabilities.text_document.code_action.resolve_support.properties
-    ):
-        action.command = types.Command(title=title, command="msmigrate.fixAll", arguments=[analysis.uri])
+    code_action = (
+        server.client_capabilities.text_document and server.client_capabilities.text_document.code_action
+    )
+    resolve = code_action.resolve_support if code_action else None
+    if resolve is not None and "edit" in (resolve.properties or []):
+        return action
+    if asked:
+        edits, applied = fix_all_edits(server, analysis)
+        if not applied:
+            return None
+        action.edit = workspace_edit(server, analysis.uri, analysis.version, edits)
+        return action
+    action.command = types.Command(title=title, command="msmigrate.fixAll", arguments=[analysis.uri])
     return action
 
 
@@ -144,9 +154,19 @@ def register(server: MsMigrateServer) -> None:
                 server.analysis_executor, quick_fixes, server, analysis, params
             )
         if _wants(only, FIX_ALL_KIND):
-            action = fix_all_action(server, analysis)
+            asked = bool(only)
+            action = await loop.run_in_executor(
+                server.analysis_executor, fix_all_action, server, analysis, asked
+            )
             if action is not None:
                 actions.append(action)
+        for provider in server.code_action_providers:
+            try:
+                extra = provider(server, analysis, params)
+            except Exception as exc:  # an optional feature never loses the other actions
+                server.report_failure(f"codeAction provider {getattr(provider, '__name__', provider)}", exc)
+                continue
+            actions += [a for a in extra if _wants(only, a.kind or "")]
         return actions
 
     @server.feature(types.CODE_ACTION_RESOLVE)

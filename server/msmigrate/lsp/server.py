@@ -62,6 +62,8 @@ class MsMigrateServer(LanguageServer):
         self._result_counter = 0
         self.analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-analysis")
         self.on_settings_changed: list[Callable[[], Any]] = []
+        # extra code actions from optional features: provider(server, analysis, params) -> [CodeAction]
+        self.code_action_providers: list[Callable[..., list[types.CodeAction]]] = []
 
     # --- settings and knowledge ---------------------------------------------------------------
     @property
