@@ -203,6 +203,9 @@ def test_html_summary_and_tree(report: ScanReport) -> None:
     assert '<a data-filter="models/">models/</a> <span class="count">3</span>' in page
     assert '<a data-filter="evil/&lt;img src=x&gt;.py">&lt;img src=x&gt;.py</a>' in page
     assert page.count('<tr data-category=') == 5
+    assert ("<tr><td><code>models</code></td><td>1</td><td>3</td><td>2</td><td>100.0%</td></tr>") in page
+    hostile_folder = "<tr><td><code>&lt;script&gt;alert(1)&lt;</code></td>"
+    assert hostile_folder + "<td>1</td><td>0</td><td>0</td><td>—</td></tr>" in page
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -54,7 +54,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "扫描 Python 文件和文件夹中的 PyTorch 接口，并报告它们到 MindSpore 的映射情况。",
     ),
     "scan.help.format": ("Report format.", "报告格式。"),
-    "scan.help.output": ("Write the report to this file instead of standard output.", "将报告写入该文件，而不是标准输出。"),
+    "scan.help.output": (
+        "Write the report to this file instead of standard output.",
+        "将报告写入该文件，而不是标准输出。",
+    ),
     "scan.help.mindspore_version": (
         "MindSpore API mapping version (1.10, 2.3, 2.4, 2.6 or auto).",
         "MindSpore 接口映射版本（1.10、2.3、2.4、2.6 或 auto）。",
@@ -64,7 +67,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Exit with status 1 when a finding has this severity or a higher one.",
         "当存在该严重级别或更高级别的问题时，以状态码 1 退出。",
     ),
-    "scan.help.jobs": ("Number of parallel worker processes (default: all cores).", "并行工作进程数（默认：全部核心）。"),
+    "scan.help.jobs": (
+        "Number of parallel worker processes (default: all cores).",
+        "并行工作进程数（默认：全部核心）。",
+    ),
     "scan.help.exclude": (
         "Skip paths matching this gitignore-style glob (repeatable).",
         "跳过匹配该 gitignore 风格通配符的路径（可重复指定）。",

@@ -63,6 +63,10 @@ def _tree(report: ScanReport, lang: str) -> _Node:
     return root
 
 
+def _percent(rate: float | None) -> str:
+    return "—" if rate is None else f"{rate * 100:.1f}%"
+
+
 def render_html(report: ScanReport, lang: str = "en") -> str:
     summary = report.summary()
     rows = []
@@ -82,7 +86,8 @@ def render_html(report: ScanReport, lang: str = "en") -> str:
         header=t("report.header", lang, tool=report.tool, version=report.version,
                  mindspore_version=report.mindspore_version),
         summary=summary,
-        rate_percent="—" if rate is None else f"{rate * 100:.1f}%",
+        rate_percent=_percent(rate),
+        percent=_percent,
         rate_text=format_rate(rate, summary["mapped_usages"], summary["torch_usages"], lang),
         tree=_tree(report, lang),
         rows=rows,

@@ -6,7 +6,8 @@ Rules, in order, for everything below a scanned folder:
 * ``.gitignore`` files apply (those of the scanned folder's ancestors up to the Git work-tree top, then
   those met during the walk; a deeper file's ``!pattern`` re-includes), unless disabled;
 * ``exclude`` globs (gitignore syntax, relative to the scanned folder) drop files and folders;
-* a file is kept when its path relative to the scanned folder matches an ``include`` glob (``*.py``);
+* a file is kept when its path relative to the scanned folder matches an ``include`` glob (``*.py``;
+  stubs, ``*.pyi``, declare interfaces and hold no code to migrate, so they are left out by default);
 * symbolic links are never followed into folders; a link to a file is read only when its target lies
   inside the scanned folder and is not read anyway under its real path.
 
