@@ -30,8 +30,7 @@ models/net.py
   Convertible (2)
     5:14    torch.nn.Linear → mindspore.mint.nn.Linear  (With differences) PyTorch API whose MindSpore \
 equivalent differs  [MSM101 information]
-    9:13    torch.flatten → mindspore.mint.flatten  PyTorch API with a consistent MindSpore equivalent  \
-[MSM100 hint]
+    9:13    torch.flatten → mindspore.mint.flatten  [MSM100 hint]
   Possibly Tensor API (1)
     10:9    torch.Tensor.view  Call that may be a torch.Tensor method  [MSM102 hint]
 
@@ -217,3 +216,16 @@ def test_every_format_renders_an_empty_report(fmt: str) -> None:
 def test_unknown_format_is_refused(report: ScanReport) -> None:
     with pytest.raises(ValueError, match="unknown report format"):
         render(report, "pdf")
+
+
+def test_terminal_rendering_adds_colours_to_the_same_text(report: ScanReport) -> None:
+    from rich.console import Console
+
+    from msmigrate.reports.text import build_lines
+
+    console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=300)
+    for line in build_lines(report, "en"):
+        console.print(line, soft_wrap=True)
+    coloured = console.file.getvalue()
+    assert "\x1b[" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == render(report, "text", "en")

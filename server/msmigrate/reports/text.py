@@ -34,8 +34,9 @@ def _finding_line(finding: Finding, lang: str) -> Text:
         line.append("  ")
     if finding.category is FindingCategory.DIFFERENCES:
         line.append(f"({category_label(finding.category.value, lang)}) ", style="yellow")
-    line.append(finding.message(lang))
-    line.append(f"  [{finding.rule} ", style="dim")
+    if finding.category is not FindingCategory.CONSISTENT or not finding.mindspore_api:
+        line.append(finding.message(lang) + "  ")  # a consistent mapping needs no more than its arrow
+    line.append(f"[{finding.rule} ", style="dim")
     line.append(t(f"report.severity.{finding.severity.value}", lang), style=_SEVERITY_STYLE[finding.severity])
     line.append("]", style="dim")
     return line
