@@ -52,7 +52,7 @@ def analyze_source(
     lines = split_lines(text)
     try:
         with _gc_paused():
-            result, _ = analyze_text(text, path, kb, options, lines)
+            result = analyze_text(text, path, kb, options, lines)[0]  # the tree is freed before GC resumes
         return result
     except RecursionError:
         return FileResult(path, error_key="analysis.too_complex", lines=_line_count(lines))

@@ -46,6 +46,7 @@ _JEDI_CACHE_SIZE = 64
 _JEDI_LOCK = threading.Lock()
 _JEDI_EXECUTOR: ThreadPoolExecutor | None = None
 _JEDI_PENDING: dict[tuple[str, str, int, int], Future] = {}
+_MAX_PENDING = 32
 
 
 def excluded(name: str) -> bool:
@@ -120,16 +121,18 @@ class JediOracle:
         position = (line, column)
         if position in self.cache:
             return self.cache[position]
-        remaining = self.deadline - time.perf_counter()
-        if remaining <= 0:
-            return None
         job_key = (*self.key, line, column)
         with _JEDI_LOCK:
             future = _JEDI_PENDING.get(job_key)
             if future is None:
+                if len(_JEDI_PENDING) >= _MAX_PENDING:
+                    return None  # jedi is far behind: do not queue more work
                 future = _executor().submit(_infer, self.source, self.path, line, column)
                 _JEDI_PENDING[job_key] = future
                 future.add_done_callback(lambda done: self._store(job_key, position, done))
+        remaining = self.deadline - time.perf_counter()
+        if remaining <= 0:
+            return None  # the answer will be in the cache for the next analysis of this content
         try:
             return future.result(timeout=remaining)
         except FutureTimeout:

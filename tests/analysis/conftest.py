@@ -1,0 +1,26 @@
+"""Shared fixtures of the analyzer tests: the real 2.4 knowledge base and an ``analyze`` helper."""
+
+from __future__ import annotations
+
+import pytest
+
+from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
+from msmigrate.analysis.finding import FileResult
+from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
+
+
+@pytest.fixture(scope="session")
+def kb() -> KnowledgeBase:
+    return get_knowledge_base("2.4")
+
+
+@pytest.fixture
+def analyze(kb):
+    """Analyse a snippet without jedi and without the rule modules' checkers (unless asked)."""
+
+    def run(source: str | bytes, path: str = "snippet.py", **options) -> FileResult:
+        options.setdefault("use_jedi", False)
+        options.setdefault("run_checkers", False)
+        return analyze_source(source, path, kb, AnalysisOptions(**options))
+
+    return run

@@ -1,0 +1,73 @@
+"""Messages of API findings are written from the mapping facts, in English and Chinese."""
+
+from __future__ import annotations
+
+from msmigrate.analysis.categorize import categorize, describe_differences
+from msmigrate.knowledge.model import DefaultDifference, MappingCategory, MappingRow
+
+
+def _row(**fields) -> MappingRow:
+    base = {
+        "torch_api": "torch.nn.Linear",
+        "mindspore_api": "mindspore.nn.Dense",
+        "category": MappingCategory.PARAM_NAMES,
+        "section": "torch.nn",
+    }
+    base.update(fields)
+    return MappingRow(**base)
+
+
+def test_differences_are_described_from_facts():
+    row = _row(
+        param_renames={"in_features": "in_channels", "out_features": "out_channels"},
+        torch_only_params=("device", "dtype"),
+        default_differences=(DefaultDifference("bias", "True", "False"),),
+        diff_page="Linear.md",
+    )
+    details = describe_differences(row)
+    assert details["details_en"] == (
+        "parameter names differ: in_features→in_channels, out_features→out_channels; "
+        "not supported by MindSpore: device, dtype; different defaults: bias: True vs False; "
+        "see the difference page"
+    )
+    assert details["details_zh"] == (
+        "参数名不同：in_features→in_channels, out_features→out_channels；MindSpore 不支持：device, dtype；"
+        "默认值不同：bias: True vs False；请参阅差异对比页面"
+    )
+
+
+def test_category_text_when_no_facts_are_parsed():
+    assert describe_differences(_row(category=MappingCategory.NO_INPLACE)) == {
+        "details_en": "MindSpore has no inplace parameter",
+        "details_zh": "MindSpore 没有 inplace 参数",
+    }
+    assert (
+        describe_differences(_row(category=MappingCategory.DIFF_PAGE))["details_en"]
+        == "see the difference page"
+    )
+
+
+def test_long_lists_are_shortened():
+    row = _row(torch_only_params=("a", "b", "c", "d", "e", "f"))
+    assert describe_differences(row)["details_en"] == "not supported by MindSpore: a, b, c, d, …"
+
+
+def test_real_verdicts(kb):
+    linear = categorize("torch.nn.Linear", kb)
+    assert linear.mindspore_api == "mindspore.nn.Dense"
+    assert linear.rule == "MSM101" and linear.fixable
+    assert kb.row("torch.nn.Linear").param_renames  # the 2.4 table documents the renames
+    assert "in_features→in_channels" in linear.message_args["details_en"]
+    abs_ = categorize("torch.abs", kb)
+    assert (abs_.category.value, abs_.rule, abs_.fixable) == ("consistent", "MSM100", True)
+    missing = categorize("torch.save", kb)
+    assert (missing.category.value, missing.rule, missing.fixable) == ("missing", "MSM200", False)
+    typo = categorize("torch.nn.Conv2", kb)
+    assert typo.category.value == "unknown_torch_name"
+    assert typo.message_key == "analysis.api.unknown_suggest"
+    assert typo.message_args["suggestion"].startswith("torch.nn.Conv")
+    private = categorize("torch._C._nothing_here", kb)
+    assert private.message_key == "analysis.api.unknown"
+    loader = categorize("torch.utils.data.DataLoader", kb)
+    assert (loader.category.value, loader.rule) == ("data_processing", "MSM600")
+    assert loader.mindspore_api == "mindspore.dataset.GeneratorDataset"
