@@ -167,3 +167,14 @@ def test_spec_file_loads():
     specs = load_specs()
     assert specs["torch.nn.Linear"].init_args == (4, 5)
     assert specs["torch.empty"].compare == "shape_dtype"
+
+
+def test_call_site_keyword_replaces_the_positional_value_of_the_same_parameter():
+    kb = get_knowledge_base("2.6")
+    target = target_for("torch.nn.functional.softmax", kb)
+    assert target.spec.args[1] == 1
+    request = build_request(target, call_args=["x"], call_kwargs={"dim": "-1"})
+    assert request["torch"]["args"] == [{"ref": "t0"}, -1] and request["torch"]["kwargs"] == {}
+    layer = target_for("torch.nn.Softmax", kb)
+    request = build_request(layer, call_kwargs={"dim": "2"})
+    assert request["torch"]["init_args"] == [2] and request["torch"]["init_kwargs"] == {}

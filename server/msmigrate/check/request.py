@@ -173,6 +173,7 @@ class CheckTarget:
     kind: str  # function | tensor_method | class
     spec: ApiSpec
     row: MappingRow | None = None
+    signatures: tuple[tuple[str, ...], ...] = ()  # torch parameter names per overload (no ``self``)
 
 
 @cache
@@ -203,7 +204,8 @@ def target_for(torch_api: str, kb: Any, specs: dict[str, ApiSpec] | None = None)
     kind = api_kind(torch_api, kb.torch_kind(torch_api))
     table = load_specs() if specs is None else specs
     spec = spec_for(torch_api, kind, kb.torch_signatures(torch_api), table, mindspore_api)
-    return CheckTarget(torch_api, mindspore_api, kind, spec, row)
+    signatures = tuple(tuple(p["name"] for p in sig) for sig in kb.torch_signatures(torch_api))
+    return CheckTarget(torch_api, mindspore_api, kind, spec, row, signatures)
 
 
 def precheck(target: CheckTarget, device: str = "CPU") -> CheckResult | None:
@@ -260,37 +262,57 @@ def _is_tensor(value: Any) -> bool:
     return isinstance(value, dict) and "tensor" in value
 
 
+def _position(name: str, signatures: tuple[tuple[str, ...], ...], offset: int) -> int | None:
+    """Position of parameter ``name`` in the call's arguments (first overload naming it)."""
+    for names in signatures:
+        if name in names:
+            return names.index(name) + offset
+    return None
+
+
 def _apply_literals(
-    spec: ApiSpec, kind: str, call_args: list[str] | None, call_kwargs: dict[str, str] | None
+    spec: ApiSpec,
+    kind: str,
+    call_args: list[str] | None,
+    call_kwargs: dict[str, str] | None,
+    signatures: tuple[tuple[str, ...], ...] = (),
 ) -> tuple[ApiSpec, list[str]]:
-    """Use literal call-site arguments in place of the spec's non-tensor values."""
+    """Use literal call-site arguments in place of the spec's non-tensor values.
+
+    A keyword given at the call site replaces the spec's positional value for the same parameter.
+    """
     used: list[str] = []
-    if kind == "class":
-        init_kwargs = dict(spec.init_kwargs)
-        for name, text in (call_kwargs or {}).items():
-            ok, value = literal_value(text)
-            if ok and name not in SHAPE_PARAMS:
-                init_kwargs[name] = _encode_literal(value)
-                used.append(name)
-        return replace(spec, init_kwargs=init_kwargs), used
-    args = list(spec.args)
+    is_class = kind == "class"
+    args = list(spec.init_args if is_class else spec.args)
+    kwargs = dict(spec.init_kwargs if is_class else spec.kwargs)
     offset = 1 if kind == "tensor_method" else 0  # args[0] is the receiver
-    for index, text in enumerate(call_args or []):
-        position = index + offset
-        if position >= len(args) or _is_tensor(args[position]):
-            continue
-        ok, value = literal_value(text)
-        if ok:
-            args[position] = _encode_literal(value)
-            used.append(f"#{index}")
-    kwargs = dict(spec.kwargs)
+    if not is_class:  # a class's positional arguments are mostly shapes: keep the spec's
+        for index, text in enumerate(call_args or []):
+            position = index + offset
+            if position >= len(args) or _is_tensor(args[position]):
+                continue
+            ok, value = literal_value(text)
+            if ok:
+                args[position] = _encode_literal(value)
+                used.append(f"#{index}")
     for name, text in (call_kwargs or {}).items():
-        if _is_tensor(kwargs.get(name)):
+        if is_class and name in SHAPE_PARAMS:
             continue
         ok, value = literal_value(text)
-        if ok:
+        if not ok:
+            continue
+        position = _position(name, signatures, offset)
+        if position is not None and position < len(args):
+            if _is_tensor(args[position]) or (is_class and name in SHAPE_PARAMS):
+                continue
+            args[position] = _encode_literal(value)
+        elif _is_tensor(kwargs.get(name)):
+            continue
+        else:
             kwargs[name] = _encode_literal(value)
-            used.append(name)
+        used.append(name)
+    if is_class:
+        return replace(spec, init_args=tuple(args), init_kwargs=kwargs), used
     return replace(spec, args=tuple(args), kwargs=kwargs), used
 
 
@@ -365,7 +387,7 @@ def build_request(
     call_kwargs: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The worker request (JSON-ready dict) for ``target``."""
-    spec, literals = _apply_literals(target.spec, target.kind, call_args, call_kwargs)
+    spec, literals = _apply_literals(target.spec, target.kind, call_args, call_kwargs, target.signatures)
     tensors = _Tensors()
     t_args = tensors.extract(list(spec.args))
     t_kwargs = tensors.extract(dict(spec.kwargs))
