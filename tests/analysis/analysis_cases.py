@@ -1081,4 +1081,16 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         "import torch\nprint('torch.abs')\n",
         [],
     ),
+    (
+        "class_enum_member_is_not_a_typo",
+        "import torch.distributed as dist\n"
+        "dist.all_reduce(t, op=dist.ReduceOp.SUM)\n",
+        [(2, 1, "torch.distributed.all_reduce", DIF), (2, 23, "torch.distributed.ReduceOp", MIS)],
+    ),
+    (
+        "class_unlisted_attribute_reports_the_class",
+        "import torch\n"
+        "torch.nn.Linear.weight\n",
+        [(2, 1, "torch.nn.Linear", DIF)],
+    ),
 ]

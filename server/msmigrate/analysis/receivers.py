@@ -173,6 +173,11 @@ class TorchFacts:
             self._namespace[name] = found
         return found
 
+    def unlisted_class_member(self, owner: str, attr: str) -> bool:
+        """``ReduceOp.SUM``: a member the inventory does not list, of a class (not a module). Such
+        members are plain attribute lookups on the class (enum values, constants), not typos."""
+        return self.kind(owner) == "class" and not self.known(f"{owner}.{attr}")
+
     def is_module_object(self, name: str) -> bool:
         """A Python module (``torch``, ``torch.nn``): referencing it is not a finding."""
         found = self._module_object.get(name)

@@ -161,7 +161,7 @@ class UsageCollector:
             attr = attr_node.attr
             is_top = attr_node is node
             if type(value) is str:
-                if facts.is_namespace(value):
+                if facts.is_namespace(value) and not facts.unlisted_class_member(value, attr):
                     value = f"{value}.{attr}"
                     ref_node = attr_node
                     if not is_top:
