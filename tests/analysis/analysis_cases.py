@@ -1093,4 +1093,46 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         "torch.nn.Linear.weight\n",
         [(2, 1, "torch.nn.Linear", DIF)],
     ),
+    (
+        "for_else_reported_once",
+        "import torch\n"
+        "for i in range(3):\n"
+        "    pass\n"
+        "else:\n"
+        "    torch.abs(i)\n",
+        [(5, 5, "torch.abs", CON)],
+    ),
+    (
+        "while_else_reported_once",
+        "import torch\n"
+        "while c:\n"
+        "    x = torch.ones(1)\n"
+        "else:\n"
+        "    x.view(1)\n",
+        [(3, 9, "torch.ones", DIF), (5, 7, "torch.Tensor.view", CON)],
+    ),
+    (
+        "try_except_else_finally",
+        "import torch\n"
+        "try:\n"
+        "    a = torch.ones(1)\n"
+        "except ValueError as err:\n"
+        "    a = None\n"
+        "else:\n"
+        "    torch.exp(a)\n"
+        "finally:\n"
+        "    a.view(1)\n",
+        [(3, 9, "torch.ones", DIF), (7, 5, "torch.exp", CON), (9, 7, "torch.Tensor.view", CON)],
+    ),
+    (
+        "match_case_bodies",
+        "import torch\n"
+        "match mode:\n"
+        "    case 'a':\n"
+        "        y = torch.ones(1)\n"
+        "    case _:\n"
+        "        y = torch.zeros(1)\n"
+        "y.view(1)\n",
+        [(4, 13, "torch.ones", DIF), (6, 13, "torch.zeros", DIF), (7, 3, "torch.Tensor.view", CON)],
+    ),
 ]

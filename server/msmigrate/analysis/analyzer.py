@@ -37,6 +37,7 @@ __all__ = ["AnalysisOptions", "analyze_source", "analyze_text", "AnalysisContext
 log = logging.getLogger(__name__)
 
 Checker = Callable[[AnalysisContext], Iterable[Finding]]
+_HINT = Severity.HINT
 
 
 def analyze_source(
@@ -115,7 +116,7 @@ def _finding(verdict: ApiVerdict, span: tuple[int, int, int, int], usage: UsageK
     line, column, end_line, end_column = span
     return Finding(
         line, column, end_line, end_column, verdict.torch_api, verdict.mindspore_api, verdict.category,
-        verdict.rule, Severity.HINT, verdict.message_key, dict(verdict.message_args), verdict.fixable, usage,
+        verdict.rule, _HINT, verdict.message_key, dict(verdict.message_args), verdict.fixable, usage,
     )
 
 

@@ -83,3 +83,15 @@ def merge(first: dict[str, object], *others: dict[str, object]) -> dict[str, obj
             elif old is not value:
                 out[name] = prefer(old, value)
     return out
+
+
+def merge_with_base(changed: dict[str, object], base: dict[str, object]) -> dict[str, object]:
+    """Bindings after a branch that may not run: ``changed`` (a copy of ``base`` the branch modified,
+    reused for the result) merged with ``base``."""
+    for name, value in base.items():
+        new = changed.get(name)
+        if new is None:
+            changed[name] = value
+        elif new is not value:
+            changed[name] = prefer(new, value)
+    return changed

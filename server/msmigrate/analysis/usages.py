@@ -33,6 +33,7 @@ from msmigrate.analysis.resolve import (
     MODULE_SCOPE,
     Scope,
     merge,
+    merge_with_base,
 )
 from msmigrate.analysis.values import (
     MODULE,
@@ -149,11 +150,14 @@ class UsageCollector:
     def _attribute(
         self, node: ast.Attribute, usage: UsageKind | None, call: ast.Call | None = None
     ) -> object:
-        chain: list[ast.Attribute] = []
-        current: ast.expr = node
-        while type(current) is ast.Attribute:
-            chain.append(current)
-            current = current.value
+        current: ast.expr = node.value
+        if type(current) is not ast.Attribute:
+            chain = [node]
+        else:
+            chain = [node]
+            while type(current) is ast.Attribute:
+                chain.append(current)
+                current = current.value
         value = self.ev(current, None)
         facts = self.facts
         ref_node: ast.expr | None = current if type(value) is str else None
@@ -461,21 +465,28 @@ class UsageCollector:
     def _function_body(self, node, parent: Scope, user_class: UserClass | None, annotations) -> None:
         scope = Scope(FUNCTION_SCOPE, parent)
         args = node.args
-        positional = [*args.posonlyargs, *args.args]
-        decorators = {d.id for d in node.decorator_list if type(d) is ast.Name}
-        first_is_self = user_class is not None and positional and "staticmethod" not in decorators
-        is_forward = user_class is not None and user_class.kind == MODULE and node.name == "forward"
-        for index, arg in enumerate(positional + args.kwonlyargs):
-            value = annotations.get(arg.arg, UNKNOWN)
-            if first_is_self and index == 0:
-                is_class = "classmethod" in decorators
-                value = user_class if is_class else Instance(user_class.kind, user_class=user_class)
-            elif is_forward and value is UNKNOWN:
-                value = TENSOR_VALUE
-            scope.bind(arg.arg, value)
+        state = scope.state
+        if user_class is None:
+            for arg in args.args:
+                state[arg.arg] = annotations.get(arg.arg, UNKNOWN) if annotations else UNKNOWN
+            for arg in (*args.posonlyargs, *args.kwonlyargs):
+                state[arg.arg] = annotations.get(arg.arg, UNKNOWN) if annotations else UNKNOWN
+        else:
+            positional = [*args.posonlyargs, *args.args]
+            decorators = {d.id for d in node.decorator_list if type(d) is ast.Name}
+            is_forward = user_class.kind == MODULE and node.name == "forward"
+            for arg in positional + args.kwonlyargs:
+                value = annotations.get(arg.arg, UNKNOWN)
+                state[arg.arg] = TENSOR_VALUE if is_forward and value is UNKNOWN else value
+            if positional and "staticmethod" not in decorators:
+                first = positional[0].arg
+                if "classmethod" in decorators:
+                    state[first] = user_class
+                else:
+                    state[first] = Instance(user_class.kind, user_class=user_class)
         for arg in (args.vararg, args.kwarg):
             if arg is not None:
-                scope.bind(arg.arg, OTHER)
+                state[arg.arg] = OTHER
         outer = self.scope
         self.scope = scope
         try:
@@ -515,39 +526,41 @@ class UsageCollector:
                     deferred.insert(start, entry)
                 return
 
-    def _branches(self, *bodies) -> None:
-        """Run alternative branches (callables) from the same bindings, then merge their results."""
+    def _run_branch(self, body: list[ast.stmt]) -> dict[str, object]:
+        """Run ``body`` on a copy of the current bindings; returns the bindings after it."""
         scope = self.scope
         start = scope.state
-        results = []
-        for body in bodies:
-            scope.state = dict(start)
-            body()
-            results.append(scope.state)
-        scope.state = merge(*results)
+        scope.state = dict(start)
+        self._block(body)
+        after = scope.state
+        scope.state = start
+        return after
 
     def _s_if(self, node: ast.If) -> None:
         self.ev(node.test)
-        self._branches(lambda: self._block(node.body), lambda: self._block(node.orelse))
+        scope = self.scope
+        after_body = self._run_branch(node.body)
+        if node.orelse:
+            after_else = self._run_branch(node.orelse)
+            scope.state = merge(after_body, after_else)
+        else:
+            scope.state = merge_with_base(after_body, scope.state)
 
     def _s_for(self, node: ast.For | ast.AsyncFor) -> None:
         element = _element_of(self.ev(node.iter))
-
-        def loop() -> None:
-            self._bind_target(node.target, element)
-            self._block(node.body)
-            self._block(node.orelse)
-
-        self._branches(loop, lambda: self._block(node.orelse))
+        scope = self.scope
+        start = scope.state
+        scope.state = dict(start)
+        self._bind_target(node.target, element)
+        self._block(node.body)
+        scope.state = merge_with_base(scope.state, start)  # the body may not run at all
+        self._block(node.orelse)
 
     def _s_while(self, node: ast.While) -> None:
         self.ev(node.test)
-
-        def loop() -> None:
-            self._block(node.body)
-            self._block(node.orelse)
-
-        self._branches(loop, lambda: self._block(node.orelse))
+        scope = self.scope
+        scope.state = merge_with_base(self._run_branch(node.body), scope.state)
+        self._block(node.orelse)
 
     def _s_with(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
@@ -576,22 +589,23 @@ class UsageCollector:
 
     def _s_match(self, node) -> None:
         self.ev(node.subject)
-        bodies = []
+        scope = self.scope
+        results = []
         for case in node.cases:
-            def run(case=case) -> None:
-                for child in ast.walk(case.pattern):
-                    if isinstance(child, ast.expr):
-                        self.ev(child)
-                    name = getattr(child, "name", None) or getattr(child, "rest", None)
-                    if isinstance(name, str):
-                        self.scope.bind(name, UNKNOWN)
-                if case.guard is not None:
-                    self.ev(case.guard)
-                self._block(case.body)
-
-            bodies.append(run)
-        bodies.append(lambda: None)
-        self._branches(*bodies)
+            start = scope.state
+            scope.state = dict(start)
+            for child in ast.walk(case.pattern):
+                if isinstance(child, ast.expr):
+                    self.ev(child)
+                name = getattr(child, "name", None) or getattr(child, "rest", None)
+                if isinstance(name, str):
+                    scope.bind(name, UNKNOWN)
+            if case.guard is not None:
+                self.ev(case.guard)
+            self._block(case.body)
+            results.append(scope.state)
+            scope.state = start
+        scope.state = merge_with_base(merge(*results), scope.state) if results else scope.state
 
     def _s_delete(self, node: ast.Delete) -> None:
         for target in node.targets:
