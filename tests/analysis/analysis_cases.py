@@ -1083,32 +1083,22 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
     ),
     (
         "class_enum_member_is_not_a_typo",
-        "import torch.distributed as dist\n"
-        "dist.all_reduce(t, op=dist.ReduceOp.SUM)\n",
+        "import torch.distributed as dist\ndist.all_reduce(t, op=dist.ReduceOp.SUM)\n",
         [(2, 1, "torch.distributed.all_reduce", DIF), (2, 23, "torch.distributed.ReduceOp", MIS)],
     ),
     (
         "class_unlisted_attribute_reports_the_class",
-        "import torch\n"
-        "torch.nn.Linear.weight\n",
+        "import torch\ntorch.nn.Linear.weight\n",
         [(2, 1, "torch.nn.Linear", DIF)],
     ),
     (
         "for_else_reported_once",
-        "import torch\n"
-        "for i in range(3):\n"
-        "    pass\n"
-        "else:\n"
-        "    torch.abs(i)\n",
+        "import torch\nfor i in range(3):\n    pass\nelse:\n    torch.abs(i)\n",
         [(5, 5, "torch.abs", CON)],
     ),
     (
         "while_else_reported_once",
-        "import torch\n"
-        "while c:\n"
-        "    x = torch.ones(1)\n"
-        "else:\n"
-        "    x.view(1)\n",
+        "import torch\nwhile c:\n    x = torch.ones(1)\nelse:\n    x.view(1)\n",
         [(3, 9, "torch.ones", DIF), (5, 7, "torch.Tensor.view", CON)],
     ),
     (
@@ -1134,5 +1124,35 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         "        y = torch.zeros(1)\n"
         "y.view(1)\n",
         [(4, 13, "torch.ones", DIF), (6, 13, "torch.zeros", DIF), (7, 3, "torch.Tensor.view", CON)],
+    ),
+    (
+        "internal_module_reexports",
+        "from torch.nn.modules.conv import Conv2d\n"
+        "from torch.utils.data.dataset import Dataset\n"
+        "from torch.optim.optimizer import Optimizer\n"
+        "Conv2d(1, 1, 1)\n"
+        "class D(Dataset):\n"
+        "    pass\n"
+        "class O(Optimizer):\n"
+        "    pass\n",
+        [
+            (4, 1, "torch.nn.Conv2d", DIF),
+            (5, 9, "torch.utils.data.Dataset", DAT),
+            (7, 9, "torch.optim.Optimizer", DIF),
+        ],
+    ),
+    (
+        "internal_module_dotted_reexport",
+        "import torch\ntorch.nn.modules.conv.Conv2d(1, 1, 1)\nm = torch.nn.modules\n",
+        [(2, 1, "torch.nn.Conv2d", DIF)],
+    ),
+    (
+        "private_names_are_unknown",
+        "import torch\n"
+        "from torch.nn.modules.loss import _Loss\n"
+        "class L(_Loss):\n"
+        "    pass\n"
+        "torch._C._get_tracing_state()\n",
+        [(3, 9, "torch.nn.modules.loss._Loss", UNK), (5, 1, "torch._C._get_tracing_state", UNK)],
     ),
 ]

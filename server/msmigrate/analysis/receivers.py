@@ -69,6 +69,40 @@ MODULE_CLASS_NAMESPACES: frozenset[str] = frozenset(
 )
 NON_MODULE_CLASSES: frozenset[str] = frozenset({"torch.nn.Container"})
 
+# Real torch modules the public inventory does not list, with the public module re-exporting their names
+# (``from torch.nn.modules.loss import _Loss``, ``from torch.utils.data.dataset import Dataset``).
+INTERNAL_MODULES: dict[str, str | None] = {
+    "torch.nn.modules": "torch.nn",
+    "torch.nn.parameter": "torch.nn",
+    "torch.optim.optimizer": "torch.optim",
+    "torch.utils.data.dataset": "torch.utils.data",
+    "torch.utils.data.dataloader": "torch.utils.data",
+    "torch.utils.data.sampler": "torch.utils.data",
+    "torch.utils.data.distributed": "torch.utils.data.distributed",
+    "torch.cuda.amp.grad_scaler": "torch.cuda.amp",
+    "torch.cuda.amp.autocast_mode": "torch.cuda.amp",
+    "torch.amp.grad_scaler": "torch.amp",
+    "torch.amp.autocast_mode": "torch.amp",
+    "torch.autograd.grad_mode": "torch.autograd",
+    "torch.autograd.function": "torch.autograd",
+    "torch.nn.utils.rnn": "torch.nn.utils.rnn",
+    "torch._C": None,
+    "torch.testing": None,
+    "torch.onnx": None,
+    "torch.hub": None,
+    "torch.multiprocessing": None,
+    "torch.overrides": None,
+    "torch.types": None,
+    "torch.profiler": None,
+    "torch.fx": None,
+    "torch.ao": None,
+    "torch.quantization": None,
+    "torch.utils.tensorboard": None,
+    "torch.utils.cpp_extension": None,
+    "torch.utils.hooks": None,
+}
+INTERNAL_MODULE_PREFIXES: tuple[str, ...] = ("torch.nn.modules.", "torch._C.", "torch.ao.", "torch.fx.")
+
 # Namespaces of functions that build nn.Module models.
 MODEL_FACTORY_PREFIXES: tuple[str, ...] = ("torchvision.models.", "torch.hub.load")
 
@@ -168,6 +202,7 @@ class TorchFacts:
         if found is None:
             kind = self.kind(name)
             found = kind in ("module", "class") or (kind is None and name in self.prefixes)
+            found = found or (kind is None and _is_internal_module(name))
             if not found and kind is None and name.partition(".")[0] in self.uncovered_roots:
                 found = True  # the inventory cannot tell where the module path ends
             self._namespace[name] = found
@@ -184,8 +219,19 @@ class TorchFacts:
         if found is None:
             kind = self.kind(name)
             found = kind == "module" or (kind is None and name in self.prefixes and "." not in name)
+            found = found or (kind is None and name in INTERNAL_MODULES)
             self._module_object[name] = found
         return found
+
+    def child(self, parent: str, attr: str) -> str:
+        """The torch name of ``parent.attr``, through public re-exports of internal modules
+        (``torch.nn.modules.conv.Conv2d`` → ``torch.nn.Conv2d``)."""
+        name = f"{parent}.{attr}"
+        if self.known(name) or not _is_internal_module(parent):
+            return name
+        public = _public_module(parent)
+        alias = f"{public}.{attr}" if public else None
+        return alias if alias and self.known(alias) else name
 
     def children(self, module: str) -> frozenset[str]:
         found = self._children.get(module)
@@ -233,6 +279,17 @@ class TorchFacts:
         if kind == "tensor_method":
             return TENSOR_VALUE if name.rpartition(".")[2] not in NON_TENSOR_METHODS else OTHER
         return UNKNOWN
+
+
+def _is_internal_module(name: str) -> bool:
+    return name in INTERNAL_MODULES or name.startswith(INTERNAL_MODULE_PREFIXES)
+
+
+def _public_module(internal: str) -> str | None:
+    public = INTERNAL_MODULES.get(internal)
+    if public is None and internal.startswith("torch.nn.modules."):
+        public = "torch.nn"
+    return public
 
 
 _FACTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

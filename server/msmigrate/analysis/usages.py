@@ -166,7 +166,7 @@ class UsageCollector:
             is_top = attr_node is node
             if type(value) is str:
                 if facts.is_namespace(value) and not facts.unlisted_class_member(value, attr):
-                    value = f"{value}.{attr}"
+                    value = facts.child(value, attr)
                     ref_node = attr_node
                     if not is_top:
                         self.values[attr_node] = value
@@ -439,8 +439,10 @@ class UsageCollector:
                         if not child.startswith("_"):
                             self.scope.bind(child, f"{module}.{child}")
                 continue
-            full = f"{prefix}.{alias.name}"
-            self.scope.bind(alias.asname or alias.name, full if torch else Foreign(full))
+            if torch:
+                self.scope.bind(alias.asname or alias.name, self.facts.child(module, alias.name))
+            else:
+                self.scope.bind(alias.asname or alias.name, Foreign(f"{prefix}.{alias.name}"))
 
     def _s_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for decorator in node.decorator_list:
