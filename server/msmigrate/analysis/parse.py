@@ -82,7 +82,8 @@ def parse_text(text: str, lines: list[str], path: str = "<unknown>") -> ParsedSo
         tree = _ast_parse(text, path)
     except SyntaxError as exc:
         message = f"line {exc.lineno}: {exc.msg}"
-        return ParsedSource(text, lines, recover(text, lines, path), recovered=True, syntax_error=message)
+        tree = recover(text, lines, path, exc.lineno)
+        return ParsedSource(text, lines, tree, recovered=True, syntax_error=message)
     except (ValueError, RecursionError, MemoryError) as exc:  # pathological nesting and the like
         return ParsedSource(text, lines, ast.Module(body=[], type_ignores=[]), recovered=True,
                             syntax_error=str(exc))
@@ -95,28 +96,53 @@ def _ast_parse(text: str, path: str) -> ast.Module:
         return ast.parse(text, filename=path)
 
 
-def recover(text: str, lines: list[str], path: str) -> ast.Module:
-    """Parse the intact statements of a file that does not parse as a whole."""
+def recover(text: str, lines: list[str], path: str, error_line: int | None = None) -> ast.Module:
+    """Parse the intact statements of a file that does not parse as a whole.
+
+    Each round takes the top-level block around the reported error line (so parso's pure-Python
+    parser only reads that block, not the whole file), blanks the statements parso finds broken there,
+    and parses the whole file again. After a few rounds the intact top-level statements are parsed
+    one by one instead.
+    """
     import parso
 
-    module = parso.parse(text, error_recovery=True)
-    bad: set[int] = set()
-    for node in _error_nodes(module):
-        _mark(node, bad)
     patched = list(lines)
     blanked: set[int] = set()
     for _ in range(_MAX_BLANKING_ROUNDS):
-        for number in sorted(bad):
+        if not error_line or error_line > len(lines) or error_line in blanked:
+            break
+        start, end = _top_level_block(patched, error_line)
+        window = parso.parse("\n".join(patched[start - 1 : end]), error_recovery=True)
+        bad: set[int] = set()
+        for node in _error_nodes(window):
+            _mark(node, bad, start - 1)
+        for number in sorted(bad or {error_line}):
             _blank(patched, number, lines, blanked)
         try:
             return _ast_parse("\n".join(patched), path)
         except SyntaxError as exc:
-            if not exc.lineno or exc.lineno in blanked or exc.lineno > len(lines):
-                break
-            bad = {exc.lineno}
+            error_line = exc.lineno
         except (ValueError, RecursionError, MemoryError):
             break
-    return _parse_pieces(module, lines, path)
+    return _parse_pieces(parso.parse(text, error_recovery=True), lines, path)
+
+
+_BLOCK_CONTINUATIONS = ("else", "elif", "except", "finally")
+
+
+def _top_level_block(lines: list[str], line: int) -> tuple[int, int]:
+    """1-based first and last line of the top-level statement around ``line`` (by indentation)."""
+
+    def starts_statement(text: str) -> bool:
+        return bool(text) and text[0] not in " \t\f#)]}" and not text.startswith(_BLOCK_CONTINUATIONS)
+
+    start = line
+    while start > 1 and not starts_statement(lines[start - 1]):
+        start -= 1
+    end = line
+    while end < len(lines) and not starts_statement(lines[end]):
+        end += 1
+    return start, end
 
 
 def _error_nodes(node):  # parso tree → error nodes and leaves (not descending into them)
@@ -132,12 +158,12 @@ def _error_nodes(node):  # parso tree → error nodes and leaves (not descending
             stack.extend(children)
 
 
-def _mark(node, bad: set[int]) -> None:
+def _mark(node, bad: set[int], offset: int = 0) -> None:
     start_line = node.start_pos[0]
     end_line, end_col = node.end_pos
     if end_col == 0 and end_line > start_line:
         end_line -= 1
-    bad.update(range(start_line, end_line + 1))
+    bad.update(range(start_line + offset, end_line + offset + 1))
 
 
 def _blank(patched: list[str], number: int, original: list[str], blanked: set[int]) -> None:
