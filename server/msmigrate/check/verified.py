@@ -6,6 +6,7 @@ Written by ``msmigrate check --all``; read by hover and reports through :func:`v
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -18,6 +19,8 @@ from msmigrate.i18n import t
 from msmigrate.paths import data_dir
 
 SCHEMA_VERSION = 1
+# MindSpore's names for the missing kernel ("The kernel Mm unregistered", "Unsupported op [Einsum]").
+KERNEL = re.compile(r"The kernel (\w+) unregistered|Unsupported op \[(\w+)\]")
 NUMBER_FIELDS = ("max_abs_error", "max_rel_error", "cosine_similarity")
 
 
@@ -46,6 +49,9 @@ def entry_of(result: CheckResult, note: str | None = None) -> dict[str, Any]:
         entry["first_mismatch"] = [result.first_mismatch_output or 0, *result.first_mismatch_index]
     if note:
         entry["note"] = note
+    kernel = KERNEL.search(result.detail or "") if result.reason == "unsupported_on_device" else None
+    if kernel:
+        entry["kernel"] = kernel.group(1) or kernel.group(2)
     return entry
 
 
