@@ -1,0 +1,836 @@
+"""Rules for missing APIs, dynamic shapes, sparse tensors and framework patterns: titles, explanations,
+finding messages, missing-API advice notes and quick-fix titles (English, Chinese)."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # ---------------------------------------------------------------- MSM2xx missing-API policies
+    "rule.MSM201.title": (
+        "Missing API with an equivalent replacement",
+        "缺失接口：可等价替换",
+    ),
+    "rule.MSM201.explanation": (
+        "The torch API has no row in the mapping table, but the same result can be computed with another "
+        "API: a shape-only call becomes a reshape, adaptive pooling to size 1 becomes a mean or maximum over "
+        "the spatial axes with keepdims, max pooling whose indices are not used is max pooling with argmax, "
+        "a full sort is a top-k with k equal to the dimension size. When the rewrite is exact for the call "
+        "as written, a quick-fix applies it.",
+        "该 torch 接口在映射表中没有对应行，但可以用其他接口得到相同结果：只改变形状的调用可改为 reshape；"
+        "输出尺寸为 1 的自适应池化等价于在空间维上带 keepdims 的求均值或求最大值；不使用索引的最大池化与带 "
+        "argmax 的最大池化等价；全排序等价于 k 取该维长度的 top-k。若改写对当前写法完全等价，"
+        "可通过快速修复直接应用。",
+    ),
+    "rule.MSM202.title": (
+        "Missing API that can be composed from mapped APIs",
+        "缺失接口：可用已有接口组合实现",
+    ),
+    "rule.MSM202.explanation": (
+        "No single MindSpore API does this, but every building block is mapped. The advice shows a MindSpore "
+        "composition written for this case (for example a Cell for RMS normalization); compare its output "
+        "with the PyTorch call on a few inputs before relying on it.",
+        "MindSpore 没有单个接口实现该功能，但所需的基础运算都有映射。建议中给出了针对该场景编写的 MindSpore "
+        "组合实现（例如实现 RMS 归一化的 Cell）；使用前请用几组输入与 PyTorch 的结果对比验证。",
+    ),
+    "rule.MSM203.title": (
+        "Missing API that needs a custom operator",
+        "缺失接口：需要自定义算子",
+    ),
+    "rule.MSM203.explanation": (
+        "The computation cannot be expressed efficiently with existing MindSpore APIs. Write it as a custom "
+        "operator with mindspore.ops.Custom; the AOT route can also call an existing third-party kernel (for "
+        "example a PyTorch ATen operator) for quick validation. Porting to CPU and GPU is straightforward; "
+        "Ascend needs its own operator development, so prefer wrapping official operators there.",
+        "该计算无法用 MindSpore 现有接口高效表达。请用 mindspore.ops.Custom 编写自定义算子；其 AOT "
+        "方式也可以调用"
+        "现有的第三方算子（例如 PyTorch 的 ATen 算子）做快速验证。迁移到 CPU 和 GPU 较为直接；Ascend "
+        "需要单独进行"
+        "算子开发，门槛较高，建议优先用官方算子组合实现。",
+    ),
+    "rule.MSM204.title": (
+        "Missing API to raise with the MindSpore community",
+        "缺失接口：建议向 MindSpore 社区求助",
+    ),
+    "rule.MSM204.explanation": (
+        "There is no known replacement or composition. Open an issue on the MindSpore tracker asking for the "
+        "API (the link fills in its name), and meanwhile consider a custom operator.",
+        "目前没有已知的替换或组合方案。请在 MindSpore 的 issue 系统中提交需求（链接已自动填入接口名），"
+        "在此之前可考虑开发自定义算子。",
+    ),
+    "finding.MSM201": (
+        "{torch_api} has no MindSpore mapping; equivalent replacement: {replacement}",
+        "{torch_api} 没有 MindSpore 映射；可等价替换为：{replacement}",
+    ),
+    "finding.MSM202": (
+        "{torch_api} has no MindSpore mapping; compose it from mapped APIs ({replacement})",
+        "{torch_api} 没有 MindSpore 映射；可用已映射接口组合实现（{replacement}）",
+    ),
+    "finding.MSM203": (
+        "{torch_api} has no MindSpore mapping; implement it as a custom operator (mindspore.ops.Custom)",
+        "{torch_api} 没有 MindSpore 映射；请用自定义算子（mindspore.ops.Custom）实现",
+    ),
+    "finding.MSM204": (
+        "{torch_api} has no MindSpore mapping and no known replacement; ask the MindSpore community",
+        "{torch_api} 没有 MindSpore 映射，也没有已知替代方案；请向 MindSpore 社区求助",
+    ),
+    # advice rendering
+    "advice.policy.1": ("Missing API: use an equivalent replacement", "缺失接口：使用等价替换"),
+    "advice.policy.2": ("Missing API: compose it from existing APIs", "缺失接口：用已有接口组合实现"),
+    "advice.policy.3": ("Missing API: write a custom operator", "缺失接口：开发自定义算子"),
+    "advice.policy.4": ("Missing API: ask the MindSpore community", "缺失接口：向 MindSpore 社区求助"),
+    "advice.policy.none": ("Missing API", "缺失接口"),
+    "advice.unmapped": (
+        "{torch_api} has no row in the MindSpore {version} mapping table.",
+        "{torch_api} 在 MindSpore {version} 映射表中没有对应行。",
+    ),
+    "advice.replacements": ("MindSpore APIs: {apis}", "MindSpore 接口：{apis}"),
+    "advice.other_version": (
+        "The MindSpore {version} table maps it to {mindspore_api}.",
+        "MindSpore {version} 映射表将其映射为 {mindspore_api}。",
+    ),
+    "advice.custom_op_route": (
+        'Custom operator route: mindspore.ops.Custom; with func_type="aot" it can call a compiled '
+        "third-party kernel. CPU and GPU ports are direct; Ascend needs its own operator development.",
+        '自定义算子途径：mindspore.ops.Custom；使用 func_type="aot" 可以调用已编译的第三方算子。'
+        "CPU 和 GPU 可直接迁移；Ascend 需要单独进行算子开发。",
+    ),
+    "advice.see_rule": ("See rule {rule} for the MindSpore idiom.", "对应的 MindSpore 写法见规则 {rule}。"),
+    "advice.snippet": ("MindSpore composition:", "MindSpore 组合实现："),
+    "advice.link.policy": ("Missing API processing policy", "缺失 API 处理策略"),
+    "advice.link.custom_op": ("Custom operators", "自定义算子"),
+    "advice.link.third_party_op": ("Calling third-party operators", "调用第三方算子库"),
+    "advice.link.community": ("Ask the MindSpore community", "向 MindSpore 社区求助"),
+    # advice notes (one per group of APIs)
+    "advice.note.uncatalogued": (
+        "No replacement is catalogued for this API. Try, in order: an equivalent computation, a composition "
+        "of mapped APIs, a custom operator (mindspore.ops.Custom), or ask the community.",
+        "尚未收录该接口的替代方案。请依次尝试：等价计算、用已映射接口组合实现、"
+        "自定义算子（mindspore.ops.Custom），"
+        "或向社区求助。",
+    ),
+    "advice.note.function_form": (
+        "Its function form {function} maps to {mindspore_api}: write {function}(x, ...) instead of "
+        "x.{method}(...) (the quick-fix does it) and migrate that call.",
+        "其函数形式 {function} 映射为 {mindspore_api}：把 x.{method}(...) 改写为 {function}(x, ...)"
+        "（快速修复可自动完成），再迁移该调用。",
+    ),
+    "advice.note.other_version": (
+        "The MindSpore {version} table maps it to {mindspore_api}; start from that API and check its "
+        "documentation for your MindSpore version.",
+        "MindSpore {version} 映射表将其映射为 {mindspore_api}；可以此为起点，并核对所用 MindSpore "
+        "版本的文档。",
+    ),
+    "advice.note.view": (
+        "A view only changes the shape, so reshape gives the same values: x.view(a, b) becomes "
+        "x.reshape(a, b) (quick-fix). A view to another dtype is a bit cast and is not rewritten.",
+        "view 只改变形状，因此 reshape 得到相同的值：x.view(a, b) 改为 x.reshape(a, b)（快速修复）。"
+        "按 dtype 的 view 属于按位重解释，不做改写。",
+    ),
+    "advice.note.size": (
+        "MindSpore tensors expose their shape as the shape tuple, and Tensor.size there is the number of "
+        "elements. Write x.shape instead of x.size() and x.shape[d] instead of x.size(d) (quick-fix).",
+        "MindSpore 张量通过 shape 元组给出形状，而其 Tensor.size 表示元素个数。请把 x.size() 写成 x.shape，"
+        "x.size(d) 写成 x.shape[d]（快速修复）。",
+    ),
+    "advice.note.same_attribute": (
+        "{replacement} has the same meaning; no change is needed after migrating the tensor.",
+        "{replacement} 含义相同；迁移张量后无需修改。",
+    ),
+    "advice.note.same_method": (
+        "{replacement} behaves the same; keep the call.",
+        "{replacement} 行为一致；保留该调用即可。",
+    ),
+    "advice.note.same_function": (
+        "{replacement} computes the same result; check its parameter names and supported devices.",
+        "{replacement} 计算结果相同；请核对其参数名和支持的硬件。",
+    ),
+    "advice.note.contiguous": (
+        "MindSpore manages memory layout itself, so the call can be removed: x.contiguous() becomes x "
+        "(quick-fix).",
+        "MindSpore 自行管理内存布局，该调用可以删除：x.contiguous() 改为 x（快速修复）。",
+    ),
+    "advice.note.shape_member": (
+        "Use {replacement}; it gives the same information for a MindSpore tensor.",
+        "请使用 {replacement}，它对 MindSpore 张量给出相同的信息。",
+    ),
+    "advice.note.adaptive_max_module": (
+        "{replacement} exists. When the output size is 1 the layer is a maximum over the spatial axes: "
+        "x.amax(axes, keepdims=True) (ReduceMax with keep_dims=True) gives the same result.",
+        "{replacement} 可直接使用。输出尺寸为 1 时，该层等价于在空间维上求最大值：x.amax(axes, keepdims=True)"
+        "（即 keep_dims=True 的 ReduceMax）结果相同。",
+    ),
+    "advice.note.adaptive_max_function": (
+        "With an output size of 1 this is a maximum over the spatial axes with keepdims: the quick-fix "
+        "rewrites it to torch.amax(x, dim=spatial axes, keepdim=True), which is mapped. Otherwise use "
+        "{replacement}.",
+        "输出尺寸为 1 时，它等价于在空间维上保留维度求最大值：快速修复会将其改写为已有映射的 "
+        "torch.amax(x, dim=空间维, keepdim=True)。其他情况请使用 {replacement}。",
+    ),
+    "advice.note.adaptive_avg_function": (
+        "With an output size of 1 this is a mean over the spatial axes with keepdims: the quick-fix "
+        "rewrites it to torch.mean(x, dim=spatial axes, keepdim=True), which is mapped. Otherwise use "
+        "{replacement}.",
+        "输出尺寸为 1 时，它等价于在空间维上保留维度求均值：快速修复会将其改写为已有映射的 "
+        "torch.mean(x, dim=空间维, keepdim=True)。其他情况请使用 {replacement}。",
+    ),
+    "advice.note.max_pool": (
+        "Use {replacement}. Max pooling and max pooling with argmax compute the same values; when the "
+        "indices are needed (return_indices=True), use the argmax variant.",
+        "请使用 {replacement}。最大池化与带 argmax 的最大池化计算出的值相同；"
+        "需要索引（return_indices=True）时，"
+        "使用带 argmax 的版本。",
+    ),
+    "advice.note.msort": (
+        "msort sorts along dimension 0: torch.sort(x, dim=0).values (quick-fix) is mapped. In MindSpore a "
+        "full sort is also a top-k with k equal to the dimension size.",
+        "msort 沿第 0 维排序：已有映射的 torch.sort(x, dim=0).values 与之等价（快速修复）。在 MindSpore 中，"
+        "全排序也等价于 k 取该维长度的 top-k。",
+    ),
+    "advice.note.argwhere": (
+        "argwhere returns the same indices as torch.nonzero(x), which is mapped (quick-fix). The result "
+        "has a data-dependent shape (see MSM301).",
+        "argwhere 与已有映射的 torch.nonzero(x) 返回相同的下标（快速修复）。其结果的形状取决于数据（见 "
+        "MSM301）。",
+    ),
+    "advice.note.take": (
+        "take indexes the flattened tensor: torch.flatten(x)[index] gives the same result (quick-fix); in "
+        "MindSpore use {replacement} on x.reshape(-1).",
+        "take 在展平后的张量上取值：torch.flatten(x)[index] 结果相同（快速修复）；在 MindSpore 中可对 "
+        "x.reshape(-1) 使用 {replacement}。",
+    ),
+    "advice.note.take_along_dim": (
+        "When the indices have as many dimensions as the input and a dim is given, {replacement} picks the "
+        "same elements; broadcast the indices first otherwise.",
+        "当索引与输入维数相同且指定了 dim 时，{replacement} 取出相同的元素；否则请先对索引做广播。",
+    ),
+    "advice.note.clamp_bound": (
+        "A one-sided clamp: clamp(min=v) or clamp(max=v) gives the same result (quick-fix) and is mapped "
+        "to {replacement}.",
+        "单侧截断：clamp(min=v) 或 clamp(max=v) 结果相同（快速修复），并映射为 {replacement}。",
+    ),
+    "advice.note.numpy": (
+        "{replacement} returns a NumPy array; the .cpu() or .detach() before it is not needed.",
+        "{replacement} 返回 NumPy 数组；其前面的 .cpu() 或 .detach() 不再需要。",
+    ),
+    "advice.note.to_method": (
+        "For a dtype, cast with x.astype(dtype); for a device, remove the call because MindSpore places "
+        "tensors on the device selected once for the process.",
+        "若参数是 dtype，请用 x.astype(dtype) 转换；若是设备，请删除该调用，因为 MindSpore "
+        "按进程统一指定的设备放置张量。",
+    ),
+    "advice.note.device_move": (
+        "MindSpore places data on the device chosen once with mindspore.set_device; remove the call.",
+        "MindSpore 按通过 mindspore.set_device 统一指定的设备放置数据；请删除该调用。",
+    ),
+    "advice.note.device_attribute": (
+        "Tensors carry no device in MindSpore; read the configured device with "
+        'mindspore.get_context("device_target").',
+        'MindSpore 张量不携带设备信息；可用 mindspore.get_context("device_target") 读取当前配置的设备。',
+    ),
+    "advice.note.cast": (
+        "Cast with {replacement}, for example x.astype(mindspore.float64).",
+        "请用 {replacement} 转换类型，例如 x.astype(mindspore.float64)。",
+    ),
+    "advice.note.detach": (
+        "Block the gradient with mindspore.ops.stop_gradient(x).",
+        "请用 mindspore.ops.stop_gradient(x) 阻断梯度。",
+    ),
+    "advice.note.clone": ("{replacement} returns a copy of the tensor.", "{replacement} 返回张量的副本。"),
+    "advice.note.new_tensor": (
+        "Create the tensor with {replacement} and pass dtype=x.dtype to keep the source tensor's type.",
+        "请用 {replacement} 创建张量，并传入 dtype=x.dtype 以保持原张量的类型。",
+    ),
+    "advice.note.inplace": (
+        "Compute the out-of-place result and assign it (x = x + y) where no in-place counterpart exists; "
+        "for a Parameter use param.set_data(...) or mindspore.ops.assign. Candidate: {replacement}.",
+        "若没有对应的原地操作，请计算非原地结果并重新赋值（x = x + y）；对 Parameter 请使用 "
+        "param.set_data(...) "
+        "或 mindspore.ops.assign。可选接口：{replacement}。",
+    ),
+    "advice.note.requires_grad": (
+        "Gradients are switched per Parameter: set param.requires_grad = False on each mindspore.Parameter.",
+        "梯度按 Parameter 开关：对每个 mindspore.Parameter 设置 param.requires_grad = False。",
+    ),
+    "advice.note.tensor_grad": (
+        "MindSpore tensors do not store gradients; mindspore.value_and_grad returns them from the training "
+        "step.",
+        "MindSpore 张量不保存梯度；梯度由训练步骤中的 mindspore.value_and_grad 返回。",
+    ),
+    "advice.note.backward": (
+        "There is no backward() call: wrap the forward and loss in a function and differentiate it with "
+        "mindspore.value_and_grad.",
+        "没有 backward() 调用：把前向与损失计算封装为函数，并用 mindspore.value_and_grad 求导。",
+    ),
+    "advice.note.tensor_hook": (
+        "{replacement} registers a gradient hook (PyNative mode).",
+        "{replacement} 可注册梯度钩子（PyNative 模式）。",
+    ),
+    "advice.note.tensor_data": (
+        "Use the tensor itself to read values; to overwrite a Parameter's values use param.set_data(value).",
+        "读取数值时直接使用张量本身；要覆盖 Parameter 的值，请使用 param.set_data(value)。",
+    ),
+    "advice.note.memory_layout": (
+        "MindSpore does not expose storage or pointer details; drop the call, or use {replacement} where "
+        "the value is really needed.",
+        "MindSpore 不暴露存储或指针细节；请删除该调用，确有需要时使用 {replacement}。",
+    ),
+    "advice.note.tensor_create": (
+        "{replacement} builds a tensor from NumPy or Python data.",
+        "{replacement} 可由 NumPy 或 Python 数据创建张量。",
+    ),
+    "advice.note.seed": (
+        "mindspore.set_seed(seed) seeds the global and device generators at once.",
+        "mindspore.set_seed(seed) 会同时设置全局和设备的随机种子。",
+    ),
+    "advice.note.device_query": (
+        'Ask the runtime with {replacement} (for example for "GPU" or "Ascend").',
+        '请用 {replacement} 查询运行时（例如 "GPU" 或 "Ascend"）。',
+    ),
+    "advice.note.runtime": (
+        "{replacement} does this for the current device.",
+        "{replacement} 对当前设备完成同样的操作。",
+    ),
+    "advice.note.set_device": (
+        'Select the device once for the process: mindspore.set_device("GPU", 0).',
+        '在进程中统一指定一次设备：mindspore.set_device("GPU", 0)。',
+    ),
+    "advice.note.deterministic": (
+        "{replacement}(True) makes the kernels deterministic.",
+        "使用 {replacement}(True) 让算子计算结果确定。",
+    ),
+    "advice.note.default_dtype": (
+        "MindSpore has no global default dtype: pass dtype= when creating tensors and parameters.",
+        "MindSpore 没有全局默认数据类型：创建张量和参数时请显式传入 dtype=。",
+    ),
+    "advice.note.graph_compile": (
+        "Compile functions or Cells to a static graph with the mindspore.jit decorator.",
+        "使用 mindspore.jit 装饰器把函数或 Cell 编译为静态图。",
+    ),
+    "advice.note.grad_mode": (
+        "MindSpore computes gradients only where value_and_grad or grad is called, so no grad-mode switch "
+        "is needed; use net.set_train(False) for evaluation and ops.stop_gradient for single tensors.",
+        "MindSpore 仅在调用 value_and_grad 或 grad 时计算梯度，因此不需要切换梯度模式；评估时使用 "
+        "net.set_train(False)，单个张量可用 ops.stop_gradient。",
+    ),
+    "advice.note.checkpoint_io": (
+        "Save parameters with mindspore.save_checkpoint(net, path) and restore them with "
+        "mindspore.load_checkpoint(path) followed by mindspore.load_param_into_net(net, params).",
+        "用 mindspore.save_checkpoint(net, path) 保存参数，用 mindspore.load_checkpoint(path) 加载后再调用 "
+        "mindspore.load_param_into_net(net, params) 恢复。",
+    ),
+    "advice.note.autograd": (
+        "{replacement} differentiates a function with respect to its inputs or weights.",
+        "{replacement} 可对函数的输入或权重求导。",
+    ),
+    "advice.note.custom_backward": (
+        "Put the forward computation in a Cell's construct and the custom gradient in its bprop method.",
+        "把前向计算写在 Cell 的 construct 中，自定义梯度写在其 bprop 方法中。",
+    ),
+    "advice.note.clip_grad": (
+        "Clip the gradient tuple inside the training step: grads = {replacement}(grads, ...), then pass the "
+        "clipped gradients to the optimizer.",
+        "在训练步骤中对梯度元组做裁剪：grads = {replacement}(grads, ...)，再把裁剪后的梯度传给优化器。",
+    ),
+    "advice.note.compose": (
+        "No single API does this; the snippet composes it from mapped operations.",
+        "没有单个接口实现该功能；下面的代码片段用已映射的运算组合实现。",
+    ),
+    "advice.note.pad_sequence": (
+        "Pad every sequence to a fixed length (a bucket size) so the batch shape stays static; the snippet "
+        "does this with pad and stack.",
+        "把每个序列填充到固定长度（分桶长度），使批次形状保持静态；代码片段用 pad 和 stack 实现。",
+    ),
+    "advice.note.rnn_packing": (
+        "MindSpore RNN layers take the padded batch plus a seq_length tensor instead of packed sequences.",
+        "MindSpore 的 RNN 层接收填充后的批次和 seq_length 张量，而不是打包序列。",
+    ),
+    "advice.note.community": (
+        "No replacement is known; ask the MindSpore community and consider a custom operator meanwhile.",
+        "尚无已知替代方案；请向 MindSpore 社区求助，在此期间可考虑自定义算子。",
+    ),
+    "advice.note.module_class": (
+        "Subclass mindspore.nn.Cell and rename forward to construct.",
+        "继承 mindspore.nn.Cell，并把 forward 重命名为 construct。",
+    ),
+    "advice.note.cell_container": (
+        "{replacement} is the Cell counterpart.",
+        "对应的 Cell 容器是 {replacement}。",
+    ),
+    "advice.note.parameter": (
+        "Use mindspore.Parameter(tensor, name=..., requires_grad=...).",
+        "请使用 mindspore.Parameter(tensor, name=..., requires_grad=...)。",
+    ),
+    "advice.note.lazy_module": (
+        "MindSpore layers need the input size up front: build {replacement} with the in_channels value.",
+        "MindSpore 的层需要预先给出输入尺寸：创建 {replacement} 时传入 in_channels。",
+    ),
+    "advice.note.upsample_module": (
+        'Call {replacement} with mode="nearest", or mode="bilinear" with align_corners=True.',
+        '调用 {replacement}，mode 取 "nearest"，或取 "bilinear" 并设置 align_corners=True。',
+    ),
+    "advice.note.upsample_function": (
+        "This is interpolate under an older name: the quick-fix rewrites it to "
+        "torch.nn.functional.interpolate with the matching mode (and align_corners=True for bilinear), "
+        "which is mapped.",
+        "这是 interpolate 的旧名称：快速修复会将其改写为已有映射的 torch.nn.functional.interpolate，"
+        "并设置对应的 mode（bilinear 时 align_corners=True）。",
+    ),
+    "advice.note.function_as_cell": (
+        "Call {replacement}; wrap it in a small Cell if a layer object is needed.",
+        "调用 {replacement}；如需层对象，可将其封装为一个简单的 Cell。",
+    ),
+    "advice.note.linalg": (
+        "{replacement} computes it; some linear-algebra operators run only on CPU or GPU, check the device "
+        "support.",
+        "{replacement} 可完成该计算；部分线性代数算子只支持 CPU 或 GPU，请核对硬件支持情况。",
+    ),
+    "advice.note.fft": (
+        "{replacement} computes the same transform; check the norm argument and device support.",
+        "{replacement} 计算相同的变换；请核对 norm 参数和硬件支持情况。",
+    ),
+    "advice.note.custom_op": (
+        "No MindSpore operator computes this; implement it with mindspore.ops.Custom.",
+        "MindSpore 没有计算该功能的算子；请用 mindspore.ops.Custom 实现。",
+    ),
+    "advice.note.python_callback": (
+        "Element-wise Python callbacks have no counterpart; vectorize the function with tensor operations, "
+        "or ask the community.",
+        "逐元素的 Python 回调没有对应接口；请用张量运算将函数向量化，或向社区求助。",
+    ),
+    "advice.note.sparse": (
+        "MindSpore supports only COO and CSR sparse tensors ({replacement}) and few operators accept them; "
+        "otherwise convert to dense (see MSM401–MSM403).",
+        "MindSpore 只支持 COO 和 CSR 稀疏张量（{replacement}），且支持稀疏输入的算子不多；"
+        "否则请转换为稠密张量"
+        "（见 MSM401–MSM403）。",
+    ),
+    "advice.note.sparse_layout": (
+        "MindSpore has no CSC or block-sparse layouts; convert to CSR, COO or dense.",
+        "MindSpore 没有 CSC 或块稀疏格式；请转换为 CSR、COO 或稠密张量。",
+    ),
+    "advice.note.cell_method": ("The Cell method is {replacement}.", "对应的 Cell 方法是 {replacement}。"),
+    "advice.note.set_train": (
+        "Call net.set_train(True) for training and net.set_train(False) for evaluation.",
+        "训练时调用 net.set_train(True)，评估时调用 net.set_train(False)。",
+    ),
+    "advice.note.optimizer_step": (
+        "A MindSpore optimizer is called with the gradients, optimizer(grads), inside the training step; "
+        "there is nothing to zero because gradients are not accumulated on tensors.",
+        "MindSpore 优化器在训练步骤中以梯度为参数调用：optimizer(grads)；"
+        "梯度不会累积在张量上，因此无需清零。",
+    ),
+    "advice.note.optimizer_state": (
+        "An optimizer is a Cell: save its state with mindspore.save_checkpoint(optimizer, path) and load it "
+        "with mindspore.load_param_into_net.",
+        "优化器也是 Cell：用 mindspore.save_checkpoint(optimizer, path) 保存状态，用 "
+        "mindspore.load_param_into_net 加载。",
+    ),
+    "advice.note.param_groups": (
+        "Give all parameter groups when creating the optimizer: a list of dicts with params, lr and "
+        "weight_decay.",
+        "请在创建优化器时一次给出所有参数组：由包含 params、lr、weight_decay 的字典组成的列表。",
+    ),
+    "advice.note.optimizer_class": (
+        "Use {replacement}; its learning-rate argument is called learning_rate (see MSM508).",
+        "请使用 {replacement}；其学习率参数名为 learning_rate（见 MSM508）。",
+    ),
+    "advice.note.lr_list": (
+        "Precompute the per-step learning rates and pass the list as learning_rate; the snippet computes a "
+        "one-cycle schedule.",
+        "预先计算每一步的学习率，并把列表作为 learning_rate 传入；代码片段计算了 one-cycle 调度。",
+    ),
+    "advice.note.amp": (
+        "Use MindSpore mixed precision: {replacement} (see MSM509).",
+        "请使用 MindSpore 混合精度：{replacement}（见 MSM509）。",
+    ),
+    "advice.note.data_parallel": (
+        "Data parallelism is configured, not wrapped: call mindspore.communication.init() and "
+        'mindspore.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True).',
+        "数据并行通过配置实现，而不是包装模型：调用 mindspore.communication.init() 和 "
+        'mindspore.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)。',
+    ),
+    "advice.note.initializer": (
+        "Initialize with param.set_data(initializer({short}(...), param.shape, param.dtype)) from "
+        "mindspore.common.initializer.",
+        "请用 mindspore.common.initializer 初始化：param.set_data(initializer({short}(...), param.shape, "
+        "param.dtype))。",
+    ),
+    # ---------------------------------------------------------------- MSM3xx dynamic shape
+    "rule.MSM301.title": (
+        "Operation whose output shape depends on the data",
+        "输出形状取决于数据的操作",
+    ),
+    "rule.MSM301.explanation": (
+        "masked_select, nonzero, argwhere, unique, unique_consecutive and torch.where with one argument "
+        "return as many elements as the data selects. In graph mode MindSpore compiles shapes ahead of "
+        "time, so such a result makes every later shape dynamic: slower or unsupported. Keep a fixed "
+        "maximum size and a mask instead (for example torch.where(mask, x, 0) followed by a masked sum).",
+        "masked_select、nonzero、argwhere、unique、unique_consecutive 以及单参数的 torch.where "
+        "返回的元素个数由数据决定。"
+        "MindSpore 图模式在编译时确定形状，这类结果会使后续所有形状变为动态，导致性能下降或不被支持。"
+        "请改为固定最大长度并配合掩码（例如先 torch.where(mask, x, 0) 再做带掩码的求和）。",
+    ),
+    "rule.MSM302.title": ("Boolean-mask indexing", "布尔掩码索引"),
+    "rule.MSM302.explanation": (
+        "x[mask] with a boolean tensor keeps only the selected elements, so the result's shape depends on "
+        "the data, exactly like masked_select. In graph mode replace it with a fixed-shape computation: "
+        "torch.where(mask, x, fill) or multiply by the mask and reduce.",
+        "用布尔张量做 x[mask] 只保留被选中的元素，结果形状取决于数据，与 masked_select 相同。"
+        "在图模式下请改为固定形状的计算：torch.where(mask, x, fill)，或乘以掩码后再归约。",
+    ),
+    "rule.MSM303.title": ("top-k with a non-constant k", "k 不是常量的 top-k"),
+    "rule.MSM303.explanation": (
+        "When k is computed from tensor values, the output shape changes from step to step. Take the "
+        "top-k of a fixed maximum k and mask out the entries beyond the wanted count.",
+        "当 k 由张量的值计算得到时，输出形状会随步骤变化。"
+        "请按固定的最大 k 取 top-k，再用掩码去掉多余的部分。",
+    ),
+    "rule.MSM304.title": ("Slice with data-dependent bounds", "边界取决于数据的切片"),
+    "rule.MSM304.explanation": (
+        "x[:n] with n computed from tensor values gives a result whose length changes with the data, so "
+        "the shapes after it are dynamic in graph mode. Slice to a fixed maximum and carry a mask, or pad "
+        "inputs to a few bucket sizes.",
+        "x[:n] 中 n 由张量的值计算得到时，结果长度随数据变化，图模式下其后的形状都变为动态。"
+        "请切片到固定的最大长度并携带掩码，或把输入填充到少数几个分桶长度。",
+    ),
+    "rule.MSM305.title": ("Gather with an index of data-dependent length", "索引长度取决于数据的 gather"),
+    "rule.MSM305.explanation": (
+        "The index comes from an operation with a data-dependent shape (nonzero, a boolean mask, unique …), "
+        "so gather/index_select returns a dynamic shape too. Use a fixed-length index padded to a maximum "
+        "and mask the padded positions.",
+        "索引来自形状取决于数据的操作（nonzero、布尔掩码、unique 等），因此 gather/index_select "
+        "的结果形状同样是动态的。"
+        "请使用填充到最大长度的定长索引，并对填充位置做掩码。",
+    ),
+    "rule.MSM306.title": (
+        "Reduction or transpose over axes computed from tensor values",
+        "归约或转置的轴由张量值计算得到",
+    ),
+    "rule.MSM306.explanation": (
+        "The axis argument is computed from tensor data, so the output rank or layout is unknown when the "
+        "graph is compiled. Use constant axes (Python ints, or attributes set in __init__).",
+        "轴参数由张量数据计算得到，编译计算图时无法确定输出的维数或布局。请使用常量轴（Python 整数或在 "
+        "__init__ 中设置的属性）。",
+    ),
+    "rule.MSM307.title": (
+        "Tensor-dependent control flow with branches of different shapes",
+        "依赖张量值的控制流，且各分支形状不同",
+    ),
+    "rule.MSM307.explanation": (
+        "The condition depends on tensor values and the branches produce results of different shapes (or "
+        "the loop grows a tensor). In graph mode both branches are compiled and must agree on shapes. "
+        "Compute both results with the same shape and pick one with select/where, or bound the loop.",
+        "条件依赖张量的值，而各分支产生的结果形状不同（或循环不断增大张量）。图模式下两个分支都会被编译，"
+        "形状必须一致。"
+        "请让两个分支计算出相同形状的结果，再用 select/where 选择，或为循环设置固定上限。",
+    ),
+    "finding.MSM301": (
+        "{api} returns a data-dependent shape (dynamic shape in graph mode); use a fixed size and a mask",
+        "{api} 返回的形状取决于数据（图模式下为动态 shape）；请使用固定大小并配合掩码",
+    ),
+    "finding.MSM302": (
+        "Boolean-mask indexing {expr} has a data-dependent shape; use where(mask, x, fill) instead",
+        "布尔掩码索引 {expr} 的形状取决于数据；请改用 where(mask, x, fill)",
+    ),
+    "finding.MSM303": (
+        "topk with k={k} computed from tensor values gives a dynamic shape; use a fixed maximum k and a mask",
+        "topk 的 k={k} 由张量值计算得到，会产生动态 shape；请使用固定的最大 k 并配合掩码",
+    ),
+    "finding.MSM304": (
+        "Slice bound {bound} is computed from tensor values; the slice has a dynamic shape",
+        "切片边界 {bound} 由张量值计算得到；切片结果为动态 shape",
+    ),
+    "finding.MSM305": (
+        "{api} with index {index} of data-dependent length gives a dynamic shape",
+        "{api} 的索引 {index} 长度取决于数据，结果为动态 shape",
+    ),
+    "finding.MSM306": (
+        "{api} with axis {axis} computed from tensor values; use a constant axis",
+        "{api} 的轴 {axis} 由张量值计算得到；请使用常量轴",
+    ),
+    "finding.MSM307": (
+        "Condition depends on tensor values and the branches give '{name}' different shapes; compute both "
+        "and "
+        "use select",
+        "条件依赖张量的值，且各分支中 '{name}' 的形状不同；请两路都计算后用 select 选择",
+    ),
+    "finding.MSM307.loop": (
+        "Loop on a tensor condition grows '{name}'; its shape is dynamic in graph mode — bound the loop",
+        "依赖张量条件的循环不断增大 '{name}'；图模式下其形状为动态 —— 请为循环设置固定上限",
+    ),
+    # ---------------------------------------------------------------- MSM4xx sparse
+    "rule.MSM401.title": ("COO or CSR sparse tensor", "COO 或 CSR 稀疏张量"),
+    "rule.MSM401.explanation": (
+        "MindSpore has COOTensor and CSRTensor, but only a few operators accept them. Check that every "
+        "operation applied to the sparse tensor supports it; otherwise convert to dense, and use gradient "
+        "accumulation if the dense batch no longer fits in memory.",
+        "MindSpore 提供 COOTensor 和 CSRTensor，但支持稀疏输入的算子很少。"
+        "请确认对稀疏张量执行的每个操作都支持稀疏；"
+        "否则请转换为稠密张量，若稠密批次放不进显存，可使用梯度累积。",
+    ),
+    "rule.MSM402.title": ("Sparse layout not supported by MindSpore", "MindSpore 不支持的稀疏格式"),
+    "rule.MSM402.explanation": (
+        "CSC and block-sparse (BSR, BSC) layouts have no MindSpore counterpart. Convert to CSR or COO, or to "
+        "dense with gradient accumulation to keep memory in check.",
+        "CSC 以及块稀疏（BSR、BSC）格式在 MindSpore 中没有对应实现。请转换为 CSR 或 COO，"
+        "或转换为稠密张量并用梯度累积控制显存。",
+    ),
+    "rule.MSM403.title": ("Operation on sparse tensors", "稀疏张量上的运算"),
+    "rule.MSM403.explanation": (
+        "torch.sparse operations and sparse-tensor methods have few MindSpore counterparts (for example "
+        "mindspore.ops.csr_mm for CSR matrix products). Prefer dense computation when no sparse operator "
+        "exists; gradient accumulation simulates a large batch if memory grows.",
+        "torch.sparse 运算和稀疏张量方法在 MindSpore 中的对应接口很少（例如 CSR 矩阵乘可用 "
+        "mindspore.ops.csr_mm）。"
+        "没有稀疏算子时请改用稠密计算；若显存增加，可用梯度累积模拟大批次。",
+    ),
+    "rule.MSM404.title": ("Sparse gradients requested", "请求稀疏梯度"),
+    "rule.MSM404.explanation": (
+        "sparse=True makes PyTorch produce sparse gradients for the embedding. MindSpore embeddings produce "
+        "dense gradients; drop the argument (and use a dense optimizer instead of SparseAdam).",
+        "sparse=True 让 PyTorch 为嵌入层生成稀疏梯度。MindSpore 的嵌入层产生稠密梯度；"
+        "请删除该参数（并用稠密优化器替代 SparseAdam）。",
+    ),
+    "finding.MSM401": (
+        "{api} creates a {layout} sparse tensor; MindSpore supports it, but few operators accept it",
+        "{api} 创建 {layout} 稀疏张量；MindSpore 支持该格式，但支持它的算子很少",
+    ),
+    "finding.MSM402": (
+        "{api} uses the {layout} sparse layout, which MindSpore does not support; convert to CSR, COO or "
+        "dense",
+        "{api} 使用 {layout} 稀疏格式，MindSpore 不支持；请转换为 CSR、COO 或稠密张量",
+    ),
+    "finding.MSM403": (
+        "{api} operates on sparse tensors; few MindSpore operators accept them, consider dense computation",
+        "{api} 作用于稀疏张量；MindSpore 中支持稀疏的算子很少，请考虑稠密计算",
+    ),
+    "finding.MSM404": (
+        "{api}(sparse=True) requests sparse gradients; MindSpore computes dense gradients, remove the "
+        "argument",
+        "{api}(sparse=True) 请求稀疏梯度；MindSpore 计算稠密梯度，请删除该参数",
+    ),
+    # ---------------------------------------------------------------- MSM5xx framework patterns
+    "rule.MSM501.title": ("nn.Module forward method", "nn.Module 的 forward 方法"),
+    "rule.MSM501.explanation": (
+        "A MindSpore network is a subclass of mindspore.nn.Cell, and its forward computation is the "
+        "construct method. Rename forward to construct (the quick-fix also renames direct self.forward(...) "
+        "calls in the class) and change the base class to nn.Cell.",
+        "MindSpore 网络继承自 mindspore.nn.Cell，其前向计算写在 construct 方法中。请把 forward 重命名为 "
+        "construct"
+        "（快速修复会同时重命名类中直接调用的 self.forward(...)），并把基类改为 nn.Cell。",
+    ),
+    "rule.MSM502.title": ("nn.Sequential container", "nn.Sequential 容器"),
+    "rule.MSM502.explanation": (
+        "The MindSpore counterpart is nn.SequentialCell, which takes the layers as one list (or an "
+        "OrderedDict). The quick-fix rewrites nn.Sequential(a, b) to nn.SequentialCell([a, b]).",
+        "MindSpore 中对应的是 nn.SequentialCell，它以一个列表（或 OrderedDict）接收各层。"
+        "快速修复会把 nn.Sequential(a, b) 改写为 nn.SequentialCell([a, b])。",
+    ),
+    "rule.MSM503.title": ("In-place weight initialization with nn.init", "用 nn.init 原地初始化权重"),
+    "rule.MSM503.explanation": (
+        "MindSpore initializes parameters with mindspore.common.initializer: "
+        "param.set_data(initializer(HeNormal(), param.shape, param.dtype)), or by passing weight_init to the "
+        "layer. kaiming_normal_ is HeNormal, xavier_uniform_ is XavierUniform, constant_ is Constant, "
+        "zeros_ is Zero, normal_ is Normal, trunc_normal_ is TruncatedNormal.",
+        "MindSpore 使用 mindspore.common.initializer 初始化参数：param.set_data(initializer(HeNormal(), "
+        "param.shape, "
+        "param.dtype))，或在创建层时传入 weight_init。kaiming_normal_ 对应 HeNormal，xavier_uniform_ 对应 "
+        "XavierUniform，constant_ 对应 Constant，zeros_ 对应 Zero，"
+        "normal_ 对应 Normal，trunc_normal_ 对应 TruncatedNormal。",
+    ),
+    "rule.MSM504.title": ("Explicit device placement", "显式的设备放置"),
+    "rule.MSM504.explanation": (
+        'MindSpore selects the device once per process (mindspore.set_device("GPU", 0), or set_context '
+        "with device_target) and places every tensor and network there. .cuda(), .cpu(), .to(device) and "
+        "torch.device are not needed; the quick-fix removes the device move.",
+        'MindSpore 在进程中统一指定一次设备（mindspore.set_device("GPU", 0)，'
+        "或 set_context 的 device_target），"
+        "所有张量和网络都放在该设备上。不需要 .cuda()、.cpu()、.to(device) 和 torch.device；"
+        "快速修复会删除这些设备迁移调用。",
+    ),
+    "rule.MSM505.title": ("train() / eval() mode switch", "train() / eval() 模式切换"),
+    "rule.MSM505.explanation": (
+        "A Cell switches between training and inference behaviour (dropout, batch norm) with "
+        "set_train(True) and set_train(False). The quick-fix rewrites model.train() and model.eval().",
+        "Cell 通过 set_train(True) 和 set_train(False) 在训练与推理行为（dropout、batch norm）之间切换。"
+        "快速修复会改写 model.train() 和 model.eval()。",
+    ),
+    "rule.MSM506.title": (
+        "backward() and optimizer.step() training step",
+        "backward() 与 optimizer.step() 训练步骤",
+    ),
+    "rule.MSM506.explanation": (
+        "MindSpore has no backward() on tensors. Write the forward and loss as a function, get "
+        "grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters), then in each step "
+        "loss, grads = grad_fn(data, label) and optimizer(grads). zero_grad() is not needed.",
+        "MindSpore 的张量没有 backward()。请把前向与损失计算写成函数，通过 grad_fn = "
+        "mindspore.value_and_grad(forward_fn, "
+        "None, optimizer.parameters) 获得求导函数，每一步执行 loss, grads = grad_fn(data, label) 和 "
+        "optimizer(grads)。"
+        "不需要 zero_grad()。",
+    ),
+    "rule.MSM507.title": (
+        "Gradient-mode switch (no_grad, enable_grad, inference_mode)",
+        "梯度模式切换（no_grad 等）",
+    ),
+    "rule.MSM507.explanation": (
+        "MindSpore builds gradients only where value_and_grad or grad is applied, so evaluation code needs "
+        "no torch.no_grad(): remove the with-block or decorator and call net.set_train(False). To stop the "
+        "gradient of one tensor use ops.stop_gradient.",
+        "MindSpore 只在使用 value_and_grad 或 grad 的地方计算梯度，因此评估代码不需要 torch.no_grad()："
+        "删除该 with 块或装饰器，"
+        "并调用 net.set_train(False)。要阻断单个张量的梯度，请使用 ops.stop_gradient。",
+    ),
+    "rule.MSM508.title": (
+        "Optimizer learning-rate argument and parameter groups",
+        "优化器学习率参数与参数组",
+    ),
+    "rule.MSM508.explanation": (
+        "MindSpore optimizers take the learning rate as learning_rate, which may also be a list of per-step "
+        'values or a LearningRateSchedule. Changing param_groups[i]["lr"] during training is replaced by '
+        "such a schedule. The quick-fix renames lr= to learning_rate=.",
+        "MindSpore 优化器的学习率参数名为 learning_rate，也可以是逐步的学习率列表或 LearningRateSchedule。"
+        '训练中修改 param_groups[i]["lr"] 的做法应改用这类调度。快速修复会把 lr= 重命名为 learning_rate=。',
+    ),
+    "rule.MSM509.title": ("Automatic mixed precision", "自动混合精度"),
+    "rule.MSM509.explanation": (
+        'Use mindspore.amp: auto_mixed_precision(net, "O1"/"O2") casts the network, and '
+        "DynamicLossScaler scales the loss (scale before grad, unscale the gradients and check them with "
+        "all_finite before optimizer(grads)). There is no autocast context.",
+        '请使用 mindspore.amp：auto_mixed_precision(net, "O1"/"O2") 转换网络精度，'
+        "DynamicLossScaler 负责损失缩放（求导前缩放损失，调用 optimizer(grads) 前对梯度反缩放"
+        "并用 all_finite 检查）。没有 autocast 上下文。",
+    ),
+    "rule.MSM510.title": ("Distributed data-parallel setup", "分布式数据并行设置"),
+    "rule.MSM510.explanation": (
+        "Call mindspore.communication.init() and mindspore.set_auto_parallel_context(parallel_mode="
+        '"data_parallel", gradients_mean=True) instead of init_process_group and wrapping the model in '
+        "DistributedDataParallel; shard the dataset with num_shards/shard_id (get_group_size(), get_rank()).",
+        "请调用 mindspore.communication.init() 和 "
+        'mindspore.set_auto_parallel_context(parallel_mode="data_parallel", '
+        "gradients_mean=True)，替代 init_process_group 和用 DistributedDataParallel 包装模型；数据集通过 "
+        "num_shards/shard_id（get_group_size()、get_rank()）切分。",
+    ),
+    "rule.MSM511.title": ("Dataset and DataLoader", "Dataset 与 DataLoader"),
+    "rule.MSM511.explanation": (
+        "A map-style Dataset (with __getitem__ and __len__) can be wrapped unchanged in "
+        "mindspore.dataset.GeneratorDataset(source, column_names=[...], shuffle=...). DataLoader options "
+        "become pipeline calls: .batch(batch_size, drop_remainder=...) and num_parallel_workers. Return "
+        "NumPy "
+        "arrays from __getitem__, not tensors.",
+        "map 式 Dataset（实现 __getitem__ 和 __len__）可原样包装进 mindspore.dataset.GeneratorDataset(source,"
+        " "
+        "column_names=[...], shuffle=...)。DataLoader 的选项变为数据管道调用：.batch(batch_size, "
+        "drop_remainder=...) "
+        "和 num_parallel_workers。__getitem__ 应返回 NumPy 数组而非张量。",
+    ),
+    "rule.MSM512.title": ("Saving and loading state dicts", "保存与加载 state dict"),
+    "rule.MSM512.explanation": (
+        'MindSpore stores parameters in checkpoint files: mindspore.save_checkpoint(net, "net.ckpt") and '
+        'param_dict = mindspore.load_checkpoint("net.ckpt") followed by mindspore.load_param_into_net(net, '
+        "param_dict). PyTorch .pth files need a one-time conversion of names and values.",
+        'MindSpore 用 checkpoint 文件保存参数：mindspore.save_checkpoint(net, "net.ckpt")，以及 param_dict = '
+        'mindspore.load_checkpoint("net.ckpt") 后再调用 mindspore.load_param_into_net(net, param_dict)。'
+        "PyTorch 的 .pth 文件需要一次性转换参数名和数值。",
+    ),
+    "finding.MSM501": (
+        "Rename forward to construct: {cls} becomes a mindspore.nn.Cell",
+        "将 forward 重命名为 construct：{cls} 需改为 mindspore.nn.Cell 子类",
+    ),
+    "finding.MSM502": (
+        "nn.Sequential becomes nn.SequentialCell with the layers in a list",
+        "nn.Sequential 改为 nn.SequentialCell，各层放入列表",
+    ),
+    "finding.MSM503": (
+        "{api}: initialize with mindspore.common.initializer.{initializer} via param.set_data(initializer(..."
+        "))",
+        "{api}：请通过 param.set_data(initializer(...)) 使用 mindspore.common.initializer.{initializer} "
+        "初始化",
+    ),
+    "finding.MSM503.generic": (
+        "{api}: initialize with mindspore.common.initializer via param.set_data(initializer(...))",
+        "{api}：请通过 param.set_data(initializer(...)) 使用 mindspore.common.initializer 初始化",
+    ),
+    "finding.MSM504": (
+        "{call} moves data between devices; MindSpore uses the device set once with mindspore.set_device",
+        "{call} 在设备间迁移数据；MindSpore 使用通过 mindspore.set_device 统一指定的设备",
+    ),
+    "finding.MSM504.device": (
+        "torch.device: select the device once with mindspore.set_device",
+        "torch.device：请用 mindspore.set_device 统一指定设备",
+    ),
+    "finding.MSM505": (
+        "{call} switches the mode; use set_train({flag})",
+        "{call} 切换模式；请使用 set_train({flag})",
+    ),
+    "finding.MSM506": (
+        "{call}: compute gradients with mindspore.value_and_grad in a training step",
+        "{call}：请在训练步骤中用 mindspore.value_and_grad 计算梯度",
+    ),
+    "finding.MSM507": (
+        "{api} is not needed in MindSpore; gradients are only computed by value_and_grad",
+        "MindSpore 不需要 {api}；梯度只由 value_and_grad 计算",
+    ),
+    "finding.MSM508": (
+        "Optimizer argument lr is called learning_rate in MindSpore",
+        "优化器参数 lr 在 MindSpore 中名为 learning_rate",
+    ),
+    "finding.MSM508.param_groups": (
+        "Changing the learning rate through param_groups: pass a learning-rate schedule to the optimizer",
+        "通过 param_groups 修改学习率：请向优化器传入学习率调度",
+    ),
+    "finding.MSM509": (
+        "{api}: use mindspore.amp (auto_mixed_precision, DynamicLossScaler)",
+        "{api}：请使用 mindspore.amp（auto_mixed_precision、DynamicLossScaler）",
+    ),
+    "finding.MSM510": (
+        "{api}: use mindspore.communication.init and set_auto_parallel_context for data parallelism",
+        "{api}：数据并行请使用 mindspore.communication.init 与 set_auto_parallel_context",
+    ),
+    "finding.MSM511": (
+        "{api}: wrap the dataset in mindspore.dataset.GeneratorDataset and batch it with .batch()",
+        "{api}：请用 mindspore.dataset.GeneratorDataset 包装数据集，并用 .batch() 组批",
+    ),
+    "finding.MSM512": (
+        "{api}: use mindspore.save_checkpoint / load_checkpoint + load_param_into_net",
+        "{api}：请使用 mindspore.save_checkpoint / load_checkpoint + load_param_into_net",
+    ),
+    # ---------------------------------------------------------------- quick-fix titles
+    "fix.pattern.function_form": (
+        "Rewrite as {function}({receiver}, ...)",
+        "改写为 {function}({receiver}, ...)",
+    ),
+    "fix.pattern.reshape": ("Replace view with reshape", "将 view 替换为 reshape"),
+    "fix.pattern.shape": ("Replace size() with shape", "将 size() 替换为 shape"),
+    "fix.pattern.drop_call": ("Remove .{method}()", "删除 .{method}()"),
+    "fix.pattern.adaptive_pool_1": (
+        "Replace pooling to size 1 with {function} over the spatial axes",
+        "将输出尺寸为 1 的池化替换为在空间维上的 {function}",
+    ),
+    "fix.pattern.msort": ("Rewrite as torch.sort(x, dim=0).values", "改写为 torch.sort(x, dim=0).values"),
+    "fix.pattern.argwhere": ("Rewrite as torch.nonzero", "改写为 torch.nonzero"),
+    "fix.pattern.take": ("Rewrite as indexing of the flattened tensor", "改写为对展平张量的索引"),
+    "fix.pattern.clamp_bound": ("Rewrite as clamp({bound}=...)", "改写为 clamp({bound}=...)"),
+    "fix.pattern.interpolate": ('Rewrite as interpolate(mode="{mode}")', '改写为 interpolate(mode="{mode}")'),
+    "fix.pattern.construct": ("Rename forward to construct", "将 forward 重命名为 construct"),
+    "fix.pattern.sequential": ("Rewrite as SequentialCell([...])", "改写为 SequentialCell([...])"),
+    "fix.pattern.device": ("Remove the device move", "删除设备迁移调用"),
+    "fix.pattern.set_train": ("Rewrite as set_train({flag})", "改写为 set_train({flag})"),
+    "fix.pattern.learning_rate": ("Rename lr to learning_rate", "将 lr 重命名为 learning_rate"),
+    # ---------------------------------------------------------------- msmigrate rules (CLI)
+    "rules.cli.unknown": (
+        "Unknown rule {rule}. Run 'msmigrate rules' for the list.",
+        "未知规则 {rule}。运行 'msmigrate rules' 查看规则列表。",
+    ),
+    "rules.cli.header": ("{count} rules", "共 {count} 条规则"),
+    "rules.cli.category": ("Category", "类别"),
+    "rules.cli.severity": ("Default severity", "默认级别"),
+    "rules.cli.fixable": ("Quick-fix", "快速修复"),
+    "rules.cli.yes": ("yes", "有"),
+    "rules.cli.no": ("no", "无"),
+    "rules.cli.docs": ("Documentation", "文档"),
+    "rules.cli.example": ("Example", "示例"),
+    "rules.cli.disable": (
+        'Disable it in pyproject.toml: [tool.msmigrate] disabled-rules = ["{rule}"], or on one line with '
+        "# msmigrate: ignore[{rule}]",
+        '可在 pyproject.toml 中禁用：[tool.msmigrate] disabled-rules = ["{rule}"]，或在单行使用 '
+        "# msmigrate: ignore[{rule}]",
+    ),
+}

@@ -1,0 +1,46 @@
+"""MSM201–MSM204: which missing-API policy applies to an unmapped torch API (refines MSM200 findings)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from msmigrate.analysis.finding import Finding
+from msmigrate.analysis.finding import FindingCategory as C
+from msmigrate.analysis.finding import Severity as S
+from msmigrate.rules.missing_advice import POLICY_DOC, RULE_FOR_POLICY, advice_for
+from msmigrate.rules.registry import Rule
+from msmigrate.rules.rewrites import rewrite
+
+DOC = POLICY_DOC.format(lang="en")
+
+RULES = [
+    Rule("MSM201", C.MISSING, S.WARNING, DOC, fixable=True),
+    Rule("MSM202", C.MISSING, S.WARNING, DOC),
+    Rule("MSM203", C.MISSING, S.WARNING, DOC),
+    Rule("MSM204", C.MISSING, S.WARNING, DOC),
+]
+
+
+def refine(ctx) -> Iterable[Finding]:
+    """Give each ``MSM200`` finding the rule of its policy, its replacement and whether a fix is exact."""
+    for finding in ctx.usages:
+        if finding.rule != "MSM200" or not finding.torch_api:
+            continue
+        advice = advice_for(finding.torch_api, ctx.kb)
+        if advice is None or advice.policy is None:
+            continue
+        rule = RULE_FOR_POLICY[advice.policy]
+        finding.rule = rule
+        finding.message_key = f"finding.{rule}"
+        finding.message_args = {
+            "torch_api": finding.torch_api,
+            "replacement": ", ".join(advice.replacements) or "-",
+        }
+        finding.mindspore_api = finding.mindspore_api or (
+            advice.replacements[0] if advice.replacements else None
+        )
+        finding.fixable = bool(rewrite(advice.fix, ctx, ctx.call_of(finding), finding.torch_api))
+    return ()
+
+
+CHECKERS = [refine]

@@ -1,0 +1,509 @@
+"""MSM5xx: PyTorch framework idioms and their MindSpore counterparts (the ResNet-50 function analysis).
+
+Where the analyzer already reported the same site as an unmapped API (``MSM200``–``MSM204``, ``MSM102``)
+or as data processing (``MSM600``), the pattern rule takes that finding over, so a site gets one
+diagnostic; at mapped sites the pattern finding comes in addition to the mapping finding.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+from msmigrate.analysis.finding import Finding
+from msmigrate.analysis.finding import FindingCategory as C
+from msmigrate.analysis.finding import Severity as S
+from msmigrate.rules.registry import Rule
+from msmigrate.rules.support import API_RULES, attribute_range, new_finding, reference_range, report, short
+
+_DOCS = "https://www.mindspore.cn/docs/en/r2.6.0/"
+_TUTORIALS = "https://www.mindspore.cn/tutorials/en/r2.3.1/"
+
+MODULE_FORWARD = Rule(
+    "MSM501", C.FRAMEWORK_PATTERN, S.INFORMATION, _DOCS + "api_python/nn/mindspore.nn.Cell.html", fixable=True
+)
+SEQUENTIAL = Rule(
+    "MSM502",
+    C.FRAMEWORK_PATTERN,
+    S.INFORMATION,
+    _DOCS + "api_python/nn/mindspore.nn.SequentialCell.html",
+    fixable=True,
+)
+INIT = Rule(
+    "MSM503", C.FRAMEWORK_PATTERN, S.INFORMATION, _DOCS + "api_python/mindspore.common.initializer.html"
+)
+DEVICE = Rule(
+    "MSM504",
+    C.FRAMEWORK_PATTERN,
+    S.INFORMATION,
+    _DOCS + "api_python/mindspore/mindspore.set_context.html",
+    fixable=True,
+)
+TRAIN_MODE = Rule(
+    "MSM505",
+    C.FRAMEWORK_PATTERN,
+    S.INFORMATION,
+    _DOCS + "api_python/nn/mindspore.nn.Cell.html#mindspore.nn.Cell.set_train",
+    fixable=True,
+)
+TRAINING_STEP = Rule("MSM506", C.FRAMEWORK_PATTERN, S.INFORMATION, _TUTORIALS + "beginner/autograd.html")
+GRAD_MODE = Rule("MSM507", C.FRAMEWORK_PATTERN, S.INFORMATION, _TUTORIALS + "beginner/autograd.html")
+LEARNING_RATE = Rule(
+    "MSM508",
+    C.FRAMEWORK_PATTERN,
+    S.INFORMATION,
+    _DOCS + "api_python/mindspore.nn.html#dynamic-learning-rate",
+    fixable=True,
+)
+AMP = Rule("MSM509", C.FRAMEWORK_PATTERN, S.INFORMATION, _TUTORIALS + "advanced/mixed_precision.html")
+DISTRIBUTED = Rule(
+    "MSM510",
+    C.FRAMEWORK_PATTERN,
+    S.INFORMATION,
+    _DOCS + "api_python/mindspore/mindspore.set_auto_parallel_context.html",
+)
+DATASET = Rule(
+    "MSM511",
+    C.FRAMEWORK_PATTERN,
+    S.INFORMATION,
+    _DOCS + "api_python/dataset/mindspore.dataset.GeneratorDataset.html",
+)
+CHECKPOINT = Rule(
+    "MSM512",
+    C.FRAMEWORK_PATTERN,
+    S.INFORMATION,
+    _DOCS + "api_python/mindspore/mindspore.save_checkpoint.html",
+)
+
+RULES = [
+    MODULE_FORWARD,
+    SEQUENTIAL,
+    INIT,
+    DEVICE,
+    TRAIN_MODE,
+    TRAINING_STEP,
+    GRAD_MODE,
+    LEARNING_RATE,
+    AMP,
+    DISTRIBUTED,
+    DATASET,
+    CHECKPOINT,
+]
+
+INITIALIZERS = {
+    "kaiming_normal_": "HeNormal",
+    "kaiming_uniform_": "HeUniform",
+    "xavier_uniform_": "XavierUniform",
+    "xavier_normal_": "XavierNormal",
+    "constant_": "Constant",
+    "zeros_": "Zero",
+    "ones_": "One",
+    "normal_": "Normal",
+    "trunc_normal_": "TruncatedNormal",
+    "uniform_": "Uniform",
+    "orthogonal_": "Orthogonal",
+    "eye_": "Identity",
+    "dirac_": "Dirac",
+    "sparse_": "Sparse",
+}
+GRAD_MODE_APIS = frozenset(
+    {
+        "torch.no_grad",
+        "torch.enable_grad",
+        "torch.set_grad_enabled",
+        "torch.inference_mode",
+        "torch.autograd.no_grad",
+        "torch.autograd.enable_grad",
+        "torch.autograd.set_grad_enabled",
+        "torch.autograd.grad_mode.no_grad",
+    }
+)
+AMP_APIS = frozenset(
+    {
+        "torch.cuda.amp.autocast",
+        "torch.autocast",
+        "torch.amp.autocast",
+        "torch.cpu.amp.autocast",
+        "torch.cuda.amp.GradScaler",
+        "torch.amp.GradScaler",
+        "torch.cpu.amp.GradScaler",
+    }
+)
+DISTRIBUTED_APIS = frozenset(
+    {
+        "torch.distributed.init_process_group",
+        "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.DataParallel",
+        "torch.nn.parallel.DataParallel",
+        "torch.utils.data.distributed.DistributedSampler",
+        "torch.utils.data.DistributedSampler",
+    }
+)
+DATASET_CLASSES = frozenset(
+    {
+        "torch.utils.data.Dataset",
+        "torch.utils.data.IterableDataset",
+        "torch.utils.data.dataset.Dataset",
+        "torch.utils.data.dataset.IterableDataset",
+    }
+)
+DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+CHECKPOINT_APIS = frozenset({"torch.save", "torch.load"})
+DEVICE_METHODS = frozenset({"cuda", "cpu"})
+_MODEL_NAME = re.compile(r"(model|net|module|classifier|backbone|encoder|decoder)", re.IGNORECASE)
+_OPTIMIZER_NAME = re.compile(r"(optim|opt$|^opt)", re.IGNORECASE)
+_DEVICE_NAME = re.compile(r"(^|_)(device|dev)$", re.IGNORECASE)
+_TAKE_OVER = API_RULES | {"MSM600"}
+
+
+def check(ctx) -> Iterable[Finding]:
+    found: list[Finding | None] = []
+    inner = {
+        id(n.value) for n in ast.walk(ctx.tree) if isinstance(n, ast.Attribute) and ctx.qualified_name(n)
+    }
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.ClassDef):
+            found.extend(_class(ctx, node))
+        elif isinstance(node, ast.Call):
+            found.extend(_call(ctx, node))
+        elif isinstance(node, ast.Attribute | ast.Name) and isinstance(node.ctx, ast.Load):
+            if id(node) not in inner:  # torch.cuda inside torch.cuda.amp.autocast is no reference of its own
+                found.extend(_reference(ctx, node))
+    return [f for f in found if f is not None]
+
+
+CHECKERS = [check]
+
+
+# --- classes: Module subclasses, Dataset subclasses --------------------------------------------------
+def is_module_base(ctx, base: ast.expr) -> bool:
+    name = ctx.qualified_name(base)
+    if name == "torch.nn.Module":
+        return True
+    if name and name.startswith("torch.nn.") and ctx.kb.torch_kind(name) == "class":
+        return name.rsplit(".", 1)[1][:1].isupper() and "." not in name[len("torch.nn.") :]
+    value = ctx.values.get(base) if hasattr(ctx, "values") else None
+    return type(value).__name__ == "UserClass" and getattr(value, "kind", None) == "module"
+
+
+def forward_name_range(
+    ctx, function: ast.FunctionDef | ast.AsyncFunctionDef
+) -> tuple[int, int, int, int] | None:
+    """The range of the name in ``def forward(``."""
+    line = ctx.lines[function.lineno - 1] if function.lineno - 1 < len(ctx.lines) else ""
+    match = re.search(r"\bdef\s+(" + re.escape(function.name) + r")\b", line)
+    if match is None:
+        return None
+    return (function.lineno, match.start(1) + 1, function.lineno, match.end(1) + 1)
+
+
+def _class(ctx, node: ast.ClassDef) -> list[Finding | None]:
+    found: list[Finding | None] = []
+    if any(is_module_base(ctx, base) for base in node.bases):
+        for stmt in node.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "forward":
+                span = forward_name_range(ctx, stmt)
+                if span:
+                    found.append(
+                        new_finding(
+                            MODULE_FORWARD,
+                            span,
+                            "finding.MSM501",
+                            {"cls": node.name},
+                            torch_api="torch.nn.Module.forward",
+                            fixable=True,
+                        )
+                    )
+    for base in node.bases:
+        name = ctx.qualified_name(base)
+        if name in DATASET_CLASSES:
+            found.append(
+                report(
+                    ctx,
+                    DATASET,
+                    reference_range(ctx, base),
+                    "finding.MSM511",
+                    {"api": name},
+                    apis=[name],
+                    convertible=_TAKE_OVER,
+                    torch_api=name,
+                )
+            )
+    return found
+
+
+# --- calls ---------------------------------------------------------------------------------------------
+def _looks_like(node: ast.expr, pattern: re.Pattern[str]) -> bool:
+    while isinstance(node, ast.Attribute | ast.Call | ast.Subscript):
+        if isinstance(node, ast.Attribute):
+            return bool(pattern.search(node.attr))
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return isinstance(node, ast.Name) and bool(pattern.search(node.id))
+
+
+def _is_device(ctx, node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.split(":")[0] in {"cuda", "cpu", "mps", "xpu", "npu"}
+    if isinstance(node, ast.Call):
+        return ctx.qualified_name(node.func) == "torch.device"
+    if isinstance(node, ast.Attribute) and node.attr == "device":
+        return True
+    return isinstance(node, ast.Name) and bool(_DEVICE_NAME.search(node.id))
+
+
+def device_move_fixable(ctx, call: ast.Call) -> bool:
+    """Whether removing ``.cuda()`` / ``.cpu()`` / ``.to(device)`` keeps the same meaning otherwise."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in DEVICE_METHODS:
+        return not call.args and all(k.arg == "non_blocking" for k in call.keywords)
+    return (
+        func.attr == "to"
+        and len(call.args) == 1
+        and _is_device(ctx, call.args[0])
+        and all(k.arg == "non_blocking" for k in call.keywords)
+    )
+
+
+def _receiver_is_model(ctx, node: ast.expr) -> bool:
+    kind = ctx.receiver_kind(node)
+    return kind == "module" or (
+        kind is None and ctx.qualified_name(node) is None and _looks_like(node, _MODEL_NAME)
+    )
+
+
+def _call(ctx, call: ast.Call) -> list[Finding | None]:
+    func = call.func
+    name = ctx.qualified_name(func)
+    found: list[Finding | None] = []
+    if name == "torch.nn.Sequential":
+        found.append(
+            report(
+                ctx,
+                SEQUENTIAL,
+                reference_range(ctx, func),
+                "finding.MSM502",
+                {},
+                apis=[name],
+                convertible=_TAKE_OVER,
+                fixable=sequential_fixable(call),
+                torch_api=name,
+            )
+        )
+    elif name and name.startswith("torch.nn.init."):
+        initializer = INITIALIZERS.get(name.rsplit(".", 1)[1])
+        key = "finding.MSM503" if initializer else "finding.MSM503.generic"
+        found.append(
+            report(
+                ctx,
+                INIT,
+                reference_range(ctx, func),
+                key,
+                {"api": name, "initializer": initializer},
+                apis=[name],
+                convertible=_TAKE_OVER,
+                torch_api=name,
+            )
+        )
+    elif name in DATALOADERS:
+        found.append(
+            report(
+                ctx,
+                DATASET,
+                reference_range(ctx, func),
+                "finding.MSM511",
+                {"api": name},
+                apis=[name],
+                convertible=_TAKE_OVER,
+                torch_api=name,
+            )
+        )
+    elif name in CHECKPOINT_APIS:
+        found.append(
+            report(
+                ctx,
+                CHECKPOINT,
+                reference_range(ctx, func),
+                "finding.MSM512",
+                {"api": name},
+                apis=[name],
+                convertible=_TAKE_OVER,
+                torch_api=name,
+            )
+        )
+    elif name and name.startswith("torch.optim.") and not name.startswith("torch.optim.lr_scheduler."):
+        for keyword in call.keywords:
+            if keyword.arg == "lr":
+                line, column, _, _ = ctx.node_range(keyword)
+                found.append(
+                    new_finding(
+                        LEARNING_RATE,
+                        (line, column, line, column + 2),
+                        "finding.MSM508",
+                        {},
+                        torch_api=name,
+                        fixable=learning_rate_fixable(ctx.kb, name),
+                    )
+                )
+    elif name is None and isinstance(func, ast.Attribute):
+        found.extend(_method_call(ctx, call, func))
+    return found
+
+
+def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | None]:
+    attr = func.attr
+    receiver = func.value
+    kind = ctx.receiver_kind(receiver)
+    span = attribute_range(ctx, func)
+    if kind == "optimizer" or ctx.qualified_name(receiver) is not None:
+        return []
+    if attr in DEVICE_METHODS or (attr == "to" and call.args and _is_device(ctx, call.args[0])):
+        if attr in DEVICE_METHODS and call.args and not isinstance(call.args[0], ast.Constant | ast.Name):
+            return []
+        apis = [f"torch.Tensor.{attr}", f"torch.nn.Module.{attr}"]
+        return [
+            report(
+                ctx,
+                DEVICE,
+                span,
+                "finding.MSM504",
+                {"call": f".{attr}()"},
+                apis=apis,
+                convertible=_TAKE_OVER,
+                fixable=device_move_fixable(ctx, call),
+            )
+        ]
+    if attr in {"train", "eval"} and _receiver_is_model(ctx, receiver) and train_mode_flag(call) is not None:
+        flag = train_mode_flag(call)
+        return [
+            report(
+                ctx,
+                TRAIN_MODE,
+                span,
+                "finding.MSM505",
+                {"call": f"{short(ctx, receiver, 20)}.{attr}()", "flag": flag},
+                apis=[f"torch.nn.Module.{attr}"],
+                convertible=_TAKE_OVER,
+                fixable=True,
+            )
+        ]
+    if attr == "backward" and kind in (None, "tensor") and len(call.args) <= 1:
+        return [
+            report(
+                ctx,
+                TRAINING_STEP,
+                span,
+                "finding.MSM506",
+                {"call": f"{short(ctx, receiver, 20)}.backward()"},
+                apis=["torch.Tensor.backward"],
+                convertible=_TAKE_OVER,
+                torch_api="torch.Tensor.backward",
+            )
+        ]
+    if attr == "load_state_dict" and kind in (None, "module") and not _looks_like(receiver, _OPTIMIZER_NAME):
+        return [
+            report(
+                ctx,
+                CHECKPOINT,
+                span,
+                "finding.MSM512",
+                {"api": "load_state_dict"},
+                apis=["torch.nn.Module.load_state_dict"],
+                convertible=_TAKE_OVER,
+            )
+        ]
+    return []
+
+
+def train_mode_flag(call: ast.Call) -> str | None:
+    """``True``/``False`` (as text) for ``model.train()``, ``model.train(False)``, ``model.eval()``."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or call.keywords and [k.arg for k in call.keywords] != ["mode"]:
+        return None
+    values = [*call.args, *(k.value for k in call.keywords)]
+    if func.attr == "eval":
+        return "False" if not values else None
+    if not values:
+        return "True"
+    if len(values) == 1 and isinstance(values[0], ast.Constant) and isinstance(values[0].value, bool):
+        return str(values[0].value)
+    return None
+
+
+def sequential_fixable(call: ast.Call) -> bool:
+    return not call.keywords
+
+
+def learning_rate_fixable(kb, optimizer: str) -> bool:
+    """The mapping fix renames ``lr`` itself when the optimizer's row says so; then this rule does not."""
+    row = kb.row(optimizer)
+    return row is None or "lr" not in row.param_renames
+
+
+# --- plain references: grad mode, amp, distributed, torch.device, param_groups -------------------------
+def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
+    name = ctx.qualified_name(node)
+    if name is None:
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "param_groups"
+            and (ctx.receiver_kind(node.value) == "optimizer" or _looks_like(node.value, _OPTIMIZER_NAME))
+        ):
+            return [new_finding(LEARNING_RATE, attribute_range(ctx, node), "finding.MSM508.param_groups", {})]
+        return []
+    span = reference_range(ctx, node)
+    if name in GRAD_MODE_APIS:
+        return [
+            report(
+                ctx,
+                GRAD_MODE,
+                span,
+                "finding.MSM507",
+                {"api": name},
+                apis=[name],
+                convertible=_TAKE_OVER,
+                torch_api=name,
+            )
+        ]
+    if name in AMP_APIS:
+        return [
+            report(
+                ctx,
+                AMP,
+                span,
+                "finding.MSM509",
+                {"api": name},
+                apis=[name],
+                convertible=_TAKE_OVER,
+                torch_api=name,
+            )
+        ]
+    if name in DISTRIBUTED_APIS:
+        return [
+            report(
+                ctx,
+                DISTRIBUTED,
+                span,
+                "finding.MSM510",
+                {"api": name},
+                apis=[name],
+                convertible=_TAKE_OVER,
+                torch_api=name,
+            )
+        ]
+    if name in {"torch.device", "torch.cuda.set_device"}:
+        return [
+            report(
+                ctx,
+                DEVICE,
+                span,
+                "finding.MSM504.device",
+                {},
+                apis=[name],
+                convertible=_TAKE_OVER,
+                torch_api=name,
+            )
+        ]
+    return []

@@ -1,0 +1,142 @@
+"""MSM4xx: sparse tensors (MindSpore has only COO and CSR, and few operators accept them)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from msmigrate.analysis.finding import Finding
+from msmigrate.analysis.finding import FindingCategory as C
+from msmigrate.analysis.finding import Severity as S
+from msmigrate.rules.registry import Rule
+from msmigrate.rules.support import API_RULES, method_receiver_ok, reference_range, report
+
+DOC = "https://www.mindspore.cn/docs/en/r2.3.1/migration_guide/sparsity.html"
+
+SUPPORTED_SPARSE = Rule("MSM401", C.SPARSE, S.INFORMATION, DOC)
+UNSUPPORTED_LAYOUT = Rule("MSM402", C.SPARSE, S.WARNING, DOC)
+SPARSE_OPERATION = Rule("MSM403", C.SPARSE, S.WARNING, DOC)
+SPARSE_GRADIENT = Rule("MSM404", C.SPARSE, S.INFORMATION, DOC)
+
+RULES = [SUPPORTED_SPARSE, UNSUPPORTED_LAYOUT, SPARSE_OPERATION, SPARSE_GRADIENT]
+
+LAYOUT_OF_CONSTRUCTOR = {
+    "torch.sparse_coo_tensor": "COO",
+    "torch.sparse_csr_tensor": "CSR",
+    "torch.sparse_csc_tensor": "CSC",
+    "torch.sparse_bsr_tensor": "BSR",
+    "torch.sparse_bsc_tensor": "BSC",
+}
+LAYOUT_OF_METHOD = {
+    "to_sparse": "COO",
+    "to_sparse_coo": "COO",
+    "to_sparse_csr": "CSR",
+    "to_sparse_csc": "CSC",
+    "to_sparse_bsr": "BSR",
+    "to_sparse_bsc": "BSC",
+}
+LAYOUTS = {
+    "torch.sparse_coo": "COO",
+    "torch.sparse_csr": "CSR",
+    "torch.sparse_csc": "CSC",
+    "torch.sparse_bsr": "BSR",
+    "torch.sparse_bsc": "BSC",
+}
+SUPPORTED_LAYOUTS = frozenset({"COO", "CSR"})
+# sparse-only tensor methods (distinctive names: reported on tensors and unknown receivers)
+SPARSE_METHODS = frozenset(
+    {
+        "coalesce",
+        "to_dense",
+        "crow_indices",
+        "col_indices",
+        "ccol_indices",
+        "row_indices",
+        "sparse_dim",
+        "dense_dim",
+        "is_coalesced",
+        "sparse_mask",
+        "sparse_resize_",
+    }
+)
+# sparse methods with common names (reported only on known tensors)
+AMBIGUOUS_SPARSE_METHODS = frozenset({"indices", "values"})
+SPARSE_GRADIENT_APIS = frozenset(
+    {
+        "torch.nn.Embedding",
+        "torch.nn.EmbeddingBag",
+        "torch.nn.functional.embedding",
+        "torch.nn.functional.embedding_bag",
+        "torch.nn.Embedding.from_pretrained",
+        "torch.nn.EmbeddingBag.from_pretrained",
+    }
+)
+
+
+def check(ctx) -> Iterable[Finding]:
+    found: list[Finding | None] = []
+    in_calls: set[int] = set()  # layout names already covered by their call's finding
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Call):
+            finding = _call(ctx, node)
+            if finding is not False:
+                found.append(finding)
+                in_calls.update(id(k.value) for k in node.keywords)
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Attribute) and id(node) not in in_calls and isinstance(node.ctx, ast.Load):
+            layout = LAYOUTS.get(ctx.qualified_name(node) or "")
+            if layout:
+                rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
+                found.append(_report(ctx, rule, node, {"api": ctx.qualified_name(node), "layout": layout}))
+    return [f for f in found if f is not None]
+
+
+CHECKERS = [check]
+
+
+def _report(ctx, rule: Rule, func: ast.expr, args: dict) -> Finding | None:
+    return report(
+        ctx,
+        rule,
+        reference_range(ctx, func),
+        f"finding.{rule.id}",
+        args,
+        convertible=API_RULES,
+        torch_api=args.get("api"),
+    )
+
+
+def _layout_keyword(ctx, call: ast.Call) -> str | None:
+    for keyword in call.keywords:
+        if keyword.arg == "layout":
+            return LAYOUTS.get(ctx.qualified_name(keyword.value) or "")
+    return None
+
+
+def _call(ctx, call: ast.Call) -> Finding | None | bool:
+    """The finding for one call (``False`` when the call is not about sparse tensors)."""
+    name = ctx.qualified_name(call.func)
+    func = call.func
+    if name in LAYOUT_OF_CONSTRUCTOR or name == "torch.sparse_compressed_tensor":
+        layout = LAYOUT_OF_CONSTRUCTOR.get(name) or _layout_keyword(ctx, call) or "CSR"
+        rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
+        return _report(ctx, rule, func, {"api": name, "layout": layout})
+    if name and name.startswith("torch.sparse.") and name.count(".") == 2:
+        return _report(ctx, SPARSE_OPERATION, func, {"api": name})
+    if name in SPARSE_GRADIENT_APIS or name == "torch.optim.SparseAdam":
+        sparse = any(
+            k.arg == "sparse" and isinstance(k.value, ast.Constant) and k.value.value is True
+            for k in call.keywords
+        )
+        if sparse or name == "torch.optim.SparseAdam":
+            return _report(ctx, SPARSE_GRADIENT, func, {"api": name})
+        return False
+    if isinstance(func, ast.Attribute) and name is None and method_receiver_ok(ctx, func):
+        method = func.attr
+        if method in LAYOUT_OF_METHOD:
+            layout = _layout_keyword(ctx, call) or LAYOUT_OF_METHOD[method]
+            rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
+            return _report(ctx, rule, func, {"api": f"torch.Tensor.{method}", "layout": layout})
+        if method in SPARSE_METHODS or (method in AMBIGUOUS_SPARSE_METHODS and ctx.is_tensor(func.value)):
+            return _report(ctx, SPARSE_OPERATION, func, {"api": f"torch.Tensor.{method}"})
+    return False

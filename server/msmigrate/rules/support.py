@@ -1,0 +1,232 @@
+"""Helpers shared by the rule checkers: ranges, findings, usage refinement and a small local data flow."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from msmigrate.analysis.finding import Finding, UsageKind
+from msmigrate.rules.registry import Rule
+
+if TYPE_CHECKING:
+    from msmigrate.analysis.context import AnalysisContext
+
+Range = tuple[int, int, int, int]
+
+# Expressions whose value is static in graph mode even though they come from a tensor.
+STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "device", "T", "mT"})
+STATIC_METHODS = frozenset(
+    {"size", "dim", "ndimension", "numel", "nelement", "element_size", "is_contiguous"}
+)
+SCALAR_METHODS = frozenset({"item", "tolist"})
+
+
+def attribute_range(ctx: AnalysisContext, node: ast.Attribute) -> Range:
+    """The range of the attribute name alone (``cuda`` of ``x.cuda``), as the analyzer reports members."""
+    _, _, end_line, end_column = ctx.node_range(node)
+    return (end_line, end_column - len(node.attr), end_line, end_column)
+
+
+def reference_range(ctx: AnalysisContext, func: ast.expr) -> Range:
+    """Where a usage of ``func`` is reported: the member name for ``x.m``, the whole name otherwise."""
+    if isinstance(func, ast.Attribute) and not _is_dotted_name(func):
+        return attribute_range(ctx, func)
+    return ctx.node_range(func)
+
+
+def _is_dotted_name(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def new_finding(
+    rule: Rule,
+    span: Range,
+    message_key: str,
+    args: dict[str, Any] | None = None,
+    *,
+    torch_api: str | None = None,
+    mindspore_api: str | None = None,
+    fixable: bool = False,
+    usage: UsageKind = UsageKind.PATTERN,
+) -> Finding:
+    line, column, end_line, end_column = span
+    return Finding(
+        line,
+        column,
+        end_line,
+        end_column,
+        torch_api,
+        mindspore_api,
+        rule.category,
+        rule.id,
+        rule.severity,
+        message_key,
+        dict(args or {}),
+        fixable,
+        usage,
+    )
+
+
+def usage_at(ctx: AnalysisContext, span: Range, apis: Iterable[str] | None = None) -> Finding | None:
+    """The API finding the analyzer reported at ``span`` (optionally only for one of ``apis``)."""
+    wanted = set(apis) if apis is not None else None
+    for finding in ctx.usages:
+        if (finding.line, finding.column) == span[:2] and (wanted is None or finding.torch_api in wanted):
+            return finding
+    return None
+
+
+def report(
+    ctx: AnalysisContext,
+    rule: Rule,
+    span: Range,
+    message_key: str,
+    args: dict[str, Any],
+    *,
+    apis: Iterable[str] | None = None,
+    convertible: frozenset[str] = frozenset(),
+    fixable: bool = False,
+    torch_api: str | None = None,
+) -> Finding | None:
+    """Turn the analyzer's finding at ``span`` into this rule's finding when its rule is one of
+    ``convertible`` (so one site gets one diagnostic); otherwise return a new finding."""
+    existing = usage_at(ctx, span, apis)
+    if existing is not None and existing.rule in convertible:
+        existing.rule = rule.id
+        existing.category = rule.category
+        existing.severity = rule.severity
+        existing.message_key = message_key
+        existing.message_args = dict(args)
+        existing.fixable = fixable
+        return None
+    return new_finding(
+        rule,
+        span,
+        message_key,
+        args,
+        torch_api=torch_api or (existing.torch_api if existing else None),
+        fixable=fixable,
+    )
+
+
+# rules whose findings a more specific rule may take over at the same site
+API_RULES = frozenset({"MSM200", "MSM201", "MSM202", "MSM203", "MSM204", "MSM102"})
+
+
+def text(ctx: AnalysisContext, node: ast.AST) -> str:
+    return ast.get_source_segment(ctx.source, node) or ""
+
+
+def short(ctx: AnalysisContext, node: ast.AST, limit: int = 40) -> str:
+    value = " ".join(text(ctx, node).split())
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def functions(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node
+
+
+def own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of a function body, without descending into nested functions, classes or lambdas."""
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def scopes(tree: ast.Module) -> Iterator[ast.AST]:
+    """The module and every function: the units of the local data flow."""
+    yield tree
+    yield from functions(tree)
+
+
+class Flow:
+    """Assignments to plain names in one scope (module or function), for simple data-flow questions."""
+
+    def __init__(self, ctx: AnalysisContext, scope: ast.AST) -> None:
+        self.ctx = ctx
+        self.assigned: dict[str, list[ast.expr]] = {}
+        for node in own_nodes(scope):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        self.assigned.setdefault(target.id, []).append(node.value)
+            elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and isinstance(node.target, ast.Name):
+                if node.value is not None:
+                    self.assigned.setdefault(node.target.id, []).append(node.value)
+
+    def values(self, name: str) -> list[ast.expr]:
+        return self.assigned.get(name, [])
+
+    # --- is this a value computed from tensor data (not a static shape)? -----------------------
+    def data_dependent(self, node: ast.expr, depth: int = 0) -> bool:
+        if depth > 8:
+            return False
+        ctx = self.ctx
+        if isinstance(node, ast.Constant):
+            return False
+        if isinstance(node, ast.Attribute):
+            if node.attr in STATIC_ATTRIBUTES or _is_self_attribute(node):
+                return False
+            return ctx.is_tensor(node)
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.value, ast.Attribute) and node.value.attr in STATIC_ATTRIBUTES:
+                return False
+            return ctx.is_tensor(node) or ctx.is_tensor(node.value)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute):
+                if func.attr in STATIC_METHODS:
+                    return False
+                if func.attr in SCALAR_METHODS:
+                    return True
+            if isinstance(func, ast.Name) and func.id in {
+                "int",
+                "float",
+                "round",
+                "max",
+                "min",
+                "abs",
+                "sum",
+            }:
+                return any(self.data_dependent(arg, depth + 1) for arg in node.args)
+            if isinstance(func, ast.Name) and func.id == "len":
+                return False
+            return ctx.is_tensor(node)
+        if isinstance(node, ast.BinOp):
+            return self.data_dependent(node.left, depth + 1) or self.data_dependent(node.right, depth + 1)
+        if isinstance(node, ast.UnaryOp):
+            return self.data_dependent(node.operand, depth + 1)
+        if isinstance(node, ast.Name):
+            if ctx.is_tensor(node):
+                return True
+            return any(self.data_dependent(value, depth + 1) for value in self.values(node.id))
+        return False
+
+
+def _is_self_attribute(node: ast.Attribute) -> bool:
+    return isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"}
+
+
+def call_argument(call: ast.Call, position: int, *names: str) -> ast.expr | None:
+    """The argument at ``position`` or given by one of the keyword ``names``."""
+    for keyword in call.keywords:
+        if keyword.arg in names:
+            return keyword.value
+    if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return call.args[position]
+    return None
+
+
+def method_receiver_ok(ctx: AnalysisContext, func: ast.Attribute) -> bool:
+    """The receiver of ``x.m(...)`` may be a tensor: it is one, or its kind is unknown."""
+    kind = ctx.receiver_kind(func.value)
+    return kind in (None, "tensor") and ctx.qualified_name(func.value) is None
