@@ -3,6 +3,8 @@
 import sys
 import time
 
+import pytest
+
 from msmigrate.check.render import describe
 from msmigrate.check.runner import CheckRunner, RunnerConfig, run_one
 
@@ -66,3 +68,41 @@ def test_bad_interpreter_is_an_error_result(tmp_path):
     )
     assert (result.status, result.reason) == ("error", "worker_start")
     assert str(tmp_path / "no-python") in result.detail
+
+
+def test_memory_cap_turns_a_huge_input_into_an_error():
+    pytest.importorskip("torch")
+    pytest.importorskip("mindspore")
+    request = {
+        "kind": "function",
+        "torch_api": "torch.abs",
+        "mindspore_api": "mindspore.mint.abs",
+        "device": "CPU",
+        "tensors": {"t0": {"shape": [1024, 1024, 1024], "dtype": "float32"}},  # 4 GiB
+        "torch": {"args": [{"ref": "t0"}]},
+        "mindspore": {"args": [{"ref": "t0"}]},
+    }
+    result = run_one(request, RunnerConfig(timeout=120, startup_timeout=120, memory_mb=4096))
+    assert (result.status, result.reason) == ("error", "memory_limit")
+    assert result.mindspore_version.startswith("2.")
+
+
+def test_unavailable_device_names_the_available_ones():
+    pytest.importorskip("torch")
+    pytest.importorskip("mindspore")
+    request = {
+        "kind": "function",
+        "torch_api": "torch.abs",
+        "mindspore_api": "mindspore.mint.abs",
+        "device": "Ascend",
+    }
+    result = run_one(request, RunnerConfig(timeout=120, startup_timeout=120))
+    assert (result.status, result.reason, result.detail) == (
+        "error",
+        "device_unavailable",
+        "Ascend; available: CPU",
+    )
+    assert describe(result, "en").splitlines()[1] == (
+        "  Device Ascend; available: CPU. "
+        "Choose an available device in the msmigrate.device setting or with --device."
+    )

@@ -32,6 +32,7 @@ class Reason(StrEnum):
     WORKER_CRASH = "worker_crash"
     WORKER_START = "worker_start"
     TIMEOUT = "timeout"
+    MEMORY_LIMIT = "memory_limit"
     BAD_REQUEST = "bad_request"
     NO_MAPPING = "no_mapping"
     NOT_OP = "not_op"  # distributed, optimizer, data processing … no single-op comparison

@@ -364,7 +364,7 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
             else:
                 t_out = fn(*call[0], **call[1])
             t_leaves = fw.leaves(t_out, "torch")
-    except CheckFailure:
+    except (CheckFailure, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - any torch exception is a result
         raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
@@ -377,7 +377,7 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
         else:
             m_out = m_fn(*m_call[0], **m_call[1])
         m_leaves = fw.leaves(m_out, "mindspore")
-    except CheckFailure:
+    except (CheckFailure, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001
         raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
@@ -457,6 +457,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         result = {**base, **run_check(fw, request)}
     except CheckFailure as failure:
         result = {**base, "status": failure.status, "reason": failure.reason, "detail": failure.detail}
+    except MemoryError as exc:  # the address-space cap of the runner
+        result = {**base, "status": "error", "reason": "memory_limit", "detail": _exc_text(exc)}
     except Exception as exc:  # noqa: BLE001 - the loop must answer every request
         result = {
             **base,

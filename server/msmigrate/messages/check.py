@@ -31,6 +31,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "check.reason.worker_crash": ("the check worker crashed", "检查进程崩溃"),
     "check.reason.worker_start": ("the check worker could not be started", "无法启动检查进程"),
     "check.reason.timeout": ("the check did not finish in time", "检查超时"),
+    "check.reason.memory_limit": ("the check ran out of its memory limit", "检查超出了内存上限"),
     "check.reason.bad_request": ("the check request is invalid", "检查请求无效"),
     "check.reason.no_mapping": (
         "the mapping table names no MindSpore API",
