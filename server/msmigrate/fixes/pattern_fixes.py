@@ -1,0 +1,202 @@
+"""Quick-fixes of the missing-API (MSM201) and framework-pattern (MSM501–MSM508) rules.
+
+MSM201 fixes rewrite an unmapped call into mapped PyTorch calls with the same result
+(``rules/rewrites.py``); the pattern fixes rename ``forward`` → ``construct``, turn ``nn.Sequential(a, b)``
+into ``SequentialCell([a, b])``, remove device moves, use ``set_train`` and rename ``lr`` → ``learning_rate``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from msmigrate.analysis.finding import Finding
+from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.rules.missing_advice import advice_for
+from msmigrate.rules.patterns import device_move_fixable, learning_rate_fixable, train_mode_flag
+from msmigrate.rules.rewrites import rewrite, title_args
+
+
+def _edits(raw: list[tuple[int, int, int, int, str]]) -> list[TextEdit]:
+    return [TextEdit(*edit) for edit in raw]
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM201: the exact rewrite of the advice, when it applies to the call as written."""
+    if not finding.torch_api:
+        return None
+    advice = advice_for(finding.torch_api, ctx.kb)
+    call = ctx.call_of(finding)
+    if advice is None or advice.fix is None or call is None:
+        return None
+    raw = rewrite(advice.fix, ctx, call, advice.torch_api)
+    if not raw:
+        return None
+    return Fix(
+        "MSM201",
+        f"fix.pattern.{advice.fix}",
+        _edits(raw),
+        title_args(advice.fix, call, advice.torch_api, ctx),
+    )
+
+
+def construct(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM501: rename ``def forward`` to ``construct`` and the class's own ``self.forward(`` calls."""
+    for cls in ast.walk(ctx.tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for stmt in cls.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "forward":
+                line = ctx.lines[stmt.lineno - 1]
+                column = _name_column(line, "forward")
+                if stmt.lineno != finding.line or column != finding.column:
+                    continue
+                if any(
+                    isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "construct"
+                    for s in cls.body
+                ):
+                    return None
+                edits = [TextEdit(stmt.lineno, column, stmt.lineno, column + len("forward"), "construct")]
+                for node in ast.walk(cls):
+                    if (
+                        isinstance(node, ast.Attribute)
+                        and node.attr == "forward"
+                        and isinstance(node.value, ast.Name)
+                        and node.value.id == "self"
+                    ):
+                        _, _, end_line, end_column = ctx.node_range(node)
+                        edits.append(
+                            TextEdit(end_line, end_column - len("forward"), end_line, end_column, "construct")
+                        )
+                return Fix("MSM501", "fix.pattern.construct", edits)
+    return None
+
+
+def _name_column(line: str, name: str) -> int:
+    match = re.search(r"\bdef\s+(" + name + r")\b", line)
+    return match.start(1) + 1 if match else -1
+
+
+def sequential(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM502: ``nn.Sequential(a, b)`` → ``nn.SequentialCell([a, b])`` (an OrderedDict argument is kept)."""
+    call = ctx.call_of(finding)
+    if call is None or call.keywords:
+        return None
+    # the full MindSpore name: ``nn`` still means torch.nn in a file being migrated
+    name, import_edits = ctx.mindspore_reference("mindspore.nn.SequentialCell", finding.line)
+    items = [ctx.text(a) for a in call.args]
+    single_dict = (
+        len(call.args) == 1
+        and isinstance(call.args[0], ast.Call)
+        and (ctx.text(call.args[0].func).endswith("OrderedDict"))
+    )
+    argument = items[0] if single_dict else ("[" + ", ".join(items) + "]" if items else "")
+    edit = TextEdit(*ctx.node_range(call), f"{name}({argument})")
+    return Fix("MSM502", "fix.pattern.sequential", [edit, *import_edits])
+
+
+def device(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM504: drop ``.cuda()`` / ``.cpu()`` / ``.to(device)``; a statement of its own is removed whole."""
+    call = ctx.call_of(finding)
+    if call is None or not device_move_fixable(_Names(ctx), call):
+        return None
+    statement = _statement_of(ctx.tree, call)
+    if statement is not None and isinstance(statement, ast.Expr) and statement.value is call:
+        line, column, end_line, end_column = ctx.node_range(statement)
+        siblings = _siblings(ctx.tree, statement)
+        if siblings is None or len(siblings) > 1:
+            if (
+                ctx.lines[line - 1][: column - 1].strip() == ""
+                and ctx.lines[end_line - 1][end_column - 1 :].strip() == ""
+            ):
+                return Fix("MSM504", "fix.pattern.device", [TextEdit(line, 1, end_line + 1, 1, "")])
+        return Fix("MSM504", "fix.pattern.device", [TextEdit(line, column, end_line, end_column, "pass")])
+    raw = _drop_member_call(ctx, call)
+    return Fix("MSM504", "fix.pattern.device", _edits(raw)) if raw else None
+
+
+def _drop_member_call(ctx: FixContext, call: ast.Call):
+    from msmigrate.rules.rewrites import drop_call
+
+    stripped = ast.Call(func=call.func, args=[], keywords=[])
+    ast.copy_location(stripped, call)
+    stripped.end_lineno, stripped.end_col_offset = call.end_lineno, call.end_col_offset
+    return drop_call(ctx, stripped, "")
+
+
+class _Names:
+    """Adapter giving the fix context the ``qualified_name`` the pattern predicates ask for."""
+
+    def __init__(self, ctx: FixContext) -> None:
+        self.ctx = ctx
+
+    def qualified_name(self, node: ast.expr) -> str | None:
+        text = self.ctx.text(node)
+        return (
+            "torch.device" if text in {"torch.device", "device"} and isinstance(node, ast.Attribute) else None
+        )
+
+
+def _statement_of(tree: ast.Module, target: ast.AST) -> ast.stmt | None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and node.value is target:
+            return node
+    return None
+
+
+def _siblings(tree: ast.Module, statement: ast.stmt) -> list[ast.stmt] | None:
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and statement in block:
+                return block
+    return None
+
+
+def set_train(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM505: ``model.train()`` → ``model.set_train(True)``; ``model.eval()`` → ``set_train(False)``."""
+    call = ctx.call_of(finding)
+    if call is None or not isinstance(call.func, ast.Attribute):
+        return None
+    flag = train_mode_flag(call)
+    if flag is None:
+        return None
+    _, _, end_line, end_column = ctx.node_range(call.func)
+    start_column = end_column - len(call.func.attr)
+    call_end = ctx.node_range(call)
+    edit = TextEdit(end_line, start_column, call_end[2], call_end[3], f"set_train({flag})")
+    return Fix("MSM505", "fix.pattern.set_train", [edit], {"flag": flag})
+
+
+def learning_rate(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM508: rename the ``lr=`` keyword of a torch optimizer to ``learning_rate=``."""
+    if finding.message_key != "finding.MSM508" or not finding.torch_api:
+        return None
+    if not learning_rate_fixable(ctx.kb, finding.torch_api):
+        return None
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.keyword) and node.arg == "lr":
+            line, column, _, _ = ctx.node_range(node)
+            if (line, column) == (finding.line, finding.column):
+                edit = TextEdit(line, column, line, column + 2, "learning_rate")
+                return Fix("MSM508", "fix.pattern.learning_rate", [edit])
+    return None
+
+
+FIXERS = {
+    "MSM201": missing_api,
+    "MSM501": construct,
+    "MSM502": sequential,
+    "MSM504": device,
+    "MSM505": set_train,
+    "MSM508": learning_rate,
+}
