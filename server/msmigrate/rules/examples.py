@@ -44,7 +44,8 @@ CASES: dict[str, tuple[str, str]] = {
         "import torch\n\ndef pick(x: torch.Tensor):\n    x[x < 0] = 0\n    return x\n",
     ),
     "MSM303": (
-        "import torch\n\ndef best(x: torch.Tensor):\n    k = int((x > 0.5).sum())\n    return torch.topk(x, k)\n",
+        "import torch\n\ndef best(x: torch.Tensor):\n    k = int((x > 0.5).sum())\n"
+        "    return torch.topk(x, k)\n",
         "import torch\n\ndef best(x: torch.Tensor):\n    return torch.topk(x, 5)\n",
     ),
     "MSM304": (
@@ -54,14 +55,17 @@ CASES: dict[str, tuple[str, str]] = {
     "MSM305": (
         "import torch\n\ndef rows(x: torch.Tensor):\n    idx = torch.nonzero(x[:, 0]).squeeze(1)\n"
         "    return torch.index_select(x, 0, idx)\n",
-        "import torch\n\ndef rows(x: torch.Tensor):\n    idx = torch.arange(4)\n    return torch.index_select(x, 0, idx)\n",
+        "import torch\n\ndef rows(x: torch.Tensor):\n    idx = torch.arange(4)\n"
+        "    return torch.index_select(x, 0, idx)\n",
     ),
     "MSM306": (
-        "import torch\n\ndef reduce(x: torch.Tensor, axis: torch.Tensor):\n    return torch.sum(x, int(axis))\n",
+        "import torch\n\ndef reduce(x: torch.Tensor, axis: torch.Tensor):\n"
+        "    return torch.sum(x, int(axis))\n",
         "import torch\n\ndef reduce(x: torch.Tensor):\n    return torch.sum(x, -1)\n",
     ),
     "MSM307": (
-        "import torch\n\ndef pick(x: torch.Tensor):\n    if x.sum() > 0:\n        y = torch.masked_select(x, x > 0)\n"
+        "import torch\n\ndef pick(x: torch.Tensor):\n    if x.sum() > 0:\n"
+        "        y = torch.masked_select(x, x > 0)\n"
         "    else:\n        y = torch.zeros_like(x)\n    return y\n",
         "import torch\n\ndef pick(x: torch.Tensor):\n    if x.sum() > 0:\n        y = x * 2\n    else:\n"
         "        y = torch.zeros_like(x)\n    return y\n",
