@@ -29,16 +29,11 @@ def attribute_range(ctx: AnalysisContext, node: ast.Attribute) -> Range:
 
 
 def reference_range(ctx: AnalysisContext, func: ast.expr) -> Range:
-    """Where a usage of ``func`` is reported: the member name for ``x.m``, the whole name otherwise."""
-    if isinstance(func, ast.Attribute) and not _is_dotted_name(func):
+    """Where a usage of ``func`` is reported: the whole name for a torch name (``torch.sparse.mm``),
+    the member name alone for a method of an object (``coalesce`` of ``adj.coalesce``)."""
+    if isinstance(func, ast.Attribute) and ctx.qualified_name(func) is None:
         return attribute_range(ctx, func)
     return ctx.node_range(func)
-
-
-def _is_dotted_name(node: ast.expr) -> bool:
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def new_finding(
