@@ -1155,4 +1155,84 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         "torch._C._get_tracing_state()\n",
         [(3, 9, "torch.nn.modules.loss._Loss", UNK), (5, 1, "torch._C._get_tracing_state", UNK)],
     ),
+    (
+        "function_return_inference",
+        "import torch\n"
+        "def make():\n"
+        "    return torch.zeros(2)\n"
+        "def use():\n"
+        "    return make().view(2)\n"
+        "def gen():\n"
+        "    yield torch.ones(1)\n"
+        "def use_gen():\n"
+        "    for t in gen():\n"
+        "        t.view(1)\n"
+        "    return gen().view(1)\n"
+        "def nothing():\n"
+        "    pass\n"
+        "def use_nothing():\n"
+        "    nothing().view(1)\n"
+        "async def coro():\n"
+        "    return torch.ones(1)\n"
+        "async def use_coro():\n"
+        "    coro().view(1)\n"
+        "    (await coro()).view(1)\n"
+        "def maybe(flag):\n"
+        "    if flag:\n"
+        "        return None\n"
+        "    return torch.ones(1)\n"
+        "def use_maybe():\n"
+        "    maybe(True).view(1)\n",
+        [
+            (3, 12, "torch.zeros", DIF),
+            (5, 19, "torch.Tensor.view", CON),
+            (7, 11, "torch.ones", DIF),
+            (10, 11, "torch.Tensor.view", POS),
+            (11, 18, "torch.Tensor.view", POS),
+            (17, 12, "torch.ones", DIF),
+            (20, 20, "torch.Tensor.view", POS),
+            (24, 12, "torch.ones", DIF),
+            (26, 17, "torch.Tensor.view", CON),
+        ],
+    ),
+    (
+        "function_analysed_at_its_first_call",
+        "import torch\ndef make():\n    return torch.zeros(2)\nmake().view(2)\n",
+        [(3, 12, "torch.zeros", DIF), (4, 8, "torch.Tensor.view", CON)],
+    ),
+    (
+        "factory_function_returns_module",
+        "import torch.nn as nn\n"
+        "def build_model():\n"
+        "    return nn.Sequential(nn.Linear(2, 2))\n"
+        "model = build_model()\n"
+        "model.eval()\n",
+        [
+            (3, 12, "torch.nn.Sequential", DIF),
+            (3, 26, "torch.nn.Linear", DIF),
+            (5, 7, "torch.nn.Module.eval", MIS),
+        ],
+    ),
+    (
+        "instantiation_analyses_init_first",
+        "import torch.nn as nn\n"
+        "class Net(nn.Module):\n"
+        "    def head(self):\n"
+        "        return self.fc\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc = nn.Linear(2, 2)\n"
+        "model = Net()\n"
+        "model.head().train()\n",
+        [
+            (2, 11, "torch.nn.Module", MIS),
+            (7, 19, "torch.nn.Linear", DIF),
+            (9, 14, "torch.nn.Module.train", MIS),
+        ],
+    ),
+    (
+        "recursive_function",
+        "import torch\ndef f(n):\n    return f(n - 1) if n else torch.ones(1)\nf(3).view(1)\n",
+        [(3, 31, "torch.ones", DIF), (4, 6, "torch.Tensor.view", CON)],
+    ),
 ]

@@ -11,7 +11,7 @@ A name that is not bound yet in a function resolves in the enclosing scopes.
 
 from __future__ import annotations
 
-from msmigrate.analysis.values import UserClass, prefer
+from msmigrate.analysis.values import UserClass, UserFunction, prefer
 
 MODULE_SCOPE = "module"
 CLASS_SCOPE = "class"
@@ -20,7 +20,7 @@ COMPREHENSION_SCOPE = "comprehension"
 
 
 class Scope:
-    __slots__ = ("kind", "state", "parent", "module", "globals", "nonlocals", "user_class")
+    __slots__ = ("kind", "state", "parent", "module", "globals", "nonlocals", "user_class", "function")
 
     def __init__(self, kind: str, parent: Scope | None, user_class: UserClass | None = None) -> None:
         self.kind = kind
@@ -30,6 +30,7 @@ class Scope:
         self.globals: set[str] | None = None
         self.nonlocals: set[str] | None = None
         self.user_class = user_class
+        self.function: UserFunction | None = None  # the function whose body this scope is
 
     def lookup(self, name: str) -> object | None:
         """The value ``name`` has here, or ``None`` when it is not bound in the file (a builtin)."""

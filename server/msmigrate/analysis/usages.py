@@ -99,13 +99,31 @@ class UsageCollector:
         self.values: dict[ast.AST, object] = {}
         self.imports_torch = False
         self.scope = Scope(MODULE_SCOPE, None)
-        self._deferred: deque[tuple] = deque()
+        self._deferred: deque[UserFunction] = deque()
+        self._on_demand = 0
     # --- driver ------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
         self._block(tree.body)
         deferred = self._deferred
         while deferred:
-            self._function_body(*deferred.popleft())
+            function = deferred.popleft()
+            if function.pending is not None:
+                self._analyse_body(function)
+
+    def _analyse_body(self, function: UserFunction) -> None:
+        entry = function.pending
+        function.pending = None
+        self._function_body(*entry, function)
+
+    def _call_now(self, function: UserFunction | None) -> None:
+        """A function called before its body was analysed: analyse it now, with the bindings of the call
+        site (what it sees when the call runs), so its return value is known here."""
+        if function is not None and function.pending is not None and self._on_demand < _MAX_ON_DEMAND:
+            self._on_demand += 1
+            try:
+                self._analyse_body(function)
+            finally:
+                self._on_demand -= 1
 
     def _block(self, body: list[ast.stmt]) -> None:
         handlers = _STMT
@@ -222,6 +240,11 @@ class UsageCollector:
         for keyword in node.keywords:
             if type(keyword.value) is not _Constant:
                 ev(keyword.value)
+        kind = type(value)
+        if kind is UserFunction:
+            self._call_now(value)
+        elif kind is UserClass:
+            self._call_now(value.init)
         return call_result(value, self.facts)
 
     def _subscript(self, node: ast.Subscript, usage: UsageKind | None) -> object:
@@ -361,6 +384,22 @@ class UsageCollector:
             self._bind_target(target.value, OTHER if value is OTHER else UNKNOWN)
 
     # --- statements ---------------------------------------------------------------------------
+    def _s_return(self, node: ast.Return) -> None:
+        """A function's return statements tell what calling it gives (functions processed later use it)."""
+        value = self.ev(node.value) if node.value is not None else OTHER
+        function = self.scope.function
+        if function is not None and not function.annotated:
+            function.returns = prefer(function.returns, value) if function.inferred else value
+            function.inferred = True
+
+    def _yield(self, node: ast.Yield | ast.YieldFrom, usage: UsageKind | None) -> object:
+        if node.value is not None:
+            self.ev(node.value)
+        function = self.scope.function
+        if function is not None and not function.annotated:
+            function.annotated, function.returns = True, UNKNOWN  # a generator: its items are unknown
+        return UNKNOWN
+
     def _s_expr(self, node: ast.Expr) -> None:
         if type(node.value) is not _Constant:  # docstrings
             self.ev(node.value)
@@ -457,15 +496,25 @@ class UsageCollector:
         for arg in _all_args(args):
             if arg.annotation is not None:
                 annotations[arg.arg] = instance_of_annotation(self.ev(arg.annotation), self.facts)
-        returns = UNKNOWN
+        function = UserFunction(node.name)
         if node.returns is not None:
-            returns = instance_of_annotation(self.ev(node.returns), self.facts)
-        self.scope.bind(node.name, UserFunction(node.name, returns))
+            function.returns = instance_of_annotation(self.ev(node.returns), self.facts)
+            function.annotated = True
+        self.scope.bind(node.name, function)
         user_class = self.scope.user_class if self.scope.kind == CLASS_SCOPE else None
-        self._deferred.append((node, self.scope, user_class, annotations))
+        function.pending = (node, self.scope, user_class, annotations)
+        if user_class is not None and node.name == "__init__":
+            user_class.init = function
+        self._deferred.append(function)
 
-    def _function_body(self, node, parent: Scope, user_class: UserClass | None, annotations) -> None:
+    def _function_body(
+        self, node, parent: Scope, user_class: UserClass | None, annotations, function: UserFunction
+    ) -> None:
+        """Analyse a function's body in a new scope (parameters bound from annotations and context)."""
         scope = Scope(FUNCTION_SCOPE, parent)
+        scope.function = function
+        if type(node) is ast.AsyncFunctionDef and not function.annotated:
+            function.annotated, function.returns = True, OTHER  # calling it gives a coroutine
         args = node.args
         state = scope.state
         if user_class is None:
@@ -495,6 +544,8 @@ class UsageCollector:
             self._block(node.body)
         finally:
             self.scope = outer
+        if not function.inferred and not function.annotated:
+            function.returns = OTHER  # no return statement: calling it gives None
 
     def _s_class(self, node: ast.ClassDef) -> None:
         for decorator in node.decorator_list:
@@ -518,10 +569,10 @@ class UsageCollector:
         outer.bind(node.name, user_class)
 
     def _init_first(self, start: int) -> None:
-        """Process ``__init__`` before the other methods, so they see the ``self.<attr>`` it assigns."""
+        """Analyse ``__init__`` before the other methods, so they see the ``self.<attr>`` it assigns."""
         deferred = self._deferred
         for index in range(start, len(deferred)):
-            if deferred[index][0].name == "__init__":
+            if deferred[index].pending is not None and deferred[index].pending[0].name == "__init__":
                 if index != start:
                     entry = deferred[index]
                     del deferred[index]
@@ -663,8 +714,8 @@ _EXPR = {
     ast.Dict: C._dict,
     ast.JoinedStr: C._joinedstr,
     ast.Await: C._opaque_children,
-    ast.Yield: C._opaque_children,
-    ast.YieldFrom: C._opaque_children,
+    ast.Yield: C._yield,
+    ast.YieldFrom: C._yield,
 }
 _STMT = {
     ast.Expr: C._s_expr,
@@ -676,7 +727,7 @@ _STMT = {
     ast.FunctionDef: C._s_function,
     ast.AsyncFunctionDef: C._s_function,
     ast.ClassDef: C._s_class,
-    ast.Return: C._s_children,
+    ast.Return: C._s_return,
     ast.If: C._s_if,
     ast.For: C._s_for,
     ast.AsyncFor: C._s_for,
@@ -695,6 +746,7 @@ _STMT = {
 }
 del C
 
+_MAX_ON_DEMAND = 8  # nesting of on-demand function analyses (a call chain through many functions)
 _DECORATOR = UsageKind.DECORATOR
 _CONTEXT = UsageKind.CONTEXT_MANAGER
 _BASE = UsageKind.BASE_CLASS

@@ -40,6 +40,7 @@ class UserClass:
     name: str
     kind: str | None = None  # "module" / "optimizer" / "tensor" when it subclasses a torch class
     attrs: dict[str, object] = field(default_factory=dict)  # class-body names and self.<attr> bindings
+    init: UserFunction | None = None  # ``__init__``, analysed when the class is first instantiated
 
 
 @dataclass(eq=False, slots=True)
@@ -52,7 +53,10 @@ class Instance:
 @dataclass(eq=False, slots=True)
 class UserFunction:
     name: str
-    returns: object = UNKNOWN  # value implied by a return annotation
+    returns: object = UNKNOWN  # value implied by a return annotation, or by its return statements
+    annotated: bool = False  # the return annotation decides; return statements are not consulted
+    inferred: bool = False  # a return statement has been seen
+    pending: tuple | None = None  # the body, waiting to be analysed (see UsageCollector.run)
 
 
 @dataclass(eq=False, slots=True)
