@@ -2,11 +2,21 @@
 
 import * as path from "path";
 import * as vscode from "vscode";
-import { categoryLabel, severityLabel } from "./labels";
+import { categoryLabel, mappingCategoryLabel, severityLabel } from "./labels";
+import { lookupMarkdown } from "./lookupView";
 import { CATEGORY_ORDER, resolveReportPath, ScanReportJson, SEVERITY_ORDER, TreeFilter, TreeNode } from "./reportModel";
 import { ReportPanel } from "./reportWebview";
 import { ProgressReport, ServerManager, settingsFor } from "./server";
-import { EXPORT_FORMATS, isReport, LookupJson, mergeReports, SERVER_COMMANDS, suggestions } from "./serverApi";
+import {
+  EXPORT_FORMATS,
+  LookupJson,
+  mergeReports,
+  resultError,
+  scanFileReport,
+  scanProjectReport,
+  SERVER_COMMANDS,
+  suggestions,
+} from "./serverApi";
 import { FindingsStatus } from "./statusBar";
 import { ScanTreeProvider } from "./treeView";
 
@@ -82,7 +92,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
           };
           return await manager.execute<T>(command, args, onProgress, token);
         },
-      );
+      ).then((result) => {
+        const error = resultError(result);
+        if (error) {
+          void vscode.window.showErrorMessage(error);
+          return undefined;
+        }
+        return result;
+      });
     } catch (err) {
       if (!(err instanceof vscode.CancellationError) && !/cancel/i.test(String(err))) {
         output.error(`${command}: ${String(err)}`);
@@ -104,10 +121,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     const result = await withProgress<unknown>(
       vscode.l10n.t("Scanning {0} for PyTorch APIs", target.name),
       SERVER_COMMANDS.scanProject,
-      [{ root: target.uri.toString() }],
+      [{ path: target.uri.toString() }],
     );
-    if (isReport(result)) {
-      deps.showReport(result, target.uri.fsPath);
+    const report = scanProjectReport(result);
+    if (report) {
+      deps.showReport(report, target.uri.fsPath);
       await vscode.commands.executeCommand("msmigrate.results.focus");
     }
   }
@@ -123,11 +141,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       SERVER_COMMANDS.scanFile,
       [{ uri: uri.toString() }],
     );
-    if (isReport(result)) {
+    const single = scanFileReport(result);
+    if (single) {
       const current = tree.currentReport;
       const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? path.dirname(uri.fsPath);
-      const root = current ? reportRoot(current, folder) : reportRoot(result, folder);
-      deps.showReport(mergeReports(current, result, root, reportRoot(result, path.dirname(uri.fsPath))), root);
+      const root = current ? tree.currentRoot : folder;
+      deps.showReport(mergeReports(current, single, root, path.dirname(uri.fsPath)), root);
     }
   }
 
@@ -137,9 +156,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       void vscode.window.showWarningMessage(vscode.l10n.t("Open a Python file to fix it."));
       return;
     }
-    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(uri, { preview: false }); // the server fixes open documents
     const result = await withProgress<unknown>(vscode.l10n.t("Applying all MindSpore fixes"), SERVER_COMMANDS.fixAll, [
-      { uri: uri.toString(), version: document.version },
+      { uri: uri.toString() },
     ]);
     if (result && typeof result === "object" && "applied" in result) {
       const applied = (result as { applied: unknown }).applied;
@@ -167,7 +186,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     const result = await withProgress<unknown>(
       vscode.l10n.t("Checking {0} on {1}", torchApi.trim(), device),
       SERVER_COMMANDS.checkEquivalence,
-      [{ torch_api: torchApi.trim(), device }],
+      [{ api: torchApi.trim(), device }],
     );
     if (result !== undefined) {
       await showJsonResult(result, vscode.l10n.t("Equivalence check of {0}", torchApi.trim()));
@@ -195,13 +214,18 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (!target) {
       return;
     }
-    const result = await withProgress<unknown>(
+    const result = await withProgress<{ path?: string }>(
       vscode.l10n.t("Exporting the {0} report", format.label),
       SERVER_COMMANDS.exportReport,
-      [{ root: folder.uri.toString(), format: format.format.id, path: target.fsPath }],
+      [{ format: format.format.id, path: folder.uri.toString() }],
     );
-    if (result === undefined) {
+    if (!result?.path) {
       return;
+    }
+    // The server writes <folder>/.msmigrate/report.<ext>; the user chose where it goes.
+    const written = vscode.Uri.file(result.path);
+    if (written.fsPath !== target.fsPath) {
+      await vscode.workspace.fs.copy(written, target, { overwrite: true });
     }
     const open = vscode.l10n.t("Open");
     const pick = await vscode.window.showInformationMessage(
@@ -234,15 +258,15 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       quickPick.busy = true;
       try {
         const result = await manager.execute<LookupJson>(SERVER_COMMANDS.lookup, [{ name: value.trim() }]);
-        if (mine !== generation || !result) {
+        if (mine !== generation || !result || resultError(result)) {
           return;
         }
         const items: Item[] = [];
-        if (result.status !== "not_found" && result.status !== "unknown" && result.torch_api) {
+        if (result.status !== "not_found" && result.torch_api) {
           items.push({
             label: result.torch_api,
             description: result.mindspore_api ?? vscode.l10n.t("no MindSpore counterpart"),
-            detail: result.category ? categoryLabel(String(result.category)) : undefined,
+            detail: result.category ? mappingCategoryLabel(String(result.category)) : undefined,
             torchApi: result.torch_api,
             alwaysShow: true,
           });
@@ -252,7 +276,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
             items.push({
               label: s.torch_api,
               description: s.mindspore_api ?? undefined,
-              detail: s.category ? categoryLabel(s.category) : undefined,
+              detail: s.category ? mappingCategoryLabel(s.category) : undefined,
               torchApi: s.torch_api,
               alwaysShow: true,
             });
@@ -285,15 +309,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (!chosen) {
       return;
     }
-    const result = await manager.execute<LookupJson>(SERVER_COMMANDS.lookup, [
-      { name: chosen, format: "markdown" },
-    ]);
-    if (result?.markdown) {
-      const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: result.markdown });
-      await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
-    } else {
-      await showJsonResult(result, chosen);
+    const result = await manager.execute<LookupJson>(SERVER_COMMANDS.lookup, [{ name: chosen }]);
+    const error = resultError(result);
+    if (error || !result) {
+      void vscode.window.showErrorMessage(error ?? chosen);
+      return;
     }
+    const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: lookupMarkdown(result) });
+    await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
   }
 
   async function showJsonResult(result: unknown, title: string): Promise<void> {

@@ -4,7 +4,7 @@ import * as vscode from "vscode";
 import { codePointColumnToUtf16, ScanReportJson } from "./reportModel";
 import { ReportPanel } from "./reportWebview";
 import { ServerManager } from "./server";
-import { isReport, SERVER_COMMANDS } from "./serverApi";
+import { scanProjectReport, SERVER_COMMANDS } from "./serverApi";
 import { FindingsStatus } from "./statusBar";
 import { ScanTreeProvider, REVEAL_COMMAND } from "./treeView";
 import { registerCommands, reportRoot } from "./commands";
@@ -29,11 +29,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   manager = new ServerManager(context, output, {
     onCommandResult(command, args, result) {
       // Results of scans started anywhere (palette, code lens, tree refresh) land in the tree.
-      if (command === SERVER_COMMANDS.scanProject && isReport(result)) {
-        const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "";
-        showReport(result, folder);
+      const report = command === SERVER_COMMANDS.scanProject ? scanProjectReport(result) : undefined;
+      if (report) {
+        const target = args[0] as { path?: string } | undefined;
+        const folder = target?.path
+          ? vscode.Uri.parse(target.path).fsPath
+          : (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "");
+        showReport(report, folder);
       }
-      void args;
     },
     async showReport(uri, takeFocus) {
       try {

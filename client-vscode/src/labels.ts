@@ -41,3 +41,31 @@ export function severityLabel(severity: string): string {
       return severity;
   }
 }
+
+/** Mapping-table categories (knowledge/model.py `MappingCategory`), as a lookup reports them. */
+export function mappingCategoryLabel(category: string): string {
+  switch (category) {
+    case "consistent":
+      return vscode.l10n.t("Consistent");
+    case "param_names":
+      return vscode.l10n.t("Parameter names differ");
+    case "default_values":
+      return vscode.l10n.t("Default values differ");
+    case "data_types":
+      return vscode.l10n.t("Parameter data types differ");
+    case "param_count_order":
+      return vscode.l10n.t("Number or order of parameters differs");
+    case "no_verbose":
+      return vscode.l10n.t("No verbose parameter in MindSpore");
+    case "no_inplace":
+      return vscode.l10n.t("No inplace parameter in MindSpore");
+    case "other_difference":
+      return vscode.l10n.t("Other differences");
+    case "diff_page":
+      return vscode.l10n.t("Differences described on a comparison page");
+    case "unsupported":
+      return vscode.l10n.t("Not supported by MindSpore");
+    default:
+      return category;
+  }
+}

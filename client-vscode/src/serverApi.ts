@@ -1,7 +1,7 @@
 // The language server's commands (docs/ARCHITECTURE.md, "LSP commands") and the arguments the client sends.
 
 import * as path from "path";
-import { resolveReportPath, ScanReportJson } from "./reportModel";
+import { ReportFile, resolveReportPath, ScanReportJson } from "./reportModel";
 
 export const SERVER_COMMANDS = {
   scanProject: "msmigrate.scanProject",
@@ -47,6 +47,41 @@ export function suggestions(result: LookupJson): LookupSuggestion[] {
 /** A report is one with a `files` list; anything else (an error object, null) is not. */
 export function isReport(value: unknown): value is ScanReportJson {
   return typeof value === "object" && value !== null && Array.isArray((value as ScanReportJson).files);
+}
+
+/** The `{"error": "..."}` a command returns for bad input (already in the user's language). */
+export function resultError(result: unknown): string | undefined {
+  if (typeof result === "object" && result !== null && "error" in result) {
+    const error = (result as { error: unknown }).error;
+    return typeof error === "string" && error ? error : undefined;
+  }
+  return undefined;
+}
+
+/** The report inside a `msmigrate.scanProject` result (`{"report": {...}, "htmlReport": ...}`). */
+export function scanProjectReport(result: unknown): ScanReportJson | undefined {
+  if (isReport(result)) {
+    return result;
+  }
+  if (typeof result === "object" && result !== null && "report" in result) {
+    const report = (result as { report: unknown }).report;
+    return isReport(report) ? report : undefined;
+  }
+  return undefined;
+}
+
+/** `msmigrate.scanFile` answers one file (`{"path", "findings", "error"}`); as a one-file report. */
+export function scanFileReport(result: unknown): ScanReportJson | undefined {
+  if (isReport(result)) {
+    return result;
+  }
+  if (typeof result === "object" && result !== null && Array.isArray((result as ReportFile).findings)) {
+    const file = result as ReportFile;
+    if (typeof file.path === "string") {
+      return { files: [{ path: file.path, error: file.error ?? null, findings: file.findings }] };
+    }
+  }
+  return undefined;
 }
 
 /**

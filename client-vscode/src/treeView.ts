@@ -33,6 +33,10 @@ export class ScanTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     return this.report;
   }
 
+  get currentRoot(): string {
+    return this.root;
+  }
+
   setReport(report: ScanReportJson | undefined, root: string): void {
     this.report = report;
     this.root = root;
