@@ -1,0 +1,31 @@
+"""Shared fixtures of the rule tests: the real 2.6 knowledge base and an ``analyze`` helper."""
+
+from __future__ import annotations
+
+import pytest
+
+from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
+from msmigrate.analysis.finding import FileResult
+from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
+
+
+@pytest.fixture(scope="session")
+def kb() -> KnowledgeBase:
+    return get_knowledge_base("2.6")
+
+
+@pytest.fixture
+def analyze(kb):
+    """Analyse a snippet with every rule checker (jedi off, so results do not depend on timing)."""
+
+    def run(
+        source: str | bytes, path: str = "snippet.py", version_kb: KnowledgeBase | None = None, **options
+    ) -> FileResult:
+        options.setdefault("use_jedi", False)
+        return analyze_source(source, path, version_kb or kb, AnalysisOptions(**options))
+
+    return run
+
+
+def triples(result: FileResult, prefix: str = "MSM") -> list[tuple[int, int, str]]:
+    return [(f.line, f.column, f.rule) for f in result.findings if f.rule.startswith(prefix)]

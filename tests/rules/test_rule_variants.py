@@ -1,0 +1,241 @@
+"""Dynamic-shape, sparse and framework-pattern rules on more variants: exact (line, column, rule, fixable)."""
+
+from __future__ import annotations
+
+import pytest
+
+HEADER = (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "import torch.nn.functional as F\n\n\n"
+    "def f(x: torch.Tensor, lengths: torch.Tensor, model, optimizer, device):\n"
+)
+
+# name → (function body after HEADER, or a whole module; findings of the MSM3xx–MSM5xx rules)
+CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
+    "method_nonzero": (
+        HEADER + "    return x.nonzero()\n",
+        [(7, 14, "MSM301", False)],
+    ),
+    "unique": (
+        HEADER + "    return torch.unique(x, return_counts=True)\n",
+        [(7, 12, "MSM301", False)],
+    ),
+    "unique_consecutive_method": (
+        HEADER + "    return x.unique_consecutive()\n",
+        [(7, 14, "MSM301", False)],
+    ),
+    "where_one_arg": (
+        HEADER + "    return torch.where(x > 0)\n",
+        [(7, 12, "MSM301", False)],
+    ),
+    "where_three_args": (
+        HEADER + "    return torch.where(x > 0, x, 0.0)\n",
+        [],
+    ),
+    "argwhere": (
+        HEADER + "    return torch.argwhere(x)\n",
+        [(7, 12, "MSM301", False)],
+    ),
+    "mask_variable": (
+        HEADER + "    m = x > 0\n    return x[m]\n",
+        [(8, 12, "MSM302", False)],
+    ),
+    "mask_combined": (
+        HEADER + "    m = (x > 0) & (x < 5)\n    return x[~m]\n",
+        [(8, 12, "MSM302", False)],
+    ),
+    "mask_store": (
+        HEADER + "    m = x > 0\n    x[m] = 0\n    return x\n",
+        [],
+    ),
+    "mask_isnan": (
+        HEADER + "    return x[torch.isnan(x)]\n",
+        [(7, 12, "MSM302", False)],
+    ),
+    "topk_method_variable": (
+        HEADER + "    k = lengths.max().item()\n    return x.topk(k)\n",
+        [(8, 19, "MSM303", False)],
+    ),
+    "topk_constant": (
+        HEADER + "    return x.topk(3, dim=1)\n",
+        [],
+    ),
+    "slice_variable": (
+        HEADER + "    n = int(lengths.max())\n    return x[:, :n]\n",
+        [(8, 18, "MSM304", False)],
+    ),
+    "slice_shape": (
+        HEADER + "    return x[:, : x.shape[1] // 2]\n",
+        [],
+    ),
+    "slice_len": (
+        HEADER + "    return x[: len(lengths)]\n",
+        [],
+    ),
+    "gather_dynamic": (
+        HEADER + "    idx = torch.nonzero(lengths > 2).squeeze(1)\n    return x.index_select(0, idx)\n",
+        [(7, 11, "MSM301", False), (8, 30, "MSM305", False)],
+    ),
+    "gather_masked": (
+        HEADER + "    idx = lengths[lengths > 0]\n    return torch.gather(x, 1, idx)\n",
+        [(7, 11, "MSM302", False), (8, 31, "MSM305", False)],
+    ),
+    "gather_static": (
+        HEADER + "    idx = torch.arange(3)\n    return x.index_select(0, idx)\n",
+        [],
+    ),
+    "permute_data": (
+        HEADER + "    order = lengths.argsort().tolist()\n    return x.permute(order)\n",
+        [(8, 22, "MSM306", False)],
+    ),
+    "transpose_data": (
+        HEADER + "    d = int(lengths[0])\n    return x.transpose(0, d)\n",
+        [(8, 27, "MSM306", False)],
+    ),
+    "mean_constant": (
+        HEADER + "    return x.mean(dim=(2, 3), keepdim=True)\n",
+        [],
+    ),
+    "while_grow": (
+        HEADER
+        + "    out = x[:1]\n    while out.sum() < 10:\n"
+        "        out = torch.cat([out, x[:1]])\n    return out\n",
+        [(8, 11, "MSM307", False)],
+    ),
+    "if_none": (
+        HEADER
+        + "    if lengths is None:\n        y = torch.masked_select(x, x > 0)\n"
+        "    else:\n        y = x\n    return y\n",
+        [(8, 13, "MSM301", False)],
+    ),
+    "if_same_shape": (
+        HEADER + "    if x.mean() > 0:\n        y = x * 2\n    else:\n        y = x - 1\n    return y\n",
+        [],
+    ),
+    "if_return": (
+        HEADER + "    if (x > 0).any():\n        return x[x > 0]\n    else:\n        return x\n",
+        [(7, 8, "MSM307", False), (8, 16, "MSM302", False)],
+    ),
+    "to_sparse": (
+        HEADER + "    return x.to_sparse()\n",
+        [(7, 14, "MSM401", False)],
+    ),
+    "to_sparse_csr_layout": (
+        HEADER + "    return x.to_sparse(layout=torch.sparse_csr)\n",
+        [(7, 14, "MSM401", False)],
+    ),
+    "to_sparse_csc": (
+        HEADER + "    return x.to_sparse_csc()\n",
+        [(7, 14, "MSM402", False)],
+    ),
+    "sparse_csr_tensor": (
+        HEADER + "    return torch.sparse_csr_tensor(lengths, lengths, x)\n",
+        [(7, 12, "MSM401", False)],
+    ),
+    "layout_bsr": (
+        HEADER + "    return torch.zeros(2, 2, layout=torch.sparse_bsr)\n",
+        [(7, 37, "MSM402", False)],
+    ),
+    "layout_coo_reference": (
+        HEADER + "    return x.layout == torch.sparse_coo\n",
+        [(7, 24, "MSM401", False)],
+    ),
+    "sparse_adam": (
+        HEADER + "    return torch.optim.SparseAdam(model.parameters())\n",
+        [(7, 12, "MSM404", False)],
+    ),
+    "embedding_dense": (
+        HEADER + "    return nn.Embedding(10, 3, sparse=False)\n",
+        [],
+    ),
+    "dict_values": (
+        HEADER + "    table = {'a': 1}\n    return table.values()\n",
+        [],
+    ),
+    "tensor_values": (
+        HEADER + "    return x.values()\n",
+        [(7, 14, "MSM403", False)],
+    ),
+    "to_device": (
+        HEADER + "    return x.to(device)\n",
+        [(7, 14, "MSM504", True)],
+    ),
+    "to_dtype": (
+        HEADER + "    return x.to(torch.float16)\n",
+        [],
+    ),
+    "to_device_and_dtype": (
+        HEADER + "    return x.to(device, torch.float16)\n",
+        [(7, 14, "MSM504", False)],
+    ),
+    "cpu_numpy": (
+        HEADER + "    return x.cpu().numpy()\n",
+        [(7, 14, "MSM504", True)],
+    ),
+    "model_cuda_statement": (
+        HEADER + "    model.cuda()\n    return model\n",
+        [(7, 11, "MSM504", True)],
+    ),
+    "train_false": (
+        HEADER + "    model.train(False)\n",
+        [(7, 11, "MSM505", True)],
+    ),
+    "trainer_train": (
+        HEADER + "    trainer = object()\n    trainer.train()\n",
+        [],
+    ),
+    "autocast": (
+        HEADER + "    with torch.autocast('cuda'):\n        return model(x)\n",
+        [(7, 10, "MSM509", False)],
+    ),
+    "ddp": (
+        HEADER + "    return nn.parallel.DistributedDataParallel(model)\n",
+        [(7, 12, "MSM510", False)],
+    ),
+    "dataset_class": (
+        "import torch\nfrom torch.utils.data import Dataset\n\n\n"
+        "class Pairs(Dataset):\n    def __len__(self):\n        return 3\n",
+        [(5, 13, "MSM511", False)],
+    ),
+    "torch_load": (
+        HEADER + "    return torch.load('ckpt.pth', map_location='cpu')\n",
+        [(7, 12, "MSM512", False)],
+    ),
+    "param_groups": (
+        HEADER + "    for group in optimizer.param_groups:\n        group['lr'] = 0.1\n",
+        [(7, 28, "MSM508", False)],
+    ),
+    "adam_lr": (
+        HEADER + "    return torch.optim.Adam(model.parameters(), lr=1e-3)\n",
+        [(7, 49, "MSM508", True)],
+    ),
+    "no_grad_decorator": (
+        "import torch\n\n\n@torch.no_grad()\ndef evaluate(model, x):\n    return model(x)\n",
+        [(4, 2, "MSM507", False)],
+    ),
+    "inference_mode": (
+        HEADER + "    with torch.inference_mode():\n        return model(x)\n",
+        [(7, 10, "MSM507", False)],
+    ),
+    "init_xavier": (
+        HEADER + "    nn.init.xavier_uniform_(model.weight)\n",
+        [(7, 5, "MSM503", False)],
+    ),
+    "subclass_of_linear": (
+        "import torch.nn as nn\n\n\nclass Scaled(nn.Linear):\n"
+        "    def forward(self, x):\n        return super().forward(x) * 2\n",
+        [(5, 9, "MSM501", True)],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_case(analyze, name):
+    source, expected = CASES[name]
+    found = [
+        (f.line, f.column, f.rule, f.fixable)
+        for f in analyze(source).findings
+        if f.rule[:4] in ("MSM3", "MSM4", "MSM5")
+    ]
+    assert found == expected
