@@ -46,7 +46,7 @@ def test_generic_spec_index_mask_and_unknown_parameters():
     assert generic_spec("torch.masked_select", "function", sig).args[1]["tensor"]["dtype"] == "bool"
     sig = [[{"name": n, "kind": "positional_or_keyword"} for n in ("input", "equation")]]
     skipped = generic_spec("torch.x", "function", sig)
-    assert (skipped.skip, skipped.note) == ("no_input_rule", "required parameter 'equation'")
+    assert (skipped.skip, skipped.note) == ("no_input_rule", "required_parameter:equation")
 
 
 def test_generic_spec_picks_the_overload_it_can_fill():

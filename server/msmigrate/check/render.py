@@ -18,9 +18,14 @@ def reason_text(reason: str | None, lang: str | None) -> str:
 
 
 def note_text(note: str | None, lang: str | None) -> str:
-    """The text of a spec-table note id (``check.note.<id>``)."""
-    key = f"check.note.{note}"
-    return t(key, lang) if note and key in catalogue() else (note or "")
+    """The text of a note id (``check.note.<id>``, or ``<id>:<name>`` with a parameter name)."""
+    if not note:
+        return ""
+    ident, _, name = note.partition(":")
+    key = f"check.note.{ident}"
+    if key not in catalogue():
+        return note  # not a note id: an exception text or a plain detail
+    return t(key, lang, name=name) if name else t(key, lang)
 
 
 def status_text(result: CheckResult, lang: str | None) -> str:
@@ -96,7 +101,7 @@ def describe(result: CheckResult, lang: str | None, python: str = "") -> str:
     if hinted:
         lines.append("  " + hinted)
     elif result.detail:
-        lines.append("  " + t("check.result.detail", lang, detail=result.detail))
+        lines.append("  " + t("check.result.detail", lang, detail=note_text(result.detail, lang)))
     if result.mindspore_version:
         lines.append(
             "  "

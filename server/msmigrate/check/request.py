@@ -217,10 +217,10 @@ def precheck(target: CheckTarget, device: str = "CPU") -> CheckResult | None:
 
     if not ms_api:
         return skip(Reason.NO_MAPPING)
-    if target.spec.skip:
-        return skip(Reason(target.spec.skip), target.spec.note)
     if not is_op_like(api):
         return skip(Reason.NOT_OP)
+    if target.spec.skip:
+        return skip(Reason(target.spec.skip), target.spec.note)
     if target.spec.source == "generic" and api.rsplit(".", 1)[-1] in RANDOM_NAMES:
         return skip(Reason.RANDOM)
     return None

@@ -256,7 +256,7 @@ def generic_spec(torch_api: str, kind: str, signatures: list[list[dict[str, Any]
     params = _best_params(signatures) if signatures else None
     if kind == "class":
         if params:  # a constructor with required arguments needs a table entry
-            return ApiSpec(skip="no_input_rule", note="constructor arguments required", source="generic")
+            return ApiSpec(skip="no_input_rule", note="constructor_arguments", source="generic")
         return ApiSpec(args=(tensor(),), source="generic")
     if params is None:
         return ApiSpec(args=(tensor(),), source="generic")
@@ -273,7 +273,7 @@ def generic_spec(torch_api: str, kind: str, signatures: list[list[dict[str, Any]
         elif name in INT_PARAMS:
             args.append(INT_PARAMS[name])
         else:
-            return ApiSpec(skip="no_input_rule", note=f"required parameter {name!r}", source="generic")
+            return ApiSpec(skip="no_input_rule", note=f"required_parameter:{name}", source="generic")
     if kind == "tensor_method" and not args:
         args.append(tensor())
     return ApiSpec(args=tuple(args), source="generic")

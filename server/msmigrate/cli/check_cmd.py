@@ -160,7 +160,7 @@ def check(
 
 def _echo_unknown(api: str, kb, lang: str | None) -> None:  # noqa: ANN001
     click.echo("  " + t("check.cli.unknown_api", lang, api=api, version=kb.version))
-    names = kb.suggest(api)
+    names = [name for name in kb.suggest(api) if name != api]
     if names:
         click.echo("  " + t("check.cli.suggestions", lang, names=", ".join(names)))
 

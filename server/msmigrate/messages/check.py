@@ -153,6 +153,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore defaults to pad_mode='same' and no bias; checked with pad_mode='valid', has_bias=True",
         "MindSpore 默认 pad_mode='same' 且无偏置；检查时使用 pad_mode='valid'、has_bias=True",
     ),
+    "check.note.constructor_arguments": (
+        "the layer needs constructor arguments and the spec table has none",
+        "该层需要构造参数，输入规格表中没有提供",
+    ),
+    "check.note.required_parameter": (
+        "no generic input rule for the required parameter {name}",
+        "必需参数 {name} 没有通用的输入规则",
+    ),
     "check.note.ctc_inputs": (
         "CTC inputs need consistent lengths; not generated",
         "CTC 输入需要一致的长度，未生成",
