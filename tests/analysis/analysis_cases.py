@@ -748,9 +748,12 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         [(2, 7, "torch.optim.Adam", CON), (3, 5, "torch.optim.Optimizer.state_dict", MIS)],
     ),
     (
-        "scheduler_not_optimizer",
+        "scheduler_members",
         "import torch\nsched = torch.optim.lr_scheduler.StepLR(opt, 3)\nsched.step()\n",
-        [(2, 9, "torch.optim.lr_scheduler.StepLR", DIF)],
+        [
+            (2, 9, "torch.optim.lr_scheduler.StepLR", DIF),
+            (3, 7, "torch.optim.lr_scheduler.LRScheduler.step", MIS),
+        ],
     ),
     (
         "training_loop",
@@ -1234,5 +1237,21 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         "recursive_function",
         "import torch\ndef f(n):\n    return f(n - 1) if n else torch.ones(1)\nf(3).view(1)\n",
         [(3, 31, "torch.ones", DIF), (4, 6, "torch.Tensor.view", CON)],
+    ),
+    (
+        "grad_scaler_members",
+        "import torch\n"
+        "scaler = torch.cuda.amp.GradScaler()\n"
+        "scaler.scale(loss).backward()\n"
+        "scaler.step(opt)\n"
+        "d = torch.device('cpu')\n"
+        "d.type\n",
+        [
+            (2, 10, "torch.cuda.amp.GradScaler", MIS),
+            (3, 8, "torch.amp.GradScaler.scale", MIS),
+            (3, 20, "torch.Tensor.backward", MIS),
+            (4, 8, "torch.amp.GradScaler.step", MIS),
+            (5, 5, "torch.device", MIS),
+        ],
     ),
 ]

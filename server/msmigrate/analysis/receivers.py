@@ -120,6 +120,20 @@ NON_TENSOR_METHODS: frozenset[str] = frozenset(
 # Tensor attributes whose value is a tensor.
 TENSOR_VALUED_ATTRIBUTES: frozenset[str] = frozenset({"T", "mT", "H", "mH", "real", "imag", "grad", "data"})
 
+# Classes whose members the inventory lists under a base class or the public alias.
+MEMBER_OWNERS: dict[str, str] = {
+    "torch.cuda.amp.GradScaler": "torch.amp.GradScaler",
+    "torch.GradScaler": "torch.amp.GradScaler",
+    "torch.optim.lr_scheduler.ReduceLROnPlateau": "torch.optim.lr_scheduler.ReduceLROnPlateau",
+}
+
+# Members of other torch classes that return tensors.
+TENSOR_RETURNING_MEMBERS: frozenset[str] = frozenset(
+    {"torch.amp.GradScaler.scale", "torch.distributions.Distribution.sample",
+     "torch.distributions.Distribution.rsample", "torch.distributions.Distribution.log_prob",
+     "torch.distributions.Distribution.entropy"}
+)
+
 # Module methods that return the module itself.
 MODULE_RETURNING_METHODS: frozenset[str] = frozenset(
     {"to", "cuda", "cpu", "xpu", "ipu", "mtia", "train", "eval", "float", "double", "half", "bfloat16",
@@ -271,7 +285,8 @@ class TorchFacts:
                 return TENSOR_VALUE
             if ckind is not None:
                 return Instance(ckind, torch_class=name)
-            return OTHER if kind == "class" else UNKNOWN
+            # another torch class (GradScaler, a scheduler, torch.device): its members are torch APIs too
+            return Instance(None, torch_class=name) if kind == "class" else UNKNOWN
         if name in NON_TENSOR_FUNCTIONS:
             return OTHER
         if kind in ("function", None) and name.rpartition(".")[0] in TENSOR_FUNCTION_NAMESPACES:
@@ -330,6 +345,9 @@ def member_call_result(member: Member) -> object:
         if name in ("forward", "__call__", "parameters", "buffers"):
             return TENSOR_VALUE  # parameters()/buffers() iterate over tensors
         return OTHER
+    if owner.kind is None and owner.torch_class:
+        member = f"{_member_owner(owner.torch_class)}.{name}"
+        return TENSOR_VALUE if member in TENSOR_RETURNING_MEMBERS else UNKNOWN
     return OTHER
 
 
@@ -352,6 +370,9 @@ def member_api(owner: Instance, name: str, facts: TorchFacts) -> str | None:
         if user is not None and name in user.attrs:
             return None
         return "torch.optim.Optimizer." + name if name in facts.optimizer_members else None
+    if owner.torch_class and owner.user_class is None:
+        member = f"{_member_owner(owner.torch_class)}.{name}"
+        return member if facts.known(member) else None
     return None
 
 
@@ -372,7 +393,17 @@ def member_value(owner: Instance, name: str, facts: TorchFacts) -> object:
         return Member(owner, name)
     if owner.kind == OPTIMIZER and name in facts.optimizer_members:
         return Member(owner, name)
+    if owner.kind is None and owner.torch_class and facts.known(f"{_member_owner(owner.torch_class)}.{name}"):
+        return Member(owner, name)
     return UNKNOWN
+
+
+def _member_owner(torch_class: str) -> str:
+    """The class the inventory lists the members of ``torch_class`` under."""
+    found = MEMBER_OWNERS.get(torch_class)
+    if found is None and torch_class.startswith("torch.optim.lr_scheduler."):
+        return "torch.optim.lr_scheduler.LRScheduler"
+    return found or torch_class
 
 
 def instance_of_annotation(value: object, facts: TorchFacts) -> object:

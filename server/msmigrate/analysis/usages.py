@@ -62,6 +62,8 @@ _MEMBER_USAGE = {
     (MODULE, False): UsageKind.MODULE_METHOD,
     (OPTIMIZER, True): UsageKind.OPTIMIZER_METHOD,
     (OPTIMIZER, False): UsageKind.OPTIMIZER_METHOD,
+    (None, True): UsageKind.CALL,  # a method of another torch class (GradScaler.scale, LRScheduler.step)
+    (None, False): UsageKind.ATTRIBUTE,
 }
 
 
