@@ -103,8 +103,10 @@ class UsageCollector:
         self.scope = Scope(MODULE_SCOPE, None)
         self._deferred: deque[UserFunction] = deque()
         self._on_demand = 0
+
     # --- driver ------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
+        """Walk the module body, then the bodies of functions no call has analysed yet."""
         self._block(tree.body)
         deferred = self._deferred
         while deferred:
