@@ -21,6 +21,7 @@ from msmigrate.paths import data_dir
 SCHEMA_VERSION = 1
 # MindSpore's names for the missing kernel ("The kernel Mm unregistered", "Unsupported op [Einsum]").
 KERNEL = re.compile(r"The kernel (\w+) unregistered|Unsupported op \[(\w+)\]")
+UNRELATED_NOTE_REASONS = frozenset({"not_op", "no_mapping"})  # the spec's note says nothing about these
 NUMBER_FIELDS = ("max_abs_error", "max_rel_error", "cosine_similarity")
 
 
@@ -47,7 +48,7 @@ def entry_of(result: CheckResult, note: str | None = None) -> dict[str, Any]:
             entry[name] = _round(value)
     if result.first_mismatch_index is not None:
         entry["first_mismatch"] = [result.first_mismatch_output or 0, *result.first_mismatch_index]
-    if note:
+    if note and result.reason not in UNRELATED_NOTE_REASONS:
         entry["note"] = note
     kernel = KERNEL.search(result.detail or "") if result.reason == "unsupported_on_device" else None
     if kernel:
