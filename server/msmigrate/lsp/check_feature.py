@@ -155,7 +155,10 @@ def register(server: MsMigrateServer) -> None:
     service = CheckService(server)
     server.check_service = service  # type: ignore[attr-defined]
     server.on_settings_changed.append(service.reset)
-    _wrap_code_actions(server)
+    try:
+        _wrap_code_actions(server)
+    except Exception as exc:  # the command still works without the code action
+        server.report_failure("check code actions", exc)
 
     @server.command(COMMAND)
     @server.guarded(COMMAND)
