@@ -1,10 +1,13 @@
 """`msmigrate check` end to end with a real torch + MindSpore worker on CPU (a few seconds each)."""
 
 import json
+import os
 import subprocess
 import sys
 
 import pytest
+
+from msmigrate.knowledge.base import get_knowledge_base
 
 pytest.importorskip("torch")
 pytest.importorskip("mindspore")
@@ -66,3 +69,21 @@ def test_deliberately_wrong_pair_fails_with_numbers(tmp_path):
     # the second API of the same run (one reused worker) passes: a Linear layer with copied weights
     linear = lines.index("torch.nn.Linear → mindspore.mint.nn.Linear: pass")
     assert lines[linear + 1].strip().startswith("max abs error ")
+
+
+def test_all_rows_of_a_category_write_a_verified_table(tmp_path):
+    out = tmp_path / "verified.json"
+    env = {**os.environ, "MSMIGRATE_CHECK_DATE": "2030-01-02"}
+    run = msmigrate(
+        "--all", "--category", "default_values", "--mindspore-version", "2.6", "--output", str(out), env=env
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    kb = get_knowledge_base("2.6")
+    expected = {row.torch_api for row in kb.rows() if row.category.value == "default_values"}
+    assert set(data["results"]) == expected
+    assert (data["date"], data["device"], data["mapping_table"]) == ("2030-01-02", "CPU", "2.6")
+    assert sum(data["counts"].values()) == len(expected)
+    assert data["results"]["torch.amax"]["status"] == "pass"  # dim given explicitly: the defaults differ
+    progress = [line for line in run.stderr.splitlines() if line.startswith("[")]
+    assert len(progress) == len(expected) and progress[-1].startswith(f"[{len(expected)}/{len(expected)}] ")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
+import os
 import threading
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from msmigrate.check.request import CheckTarget, build_request, precheck, target_for
@@ -90,3 +93,26 @@ def check_one(
 
 def no_mapping(api: str, device: str = "CPU") -> CheckResult:
     return CheckResult.skipped(api, None, Reason.NO_MAPPING, device=device)
+
+
+DATE_ENV = "MSMIGRATE_CHECK_DATE"  # fixed date for reproducible verified tables
+
+
+def write_verified_table(
+    results: list[CheckResult],
+    targets: list[CheckTarget],
+    version: str,
+    device: str,
+    path: Path | None = None,
+    date: str | None = None,
+) -> Path:
+    """Write ``verified-<version>-<device>.json`` for the results of :func:`table_targets`."""
+    from msmigrate.check.verified import render_verified_json, verified_path, write_verified
+
+    versions = next(
+        ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version), (None, None)
+    )
+    notes = {target.torch_api: target.spec.note for target in targets if target.spec.note}
+    date = date or os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
+    text = render_verified_json(results, version, device, versions[0], versions[1], date, notes)
+    return write_verified(path or verified_path(version, device), text)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import os
 import sys
@@ -128,7 +127,8 @@ def check(
         results = service.check_apis(apis, kb, config, **options)
 
     if check_all and not no_write:
-        _write_table(results, kb, targets, device, output, lang)
+        path = service.write_verified_table(results, targets, kb.version, device, output)
+        click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
     if as_json:
         payload = {
             "schema_version": 1,
@@ -163,16 +163,3 @@ def _echo_unknown(api: str, kb, lang: str | None) -> None:  # noqa: ANN001
     names = [name for name in kb.suggest(api) if name != api]
     if names:
         click.echo("  " + t("check.cli.suggestions", lang, names=", ".join(names)))
-
-
-def _write_table(results, kb, targets, device: str, output: Path | None, lang: str | None) -> None:  # noqa: ANN001
-    from msmigrate.check.verified import render_verified_json, verified_path, write_verified
-
-    versions = next(
-        ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version), (None, None)
-    )
-    notes = {target.torch_api: target.spec.note for target in targets if target.spec.note}
-    date = os.environ.get("MSMIGRATE_CHECK_DATE") or _dt.date.today().isoformat()
-    text = render_verified_json(results, kb.version, device, versions[0], versions[1], date, notes)
-    path = write_verified(output or verified_path(kb.version, device), text)
-    click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
