@@ -1254,4 +1254,27 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
             (5, 5, "torch.device", MIS),
         ],
     ),
+    (
+        "annotation_forms",
+        "import torch\n"
+        "from typing import Optional, List\n"
+        "import torch.nn as nn\n"
+        "def f(a: 'torch.Tensor', b: Optional[torch.Tensor], c: torch.Tensor | None,\n"
+        "      d: List[torch.Tensor], e: 'nn.Module'):\n"
+        "    a.view(1)\n"
+        "    b.view(1)\n"
+        "    c.view(1)\n"
+        "    d.view(1)\n"
+        "    e.train()\n",
+        [
+            (4, 38, "torch.Tensor", MIS),
+            (4, 56, "torch.Tensor", MIS),
+            (5, 15, "torch.Tensor", MIS),
+            (6, 7, "torch.Tensor.view", CON),
+            (7, 7, "torch.Tensor.view", CON),
+            (8, 7, "torch.Tensor.view", CON),
+            (9, 7, "torch.Tensor.view", POS),
+            (10, 7, "torch.nn.Module.train", MIS),
+        ],
+    ),
 ]

@@ -63,6 +63,9 @@ def test_receiver_kinds(ctx):
     assert ctx.is_tensor(subscript)
     opt_target = _find(ctx, ast.Assign, lambda n: n.targets[0].id == "opt").value
     assert ctx.receiver_kind(opt_target) == "optimizer"
+    parameters_call = opt_target.args[0]
+    assert ctx.receiver_kind(parameters_call.func.value) == "module"
+    assert ctx.qualified_name(parameters_call.func) is None  # a member, not a torch name
 
 
 def test_node_range_and_call_of(ctx):

@@ -235,7 +235,7 @@ class UsageCollector:
             value = self._name(func, func_usage, node)
         else:
             value = self.ev(func, func_usage)
-        if type(value) is str:
+        if type(value) is str or type(value) is Instance:
             self.values[func] = value
         ev = self.ev
         for arg in node.args:
@@ -387,6 +387,44 @@ class UsageCollector:
         elif kind is ast.Starred:
             self._bind_target(target.value, OTHER if value is OTHER else UNKNOWN)
 
+    # --- annotations --------------------------------------------------------------------------
+    def _annotation(self, node: ast.expr) -> object:
+        """Evaluate an annotation (its torch names are usages) and return the value it declares."""
+        value = self.ev(node)
+        if type(node) in (ast.Name, ast.Attribute):
+            return instance_of_annotation(value, self.facts)
+        return self._declared(node)
+
+    def _declared(self, node: ast.expr) -> object:
+        """The value an annotation declares: ``torch.Tensor``, ``"torch.Tensor"``, ``Optional[Tensor]``,
+        ``Tensor | None`` → a tensor. Containers (``list[Tensor]``) declare no tensor."""
+        kind = type(node)
+        if kind is ast.Constant and isinstance(node.value, str):
+            parts = node.value.strip().split(".")
+            if not all(part.isidentifier() for part in parts):
+                return UNKNOWN
+            base = self.scope.lookup(parts[0])
+            if type(base) is str:
+                return instance_of_annotation(".".join([base, *parts[1:]]), self.facts)
+            return instance_of_annotation(base, self.facts) if len(parts) == 1 else UNKNOWN
+        if kind is ast.Subscript:
+            wrapper = node.value
+            name = wrapper.id if type(wrapper) is ast.Name else getattr(wrapper, "attr", None)
+            if name not in ("Optional", "Union", "Annotated"):
+                return UNKNOWN
+            inner = node.slice
+            for element in inner.elts if type(inner) is ast.Tuple else [inner]:
+                found = self._declared(element)
+                if found is not UNKNOWN:
+                    return found
+                if name == "Annotated":
+                    break
+            return UNKNOWN
+        if kind is ast.BinOp and type(node.op) is ast.BitOr:
+            found = self._declared(node.left)
+            return found if found is not UNKNOWN else self._declared(node.right)
+        return instance_of_annotation(self.values.get(node, UNKNOWN), self.facts)
+
     # --- statements ---------------------------------------------------------------------------
     def _s_return(self, node: ast.Return) -> None:
         """A function's return statements tell what calling it gives (functions processed later use it)."""
@@ -448,7 +486,7 @@ class UsageCollector:
             self.ev(target)
 
     def _s_annassign(self, node: ast.AnnAssign) -> None:
-        annotated = instance_of_annotation(self.ev(node.annotation), self.facts)
+        annotated = self._annotation(node.annotation)
         if node.value is not None:
             value = self.ev(node.value)
             if _is_unknown(value) and annotated is not UNKNOWN:
@@ -499,10 +537,10 @@ class UsageCollector:
         annotations: dict[str, object] = {}
         for arg in _all_args(args):
             if arg.annotation is not None:
-                annotations[arg.arg] = instance_of_annotation(self.ev(arg.annotation), self.facts)
+                annotations[arg.arg] = self._annotation(arg.annotation)
         function = UserFunction(node.name)
         if node.returns is not None:
-            function.returns = instance_of_annotation(self.ev(node.returns), self.facts)
+            function.returns = self._annotation(node.returns)
             function.annotated = True
         self.scope.bind(node.name, function)
         user_class = self.scope.user_class if self.scope.kind == CLASS_SCOPE else None
