@@ -10,14 +10,12 @@ from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
 from msmigrate.rules.registry import Rule
 from msmigrate.rules.support import (
-    API_RULES,
     Flow,
     call_argument,
     method_receiver_ok,
     new_finding,
     own_nodes,
     reference_range,
-    report,
     scopes,
     short,
 )
@@ -258,7 +256,8 @@ class _ScopeChecker:
             self._loop(node)
 
     def _add(self, rule: Rule, span, key: str, args: dict, torch_api: str | None = None) -> None:
-        self.found.append(report(self.ctx, rule, span, key, args, convertible=API_RULES, torch_api=torch_api))
+        """A new finding: the API finding at the same place (with its replacement and fix) stays."""
+        self.found.append(new_finding(rule, span, key, args, torch_api=torch_api))
 
     def _call(self, call: ast.Call) -> None:
         ctx = self.ctx
