@@ -34,10 +34,10 @@ COMMON_NON_TENSOR_METHODS: frozenset[str] = frozenset(
         "cumprod", "round", "clip", "abs", "dot", "nonzero", "reshape", "transpose", "flatten", "ravel",
         "squeeze", "repeat", "swapaxes", "diagonal", "trace", "conj", "item", "tolist", "argsort", "resize",
         "take", "put", "fill", "astype", "tobytes", "unique", "median", "mode", "rename", "where", "apply",
-        "map", "diff", "sample", "quantile",
+        "map", "diff", "sample", "quantile", "isin",
         # files, paths, loggers and other common objects
         "write", "read", "close", "flush", "open", "exists", "log", "info", "debug", "warning", "error",
-        "set", "new",
+        "set", "new", "absolute",  # pathlib.Path.absolute
     }
 )
 
