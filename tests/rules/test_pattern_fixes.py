@@ -83,6 +83,7 @@ def test_no_fix_when_not_exact(kb, before, api):
     assert [fix for fix in fixes_for(source, "t.py", findings, kb) if fix.edits] == []
 
 
+@pytest.mark.filterwarnings("ignore:`nn.functional.upsample:UserWarning")
 def test_rewrites_compute_the_same_values():
     torch = pytest.importorskip("torch")
     functional = torch.nn.functional

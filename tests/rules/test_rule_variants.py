@@ -98,14 +98,12 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         [],
     ),
     "while_grow": (
-        HEADER
-        + "    out = x[:1]\n    while out.sum() < 10:\n"
+        HEADER + "    out = x[:1]\n    while out.sum() < 10:\n"
         "        out = torch.cat([out, x[:1]])\n    return out\n",
         [(8, 11, "MSM307", False)],
     ),
     "if_none": (
-        HEADER
-        + "    if lengths is None:\n        y = torch.masked_select(x, x > 0)\n"
+        HEADER + "    if lengths is None:\n        y = torch.masked_select(x, x > 0)\n"
         "    else:\n        y = x\n    return y\n",
         [(8, 13, "MSM301", False)],
     ),

@@ -680,8 +680,11 @@ class MissingAdvice:
 
     def extra_lines(self, lang: str = "en") -> list[str]:
         lines = []
-        for version, api in sorted(self.other_versions.items()):
-            lines.append(t("advice.other_version", lang, version=version, mindspore_api=api))
+        if self.other_versions:
+            mappings = ", ".join(
+                f"{v}: {api}" for v, api in sorted(self.other_versions.items(), key=_version_key)
+            )
+            lines.append(t("advice.other_versions", lang, mappings=mappings))
         if self.policy in (None, Policy.CUSTOM_OPERATOR):
             lines.append(t("advice.custom_op_route", lang))
         if self.pattern_rule:
@@ -733,6 +736,10 @@ class MissingAdvice:
             "snippet": SNIPPETS[self.snippet] if self.snippet else None,
             "links": [{"label": label, "url": url} for label, url in self.links(lang)],
         }
+
+
+def _version_key(item: tuple[str, str]) -> tuple[int, ...]:
+    return tuple(int(p) for p in item[0].split("."))
 
 
 def _indent(code: str) -> str:
