@@ -373,6 +373,7 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
                 apis=apis,
                 convertible=_TAKE_OVER,
                 fixable=device_move_fixable(ctx, call),
+                torch_api=f"torch.nn.Module.{attr}" if kind == "module" else f"torch.Tensor.{attr}",
             )
         ]
     if attr in {"train", "eval"} and _receiver_is_model(ctx, receiver) and train_mode_flag(call) is not None:
@@ -387,6 +388,7 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
                 apis=[f"torch.nn.Module.{attr}"],
                 convertible=_TAKE_OVER,
                 fixable=True,
+                torch_api=f"torch.nn.Module.{attr}",
             )
         ]
     if attr == "backward" and kind in (None, "tensor") and len(call.args) <= 1:

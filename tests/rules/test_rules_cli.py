@@ -1,0 +1,84 @@
+"""``msmigrate rules``: the list (text and JSON, both languages) and one rule's explanation."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from msmigrate.cli import main
+from msmigrate.rules.registry import all_rules
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["rules", *args])
+
+
+def test_json_lists_every_rule_in_both_languages():
+    result = run("--json")
+    assert result.exit_code == 0, result.output
+    listed = json.loads(result.output)["rules"]
+    assert [r["id"] for r in listed] == [r.id for r in all_rules()]
+    assert len(listed) == 33
+    for rule in listed:
+        for lang in ("en", "zh"):
+            assert rule["title"][lang].strip(), (rule["id"], lang)
+            assert rule["explanation"][lang].strip(), (rule["id"], lang)
+        assert rule["title"]["en"] != rule["title"]["zh"]
+        assert rule["docs_url"].startswith("https://www.mindspore.cn/")
+        assert rule["severity"] in {"error", "warning", "information", "hint"}
+    by_id = {r["id"]: r for r in listed}
+    assert by_id["MSM301"] == {
+        "id": "MSM301",
+        "category": "dynamic_shape",
+        "severity": "warning",
+        "fixable": False,
+        "docs_url": "https://www.mindspore.cn/docs/en/r2.3.1/migration_guide/dynamic_shape.html",
+        "title": {"en": "Operation whose output shape depends on the data", "zh": "输出形状取决于数据的操作"},
+        "explanation": by_id["MSM301"]["explanation"],
+    }
+    assert [r["id"] for r in listed if r["fixable"]] == [
+        "MSM100",
+        "MSM101",
+        "MSM201",
+        "MSM501",
+        "MSM502",
+        "MSM504",
+        "MSM505",
+        "MSM508",
+    ]
+
+
+def test_text_list_in_chinese():
+    result = run("--lang", "zh")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "共 33 条规则"
+    assert "MSM502 * information framework_pattern    nn.Sequential 容器" in lines
+
+
+def test_explain_one_rule():
+    result = run("msm301")
+    assert result.exit_code == 0
+    out = result.output
+    assert out.startswith("MSM301: Operation whose output shape depends on the data\n")
+    assert "Default severity: warning" in out
+    assert "Quick-fix: no" in out
+    assert "    return torch.masked_select(x, x > 0)" in out
+    assert 'disabled-rules = ["MSM301"]' in out and "# msmigrate: ignore[MSM301]" in out
+
+
+def test_explain_one_rule_as_json_in_chinese():
+    result = run("MSM502", "--json", "--lang", "zh")
+    data = json.loads(result.output)
+    assert data["id"] == "MSM502" and data["fixable"] is True
+    assert data["title"]["zh"] == "nn.Sequential 容器"
+    assert data["example"] == "import torch.nn as nn\nbody = nn.Sequential(nn.ReLU(), nn.Dropout(0.1))\n"
+
+
+def test_unknown_rule_is_a_clear_error():
+    result = run("MSM999")
+    assert result.exit_code == 1
+    assert "Unknown rule MSM999. Run 'msmigrate rules' for the list." in result.output
+    zh = run("MSM999", "--lang", "zh")
+    assert "未知规则 MSM999" in zh.output
