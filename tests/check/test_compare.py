@@ -106,3 +106,13 @@ def test_cosine_similarity_values():
 def test_shapes_only_mode_reports_no_numbers():
     result = compare_outputs([leaf([1.0, 2.0])], [leaf([9.0, 9.0])], shapes_only=True)
     assert result.status == "pass" and result.max_abs_error is None
+
+
+def test_sorted_comparison_ignores_order_only():
+    from msmigrate.check.worker_compare import sorted_leaf
+
+    t = sorted_leaf(Leaf(np.array([3.0 + 0j, 1.0 - 1j, 1.0 + 1j], np.complex64), "complex64"))
+    m = sorted_leaf(Leaf(np.array([1.0 + 1j, 3.0 + 0j, 1.0 - 1j], np.complex64), "complex64"))
+    assert compare_outputs([t], [m]).status == "pass"
+    other = sorted_leaf(Leaf(np.array([1.0 + 1j, 3.5 + 0j, 1.0 - 1j], np.complex64), "complex64"))
+    assert compare_outputs([t], [other]).first_mismatch_index == [2]

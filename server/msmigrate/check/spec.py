@@ -94,7 +94,7 @@ class ApiSpec:
     ms_init_kwargs: dict[str, Value] | None = None
     rtol: float | None = None
     atol: float | None = None
-    compare: str = "values"  # values | shape_dtype (only shapes/dtypes are meaningful)
+    compare: str = "values"  # values | sorted (the API defines no order) | shape_dtype (values meaningless)
     outputs: tuple[int, ...] | None = None  # which outputs of a tuple result to compare
     ms_outputs: tuple[int, ...] | None = None  # the MindSpore outputs to compare (default: ``outputs``)
     ms_call: str | None = None  # "function": the MindSpore API of a class row is a function

@@ -108,7 +108,7 @@ add(fn_and_method("topk"), args=[X, 2])
 add(fn_and_method("kthvalue"), args=[X, 2, 1])
 add(fn_and_method("mode"), args=[I(2, 3, 4, high=3), 1], outputs=[0])
 add("torch.unique torch.Tensor.unique", args=[I(12, high=5)])
-add_pair("torch.unique", "mindspore.ops.unique", args=[I(12, high=5)], ms_outputs=[0], note="returns_indices")
+add_pair("torch.unique", "mindspore.ops.unique", args=[I(12, high=5)], ms_outputs=[0], note="unique_order")
 add("torch.unique_consecutive torch.Tensor.unique_consecutive", args=[D([1, 1, 2, 2, 3, 1, 1], "int64")])
 add(fn_and_method("norm"), args=[X])
 add("torch.linalg.norm torch.linalg.vector_norm", args=[X])
@@ -289,7 +289,7 @@ add_pair(
     ms_outputs=[0],
     note="svd_output_order",
 )
-add("torch.linalg.eigvals", args=[WELL], note="eigenvalue_order")
+add("torch.linalg.eigvals", args=[WELL], compare="sorted", note="eigenvalue_order")
 add("torch.linalg.cond", args=[WELL])
 add(fn_and_method("pinverse") + " torch.linalg.pinv", args=[T(3, 4)])
 add(fn_and_method("matrix_power"), args=[WELL, 3])
@@ -602,6 +602,7 @@ _NOTES = {
     "torch.nn.LogSoftMax": "torch_name_typo",
     "torch.nn.SeLU": "torch_name_typo",
     "torch.nn.CeLU": "torch_name_typo",
+    "torch.Tensor.log_normal": "torch_name_typo",
     "torch.nn.Hardsigmoid -> mindspore.nn.Hsigmoid": "ms_api_removed",
     "torch.nn.Hardswish -> mindspore.nn.Hswish": "ms_api_removed",
     "torch.nn.MultiLabelMarginLoss -> mindspore.nn.MultiLabelMarginLoss": "ms_api_removed",
@@ -610,7 +611,6 @@ _NOTES = {
     "torch.full -> mindspore.ops.full": "full_dtype_inference",
     "torch.range -> mindspore.ops.range": "range_end",
     "torch.unique -> mindspore.ops.unique": "unique_order",
-    "torch.linalg.eigvals": "eigenvalue_order",
     "torch.nn.LocalResponseNorm -> mindspore.nn.LRN": "lrn_parameters",
     "torch.nn.Unfold -> mindspore.nn.Unfold": "unfold_signature",
 }

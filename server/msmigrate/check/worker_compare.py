@@ -177,5 +177,10 @@ def leaf_dtypes(leaves: list[Leaf]) -> list[str]:
     return [leaf.dtype for leaf in leaves]
 
 
+def sorted_leaf(leaf: Leaf) -> Leaf:
+    """The leaf's values flattened and sorted (complex: by real, then imaginary part)."""
+    return Leaf(np.sort(leaf.value.ravel()), leaf.dtype)
+
+
 def as_leaf(value: Any, dtype: str) -> Leaf:
     return Leaf(np.asarray(value), dtype)

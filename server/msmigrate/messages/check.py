@@ -170,8 +170,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "对二维输入，MindSpore 构造对角张量而不是提取对角线",
     ),
     "check.note.eigenvalue_order": (
-        "eigenvalues come back in a different order",
-        "特征值的返回顺序不同",
+        "neither API defines the order of the eigenvalues; they are compared sorted",
+        "两个 API 都不规定特征值的顺序；排序后比较",
     ),
     "check.note.eval_identity": (
         "checked in inference mode (training=False), where dropout is the identity",
@@ -263,8 +263,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "映射表对应 tensor_dot，需要 axes 参数；检查时 axes=1",
     ),
     "check.note.torch_name_typo": (
-        "the table names a torch API that does not exist (case typo in the official table)",
-        "映射表给出的 torch API 不存在（官方表中的大小写笔误）",
+        "the table names a torch API that does not exist (a typo in the official table)",
+        "映射表给出的 torch API 不存在（官方表中的笔误）",
     ),
     "check.note.unbiased_default": (
         "MindSpore defaults to ddof=0 (biased); checked with ddof=1",
@@ -278,7 +278,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "values are uninitialized; only shapes and dtypes are compared",
         "数值未初始化；只比较形状和数据类型",
     ),
-    "check.note.unique_order": ("MindSpore does not sort the unique values", "MindSpore 不对去重结果排序"),
+    "check.note.unique_order": (
+        "MindSpore also returns the indices and does not sort the unique values",
+        "MindSpore 还返回索引，且不对去重结果排序",
+    ),
     "check.note.window_float64_output": (
         "MindSpore returns float64 where torch returns float32",
         "MindSpore 返回 float64，torch 返回 float32",
