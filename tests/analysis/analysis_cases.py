@@ -1277,4 +1277,19 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
             (10, 7, "torch.nn.Module.train", MIS),
         ],
     ),
+    (
+        "container_items_are_unknown",
+        "import torch\n"
+        "for lin, x in zip(layers, inputs):\n"
+        "    lin(x).view(-1)\n"
+        "d = {}\n"
+        "d['a'].unsqueeze(0)\n"
+        "first, *rest = [torch.ones(1)]\n"
+        "rest.append(1)\n",
+        [
+            (3, 12, "torch.Tensor.view", POS),
+            (5, 8, "torch.Tensor.unsqueeze", POS),
+            (6, 17, "torch.ones", DIF),
+        ],
+    ),
 ]

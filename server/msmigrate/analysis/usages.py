@@ -256,7 +256,7 @@ class UsageCollector:
         self.ev(node.slice)
         if type(value) is Instance:
             return TENSOR_VALUE if value.kind == TENSOR else (value if value.kind == MODULE else UNKNOWN)
-        return OTHER if value is OTHER or type(value) is Foreign else UNKNOWN
+        return UNKNOWN  # an item of a list or dict can be anything, a tensor included
 
     def _binop(self, node: ast.BinOp, usage: UsageKind | None) -> object:
         left = self.ev(node.left)
@@ -385,7 +385,7 @@ class UsageCollector:
             self.ev(target.value)
             self.ev(target.slice)
         elif kind is ast.Starred:
-            self._bind_target(target.value, OTHER if value is OTHER else UNKNOWN)
+            self._bind_target(target.value, OTHER)  # a list
 
     # --- annotations --------------------------------------------------------------------------
     def _annotation(self, node: ast.expr) -> object:
@@ -814,7 +814,7 @@ def _element_of(value: object) -> object:
             return TENSOR_VALUE
         if value.kind == MODULE:
             return Instance(MODULE)
-    return OTHER if value is OTHER else UNKNOWN
+    return UNKNOWN  # items of lists, dicts, zip(...) … can be anything, tensors included
 
 
 def _user_class_of(value: object) -> UserClass | None:
