@@ -168,11 +168,22 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   }
 
   async function checkEquivalence(arg?: unknown): Promise<void> {
+    // Where the call is (1-based line, code-point column), so the server can reuse its literal arguments.
+    let site: { uri: string; line: number; column: number } | undefined;
     let suggestion: string | undefined;
     if (arg && typeof arg === "object" && (arg as TreeNode).kind === "finding") {
-      suggestion = (arg as Extract<TreeNode, { kind: "finding" }>).finding.torch_api ?? undefined;
+      const node = arg as Extract<TreeNode, { kind: "finding" }>;
+      suggestion = node.finding.torch_api ?? undefined;
+      site = { uri: vscode.Uri.file(node.fsPath).toString(), line: node.finding.line, column: node.finding.column };
+    } else {
+      const editor = vscode.window.activeTextEditor;
+      if (editor && editor.document.languageId === "python") {
+        const pos = editor.selection.active;
+        const prefix = editor.document.lineAt(pos.line).text.slice(0, pos.character);
+        site = { uri: editor.document.uri.toString(), line: pos.line + 1, column: [...prefix].length + 1 };
+      }
+      suggestion = apiAtCursor(tree.currentReport);
     }
-    suggestion ??= apiAtCursor(tree.currentReport);
     const torchApi = await vscode.window.showInputBox({
       title: vscode.l10n.t("Check Operator Equivalence"),
       prompt: vscode.l10n.t("PyTorch API to run against its MindSpore counterpart (for example torch.nn.functional.relu)"),
@@ -183,13 +194,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       return;
     }
     const device = settingsFor(vscode.window.activeTextEditor?.document.uri).device;
+    const api = torchApi.trim();
     const result = await withProgress<unknown>(
-      vscode.l10n.t("Checking {0} on {1}", torchApi.trim(), device),
+      vscode.l10n.t("Checking {0} on {1}", api, device),
       SERVER_COMMANDS.checkEquivalence,
-      [{ api: torchApi.trim(), device }],
+      [{ api, ...(api === suggestion ? site : {}) }],
     );
     if (result !== undefined) {
-      await showJsonResult(result, vscode.l10n.t("Equivalence check of {0}", torchApi.trim()));
+      await showJsonResult(result, vscode.l10n.t("Equivalence check of {0}", api));
     }
   }
 

@@ -1,0 +1,149 @@
+// Drives the msmigrate extension in code-server with headless Chromium and checks, through the UI:
+// squiggles on a torch API, a hover naming the MindSpore API, a quick-fix applied, and
+// "MindSpore: Scan Project" filling the scan-results tree. Screenshots go to $E2E_OUT/screenshots.
+// Run by e2e/run.sh (which starts code-server); environment: E2E_URL, E2E_CHROMIUM, E2E_OUT, E2E_WORKSPACE.
+
+import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const url = process.env.E2E_URL;
+const out = process.env.E2E_OUT;
+const workspace = process.env.E2E_WORKSPACE;
+const shots = join(out, "screenshots");
+const results = [];
+
+const browser = await chromium.launch({
+  executablePath: process.env.E2E_CHROMIUM,
+  headless: true,
+  args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+});
+const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+page.setDefaultTimeout(60_000);
+const mod = process.platform === "darwin" ? "Meta" : "Control";
+
+async function step(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    await page.screenshot({ path: join(shots, `${name}.png`) });
+    results.push({ name, ok: true, ms: Date.now() - started });
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (err) {
+    await page.screenshot({ path: join(shots, `${name}-FAILED.png`) }).catch(() => {});
+    results.push({ name, ok: false, error: String(err) });
+    console.log(`FAIL ${name}: ${err}`);
+    // Escape any open widget so that the next step starts from the editor.
+    await page.keyboard.press("Escape").catch(() => {});
+  }
+}
+
+/** Runs a command from the command palette by its title. */
+async function runCommand(title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`>${title}`);
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+  await row.waitFor({ state: "visible" });
+  await page.keyboard.press("Enter");
+}
+
+/** Opens a workspace file with Quick Open. */
+async function openFile(relative) {
+  await page.keyboard.press(`${mod}+P`);
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(relative);
+  await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ state: "visible" });
+  await page.keyboard.press("Enter");
+  await page.locator(`.tab.active[data-resource-name="${relative.split("/").pop()}"]`).waitFor();
+}
+
+/** Moves the cursor to a 1-based line and column with "Go to Line/Column". */
+async function goTo(line, column) {
+  await page.keyboard.press(`${mod}+G`);
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`:${line}:${column}`);
+  await page.keyboard.press("Enter");
+}
+
+/** The text of an editor line as the editor renders it (1-based line, must be in view). */
+async function lineText(line) {
+  await goTo(line, 1);
+  const current = page.locator(".monaco-editor .view-overlays .current-line").first();
+  await current.waitFor();
+  const top = await current.evaluate((el) => el.style.top);
+  const row = page.locator(`.monaco-editor .view-lines .view-line[style*="top:${top}"]`).first();
+  return (await row.textContent()).replace(/\u00a0/g, " ");
+}
+
+try {
+  await step("01-workbench", async () => {
+    await page.goto(url);
+    await page.locator(".monaco-workbench").waitFor();
+    await page.locator(".activitybar").waitFor();
+  });
+
+  await step("02-squiggles", async () => {
+    await openFile("models/resnet.py");
+    // `class Bottleneck(nn.Module)` (line 20): torch.nn.Module has no direct mapping → a warning.
+    await page.locator(".monaco-editor .squiggly-warning").first().waitFor({ timeout: 120_000 });
+    const warnings = await page.locator(".monaco-editor .squiggly-warning").count();
+    assert.ok(warnings > 0, "no warning squiggles");
+  });
+
+  await step("03-hover", async () => {
+    await goTo(20, 22); // inside `nn.Module` of `class Bottleneck(nn.Module):`
+    await page.keyboard.press(`${mod}+K`);
+    await page.keyboard.press(`${mod}+I`); // "Show Hover"
+    const hover = page.locator(".monaco-hover:not(.hidden)", { hasText: "mindspore.nn.Cell" }).first();
+    await hover.waitFor({ state: "visible" });
+    const text = await hover.textContent();
+    assert.match(text, /torch\.nn\.Module/);
+    await page.keyboard.press("Escape");
+  });
+
+  await step("04-quick-fix", async () => {
+    assert.equal((await lineText(12)).trim(), "return nn.Conv2d(in_planes, out_planes, kernel_size=3, stride=stride, padding=1, bias=False)");
+    await goTo(12, 15); // inside `nn.Conv2d`
+    await page.keyboard.press(`${mod}+.`);
+    const item = page.locator(".action-widget .monaco-list-row", { hasText: "mindspore.mint.nn.Conv2d" }).first();
+    await item.waitFor({ state: "visible" });
+    await item.click();
+    await page.waitForFunction(
+      () => [...document.querySelectorAll(".monaco-editor .view-line")].some((l) => l.textContent.includes("mindspore.mint.nn.Conv2d(in_planes")),
+    );
+    const fixed = await lineText(13);
+    assert.match(fixed, /return mindspore\.mint\.nn\.Conv2d\(in_planes, out_planes, kernel_size=3/);
+    await page.keyboard.press(`${mod}+S`);
+  });
+
+  await step("05-scan-project", async () => {
+    await runCommand("MindSpore: Scan Project");
+    const tree = page.locator('.pane[aria-label*="Scan Results"], .pane:has(.pane-header:has-text("Scan Results"))').first();
+    await tree.waitFor({ state: "visible", timeout: 180_000 });
+    const rows = tree.locator(".monaco-list-row");
+    await rows.filter({ hasText: "train.py" }).first().waitFor({ timeout: 180_000 });
+    const labels = await rows.allTextContents();
+    assert.ok(labels.some((l) => /models \(\d+\)/.test(l)), `no "models (N)" folder row in ${labels}`);
+    assert.ok(labels.some((l) => /train\.py \(\d+\)/.test(l)), `no "train.py (N)" file row in ${labels}`);
+    const message = await page.locator(".pane-body .message, .tree-explorer-viewlet-tree-view-message").first().textContent().catch(() => "");
+    console.log(`     tree rows: ${labels.slice(0, 6).join(" | ")}; message: ${message}`);
+  });
+
+  await step("06-report-webview", async () => {
+    // The HTML report the server wrote opens in the extension's webview panel.
+    const tab = page.locator(".tab", { hasText: "MindSpore Migration Report" }).first();
+    await tab.waitFor({ timeout: 60_000 });
+    const html = readFileSync(join(workspace, ".msmigrate", "report.html"), "utf8");
+    assert.ok(html.length > 1000, "report.html is too small");
+  });
+} finally {
+  await browser.close();
+  const failed = results.filter((r) => !r.ok);
+  console.log(`${results.length - failed.length}/${results.length} steps passed; screenshots in ${shots}`);
+  process.exitCode = failed.length ? 1 : 0;
+}
