@@ -18,7 +18,6 @@ import traceback
 from typing import Any
 
 TEST_KINDS_ENV = "MSMIGRATE_CHECK_TEST_KINDS"  # enables the test-only request kinds sleep / crash
-INSTALL_HINT = "pip install 'msmigrate[check]'  (or: pip install torch==2.13.0 mindspore==2.10.0)"
 CHECK_KINDS = ("function", "tensor_method", "class")
 
 
