@@ -91,6 +91,11 @@ class Worker:
             raise WorkerGone(Reason.WORKER_START, f"unexpected greeting: {ready}")
 
     def _limit_memory(self) -> None:
+        """RLIMIT_AS of the worker, set with ``prlimit`` right after the start.
+
+        Not ``preexec_fn``: the language server runs threads, where ``preexec_fn`` is unsafe. The
+        worker allocates nothing before its first request, so the cap is in place in time.
+        """
         cap = self.config.memory_mb
         if not cap or not sys.platform.startswith("linux"):
             return
