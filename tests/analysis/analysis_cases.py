@@ -1292,4 +1292,24 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
             (6, 17, "torch.ones", DIF),
         ],
     ),
+    (
+        "tuples_of_tensors",
+        "import torch\n"
+        "def pair(x):\n"
+        "    return torch.relu(x), torch.sigmoid(x)\n"
+        "a, b = pair(1)\n"
+        "b.view(1)\n"
+        "pair(1)[0].view(1)\n"
+        "for t in (torch.ones(1), torch.zeros(1)):\n"
+        "    t.view(1)\n",
+        [
+            (3, 12, "torch.relu", MIS),
+            (3, 27, "torch.sigmoid", CON),
+            (5, 3, "torch.Tensor.view", CON),
+            (6, 12, "torch.Tensor.view", CON),
+            (7, 11, "torch.ones", DIF),
+            (7, 26, "torch.zeros", DIF),
+            (8, 7, "torch.Tensor.view", CON),
+        ],
+    ),
 ]

@@ -45,6 +45,7 @@ from msmigrate.analysis.values import (
     Foreign,
     Instance,
     Opaque,
+    TupleValue,
     UserClass,
     UserFunction,
     prefer,
@@ -253,7 +254,13 @@ class UsageCollector:
 
     def _subscript(self, node: ast.Subscript, usage: UsageKind | None) -> object:
         value = self.ev(node.value)
-        self.ev(node.slice)
+        index = node.slice
+        self.ev(index)
+        if type(value) is TupleValue:
+            position = index.value if type(index) is _Constant else None
+            if type(position) is int and -len(value.items) <= position < len(value.items):
+                return value.items[position]
+            return UNKNOWN
         if type(value) is Instance:
             return TENSOR_VALUE if value.kind == TENSOR else (value if value.kind == MODULE else UNKNOWN)
         return UNKNOWN  # an item of a list or dict can be anything, a tensor included
@@ -288,11 +295,16 @@ class UsageCollector:
         self.ev(node.test)
         return prefer(self.ev(node.body), self.ev(node.orelse))
 
-    def _elements(self, node: ast.List | ast.Tuple | ast.Set, usage: UsageKind | None) -> object:
+    def _elements(self, node: ast.List | ast.Set, usage: UsageKind | None) -> object:
         ev = self.ev
         for elt in node.elts:
             ev(elt)
         return OTHER
+
+    def _tuple(self, node: ast.Tuple, usage: UsageKind | None) -> object:
+        items = tuple(self.ev(elt) for elt in node.elts)
+        starred = any(type(elt) is ast.Starred for elt in node.elts)
+        return TupleValue(items) if not starred and any(type(i) is Instance for i in items) else OTHER
 
     def _dict(self, node: ast.Dict, usage: UsageKind | None) -> object:
         ev = self.ev
@@ -372,8 +384,13 @@ class UsageCollector:
         if kind is ast.Name:
             self.scope.bind(target.id, value)
         elif kind is ast.Tuple or kind is ast.List:
+            elts = target.elts
+            if type(value) is TupleValue and len(value.items) == len(elts):
+                for elt, item in zip(elts, value.items, strict=True):
+                    self._bind_target(elt, item)
+                return
             element = _element_of(value)
-            for elt in target.elts:
+            for elt in elts:
                 self._bind_target(elt, element)
         elif kind is ast.Attribute:
             owner = self.ev(target.value)
@@ -751,7 +768,7 @@ _EXPR = {
     ast.NamedExpr: C._namedexpr,
     ast.Starred: C._passthrough,
     ast.List: C._elements,
-    ast.Tuple: C._elements,
+    ast.Tuple: C._tuple,
     ast.Set: C._elements,
     ast.Dict: C._dict,
     ast.JoinedStr: C._joinedstr,
@@ -809,12 +826,19 @@ def _identity_op(op: ast.cmpop) -> bool:
 
 def _element_of(value: object) -> object:
     """What iterating over (or unpacking) ``value`` yields."""
+    if type(value) is TupleValue:
+        first = value.items[0] if value.items else UNKNOWN
+        return first if all(_same_kind(item, first) for item in value.items) else UNKNOWN
     if type(value) is Instance:
         if value.kind == TENSOR:
             return TENSOR_VALUE
         if value.kind == MODULE:
             return Instance(MODULE)
     return UNKNOWN  # items of lists, dicts, zip(...) … can be anything, tensors included
+
+
+def _same_kind(a: object, b: object) -> bool:
+    return type(a) is Instance and type(b) is Instance and a.kind == b.kind and a.kind is not None
 
 
 def _user_class_of(value: object) -> UserClass | None:

@@ -65,6 +65,13 @@ class Foreign:
 
 
 @dataclass(eq=False, slots=True)
+class TupleValue:
+    """A tuple literal whose items are known (``return out, attn``): unpacking gives the items."""
+
+    items: tuple[object, ...]
+
+
+@dataclass(eq=False, slots=True)
 class Opaque:
     """The result of calling something imported from a package the analyzer does not know (the user's
     own modules): unknown locally, but worth asking jedi about."""
