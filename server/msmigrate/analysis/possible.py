@@ -12,10 +12,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import logging
+import queue
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
@@ -44,7 +45,7 @@ COMMON_NON_TENSOR_METHODS: frozenset[str] = frozenset(
 _JEDI_CACHE: OrderedDict[tuple[str, str], dict[tuple[int, int], str | None]] = OrderedDict()
 _JEDI_CACHE_SIZE = 64
 _JEDI_LOCK = threading.Lock()
-_JEDI_EXECUTOR: ThreadPoolExecutor | None = None
+_JEDI_EXECUTOR: _JediThread | None = None
 _JEDI_PENDING: dict[tuple[str, str, int, int], Future] = {}
 _MAX_PENDING = 32
 
@@ -147,10 +148,34 @@ class JediOracle:
                 self.cache[position] = future.result()
 
 
-def _executor() -> ThreadPoolExecutor:
+class _JediThread:
+    """One daemon thread running jedi jobs in order. Unlike a ThreadPoolExecutor it does not hold up
+    interpreter exit until every queued inference has finished."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="msmigrate-jedi", daemon=True).start()
+
+    def submit(self, fn, *args) -> Future:
+        future: Future = Future()
+        self._jobs.put((future, fn, args))
+        return future
+
+    def _run(self) -> None:
+        while True:
+            future, fn, args = self._jobs.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:  # delivered to whoever waits on the future
+                future.set_exception(exc)
+
+
+def _executor() -> _JediThread:
     global _JEDI_EXECUTOR
     if _JEDI_EXECUTOR is None:
-        _JEDI_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-jedi")
+        _JEDI_EXECUTOR = _JediThread()
     return _JEDI_EXECUTOR
 
 
