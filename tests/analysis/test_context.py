@@ -92,3 +92,13 @@ def test_context_fields(ctx, kb):
 def test_no_context_for_a_file_without_torch(kb):
     result, context = analyze_text("x = 1\n", "a.py", kb)
     assert context is None and result.findings == []
+
+
+def test_shared_walk(ctx):
+    nodes = ctx.walk()
+    assert nodes is ctx.walk()
+    assert len(nodes) == sum(1 for _ in ast.walk(ctx.tree))
+    calls = ctx.nodes_of(ast.Call)
+    assert calls is ctx.nodes_of(ast.Call)
+    assert [ast.unparse(c.func) for c in calls][:3] == ["Net", "optim.SGD", "torch.zeros"]
+    assert all(isinstance(n, (ast.Name, ast.Attribute)) for n in ctx.nodes_of(ast.Name, ast.Attribute))

@@ -28,6 +28,8 @@ class AnalysisContext:
     values: dict[ast.AST, object] = field(default_factory=dict, repr=False)
     calls: dict[int, ast.Call] = field(default_factory=dict, repr=False)
     columns: ColumnMap | None = field(default=None, repr=False)
+    _nodes: list[ast.AST] | None = field(default=None, repr=False)
+    _by_type: dict[tuple[type, ...], list[ast.AST]] = field(default_factory=dict, repr=False)
 
     def qualified_name(self, node: ast.expr) -> str | None:
         """The full torch name an expression refers to (``F.relu`` → ``torch.nn.functional.relu``)."""
@@ -46,6 +48,19 @@ class AnalysisContext:
         """``(line, column, end_line, end_column)`` in Finding coordinates (1-based, code points)."""
         columns = self.columns or ColumnMap(self.lines, self.source.isascii())
         return columns.node_range(node)
+
+    def walk(self) -> list[ast.AST]:
+        """Every node of the tree (``ast.walk`` order), computed once for all checkers."""
+        if self._nodes is None:
+            self._nodes = list(ast.walk(self.tree))
+        return self._nodes
+
+    def nodes_of(self, *types: type) -> list[ast.AST]:
+        """The nodes of the given types (``ctx.nodes_of(ast.Call)``), computed once per set of types."""
+        found = self._by_type.get(types)
+        if found is None:
+            found = self._by_type[types] = [node for node in self.walk() if isinstance(node, types)]
+        return found
 
     def call_of(self, finding: Finding) -> ast.Call | None:
         """The call expression an API finding belongs to (``None`` for a reference that is not called)."""
