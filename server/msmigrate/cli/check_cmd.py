@@ -11,19 +11,9 @@ from pathlib import Path
 import click
 
 from msmigrate.i18n import t
+from msmigrate.knowledge.model import MappingCategory
 
-CATEGORIES = (
-    "consistent",
-    "param_names",
-    "default_values",
-    "data_types",
-    "param_count_order",
-    "no_verbose",
-    "no_inplace",
-    "other_difference",
-    "diff_page",
-    "unsupported",
-)
+CATEGORIES = tuple(category.value for category in MappingCategory)
 
 
 @click.command()
