@@ -1312,4 +1312,21 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
             (8, 7, "torch.Tensor.view", CON),
         ],
     ),
+    (
+        "class_attribute_holding_a_torch_class",
+        "import torch.nn as nn\n"
+        "class Q(nn.Module):\n"
+        "    _FLOAT = nn.Linear\n"
+        "    def convert(self):\n"
+        "        return self._FLOAT.from_float\n"
+        "    @classmethod\n"
+        "    def make(cls):\n"
+        "        return cls._FLOAT(2, 2)\n",
+        [
+            (2, 9, "torch.nn.Module", MIS),
+            (3, 14, "torch.nn.Linear", DIF),
+            (5, 16, "torch.nn.Linear", DIF),
+            (8, 16, "torch.nn.Linear", DIF),
+        ],
+    ),
 ]

@@ -195,10 +195,13 @@ class UsageCollector:
                         self.values[attr_node] = value
                     continue
                 # the torch name ends before this attribute: report it, then look up a plain member
-                self._report(ref_node, value, ATTRIBUTE, None)
+                if ref_node is not None:
+                    self._report(ref_node, value, ATTRIBUTE, None)
                 ref_node = None
                 value = OTHER if facts.known(value) else UNKNOWN
             value = self._member(value, attr_node, call if is_top else None)
+            if type(value) is str:
+                ref_node = attr_node  # ``self.act`` holding ``nn.ReLU`` names that torch object
             if not is_top and (type(value) is str or type(value) is Instance):
                 self.values[attr_node] = value
         if ref_node is not None and usage is not None:
