@@ -254,6 +254,10 @@ def _call(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str,
         if not callable(member):  # a property (T, mT, real …): its value is the output
             return None, _constant(member), (args[1:], kwargs)
         return None, member, (args[1:], kwargs)
+    if side == "mindspore" and isinstance(target, type):  # a Primitive class (older tables): build, then call
+        init_args = decode(call.get("init_args", []), tensors, dtype_of)
+        init_kwargs = {k: decode(v, tensors, dtype_of) for k, v in call.get("init_kwargs", {}).items()}
+        return None, target(*init_args, **init_kwargs), (args, kwargs)
     return None, target, (args, kwargs)
 
 
