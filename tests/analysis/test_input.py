@@ -165,3 +165,50 @@ def test_huge_file(analyze):
     assert result.lines == 100_000
     assert len(result.findings) == 10_000 * 5  # Module, Linear, view, relu, mean per block
     assert result.findings[-1].line == 99_999
+
+
+TRAINING_SCRIPT = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.fc = nn.Linear(8, 2)
+
+    def forward(self, x):
+        x = F.relu(self.conv(x))
+        x = x.mean(dim=(2, 3))
+        return self.fc(x).view(-1, 2)
+
+
+def train(loader):
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for images, labels in loader:
+        opt.zero_grad()
+        loss = F.cross_entropy(model(images), labels)
+        loss.backward()
+        opt.step()
+    torch.save(model.state_dict(), "model.pt")
+"""
+
+
+def test_every_truncation_and_corruption_is_analysed(analyze):
+    """A file cut or damaged anywhere (as while typing) never fails, and keeps the intact parts."""
+    complete = {f.torch_api for f in analyze(TRAINING_SCRIPT).findings}
+    assert "torch.save" in complete and "torch.Tensor.view" in complete
+    for cut in range(0, len(TRAINING_SCRIPT), 7):
+        for damaged in (
+            TRAINING_SCRIPT[:cut],
+            TRAINING_SCRIPT[:cut] + "(" + TRAINING_SCRIPT[cut:],
+            TRAINING_SCRIPT[:cut] + TRAINING_SCRIPT[cut + 3 :],
+        ):
+            result = analyze(damaged)
+            assert result.error_key is None, damaged
+            assert all(f.torch_api.startswith("torch") for f in result.findings), damaged
+    # a damaged middle keeps what comes before and after it
+    broken = TRAINING_SCRIPT.replace("x = x.mean(dim=(2, 3))", "x = x.mean(dim=(2, 3)")
+    assert {"torch.save", "torch.nn.Conv2d", "torch.optim.SGD"} <= {f.torch_api for f in analyze(broken).findings}
