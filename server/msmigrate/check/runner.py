@@ -62,6 +62,9 @@ class Worker:
         env = {**os.environ, **config.env}
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_PACKAGE_ROOT), env.get("PYTHONPATH")) if p)
         env.setdefault("GLOG_v", "3")  # MindSpore: errors only
+        # Few malloc arenas: each reserves 64 MB of address space per thread otherwise, which would
+        # count against the memory cap on machines with many cores.
+        env.setdefault("MALLOC_ARENA_MAX", "4")
         env["PYTHONUNBUFFERED"] = "1"
         if config.test_kinds:
             env["MSMIGRATE_CHECK_TEST_KINDS"] = "1"
