@@ -1,5 +1,9 @@
 """Operator-equivalence checking: run a torch API and its mapped MindSpore API on the same inputs.
 
-The core modules here (spec, request, runner, result, verified) never import torch or mindspore;
-only :mod:`msmigrate.check.worker`, run as a separate process, does.
+* ``spec`` / ``spec_table`` – how to call an API (``mapping_data/input_specs.json`` + generic rules);
+* ``request`` – a JSON request from a mapping row, a spec, parameter renames and literal call-site values;
+* ``runner`` – the worker subprocess (timeout, memory cap, restart after a crash), batch mode;
+* ``worker`` / ``worker_compare`` – the only modules that import torch, MindSpore and numpy;
+* ``result`` / ``render`` – the outcome and its bilingual text;
+* ``service`` – checks of APIs and whole tables; ``verified`` – ``verified-<v>-<device>.json`` and hover text.
 """
