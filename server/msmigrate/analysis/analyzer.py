@@ -24,8 +24,9 @@ from msmigrate.analysis.finding import FileResult, Finding, Severity, UsageKind
 from msmigrate.analysis.options import OFF, AnalysisOptions
 from msmigrate.analysis.parse import SourceError, decode, parse_text, split_lines
 from msmigrate.analysis.possible import JediOracle, arguments_fit, excluded
-from msmigrate.analysis.receivers import NON_TORCH_PACKAGES, facts_for
+from msmigrate.analysis.receivers import facts_for
 from msmigrate.analysis.suppress import is_suppressed, suppressions
+from msmigrate.analysis.tables import NON_TORCH_PACKAGES
 from msmigrate.analysis.usages import Candidate, UsageCollector
 from msmigrate.analysis.values import Foreign, Opaque
 

@@ -1,7 +1,7 @@
 """Receiver inference: which torch calls and members produce tensors, modules and optimizers.
 
-The tables are data; :class:`TorchFacts` answers per qualified name (cached) from the knowledge base's
-inventory, and :func:`call_result` / :func:`member_result` compute the value of an expression.
+The facts are data (``tables.py``); :class:`TorchFacts` answers per qualified name (cached) from the
+knowledge base's inventory, and :func:`call_result` / :func:`member_value` compute expression values.
 """
 
 from __future__ import annotations
@@ -9,6 +9,23 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
+from msmigrate.analysis.tables import (
+    INTERNAL_MODULE_PREFIXES,
+    INTERNAL_MODULES,
+    MEMBER_OWNERS,
+    MODEL_FACTORY_PREFIXES,
+    MODULE_CLASS_NAMESPACES,
+    MODULE_RETURNING_METHODS,
+    NON_MODULE_CLASSES,
+    NON_TENSOR_FUNCTIONS,
+    NON_TENSOR_METHODS,
+    NON_TORCH_PACKAGES,
+    TENSOR_CLASSES,
+    TENSOR_FUNCTION_NAMESPACES,
+    TENSOR_RETURNING_MEMBERS,
+    TENSOR_VALUED_ATTRIBUTES,
+    TORCH_ROOTS,
+)
 from msmigrate.analysis.values import (
     MODULE,
     OPTIMIZER,
@@ -26,151 +43,6 @@ from msmigrate.analysis.values import (
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
-
-TORCH_ROOTS: frozenset[str] = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})
-
-# Namespaces whose functions return tensors (unless listed in NON_TENSOR_FUNCTIONS).
-TENSOR_FUNCTION_NAMESPACES: frozenset[str] = frozenset(
-    {"torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special", "torch.nn.init",
-     "torch.sparse", "torch.autograd"}
-)
-
-NON_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
-    {
-        "torch.is_tensor", "torch.is_storage", "torch.is_floating_point", "torch.is_complex",
-        "torch.is_nonzero", "torch.is_grad_enabled", "torch.is_inference_mode_enabled",
-        "torch.numel", "torch.get_default_dtype", "torch.set_default_dtype", "torch.set_default_device",
-        "torch.get_default_device", "torch.set_default_tensor_type", "torch.manual_seed", "torch.seed",
-        "torch.initial_seed", "torch.get_rng_state", "torch.set_rng_state", "torch.set_printoptions",
-        "torch.set_num_threads", "torch.get_num_threads", "torch.set_num_interop_threads",
-        "torch.get_num_interop_threads", "torch.set_grad_enabled", "torch.use_deterministic_algorithms",
-        "torch.are_deterministic_algorithms_enabled", "torch.save", "torch.load", "torch.compile",
-        "torch.set_float32_matmul_precision", "torch.get_float32_matmul_precision", "torch.typename",
-        "torch.is_autocast_enabled", "torch.set_anomaly_enabled", "torch.broadcast_shapes",
-        "torch.result_type", "torch.can_cast", "torch.promote_types", "torch.autograd.backward",
-        "torch.autograd.set_detect_anomaly", "torch.autograd.set_grad_enabled",
-        "torch.nn.functional.has_torch_function",
-    }
-)
-
-# torch classes whose instances are tensors.
-TENSOR_CLASSES: frozenset[str] = frozenset(
-    {
-        "torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor", "torch.BFloat16Tensor",
-        "torch.LongTensor", "torch.IntTensor", "torch.ShortTensor", "torch.CharTensor", "torch.ByteTensor",
-        "torch.BoolTensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
-        "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer",
-    }
-)
-
-# Namespaces whose capitalised classes are nn.Module subclasses.
-MODULE_CLASS_NAMESPACES: frozenset[str] = frozenset(
-    {"torch.nn", "torch.nn.parallel", "torch.nn.modules", "torchvision.models", "torchvision.ops"}
-)
-NON_MODULE_CLASSES: frozenset[str] = frozenset({"torch.nn.Container"})
-
-# Real torch modules the public inventory does not list, with the public module re-exporting their names
-# (``from torch.nn.modules.loss import _Loss``, ``from torch.utils.data.dataset import Dataset``).
-INTERNAL_MODULES: dict[str, str | None] = {
-    "torch.nn.modules": "torch.nn",
-    "torch.nn.parameter": "torch.nn",
-    "torch.optim.optimizer": "torch.optim",
-    "torch.utils.data.dataset": "torch.utils.data",
-    "torch.utils.data.dataloader": "torch.utils.data",
-    "torch.utils.data.sampler": "torch.utils.data",
-    "torch.utils.data.distributed": "torch.utils.data.distributed",
-    "torch.cuda.amp.grad_scaler": "torch.cuda.amp",
-    "torch.cuda.amp.autocast_mode": "torch.cuda.amp",
-    "torch.amp.grad_scaler": "torch.amp",
-    "torch.amp.autocast_mode": "torch.amp",
-    "torch.autograd.grad_mode": "torch.autograd",
-    "torch.autograd.function": "torch.autograd",
-    "torch.nn.utils.rnn": "torch.nn.utils.rnn",
-    "torch._C": None,
-    "torch.testing": None,
-    "torch.onnx": None,
-    "torch.hub": None,
-    "torch.multiprocessing": None,
-    "torch.overrides": None,
-    "torch.types": None,
-    "torch.profiler": None,
-    "torch.fx": None,
-    "torch.ao": None,
-    "torch.quantization": None,
-    "torch.utils.tensorboard": None,
-    "torch.utils.cpp_extension": None,
-    "torch.utils.hooks": None,
-}
-INTERNAL_MODULE_PREFIXES: tuple[str, ...] = ("torch.nn.modules.", "torch._C.", "torch.ao.", "torch.fx.")
-
-# Namespaces of functions that build nn.Module models.
-MODEL_FACTORY_PREFIXES: tuple[str, ...] = ("torchvision.models.", "torch.hub.load")
-
-# Tensor methods that do not return a tensor.
-NON_TENSOR_METHODS: frozenset[str] = frozenset(
-    {
-        "item", "tolist", "numpy", "size", "dim", "ndimension", "nelement", "numel", "element_size",
-        "stride", "storage", "untyped_storage", "storage_offset", "data_ptr", "get_device", "is_contiguous",
-        "is_floating_point", "is_complex", "is_signed", "is_pinned", "is_shared", "is_set_to", "equal",
-        "backward", "register_hook", "register_post_accumulate_grad_hook", "type", "__len__",
-        "dim_order", "is_inference", "has_names", "is_coalesced",
-    }
-)
-
-# Tensor attributes whose value is a tensor.
-TENSOR_VALUED_ATTRIBUTES: frozenset[str] = frozenset({"T", "mT", "H", "mH", "real", "imag", "grad", "data"})
-
-# Classes whose members the inventory lists under a base class or the public alias.
-MEMBER_OWNERS: dict[str, str] = {
-    "torch.cuda.amp.GradScaler": "torch.amp.GradScaler",
-    "torch.GradScaler": "torch.amp.GradScaler",
-    "torch.optim.lr_scheduler.ReduceLROnPlateau": "torch.optim.lr_scheduler.ReduceLROnPlateau",
-}
-
-# Members of other torch classes that return tensors.
-TENSOR_RETURNING_MEMBERS: frozenset[str] = frozenset(
-    {"torch.amp.GradScaler.scale", "torch.distributions.Distribution.sample",
-     "torch.distributions.Distribution.rsample", "torch.distributions.Distribution.log_prob",
-     "torch.distributions.Distribution.entropy"}
-)
-
-# Module methods that return the module itself.
-MODULE_RETURNING_METHODS: frozenset[str] = frozenset(
-    {"to", "cuda", "cpu", "xpu", "ipu", "mtia", "train", "eval", "float", "double", "half", "bfloat16",
-     "requires_grad_", "apply", "type", "to_empty", "share_memory"}
-)
-
-# Packages known not to produce torch objects: results of their calls are plain (non-tensor) values.
-NON_TORCH_PACKAGES: frozenset[str] = frozenset(
-    {
-        "numpy", "np", "pandas", "scipy", "cv2", "PIL", "skimage", "sklearn", "matplotlib", "math", "cmath",
-        "os", "sys", "re", "json", "yaml", "csv", "random", "time", "datetime", "collections", "itertools",
-        "functools", "operator", "pathlib", "logging", "argparse", "shutil", "glob", "pickle", "copy",
-        "string", "textwrap", "typing", "dataclasses", "enum", "io", "subprocess", "threading",
-        "multiprocessing", "socket", "struct", "hashlib", "base64", "uuid", "tempfile", "warnings",
-        "traceback", "inspect", "abc", "contextlib", "statistics", "decimal", "fractions", "heapq", "bisect",
-        "array", "queue", "urllib", "http", "requests", "tqdm", "h5py", "imageio", "mindspore", "tensorflow",
-        "builtins", "jax", "paddle", "mxnet", "onnx", "onnxruntime", "tokenizers", "sentencepiece", "nltk",
-        "spacy",
-    }
-)
-
-# Base classes from other packages whose subclasses are nn.Module subclasses.
-FOREIGN_MODULE_BASES: frozenset[str] = frozenset(
-    {"pytorch_lightning.LightningModule", "lightning.LightningModule", "lightning.pytorch.LightningModule",
-     "pytorch_lightning.core.LightningModule", "transformers.PreTrainedModel"}
-)
-
-# Builtins whose result is certainly not a torch object.
-NON_TORCH_BUILTINS: frozenset[str] = frozenset(
-    {
-        "list", "dict", "set", "frozenset", "tuple", "str", "bytes", "bytearray", "int", "float", "complex",
-        "bool", "len", "range", "enumerate", "zip", "map", "filter", "sorted", "reversed", "repr", "format",
-        "open", "print", "isinstance", "issubclass", "hasattr", "id", "hash", "hex", "oct", "bin", "chr",
-        "ord", "round", "input", "type", "dir", "vars", "globals", "locals", "object", "super", "slice",
-        "memoryview", "callable", "divmod", "pow", "ascii",
-    }
-)
 
 
 class TorchFacts:
