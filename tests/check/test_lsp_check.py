@@ -80,3 +80,18 @@ async def test_command_without_api_is_a_clear_error(client: LanguageClient, tmp_
         types.ExecuteCommandParams(command="msmigrate.checkEquivalence", arguments=[{}])
     )
     assert reply == {"error": "msmigrate.checkEquivalence needs a torch API name"}
+
+
+async def test_python_path_setting_chooses_the_worker_interpreter(client: LanguageClient, tmp_path: Path):
+    missing = str(tmp_path / "no-such-python")
+    await initialize(client, tmp_path, settings={"mindsporeVersion": "2.6", "pythonPath": missing})
+    uri = open_document(client, tmp_path / "m.py", SOURCE)
+    await wait_until(lambda: published_for(client, uri, 1), what="diagnostics")
+    reply = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="msmigrate.checkEquivalence", arguments=["torch.nn.functional.softmax", uri, 3, 5]
+        )
+    )
+    assert (reply["result"]["status"], reply["result"]["reason"]) == ("error", "worker_start")
+    assert missing in reply["message"] and "msmigrate.pythonPath" in reply["message"]
+    assert client.messages[-1].type == types.MessageType.Error
