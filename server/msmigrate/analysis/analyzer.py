@@ -12,6 +12,7 @@ import gc
 import importlib
 import logging
 import pkgutil
+import sys
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from functools import cache
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 Checker = Callable[[AnalysisContext], Iterable[Finding]]
 _HINT = Severity.HINT
+_WALK_RECURSION_LIMIT = 6000
 
 
 def analyze_source(
@@ -56,6 +58,8 @@ def analyze_source(
         with _gc_paused():
             result = analyze_text(text, path, kb, options, lines)[0]  # the tree is freed before GC resumes
         return result
+    except SourceError as exc:
+        return FileResult(path, error_key=exc.key, error_args=exc.args_, lines=_line_count(lines))
     except RecursionError:
         return FileResult(path, error_key="analysis.too_complex", lines=_line_count(lines))
     except Exception as exc:
@@ -81,7 +85,8 @@ def analyze_text(
         return FileResult(path, [], lines=count), None
     parsed = parse_text(text, lines, path)
     collector = UsageCollector(facts_for(kb))
-    collector.run(parsed.tree)
+    with _recursion_room():
+        collector.run(parsed.tree)
     columns = ColumnMap(lines, text.isascii())
 
     usages: list[Finding] = []
@@ -225,6 +230,21 @@ def _gc_paused():
     finally:
         if was_enabled:
             gc.enable()
+
+
+@contextmanager
+def _recursion_room():
+    """The walk recurses a few frames per level of the syntax tree, whose depth ``ast.parse`` bounds
+    (about a thousand levels under the default limit): give the walk room for that depth (e.g. a
+    generated 900-term sum). Only Python frames are added, so the C stack is not at risk."""
+    limit = sys.getrecursionlimit()
+    if limit < _WALK_RECURSION_LIMIT:
+        sys.setrecursionlimit(_WALK_RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        if limit < _WALK_RECURSION_LIMIT:
+            sys.setrecursionlimit(limit)
 
 
 def _line_count(lines: list[str]) -> int:

@@ -84,9 +84,8 @@ def parse_text(text: str, lines: list[str], path: str = "<unknown>") -> ParsedSo
         message = f"line {exc.lineno}: {exc.msg}"
         tree = recover(text, lines, path, exc.lineno)
         return ParsedSource(text, lines, tree, recovered=True, syntax_error=message)
-    except (ValueError, RecursionError, MemoryError) as exc:  # pathological nesting and the like
-        return ParsedSource(text, lines, ast.Module(body=[], type_ignores=[]), recovered=True,
-                            syntax_error=str(exc))
+    except (RecursionError, MemoryError):  # nesting deeper than the parser accepts
+        raise SourceError("analysis.too_complex") from None
     return ParsedSource(text, lines, tree)
 
 

@@ -306,7 +306,7 @@ class UsageCollector(StatementWalker):
         return OTHER
 
     def _tuple(self, node: ast.Tuple, usage: UsageKind | None) -> object:
-        items = tuple(self.ev(elt) for elt in node.elts)
+        items = tuple([self.ev(elt) for elt in node.elts])
         starred = any(type(elt) is ast.Starred for elt in node.elts)
         return TupleValue(items) if not starred and any(type(i) is Instance for i in items) else OTHER
 
