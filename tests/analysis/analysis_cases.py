@@ -1329,4 +1329,25 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
             (8, 16, "torch.nn.Linear", DIF),
         ],
     ),
+    (
+        "member_assignment_is_a_usage",
+        "import torch\n"
+        "import torch.nn as nn\n"
+        "m = nn.Linear(2, 2)\n"
+        "for p in m.parameters():\n"
+        "    p.requires_grad = False\n"
+        "class N(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc = nn.Linear(2, 2)\n"
+        "        self.training = False\n",
+        [
+            (3, 5, "torch.nn.Linear", DIF),
+            (4, 12, "torch.nn.Module.parameters", MIS),
+            (5, 7, "torch.Tensor.requires_grad", MIS),
+            (6, 9, "torch.nn.Module", MIS),
+            (9, 19, "torch.nn.Linear", DIF),
+            (10, 14, "torch.nn.Module.training", MIS),
+        ],
+    ),
 ]

@@ -398,6 +398,8 @@ class UsageCollector(StatementWalker):
                 self._bind_target(elt, element)
         elif kind is ast.Attribute:
             owner = self.ev(target.value)
+            if type(owner) is Instance and owner.kind is not None:
+                self._member(owner, target, None)  # ``p.requires_grad = False`` is a usage too
             user = user_class_of(owner)
             if user is not None:
                 old = user.attrs.get(target.attr)
