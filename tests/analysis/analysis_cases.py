@@ -1350,4 +1350,11 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
             (10, 14, "torch.nn.Module.training", MIS),
         ],
     ),
+    (
+        "augmented_member_assignment",
+        "import torch\n"
+        "w = torch.ones(1)\n"
+        "w.data += 1\n",
+        [(2, 5, "torch.ones", DIF), (3, 3, "torch.Tensor.data", MIS)],
+    ),
 ]

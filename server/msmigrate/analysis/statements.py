@@ -129,10 +129,8 @@ class StatementWalker:
                 self.scope.bind(target.id, TENSOR_VALUE)
             elif old is None:
                 self.scope.bind(target.id, UNKNOWN)
-        elif type(target) is ast.Attribute:
-            self.ev(target.value)
         else:
-            self.ev(target)
+            self.ev(target)  # ``p.data += 1`` reads (and writes) the member
 
     def _s_annassign(self, node: ast.AnnAssign) -> None:
         annotated = self._annotation(node.annotation)
