@@ -18,6 +18,7 @@ from msmigrate.rules.support import (
     reference_range,
     scopes,
     short,
+    usages_by_start,
 )
 
 DOC = "https://www.mindspore.cn/docs/en/r2.3.1/migration_guide/dynamic_shape.html"
@@ -172,10 +173,8 @@ class _ScopeChecker:
 
     def _usage_is_tensor_method(self, func: ast.Attribute) -> bool:
         span = reference_range(self.ctx, func)
-        return any(
-            (f.line, f.column) == span[:2] and f.torch_api == f"torch.Tensor.{func.attr}"
-            for f in self.ctx.usages
-        )
+        found = usages_by_start(self.ctx).get((span[0], span[1]), ())
+        return any(f.torch_api == f"torch.Tensor.{func.attr}" for f in found)
 
     def is_dynamic_call(self, call: ast.Call) -> str | None:
         """The API name when ``call`` returns a data-dependent shape."""

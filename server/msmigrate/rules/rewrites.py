@@ -17,6 +17,7 @@ from typing import Any
 
 from msmigrate.fixes.text import line_starts, offset
 from msmigrate.rules.missing_advice import VARARG_METHODS
+from msmigrate.rules.support import segment
 
 Edit = tuple[int, int, int, int, str]
 
@@ -60,7 +61,7 @@ def torch_alias(tree: ast.Module) -> str | None:
 
 
 def _text(src: Any, node: ast.AST) -> str:
-    return ast.get_source_segment(src.source, node) or ""
+    return segment(src.source, node)
 
 
 def _whole(src: Any, node: ast.AST, new_text: str) -> list[Edit]:

@@ -21,7 +21,7 @@ class StraightThroughClamp(nn.Cell):
     def bprop(self, x, out, dout):
         return (dout,)
 ''',
-    "parameters_to_vector": '''\
+    "parameters_to_vector": """\
 from mindspore import ops
 
 
@@ -35,7 +35,7 @@ def vector_to_parameters(vector, params):
         count = p.size
         p.set_data(vector[start:start + count].reshape(p.shape))
         start += count
-''',
+""",
     "pad_sequence": '''\
 from mindspore import ops
 
@@ -80,7 +80,7 @@ def kthvalue(x, k, dim=-1, keepdim=False):
         values, indices = values.squeeze(dim), indices.squeeze(dim)
     return values, indices
 ''',
-    "rms_norm": '''\
+    "rms_norm": """\
 import mindspore as ms
 from mindspore import Parameter, nn, ops
 
@@ -95,14 +95,14 @@ class RMSNorm(nn.Cell):
     def construct(self, x):
         scale = ops.rsqrt(ops.mean(x * x, self.axes, True) + self.eps)
         return x * scale * self.weight
-''',
-    "pairwise_distance": '''\
+""",
+    "pairwise_distance": """\
 from mindspore import ops
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return ops.norm(x1 - x2 + eps, ord=p, dim=-1, keepdim=keepdim)
-''',
+""",
     "embedding_bag": '''\
 from mindspore import nn
 
@@ -123,7 +123,7 @@ class EmbeddingBag(nn.Cell):
             return vectors.max(1)
         return vectors.mean(1)
 ''',
-    "poisson_nll_loss": '''\
+    "poisson_nll_loss": """\
 import math
 
 from mindspore import ops
@@ -143,7 +143,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, eps=1e-8, reduct
     if reduction == "sum":
         return loss.sum()
     return loss
-''',
+""",
     "one_cycle_lr": '''\
 import math
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import re
+import threading
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.finding import Finding, UsageKind
@@ -65,11 +68,31 @@ def new_finding(
     )
 
 
+class _UsageIndex(threading.local):
+    usages: list[Finding] | None = None
+    count: int = -1
+    index: dict[tuple[int, int], list[Finding]] = {}
+
+
+_USAGE_INDEX = _UsageIndex()
+
+
+def usages_by_start(ctx: AnalysisContext) -> dict[tuple[int, int], list[Finding]]:
+    """The analyzer's findings by start position, built once per file (per thread)."""
+    cache = _USAGE_INDEX
+    if cache.usages is not ctx.usages or cache.count != len(ctx.usages):
+        index: dict[tuple[int, int], list[Finding]] = {}
+        for finding in ctx.usages:
+            index.setdefault((finding.line, finding.column), []).append(finding)
+        cache.usages, cache.count, cache.index = ctx.usages, len(ctx.usages), index
+    return cache.index
+
+
 def usage_at(ctx: AnalysisContext, span: Range, apis: Iterable[str] | None = None) -> Finding | None:
     """The API finding the analyzer reported at ``span`` (optionally only for one of ``apis``)."""
     wanted = set(apis) if apis is not None else None
-    for finding in ctx.usages:
-        if (finding.line, finding.column) == span[:2] and (wanted is None or finding.torch_api in wanted):
+    for finding in usages_by_start(ctx).get((span[0], span[1]), ()):
+        if wanted is None or finding.torch_api in wanted:
             return finding
     return None
 
@@ -111,8 +134,44 @@ def report(
 API_RULES = frozenset({"MSM200", "MSM201", "MSM202", "MSM203", "MSM204", "MSM102"})
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+@lru_cache(maxsize=8)
+def _source_lines(source: str) -> list[str]:
+    """The lines of ``source`` with their line breaks, split the way ``ast`` counts lines."""
+    return _LINE.findall(source)
+
+
+def _cut(line: str, byte_offset: int) -> int:
+    """The code-point index of a UTF-8 byte offset in ``line``."""
+    if line.isascii():
+        return byte_offset
+    return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "surrogatepass"))
+
+
+def segment(source: str, node: ast.AST) -> str:
+    """``ast.get_source_segment`` without re-splitting the whole source on every call."""
+    try:
+        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
+        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+    except AttributeError:
+        return ""
+    if end is None or last is None:
+        return ""
+    lines = _source_lines(source)
+    if last >= len(lines):
+        return ""
+    if first == last:
+        line = lines[first]
+        return line[_cut(line, start) : _cut(line, end)]
+    head = lines[first][_cut(lines[first], start) :]
+    tail = lines[last][: _cut(lines[last], end)]
+    return "".join([head, *lines[first + 1 : last], tail])
+
+
 def text(ctx: AnalysisContext, node: ast.AST) -> str:
-    return ast.get_source_segment(ctx.source, node) or ""
+    return segment(ctx.source, node)
 
 
 def short(ctx: AnalysisContext, node: ast.AST, limit: int = 40) -> str:
