@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from msmigrate.analysis.categorize import categorize, describe_differences
+from msmigrate.i18n import t
 from msmigrate.knowledge.model import DefaultDifference, MappingCategory, MappingRow
 
 
@@ -71,3 +74,15 @@ def test_real_verdicts(kb):
     loader = categorize("torch.utils.data.DataLoader", kb)
     assert (loader.category.value, loader.rule) == ("data_processing", "MSM600")
     assert loader.mindspore_api == "mindspore.dataset.GeneratorDataset"
+
+
+def test_differences_message_shows_only_its_own_language(kb):
+    verdict = categorize("torch.nn.Linear", kb)
+    en = t(verdict.message_key, "en", **verdict.message_args)
+    zh = t(verdict.message_key, "zh", **verdict.message_args)
+    assert en.startswith("torch.nn.Linear → mindspore.nn.Dense (parameter names differ: ")
+    assert en.endswith("see the difference page).")
+    assert not re.search(r"[\u4e00-\u9fff]", en)
+    assert zh.startswith("torch.nn.Linear → mindspore.nn.Dense（参数名不同：")
+    assert zh.endswith("请参阅差异对比页面）。")
+    assert "parameter names" not in zh

@@ -29,9 +29,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} → {mindspore_api}: same behaviour; replacing the name is enough.",
         "{torch_api} → {mindspore_api}：功能一致，替换接口名即可。",
     ),
+    # The details are composed from the "analysis.detail.*" fragments below, once per language; each
+    # text shows its own language and names the other one with ``:.0`` (which renders nothing), so both
+    # languages use the same fields.
     "analysis.api.differences": (
-        "{torch_api} → {mindspore_api} ({details_en}).",
-        "{torch_api} → {mindspore_api}（{details_zh}）。",
+        "{torch_api} → {mindspore_api} ({details_en}).{details_zh:.0}",
+        "{torch_api} → {mindspore_api}（{details_zh}）。{details_en:.0}",
     ),
     "analysis.api.missing": (
         "{torch_api} has no MindSpore equivalent in the MindSpore {version} mapping table.",
