@@ -87,14 +87,7 @@ class Member:
     name: str
 
 
-TENSOR_VALUE = Instance(TENSOR)
-MODULE_VALUE = Instance(MODULE)
-OPTIMIZER_VALUE = Instance(OPTIMIZER)
-
-
-def kind_of(value: object) -> str | None:
-    """``tensor`` / ``module`` / ``optimizer`` for an instance value, else ``None``."""
-    return value.kind if type(value) is Instance else None
+TENSOR_VALUE = Instance(TENSOR)  # the value of any tensor (instances carry no more than their kind)
 
 
 def prefer(a: object, b: object) -> object:
