@@ -110,7 +110,7 @@ def analyze_text(
     if options.run_checkers:
         for checker in rule_checkers():
             try:
-                extra.extend(checker(ctx))
+                extra.extend(f for f in checker(ctx) if isinstance(f, Finding))
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
     findings = _settle(usages, extra, text, options)
