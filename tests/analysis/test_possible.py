@@ -94,3 +94,24 @@ def test_a_late_jedi_answer_is_used_by_the_next_analysis(analyze, project):
     time.sleep(0.05)
     second = analyze(source, str(project), use_jedi=True, jedi_budget_ms=0.001)
     assert brief(second) == [(4, 3, "torch.Tensor.unsqueeze", "consistent")]
+
+
+def test_an_answer_that_is_ready_at_once_does_not_deadlock(monkeypatch):
+    import threading
+    from concurrent.futures import Future
+
+    class Immediate:
+        def submit(self, fn, *args):
+            future: Future = Future()
+            future.set_result("torch.Tensor")  # done before the analyzer registers its callback
+            return future
+
+    monkeypatch.setattr(possible, "_executor", lambda: Immediate())
+    answers = []
+    oracle = possible.JediOracle("x = 1\n", "immediate.py", budget_s=1.0)
+    worker = threading.Thread(target=lambda: answers.append(oracle.receiver_type(1, 0)), daemon=True)
+    worker.start()
+    worker.join(5)
+    assert not worker.is_alive()
+    assert answers == ["torch.Tensor"]
+    assert oracle.receiver_type(1, 0) == "torch.Tensor"  # now from the cache

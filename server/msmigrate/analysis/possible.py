@@ -44,7 +44,7 @@ COMMON_NON_TENSOR_METHODS: frozenset[str] = frozenset(
 
 _JEDI_CACHE: OrderedDict[tuple[str, str], dict[tuple[int, int], str | None]] = OrderedDict()
 _JEDI_CACHE_SIZE = 64
-_JEDI_LOCK = threading.Lock()
+_JEDI_LOCK = threading.RLock()  # re-entrant: a done callback may run in the submitting thread
 _JEDI_EXECUTOR: _JediThread | None = None
 _JEDI_PENDING: dict[tuple[str, str, int, int], Future] = {}
 _MAX_PENDING = 32
