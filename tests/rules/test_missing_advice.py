@@ -11,6 +11,7 @@ from msmigrate.analysis.finding import FindingCategory
 from msmigrate.i18n import catalogue
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.rules.missing_advice import CATALOGUE, RULE_FOR_POLICY, Policy, advice_for
+from msmigrate.rules.missing_api import NAME_FIX
 from msmigrate.rules.registry import get_rule
 from msmigrate.rules.rewrites import REWRITES
 from msmigrate.rules.snippets import SNIPPETS
@@ -32,7 +33,7 @@ NOT_IN_MINDSPORE_INVENTORY = {
 
 
 def test_catalogue_covers_at_least_100_unmapped_torch_apis(kb):
-    assert len(CATALOGUE) == 229
+    assert len(CATALOGUE) == 253
     for api in CATALOGUE:
         assert kb.is_torch_api(api), api
         assert api in kb.torch_inventory, api
@@ -44,7 +45,7 @@ def test_catalogue_entries_are_complete(kb):
     for api, entry in CATALOGUE.items():
         assert f"advice.note.{entry.note}" in messages, api
         assert entry.snippet is None or entry.snippet in SNIPPETS, api
-        assert entry.fix is None or entry.fix in REWRITES, api
+        assert entry.fix is None or entry.fix in REWRITES or entry.fix == NAME_FIX, api
         assert entry.pattern_rule is None or get_rule(entry.pattern_rule).id == entry.pattern_rule
         if entry.policy in (Policy.EQUIVALENT, Policy.COMPOSE, Policy.CUSTOM_OPERATOR):
             assert entry.replacements, api
@@ -72,7 +73,7 @@ def test_real_world_code_reports_at_least_100_catalogued_apis(analyze):
     assert result.error_key is None
     seen = {f.torch_api for f in result.findings if f.torch_api in CATALOGUE}
     assert len(seen) >= 100
-    assert len(seen) == 226
+    assert len(seen) == 250
     for finding in result.findings:
         if finding.category is FindingCategory.MISSING and finding.torch_api in CATALOGUE:
             assert finding.rule == RULE_FOR_POLICY[CATALOGUE[finding.torch_api].policy], finding
@@ -89,7 +90,8 @@ def test_real_world_code_policies_at_exact_places(analyze):
     assert found[(155, 11)] == ("MSM202", "torch.kthvalue", False)
     assert found[(230, 13)] == ("MSM204", "torch.optim.LBFGS", False)
     assert found[(274, 16)] == ("MSM204", "torch.nn.utils.spectral_norm", False)
-    assert found[(288, 11)] == ("MSM203", "torch.segment_reduce", False)
+    assert found[(289, 9)] == ("MSM201", "torch.float", True)
+    assert found[(316, 11)] == ("MSM203", "torch.segment_reduce", False)
 
 
 def test_advice_markdown_for_equivalent_replacement(kb):

@@ -218,3 +218,19 @@ def test_fix_all_applies_rewrites_then_mappings(kb):
     assert "MSM201" in [fix.rule for fix in applied]
     assert "mindspore.mint.squeeze(x, 1)" in new_source
     ast.parse(new_source)
+
+
+def test_dtype_becomes_the_mindspore_dtype(kb):
+    source = "import torch\n\n\ndef f(x: torch.Tensor):\n    return x.to(torch.float16)\n"
+    new_source, fixes = _fixed(source, kb, "MSM201")
+    assert (
+        new_source
+        == "import torch\nimport mindspore\n\n\ndef f(x: torch.Tensor):\n    return x.to(mindspore.float16)\n"
+    )
+    assert fixes[0].title("en") == "Replace with mindspore.float16"
+
+
+def test_dtype_in_an_import_is_not_rewritten(kb):
+    source = "from torch import float16\n"
+    result = analyze_source(source, "t.py", kb, AnalysisOptions(use_jedi=False))
+    assert [f for f in result.findings if f.fixable] == []

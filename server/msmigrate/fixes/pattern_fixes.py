@@ -10,10 +10,11 @@ from __future__ import annotations
 import ast
 import re
 
-from msmigrate.analysis.finding import Finding
+from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.rules.missing_advice import advice_for
+from msmigrate.rules.missing_api import NAME_FIX
 from msmigrate.rules.patterns import device_move_fixable, learning_rate_fixable, train_mode_flag
 from msmigrate.rules.rewrites import rewrite, title_args
 
@@ -35,8 +36,12 @@ def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
     if not finding.torch_api:
         return None
     advice = advice_for(finding.torch_api, ctx.kb)
+    if advice is None or advice.fix is None:
+        return None
+    if advice.fix == NAME_FIX:
+        return _mindspore_name(ctx, finding, advice.replacements[0])
     call = ctx.call_of(finding)
-    if advice is None or advice.fix is None or call is None:
+    if call is None:
         return None
     raw = rewrite(advice.fix, ctx, call, advice.torch_api)
     if not raw:
@@ -47,6 +52,16 @@ def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
         _edits(raw),
         title_args(advice.fix, call, advice.torch_api, ctx),
     )
+
+
+def _mindspore_name(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fix | None:
+    """A dtype such as ``torch.float32`` → ``mindspore.float32`` (plain references only, not imports)."""
+    reference = ctx.reference_of(finding)
+    if finding.usage is not UsageKind.ATTRIBUTE or reference is None:
+        return None
+    name, import_edits = ctx.mindspore_reference(mindspore_api, finding.line)
+    edit = TextEdit(*ctx.node_range(reference), name)
+    return Fix("MSM201", "fix.pattern.mindspore_name", [edit, *import_edits], {"name": mindspore_api})
 
 
 def construct(ctx: FixContext, finding: Finding) -> Fix | None:

@@ -205,6 +205,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "to {replacement}.",
         "单侧截断：clamp(min=v) 或 clamp(max=v) 结果相同（快速修复），并映射为 {replacement}。",
     ),
+    "advice.note.dtype": (
+        "The MindSpore dtype is {replacement}; the quick-fix writes it.",
+        "对应的 MindSpore 数据类型是 {replacement}；快速修复会直接改写。",
+    ),
+    "advice.note.dist_initialized": (
+        "Call mindspore.communication.init() once at start-up; after it, get_rank() and get_group_size() "
+        "work, so no initialization check is needed.",
+        "在启动时调用一次 mindspore.communication.init()；此后即可使用 get_rank() 和 get_group_size()，"
+        "无需再检查是否已初始化。",
+    ),
+    "advice.note.reduce_op": (
+        "{replacement} names the same reductions (SUM, MAX, MIN, PROD).",
+        "{replacement} 提供相同的归约类型（SUM、MAX、MIN、PROD）。",
+    ),
+    "advice.note.lr_schedule_step": (
+        "A MindSpore optimizer receives the whole schedule (a list of per-step values, a "
+        "LearningRateSchedule or an experimental scheduler) and advances it itself; remove the call.",
+        "MindSpore 优化器直接接收整个学习率调度（逐步学习率列表、LearningRateSchedule "
+        "或 experimental 调度器）并自行推进；请删除该调用。",
+    ),
     "advice.note.numpy": (
         "{replacement} returns a NumPy array; the .cpu() or .detach() before it is not needed.",
         "{replacement} 返回 NumPy 数组；其前面的 .cpu() 或 .detach() 不再需要。",
@@ -809,6 +829,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.pattern.take": ("Rewrite as indexing of the flattened tensor", "改写为对展平张量的索引"),
     "fix.pattern.clamp_bound": ("Rewrite as clamp({bound}=...)", "改写为 clamp({bound}=...)"),
     "fix.pattern.interpolate": ('Rewrite as interpolate(mode="{mode}")', '改写为 interpolate(mode="{mode}")'),
+    "fix.pattern.mindspore_name": ("Replace with {name}", "替换为 {name}"),
     "fix.pattern.construct": ("Rename forward to construct", "将 forward 重命名为 construct"),
     "fix.pattern.sequential": ("Rewrite as SequentialCell([...])", "改写为 SequentialCell([...])"),
     "fix.pattern.device": ("Remove the device move", "删除设备迁移调用"),

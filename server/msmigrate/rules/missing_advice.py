@@ -154,6 +154,39 @@ _ENTRIES: list[CatalogueEntry] = [
         fix="clamp_bound",
     ),
     # --- conversions, copies, devices ------------------------------------------------------------
+    *_rows(
+        E,
+        """
+        torch.float32 mindspore.float32
+        torch.float mindspore.float32
+        torch.float16 mindspore.float16
+        torch.half mindspore.float16
+        torch.bfloat16 mindspore.bfloat16
+        torch.float64 mindspore.float64
+        torch.double mindspore.float64
+        torch.int64 mindspore.int64
+        torch.long mindspore.int64
+        torch.int32 mindspore.int32
+        torch.int mindspore.int32
+        torch.int16 mindspore.int16
+        torch.int8 mindspore.int8
+        torch.uint8 mindspore.uint8
+        torch.bool mindspore.bool_
+        torch.complex64 mindspore.complex64
+    """,
+        "dtype",
+        fix="mindspore_name",
+    ),
+    *_rows(
+        E,
+        """
+        torch.softmax mindspore.mint.softmax
+        torch.log_softmax mindspore.ops.log_softmax
+        torch.relu mindspore.ops.relu
+        torch.dropout mindspore.mint.nn.functional.dropout
+    """,
+        "same_function",
+    ),
     *_rows(E, "torch.Tensor.numpy mindspore.Tensor.asnumpy", "numpy"),
     *_rows(E, "torch.Tensor.tolist mindspore.Tensor.tolist", "same_method"),
     *_rows(E, "torch.Tensor.to mindspore.Tensor.astype", "to_method", rule="MSM504"),
@@ -607,6 +640,10 @@ _ENTRIES: list[CatalogueEntry] = [
         "amp",
         rule="MSM509",
     ),
+    *_rows(E, "torch.distributed.is_initialized mindspore.communication.init", "dist_initialized"),
+    *_rows(E, "torch.distributed.destroy_process_group mindspore.communication.release", "same_function"),
+    *_rows(E, "torch.distributed.ReduceOp mindspore.ops.ReduceOp", "reduce_op"),
+    *_rows(E, "torch.optim.lr_scheduler.LRScheduler.step mindspore.nn.Optimizer", "lr_schedule_step"),
     *_rows(
         E,
         """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from msmigrate.analysis.finding import Finding
+from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
 from msmigrate.rules.missing_advice import POLICY_DOC, RULE_FOR_POLICY, advice_for
@@ -12,6 +12,7 @@ from msmigrate.rules.registry import Rule
 from msmigrate.rules.rewrites import rewrite
 
 DOC = POLICY_DOC.format(lang="en")
+NAME_FIX = "mindspore_name"  # the reference itself is replaced by the MindSpore name (dtypes)
 
 RULES = [
     Rule("MSM201", C.MISSING, S.WARNING, DOC, fixable=True),
@@ -39,7 +40,10 @@ def refine(ctx) -> Iterable[Finding]:
         finding.mindspore_api = finding.mindspore_api or (
             advice.replacements[0] if advice.replacements else None
         )
-        finding.fixable = bool(rewrite(advice.fix, ctx, ctx.call_of(finding), finding.torch_api))
+        if advice.fix == NAME_FIX:
+            finding.fixable = finding.usage is UsageKind.ATTRIBUTE
+        else:
+            finding.fixable = bool(rewrite(advice.fix, ctx, ctx.call_of(finding), finding.torch_api))
     return ()
 
 
