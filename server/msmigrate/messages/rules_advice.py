@@ -81,10 +81,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} 在 MindSpore {version} 映射表中没有对应行。",
     ),
     "advice.replacements": ("MindSpore APIs: {apis}", "MindSpore 接口：{apis}"),
-    "advice.other_versions": (
-        "Other MindSpore tables map it: {mappings}.",
-        "其他版本的 MindSpore 映射表中的对应接口：{mappings}。",
-    ),
     "advice.custom_op_route": (
         'Custom operator route: mindspore.ops.Custom; with func_type="aot" it can call a compiled '
         "third-party kernel. CPU and GPU ports are direct; Ascend needs its own operator development.",

@@ -716,12 +716,8 @@ class MissingAdvice:
         return t(self.note_key, lang, **self.note_args)
 
     def extra_lines(self, lang: str = "en") -> list[str]:
+        """The custom-operator route and the pattern rule (other table versions are shown by lookup)."""
         lines = []
-        if self.other_versions:
-            mappings = ", ".join(
-                f"{v}: {api}" for v, api in sorted(self.other_versions.items(), key=_version_key)
-            )
-            lines.append(t("advice.other_versions", lang, mappings=mappings))
         if self.policy in (None, Policy.CUSTOM_OPERATOR):
             lines.append(t("advice.custom_op_route", lang))
         if self.pattern_rule:
@@ -773,10 +769,6 @@ class MissingAdvice:
             "snippet": SNIPPETS[self.snippet] if self.snippet else None,
             "links": [{"label": label, "url": url} for label, url in self.links(lang)],
         }
-
-
-def _version_key(item: tuple[str, str]) -> tuple[int, ...]:
-    return tuple(int(p) for p in item[0].split("."))
 
 
 def _indent(code: str) -> str:
