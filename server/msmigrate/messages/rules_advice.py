@@ -422,6 +422,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore 没有 CSC 或块稀疏格式；请转换为 CSR、COO 或稠密张量。",
     ),
     "advice.note.cell_method": ("The Cell method is {replacement}.", "对应的 Cell 方法是 {replacement}。"),
+    "advice.note.buffer": (
+        "Keep the buffer as a cell attribute mindspore.Parameter(value, requires_grad=False); it is saved "
+        "in checkpoints like other parameters.",
+        "把缓冲区作为 Cell 属性保存为 mindspore.Parameter(value, requires_grad=False)；"
+        "它会像其他参数一样保存到 checkpoint 中。",
+    ),
     "advice.note.set_train": (
         "Call net.set_train(True) for training and net.set_train(False) for evaluation.",
         "训练时调用 net.set_train(True)，评估时调用 net.set_train(False)。",

@@ -133,7 +133,7 @@ _ENTRIES: list[CatalogueEntry] = [
         torch.nn.MaxPool1d mindspore.nn.MaxPool1d
         torch.nn.MaxPool2d mindspore.nn.MaxPool2d mindspore.ops.MaxPoolWithArgmaxV2
         torch.nn.MaxPool3d mindspore.nn.MaxPool3d
-        torch.nn.functional.max_pool1d mindspore.ops.max_pool2d
+        torch.nn.functional.max_pool1d mindspore.nn.MaxPool1d
         torch.nn.functional.max_pool3d mindspore.ops.max_pool3d
         torch.nn.functional.max_pool2d_with_indices mindspore.mint.nn.functional.max_pool2d
     """,
@@ -196,7 +196,6 @@ _ENTRIES: list[CatalogueEntry] = [
         torch.Tensor.cuda mindspore.set_device
         torch.Tensor.cpu mindspore.set_device
         torch.Tensor.pin_memory mindspore.set_device
-        torch.Tensor.is_cuda mindspore.get_context
     """,
         "device_move",
         rule="MSM504",
@@ -262,7 +261,16 @@ _ENTRIES: list[CatalogueEntry] = [
     ),
     *_rows(E, "torch.Tensor.data mindspore.Parameter.set_data", "tensor_data"),
     *_rows(E, "torch.Tensor.dtype mindspore.Tensor.dtype", "same_attribute"),
-    *_rows(E, "torch.Tensor.device mindspore.get_context", "device_attribute", rule="MSM504"),
+    *_rows(
+        E,
+        """
+        torch.Tensor.device mindspore.get_context
+        torch.Tensor.is_cuda mindspore.get_context
+    """,
+        "device_attribute",
+        rule="MSM504",
+    ),
+    *_rows(E, "torch.nn.Module.register_buffer mindspore.Parameter", "buffer"),
     *_rows(
         E,
         """
@@ -566,7 +574,6 @@ _ENTRIES: list[CatalogueEntry] = [
         torch.nn.Module.register_forward_hook mindspore.nn.Cell.register_forward_hook
         torch.nn.Module.half mindspore.nn.Cell.to_float
         torch.nn.Module.float mindspore.nn.Cell.to_float
-        torch.nn.Module.register_buffer mindspore.Parameter
     """,
         "cell_method",
     ),
