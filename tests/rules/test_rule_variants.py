@@ -139,6 +139,10 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         HEADER + "    return x.layout == torch.sparse_coo\n",
         [(7, 24, "MSM401", False)],
     ),
+    "top_level_sparse_op": (
+        HEADER + "    return torch.hspmm(x, lengths)\n",
+        [(7, 12, "MSM403", False)],
+    ),
     "sparse_adam": (
         HEADER + "    return torch.optim.SparseAdam(model.parameters())\n",
         [(7, 12, "MSM404", False)],

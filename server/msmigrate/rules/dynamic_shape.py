@@ -14,10 +14,9 @@ from msmigrate.rules.support import (
     call_argument,
     method_receiver_ok,
     new_finding,
-    own_nodes,
     reference_range,
-    scopes,
     short,
+    tree_index,
     usages_by_start,
 )
 
@@ -139,15 +138,15 @@ _GROWING = frozenset(
 
 def check(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
-    seen: set[int] = set()
-    for scope in scopes(ctx.tree):
-        flow = Flow(ctx, scope)
-        checker = _ScopeChecker(ctx, flow, found)
-        for node in own_nodes(scope):
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            checker.visit(node)
+    index = tree_index(ctx)
+    checkers: dict[int, _ScopeChecker] = {}
+    for node in index.nodes(ast.Call, ast.Subscript, ast.If, ast.While):
+        scope = index.scope_of[id(node)]
+        checker = checkers.get(id(scope))
+        if checker is None:
+            flow = Flow(ctx, scope, index.assigned[id(scope)])
+            checker = checkers[id(scope)] = _ScopeChecker(ctx, flow, found)
+        checker.visit(node)
     return [f for f in found if f is not None]
 
 

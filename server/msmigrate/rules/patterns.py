@@ -15,7 +15,15 @@ from msmigrate.analysis.finding import Finding
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
 from msmigrate.rules.registry import Rule
-from msmigrate.rules.support import API_RULES, attribute_range, new_finding, reference_range, report, short
+from msmigrate.rules.support import (
+    API_RULES,
+    attribute_range,
+    new_finding,
+    reference_range,
+    report,
+    short,
+    tree_index,
+)
 
 _DOCS = "https://www.mindspore.cn/docs/en/r2.6.0/"
 _TUTORIALS = "https://www.mindspore.cn/tutorials/en/r2.3.1/"
@@ -159,17 +167,17 @@ _TAKE_OVER = API_RULES | {"MSM600"}
 
 def check(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
-    inner = {
-        id(n.value) for n in ast.walk(ctx.tree) if isinstance(n, ast.Attribute) and ctx.qualified_name(n)
-    }
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.ClassDef):
-            found.extend(_class(ctx, node))
-        elif isinstance(node, ast.Call):
-            found.extend(_call(ctx, node))
-        elif isinstance(node, ast.Attribute | ast.Name) and isinstance(node.ctx, ast.Load):
-            if id(node) not in inner:  # torch.cuda inside torch.cuda.amp.autocast is no reference of its own
-                found.extend(_reference(ctx, node))
+    index = tree_index(ctx)
+    attributes = index.nodes(ast.Attribute)
+    inner = {id(n.value) for n in attributes if ctx.qualified_name(n)}
+    for node in index.nodes(ast.ClassDef):
+        found.extend(_class(ctx, node))
+    for node in index.nodes(ast.Call):
+        found.extend(_call(ctx, node))
+    for node in [*attributes, *index.nodes(ast.Name)]:
+        if isinstance(node.ctx, ast.Load) and id(node) not in inner:
+            # torch.cuda inside torch.cuda.amp.autocast is no reference of its own
+            found.extend(_reference(ctx, node))
     return [f for f in found if f is not None]
 
 

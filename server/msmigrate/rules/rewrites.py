@@ -15,9 +15,8 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from msmigrate.fixes.text import line_starts, offset
 from msmigrate.rules.missing_advice import VARARG_METHODS
-from msmigrate.rules.support import segment
+from msmigrate.rules.support import segment, source_lines
 
 Edit = tuple[int, int, int, int, str]
 
@@ -143,16 +142,21 @@ def drop_call(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
     if not isinstance(func, ast.Attribute) or call.args or call.keywords:
         return None
     name_line, name_column, _, _, _ = _member_name_edit(src, func, "")
-    starts = line_starts(src.source)
-    cursor = offset(starts, src.source, name_line, name_column) - 1
-    while cursor >= 0 and src.source[cursor] in " \t\\\r\n":
-        cursor -= 1
-    if cursor < 0 or src.source[cursor] != ".":
+    lines = source_lines(src.source)
+    row, col = name_line - 1, name_column - 1
+    while True:  # back over blanks and line continuations to the dot
+        col -= 1
+        while col < 0:
+            row -= 1
+            if row < 0:
+                return None
+            col = len(lines[row]) - 1
+        if lines[row][col] not in " \t\\\r\n":
+            break
+    if lines[row][col] != ".":
         return None
-    line = max(i for i, s in enumerate(starts) if s <= cursor) + 1
-    column = cursor - starts[line - 1] + 1
     end_line, end_column = src.node_range(call)[2:]
-    return [(line, column, end_line, end_column, "")]
+    return [(row + 1, col + 1, end_line, end_column, "")]
 
 
 def _is_one(node: ast.expr | None, dims: int) -> bool:

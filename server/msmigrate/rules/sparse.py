@@ -9,7 +9,7 @@ from msmigrate.analysis.finding import Finding
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
 from msmigrate.rules.registry import Rule
-from msmigrate.rules.support import API_RULES, method_receiver_ok, reference_range, report
+from msmigrate.rules.support import API_RULES, method_receiver_ok, reference_range, report, tree_index
 
 DOC = "https://www.mindspore.cn/docs/en/r2.3.1/migration_guide/sparsity.html"
 
@@ -43,6 +43,8 @@ LAYOUTS = {
     "torch.sparse_bsc": "BSC",
 }
 SUPPORTED_LAYOUTS = frozenset({"COO", "CSR"})
+# sparse operations outside torch.sparse
+TOP_LEVEL_SPARSE_OPS = frozenset({"torch.smm", "torch.sspaddmm", "torch.hspmm", "torch.spmm"})
 # sparse-only tensor methods (distinctive names: reported on tensors and unknown receivers)
 SPARSE_METHODS = frozenset(
     {
@@ -76,14 +78,14 @@ SPARSE_GRADIENT_APIS = frozenset(
 def check(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
     in_calls: set[int] = set()  # layout names already covered by their call's finding
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.Call):
-            finding = _call(ctx, node)
-            if finding is not False:
-                found.append(finding)
-                in_calls.update(id(k.value) for k in node.keywords)
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.Attribute) and id(node) not in in_calls and isinstance(node.ctx, ast.Load):
+    index = tree_index(ctx)
+    for node in index.nodes(ast.Call):
+        finding = _call(ctx, node)
+        if finding is not False:
+            found.append(finding)
+            in_calls.update(id(k.value) for k in node.keywords)
+    for node in index.nodes(ast.Attribute):
+        if id(node) not in in_calls and isinstance(node.ctx, ast.Load):
             layout = LAYOUTS.get(ctx.qualified_name(node) or "")
             if layout:
                 rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
@@ -121,7 +123,7 @@ def _call(ctx, call: ast.Call) -> Finding | None | bool:
         layout = LAYOUT_OF_CONSTRUCTOR.get(name) or _layout_keyword(ctx, call) or "CSR"
         rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
         return _report(ctx, rule, func, {"api": name, "layout": layout})
-    if name and name.startswith("torch.sparse.") and name.count(".") == 2:
+    if name in TOP_LEVEL_SPARSE_OPS or (name and name.startswith("torch.sparse.") and name.count(".") == 2):
         return _report(ctx, SPARSE_OPERATION, func, {"api": name})
     if name in SPARSE_GRADIENT_APIS or name == "torch.optim.SparseAdam":
         sparse = any(

@@ -138,7 +138,7 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 @lru_cache(maxsize=8)
-def _source_lines(source: str) -> list[str]:
+def source_lines(source: str) -> list[str]:
     """The lines of ``source`` with their line breaks, split the way ``ast`` counts lines."""
     return _LINE.findall(source)
 
@@ -159,7 +159,7 @@ def segment(source: str, node: ast.AST) -> str:
         return ""
     if end is None or last is None:
         return ""
-    lines = _source_lines(source)
+    lines = source_lines(source)
     if last >= len(lines):
         return ""
     if first == last:
@@ -205,17 +205,15 @@ def scopes(tree: ast.Module) -> Iterator[ast.AST]:
 class Flow:
     """Assignments to plain names in one scope (module or function), for simple data-flow questions."""
 
-    def __init__(self, ctx: AnalysisContext, scope: ast.AST) -> None:
+    def __init__(
+        self, ctx: AnalysisContext, scope: ast.AST, assigned: dict[str, list[ast.expr]] | None = None
+    ):
         self.ctx = ctx
-        self.assigned: dict[str, list[ast.expr]] = {}
-        for node in own_nodes(scope):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        self.assigned.setdefault(target.id, []).append(node.value)
-            elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and isinstance(node.target, ast.Name):
-                if node.value is not None:
-                    self.assigned.setdefault(node.target.id, []).append(node.value)
+        if assigned is None:
+            assigned = {}
+            for node in own_nodes(scope):
+                _record_assignment(node, assigned)
+        self.assigned = assigned
 
     def values(self, name: str) -> list[ast.expr]:
         return self.assigned.get(name, [])
@@ -264,6 +262,81 @@ class Flow:
                 return True
             return any(self.data_dependent(value, depth + 1) for value in self.values(node.id))
         return False
+
+
+def _record_assignment(node: ast.AST, assigned: dict[str, list[ast.expr]]) -> None:
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                assigned.setdefault(target.id, []).append(node.value)
+    elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and isinstance(node.target, ast.Name):
+        if node.value is not None:
+            assigned.setdefault(node.target.id, []).append(node.value)
+
+
+class TreeIndex:
+    """One walk of a module: its nodes by type, the scope (module or function) of each node, and the
+    plain-name assignments of each scope. Shared by the checkers of one file."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.by_type: dict[type, list[ast.AST]] = {}
+        self.scope_of: dict[int, ast.AST] = {}
+        self.assigned: dict[int, dict[str, list[ast.expr]]] = {id(tree): {}}
+        self.scopes: list[ast.AST] = [tree]
+        by_type, scope_of, node_type = self.by_type, self.scope_of, ast.AST
+        functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+        stack: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
+        while stack:
+            node, scope = stack.pop()
+            kind = type(node)
+            if node is not tree:
+                by_type.setdefault(kind, []).append(node)
+                scope_of[id(node)] = scope
+                if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.NamedExpr:
+                    _record_assignment(node, self.assigned[id(scope)])
+            inner = scope
+            if kind in functions:
+                inner = node
+                self.assigned[id(node)] = {}
+                self.scopes.append(node)
+            for name in node._fields:
+                if name == "ctx":  # Load/Store singletons
+                    continue
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, node_type):
+                            stack.append((item, inner))
+                elif isinstance(value, node_type):
+                    stack.append((value, inner))
+        for nodes in by_type.values():
+            nodes.sort(key=_position)
+
+    def nodes(self, *types: type) -> list[ast.AST]:
+        found: list[ast.AST] = []
+        for kind in types:
+            found.extend(self.by_type.get(kind, ()))
+        return found
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+class _TreeCache(threading.local):
+    tree: ast.Module | None = None
+    index: TreeIndex | None = None
+
+
+_TREE_CACHE = _TreeCache()
+
+
+def tree_index(ctx: AnalysisContext) -> TreeIndex:
+    """The :class:`TreeIndex` of the context's module, built once per file (per thread)."""
+    cache = _TREE_CACHE
+    if cache.tree is not ctx.tree or cache.index is None:
+        cache.tree, cache.index = ctx.tree, TreeIndex(ctx.tree)
+    return cache.index
 
 
 def _is_self_attribute(node: ast.Attribute) -> bool:
