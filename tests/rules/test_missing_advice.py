@@ -124,6 +124,10 @@ def test_custom_operator_advice_mentions_aot_and_ascend(kb):
     text = advice.render_text("en")
     assert 'func_type="aot"' in text and "Ascend needs its own operator development" in text
     assert "https://www.mindspore.cn/docs/en/r2.5.0/model_train/custom_program/op_custom.html" in text
+    assert (
+        "mindspore.ops.Custom: https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.Custom.html"
+        in text
+    )
     assert "https://www.mindspore.cn/docs/zh-CN/r2.5.0/migration_guide/use_third_party_op.html" in (
         advice.render_text("zh")
     )

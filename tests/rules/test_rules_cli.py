@@ -82,3 +82,10 @@ def test_unknown_rule_is_a_clear_error():
     assert "Unknown rule MSM999. Run 'msmigrate rules' for the list." in result.output
     zh = run("MSM999", "--lang", "zh")
     assert "未知规则 MSM999" in zh.output
+
+
+def test_fixable_rules_have_fixers_and_fixers_have_rules():
+    from msmigrate.fixes.registry import fixable_rules
+
+    fixable = {rule.id for rule in all_rules() if rule.fixable}
+    assert fixable == set(fixable_rules())

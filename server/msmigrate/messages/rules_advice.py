@@ -91,6 +91,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "advice.snippet": ("MindSpore composition:", "MindSpore 组合实现："),
     "advice.link.policy": ("Missing API processing policy", "缺失 API 处理策略"),
     "advice.link.custom_op": ("Custom operators", "自定义算子"),
+    "advice.link.custom_api": ("mindspore.ops.Custom", "mindspore.ops.Custom 接口"),
     "advice.link.third_party_op": ("Calling third-party operators", "调用第三方算子库"),
     "advice.link.community": ("Ask the MindSpore community", "向 MindSpore 社区求助"),
     # advice notes (one per group of APIs)

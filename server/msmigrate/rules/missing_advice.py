@@ -711,6 +711,7 @@ class MissingAdvice:
         found = [(t("advice.link.policy", lang), POLICY_DOC.format(lang=site))]
         if self.policy in (None, Policy.CUSTOM_OPERATOR):
             found.append((t("advice.link.custom_op", lang), CUSTOM_OP_DOC.format(lang=site)))
+            found.append((t("advice.link.custom_api", lang), CUSTOM_API_DOC.format(lang=site)))
             found.append((t("advice.link.third_party_op", lang), THIRD_PARTY_OP_DOC.format(lang=site)))
         found.append((t("advice.link.community", lang), self.community_url()))
         return found
