@@ -46,6 +46,7 @@ def rules(rule_id: str | None, as_json: bool, lang: str) -> None:
             click.echo(json.dumps({"rules": [rule_json(r) for r in listed]}, ensure_ascii=False, indent=1))
             return
         click.echo(t("rules.cli.header", lang, count=len(listed)))
+        click.echo(t("rules.cli.legend", lang))
         for rule in listed:
             fix = "*" if rule.fixable else " "
             click.echo(

@@ -844,6 +844,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "未知规则 {rule}。运行 'msmigrate rules' 查看规则列表。",
     ),
     "rules.cli.header": ("{count} rules", "共 {count} 条规则"),
+    "rules.cli.legend": (
+        "(* = quick-fix available; explain one with: msmigrate rules <ID>)",
+        "（* 表示提供快速修复；查看单条规则：msmigrate rules <ID>）",
+    ),
     "rules.cli.category": ("Category", "类别"),
     "rules.cli.severity": ("Default severity", "默认级别"),
     "rules.cli.fixable": ("Quick-fix", "快速修复"),
