@@ -155,10 +155,7 @@ class _Names:
         self.ctx = ctx
 
     def qualified_name(self, node: ast.expr) -> str | None:
-        text = self.ctx.text(node)
-        return (
-            "torch.device" if text in {"torch.device", "device"} and isinstance(node, ast.Attribute) else None
-        )
+        return "torch.device" if self.ctx.text(node) in {"torch.device", "device"} else None
 
 
 def _statement_of(tree: ast.Module, target: ast.AST) -> ast.stmt | None:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from msmigrate.analysis.finding import Finding
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
+from msmigrate.analysis.values import UserClass
 from msmigrate.rules.registry import Rule
 from msmigrate.rules.support import (
     API_RULES,
@@ -191,8 +192,8 @@ def is_module_base(ctx, base: ast.expr) -> bool:
         return True
     if name and name.startswith("torch.nn.") and ctx.kb.torch_kind(name) == "class":
         return name.rsplit(".", 1)[1][:1].isupper() and "." not in name[len("torch.nn.") :]
-    value = ctx.values.get(base) if hasattr(ctx, "values") else None
-    return type(value).__name__ == "UserClass" and getattr(value, "kind", None) == "module"
+    value = ctx.values.get(base)
+    return isinstance(value, UserClass) and value.kind == "module"
 
 
 def forward_name_range(
