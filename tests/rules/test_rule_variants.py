@@ -224,6 +224,11 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         HEADER + "    nn.init.xavier_uniform_(model.weight)\n",
         [(7, 5, "MSM503", False)],
     ),
+    "subclass_of_own_module": (
+        "import torch.nn as nn\n\n\nclass Base(nn.Module):\n    pass\n\n\nclass Head(Base):\n"
+        "    def forward(self, x):\n        return x\n",
+        [(9, 9, "MSM501", True)],
+    ),
     "subclass_of_linear": (
         "import torch.nn as nn\n\n\nclass Scaled(nn.Linear):\n"
         "    def forward(self, x):\n        return super().forward(x) * 2\n",

@@ -171,8 +171,10 @@ def check(ctx) -> Iterable[Finding]:
     index = tree_index(ctx)
     attributes = index.nodes(ast.Attribute)
     inner = {id(n.value) for n in attributes if ctx.qualified_name(n)}
-    for node in index.nodes(ast.ClassDef):
-        found.extend(_class(ctx, node))
+    classes = index.nodes(ast.ClassDef)
+    modules = module_classes(ctx, classes)
+    for node in classes:
+        found.extend(_class(ctx, node, node.name in modules))
     for node in index.nodes(ast.Call):
         found.extend(_call(ctx, node))
     for node in [*attributes, *index.nodes(ast.Name)]:
@@ -207,9 +209,25 @@ def forward_name_range(
     return (function.lineno, match.start(1) + 1, function.lineno, match.end(1) + 1)
 
 
-def _class(ctx, node: ast.ClassDef) -> list[Finding | None]:
+def module_classes(ctx, classes: list[ast.ClassDef]) -> set[str]:
+    """Names of the file's classes that are torch modules, also through other classes of the file."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for node in classes:
+            if node.name not in found and any(
+                is_module_base(ctx, base) or (isinstance(base, ast.Name) and base.id in found)
+                for base in node.bases
+            ):
+                found.add(node.name)
+                changed = True
+    return found
+
+
+def _class(ctx, node: ast.ClassDef, is_module: bool) -> list[Finding | None]:
     found: list[Finding | None] = []
-    if any(is_module_base(ctx, base) for base in node.bases):
+    if is_module:
         for stmt in node.body:
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "forward":
                 span = forward_name_range(ctx, stmt)
