@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.scan import ScanOptions, scan_paths
+from msmigrate.scan import ScanOptions, runner, scan_paths
 from msmigrate.scan.cache import ResultCache
 
 FILES = {
@@ -102,3 +102,62 @@ def test_settings_apply_to_cached_results(tmp_path: Path, make_tree, counting_an
     assert len(counting_analyzer.calls) == 3  # served from the cache
     levels = [f.severity.value for _, f in report.findings()]
     assert levels == ([] if option == "disabled_rules" else ["error"] * 2)
+
+
+def _age(root: Path, seconds: float) -> None:
+    """Set every file's mtime ``seconds`` into the past."""
+    import os
+    import time
+
+    for path in root.rglob("*.py"):
+        then = time.time() - seconds
+        os.utime(path, (then, then))
+
+
+def test_rescan_of_old_unchanged_files_reads_none_of_them(tmp_path: Path, make_tree, counting_analyzer,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_tree(tmp_path / "p", FILES)
+    _age(root, 60)
+    first = _scan(root)
+    reads: list[str] = []
+    real_read = runner._read
+
+    def counting_read(path: Path, *args):
+        reads.append(path.name)
+        return real_read(path, *args)
+
+    monkeypatch.setattr(runner, "_read", counting_read)
+    second = _scan(root)
+    assert reads == []  # size and mtime match the manifest: served without reading the files
+    assert (second.cache_hits, second.cache_misses) == (3, 0)
+    assert second.to_json() == first.to_json()
+    (root / "pkg" / "c.py").write_text("import torch\ntorch.abs(1)\n", encoding="utf-8")
+    third = _scan(root)
+    assert reads == ["c.py"] and counting_analyzer.calls[3:] == ["pkg/c.py"]
+    assert third.summary()["findings"] == 3
+
+
+def test_file_changed_within_the_timestamp_granularity_is_read_again(tmp_path: Path, make_tree,
+                                                                      counting_analyzer) -> None:
+    import os
+
+    root = make_tree(tmp_path / "p", {"a.py": "torch.abs(1)\n"})
+    path = root / "a.py"
+    _scan(root)
+    stamp = path.stat()
+    path.write_text("torch.abs(2)\n", encoding="utf-8")  # same size
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # and the same mtime
+    _scan(root)
+    assert counting_analyzer.calls == ["a.py", "a.py"]  # a recent mtime is never trusted
+
+
+def test_unreadable_manifest_is_ignored(tmp_path: Path, make_tree, counting_analyzer,
+                                        _isolated_cache: Path) -> None:
+    root = make_tree(tmp_path / "p", FILES)
+    _age(root, 60)
+    first = _scan(root)
+    [manifest] = list(_isolated_cache.rglob("manifests/*.json"))
+    manifest.write_bytes(b"\xff not json")
+    second = _scan(root)
+    assert (second.cache_hits, len(counting_analyzer.calls)) == (3, 3)
+    assert second.to_json() == first.to_json()

@@ -57,20 +57,42 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
     results: dict[str, FileResult] = {}
     pending: list[tuple[str, bytes, str]] = []  # (relative path, bytes, cache key)
     cache = ResultCache(options.cache_dir) if options.use_cache else None
+    root = str(found.root)
+    manifest = cache.manifest(root) if cache is not None else None
+    limit = options.max_file_bytes
     try:
         for source in found.files:
             _check_cancel(options)
-            data, error = _read(source.path, options.max_file_bytes)
-            if error is not None:
-                results[source.rel] = FileResult(source.rel, [], *error)
-            else:
-                assert data is not None
-                key = file_key(prefix, source.rel, content_hash(data))
-                cached = _from_cache(cache, key, source.rel)
-                if cached is None:
-                    pending.append((source.rel, data, key))
-                    continue
-                results[source.rel] = cached
+            rel = source.rel
+            try:
+                stat = os.stat(source.path)
+            except OSError as exc:
+                results[rel] = FileResult(rel, [], "scan.error.read", {"detail": exc.strerror or str(exc)})
+                done += 1
+                _progress(options, done, total)
+                continue
+            cached = known = None
+            if manifest is not None and stat.st_size <= limit:
+                known = manifest.known_hash(rel, stat.st_size, stat.st_mtime_ns)
+                if known is not None:  # unchanged since it was hashed: no need to read it
+                    cached = _from_cache(cache, file_key(prefix, rel, known), rel)
+            if cached is None:
+                data, error = _read(source.path, limit, stat.st_size)
+                if error is not None:
+                    results[rel] = FileResult(rel, [], *error)
+                else:
+                    assert data is not None
+                    data_hash = content_hash(data)
+                    if manifest is not None:
+                        manifest.record(rel, stat.st_size, stat.st_mtime_ns, data_hash)
+                    key = file_key(prefix, rel, data_hash)
+                    if data_hash != known:  # (the known hash was looked up already)
+                        cached = _from_cache(cache, key, rel)
+                    if cached is None:
+                        pending.append((rel, data, key))
+                        continue
+            if cached is not None:
+                results[rel] = cached
             done += 1
             _progress(options, done, total)
 
@@ -83,6 +105,8 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
     finally:
         hits, misses = (cache.hits, cache.misses) if cache else (0, len(pending))
         if cache is not None:
+            if manifest is not None:
+                cache.save_manifest(root, manifest)
             cache.close()
 
     files = [_apply_settings(results[f.rel], options) for f in found.files]
@@ -107,12 +131,12 @@ def _check_cancel(options: ScanOptions) -> None:
         raise ScanCancelled()
 
 
-def _read(path: Path, limit: int) -> tuple[bytes | None, tuple[str, dict[str, Any]] | None]:
+def _read(path: Path, limit: int, size: int) -> tuple[bytes | None, tuple[str, dict[str, Any]] | None]:
+    """The file's bytes (``size`` from a stat just before), or an error for a huge or unreadable file."""
+    if size > limit:
+        mb = 1024 * 1024
+        return None, ("scan.error.too_large", {"size_mb": size / mb, "limit_mb": limit / mb})
     try:
-        size = path.stat().st_size
-        if size > limit:
-            mb = 1024 * 1024
-            return None, ("scan.error.too_large", {"size_mb": size / mb, "limit_mb": limit / mb})
         return path.read_bytes(), None
     except OSError as exc:
         return None, ("scan.error.read", {"detail": exc.strerror or str(exc)})
