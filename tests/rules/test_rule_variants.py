@@ -208,9 +208,14 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         HEADER + "    for group in optimizer.param_groups:\n        group['lr'] = 0.1\n",
         [(7, 28, "MSM508", False)],
     ),
-    "adam_lr": (
+    # the 2.6 table maps Adam to mindspore.mint.optim.Adam, which keeps the name `lr`
+    "adam_lr_mint_target": (
         HEADER + "    return torch.optim.Adam(model.parameters(), lr=1e-3)\n",
-        [(7, 49, "MSM508", True)],
+        [],
+    ),
+    "rprop_lr_unmapped": (
+        HEADER + "    return torch.optim.Rprop(model.parameters(), lr=1e-3)\n",
+        [(7, 50, "MSM508", True)],
     ),
     "no_grad_decorator": (
         "import torch\n\n\n@torch.no_grad()\ndef evaluate(model, x):\n    return model(x)\n",

@@ -107,7 +107,10 @@ def describe_differences(row: MappingRow) -> dict[str, str]:
         parts.append(("analysis.detail.torch_only", {"items": _items(row.torch_only_params)}))
     if row.default_differences:
         parts.append(("analysis.detail.defaults", {"items": _items(
-            f"{d.param}: {d.torch_default} vs {d.mindspore_default}" for d in row.default_differences)}))
+            f"{d.param}: {d.torch_default} vs {d.mindspore_default}"
+            if d.torch_default is not None or d.mindspore_default is not None
+            else d.param
+            for d in row.default_differences)}))
     if row.mindspore_only_params:
         parts.append(("analysis.detail.mindspore_only", {"items": _items(row.mindspore_only_params)}))
     if not parts and row.category is not MappingCategory.DIFF_PAGE:

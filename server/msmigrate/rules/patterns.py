@@ -360,7 +360,12 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
                 torch_api=name,
             )
         )
-    elif name and name.startswith("torch.optim.") and not name.startswith("torch.optim.lr_scheduler."):
+    elif (
+        name
+        and name.startswith("torch.optim.")
+        and not name.startswith("torch.optim.lr_scheduler.")
+        and not _target_takes_lr(ctx.kb, name)
+    ):
         for keyword in call.keywords:
             if keyword.arg == "lr":
                 line, column, _, _ = ctx.node_range(keyword)
@@ -463,6 +468,15 @@ def train_mode_flag(call: ast.Call) -> str | None:
 
 def sequential_fixable(call: ast.Call) -> bool:
     return not call.keywords
+
+
+def _target_takes_lr(kb, optimizer: str) -> bool:
+    """Whether the mapped MindSpore optimizer (``mindspore.mint.optim.Adam`` …) names it ``lr`` too."""
+    row = kb.row(optimizer)
+    if row is None or not row.mindspore_api:
+        return False
+    signatures = kb.mindspore_signatures(row.mindspore_api)
+    return any(param["name"] == "lr" for signature in signatures for param in signature)
 
 
 def learning_rate_fixable(kb, optimizer: str) -> bool:
