@@ -50,7 +50,7 @@ async def test_open_publishes_exact_diagnostics(client: LanguageClient, tmp_path
         first.code_description.href
         == "https://mindspore.cn/docs/en/r2.4.10/api_python/ops/mindspore.ops.abs.html"
     )
-    assert first.data["finding"]["torch_api"] == "torch.abs"
+    assert first.data == {"torch_api": "torch.abs", "mindspore_api": "mindspore.ops.abs", "version": 1}
 
 
 async def test_edit_burst_publishes_only_current_versions(client: LanguageClient, tmp_path: Path):

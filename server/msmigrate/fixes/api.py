@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from msmigrate.analysis.finding import Finding
 from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.imports import IMPORT_LINE
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.fixes.registry import fixers_for
 from msmigrate.fixes.text import apply_edits, overlaps, sorted_edits
@@ -33,11 +34,30 @@ def _parses(source: str) -> bool:
     return True
 
 
-def _verified(source: str, fix: Fix) -> bool:
+def _verified(ctx: FixContext, fix: Fix) -> bool:
+    """Whether the file still parses with the fix applied.
+
+    Only the top-level statements the edits touch are re-parsed (the rest of the file is unchanged
+    and statements parse independently); the ``import mindspore`` line goes between statements.
+    """
     if not fix.edits:
         return True
+    edits = [e for e in fix.edits if not (e.new_text.strip() == IMPORT_LINE and e.line == e.end_line)]
+    if not edits:
+        return True
+    first = min(e.line for e in edits)
+    last = max(e.end_line for e in edits)
+    span = ctx.statement_lines(first, last)
     try:
-        return _parses(apply_edits(source, fix.edits))
+        if span is None:
+            return _parses(apply_edits(ctx.source, fix.edits))
+        start, end = span
+        snippet = "\n".join(ctx.lines[start - 1 : end])
+        shifted = [
+            TextEdit(e.line - start + 1, e.column, e.end_line - start + 1, e.end_column, e.new_text)
+            for e in edits
+        ]
+        return _parses(apply_edits(snippet, shifted))
     except ValueError:  # overlapping edits inside one fix
         return False
 
@@ -53,16 +73,23 @@ def _collect(ctx: FixContext, findings: list[Finding], verify: bool) -> list[tup
                     "fixer %s failed on %s:%s", getattr(fixer, "__name__", fixer), ctx.path, finding.line
                 )
                 continue
-            if fix is not None and (not verify or _verified(ctx.source, fix)):
+            if fix is not None and (not verify or _verified(ctx, fix)):
                 found.append((finding, fix))
     return found
 
 
 def fixes_by_finding(
-    source: str, path: str, findings: list[Finding], kb: KnowledgeBase
+    source: str, path: str, findings: list[Finding], kb: KnowledgeBase, context: FixContext | None = None
 ) -> list[tuple[Finding, Fix]]:
-    """(finding, fix) pairs for the given findings, each fix verified on its own."""
-    ctx = FixContext.build(source, path, kb, findings)
+    """(finding, fix) pairs for the given findings, each fix verified on its own.
+
+    ``context`` may be a :class:`FixContext` already built for this very source (the language server
+    keeps one per document version).
+    """
+    if context is not None and context.source == source:
+        ctx: FixContext | None = context
+    else:
+        ctx = FixContext.build(source, path, kb, findings)
     if ctx is None:
         return []
     return _collect(ctx, findings, verify=True)
@@ -136,7 +163,7 @@ def fix_all(
             break
         new_source = apply_edits(source, edits)
         if not _parses(new_source):  # rare: verify one by one and retry with the good ones
-            kept, edits = merge_fixes([fix for fix in kept if _verified(source, fix)])
+            kept, edits = merge_fixes([fix for fix in kept if _verified(ctx, fix)])
             new_source = apply_edits(source, edits)
             if not kept or not _parses(new_source):
                 break

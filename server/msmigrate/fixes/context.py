@@ -9,6 +9,7 @@ converts them.
 from __future__ import annotations
 
 import ast
+import bisect
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -19,6 +20,29 @@ from msmigrate.fixes.text import newline_of, split_lines
 from msmigrate.knowledge.base import KnowledgeBase
 
 Range = tuple[int, int, int, int]
+
+
+@dataclass
+class _NodeIndex:
+    """Names, attributes and calls of one top-level statement, by their Finding range."""
+
+    by_range: dict[Range, list[ast.AST]]
+    call_of_func: dict[int, ast.Call]
+    attribute_by_end: dict[tuple[int, int], ast.Attribute]
+
+    @classmethod
+    def of(cls, ctx: FixContext, statement: ast.stmt) -> _NodeIndex:
+        index = cls({}, {}, {})
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call):
+                index.call_of_func[id(node.func)] = node
+                index.by_range.setdefault(ctx.node_range(node), []).append(node)
+            elif isinstance(node, ast.Attribute | ast.Name):
+                rng = ctx.node_range(node)
+                index.by_range.setdefault(rng, []).append(node)
+                if isinstance(node, ast.Attribute):
+                    index.attribute_by_end[rng[2:]] = node
+        return index
 
 
 @dataclass
@@ -73,34 +97,55 @@ class FixContext:
         """The source text of ``node``."""
         return ast.get_source_segment(self.source, node) or ""
 
-    # --- nodes ----------------------------------------------------------------------------------
+    # --- statements and nodes -------------------------------------------------------------------
     @cached_property
-    def _index(
-        self,
-    ) -> tuple[dict[Range, list[ast.AST]], dict[int, ast.Call], dict[tuple[int, int], ast.Attribute]]:
-        by_range: dict[Range, list[ast.AST]] = {}
-        call_of_func: dict[int, ast.Call] = {}
-        attribute_by_end: dict[tuple[int, int], ast.Attribute] = {}
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Call):
-                call_of_func[id(node.func)] = node
-                by_range.setdefault(self.node_range(node), []).append(node)
-            elif isinstance(node, ast.Attribute | ast.Name):
-                rng = self.node_range(node)
-                by_range.setdefault(rng, []).append(node)
-                if isinstance(node, ast.Attribute):
-                    attribute_by_end[rng[2:]] = node
-        return by_range, call_of_func, attribute_by_end
+    def _statement_spans(self) -> list[tuple[int, int]]:
+        """(first line, last line) of each top-level statement, decorators included."""
+        spans = []
+        for stmt in self.tree.body:
+            first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+            spans.append((first, stmt.end_lineno or stmt.lineno))
+        return spans
+
+    def statement_index(self, line: int) -> int | None:
+        """Index in ``tree.body`` of the top-level statement spanning ``line``."""
+        spans = self._statement_spans
+        index = bisect.bisect_right(spans, (line, float("inf"))) - 1
+        if index >= 0 and spans[index][0] <= line <= spans[index][1]:
+            return index
+        return None
+
+    def statement_lines(self, first: int, last: int) -> tuple[int, int] | None:
+        """The lines of the top-level statements covering lines ``first..last`` (None if outside any)."""
+        spans = self._statement_spans
+        touched = [span for span in spans if span[0] <= last and first <= span[1]]
+        if not touched or self.statement_index(first) is None or self.statement_index(last) is None:
+            return None
+        return min(s for s, _ in touched), max(e for _, e in touched)
+
+    def _index_of(self, index: int) -> _NodeIndex:
+        cached = self._indexes.get(index)
+        if cached is None:
+            cached = self._indexes[index] = _NodeIndex.of(self, self.tree.body[index])
+        return cached
+
+    @cached_property
+    def _indexes(self) -> dict[int, _NodeIndex]:
+        return {}
 
     def reference_of(self, finding: Finding) -> ast.expr | None:
         """The name/attribute expression a finding points at (``torch.abs`` of ``torch.abs(x)``).
 
         Accepts findings whose range is the reference itself, the whole call, or only the
-        attribute name (``view`` of ``x.view(...)``).
+        attribute name (``view`` of ``x.view(...)``). Only the top-level statement holding the
+        finding is indexed.
         """
-        by_range, _, attribute_by_end = self._index
+        index = self.statement_index(finding.line)
+        if index is None:
+            return None
+        nodes_index = self._index_of(index)
         key = (finding.line, finding.column, finding.end_line, finding.end_column)
-        nodes = by_range.get(key, [])
+        nodes = nodes_index.by_range.get(key, [])
         for node in nodes:
             if isinstance(node, ast.Attribute | ast.Name):
                 return node
@@ -108,7 +153,7 @@ class FixContext:
             if isinstance(node, ast.Call):
                 return node.func
         # the attribute name alone
-        node = attribute_by_end.get(key[2:])
+        node = nodes_index.attribute_by_end.get(key[2:])
         if node is not None and key[0] == key[2] and key[3] - key[1] == len(node.attr):
             return node
         return None
@@ -116,7 +161,10 @@ class FixContext:
     def call_of(self, finding: Finding) -> ast.Call | None:
         """The call whose function is the finding's reference, if it is called."""
         ref = self.reference_of(finding)
-        return self._index[1].get(id(ref)) if ref is not None else None
+        if ref is None:
+            return None
+        index = self.statement_index(ref.lineno)
+        return self._index_of(index).call_of_func.get(id(ref)) if index is not None else None
 
     # --- MindSpore names and imports ------------------------------------------------------------
     @cached_property

@@ -9,6 +9,7 @@ from lsprotocol import types
 
 from msmigrate.analysis.finding import Finding
 from msmigrate.fixes.api import fix_all, fixes_by_finding
+from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix
 from msmigrate.fixes.registry import fixers_for
 from msmigrate.i18n import t
@@ -70,7 +71,13 @@ def quick_fixes(
     findings = [f for f in analysis.result.findings if fixers_for(f.rule) and _overlaps(f, start, end)]
     if not findings:
         return []
-    pairs = fixes_by_finding(analysis.source, server.path_of(analysis.uri), findings, server.kb)
+    path = server.path_of(analysis.uri)
+    if analysis.fix_context is None:  # one parse per document version, shared by all requests
+        built = FixContext.build(analysis.source, path, server.kb, analysis.result.findings)
+        analysis.fix_context = built if built is not None else False
+    if analysis.fix_context is False:
+        return []
+    pairs = fixes_by_finding(analysis.source, path, findings, server.kb, analysis.fix_context)
     disabled_ok = server.client_supports("text_document", "code_action", "disabled_support")
     actions: list[types.CodeAction] = []
     preferred_given: set[int] = set()

@@ -194,8 +194,12 @@ def register(server: MsMigrateServer) -> None:
         if report is None:
             return {"cancelled": True}
         server.last_report = (roots, report)  # type: ignore[attr-defined]
-        html = write_report(roots, report, "html", server.lang)
+        loop = asyncio.get_running_loop()
+        html = await loop.run_in_executor(
+            server.thread_pool, write_report, roots, report, "html", server.lang
+        )
         shown = await show(server, html)
+        server.release_memory_soon()  # once the (large) reply has been sent
         return {
             "cancelled": False,
             "report": report.to_json(server.lang),
@@ -288,6 +292,7 @@ def register(server: MsMigrateServer) -> None:
             if report is None:
                 return {"cancelled": True}
             server.last_report = (roots, report)  # type: ignore[attr-defined]
-        path = write_report(roots, report, fmt, server.lang)
+        loop = asyncio.get_running_loop()
+        path = await loop.run_in_executor(server.thread_pool, write_report, roots, report, fmt, server.lang)
         shown = await show(server, path) if fmt == "html" else False
         return {"format": fmt, "path": str(path), "shown": shown}

@@ -40,36 +40,99 @@ def doc_url(server: MsMigrateServer, finding: Finding) -> str | None:
         return None
 
 
-def to_diagnostic(server: MsMigrateServer, analysis: Analysis, finding: Finding) -> types.Diagnostic | None:
-    level = server.settings.severity_of(finding.category.value)
-    if level == "off":
-        return None
-    url = doc_url(server, finding)
-    return types.Diagnostic(
-        range=analysis.index.range_to_lsp(finding.line, finding.column, finding.end_line, finding.end_column),
-        message=finding.message(server.lang),
-        severity=SEVERITY.get(level, types.DiagnosticSeverity.Information),
-        code=finding.rule,
-        code_description=types.CodeDescription(href=url) if url else None,
-        source=SOURCE,
-        data={"finding": finding.to_cache(), "version": analysis.version},
-    )
+class Renderer:
+    """Finding → diagnostic JSON object, with the parts that repeat across versions cached.
 
+    Diagnostics are built as plain JSON objects (what LSP sends) rather than lsprotocol objects: a
+    5,000-line file can carry thousands of them on every keystroke.
+    """
 
-def diagnostics_of(server: MsMigrateServer, analysis: Analysis) -> list[types.Diagnostic]:
-    found = [to_diagnostic(server, analysis, f) for f in analysis.result.findings]
-    diagnostics = [d for d in found if d is not None]
-    error = analysis.result.error(server.lang)
-    if error and analysis.result.error_key not in ("analysis.error.syntax",):
-        diagnostics.append(
-            types.Diagnostic(
-                range=types.Range(types.Position(0, 0), types.Position(0, 0)),
-                message=error,
-                severity=types.DiagnosticSeverity.Information,
-                source=SOURCE,
+    def __init__(self, server: MsMigrateServer) -> None:
+        self.server = server
+        self.generation = -1
+        self._messages: dict[Any, str] = {}
+        self._urls: dict[tuple[str | None, str], str | None] = {}
+
+    def _reset_if_needed(self) -> None:
+        if self.generation != self.server.generation:
+            self.generation = self.server.generation
+            self._messages.clear()
+            self._urls.clear()
+
+    def message(self, finding: Finding) -> str:
+        try:
+            key: Any = (finding.message_key, tuple(sorted(finding.message_args.items())))
+            hash(key)
+        except TypeError:  # an unhashable argument: no caching
+            return finding.message(self.server.lang)
+        text = self._messages.get(key)
+        if text is None:
+            text = self._messages[key] = finding.message(self.server.lang)
+        return text
+
+    def url(self, finding: Finding) -> str | None:
+        key = (finding.torch_api, finding.rule)
+        if key not in self._urls:
+            self._urls[key] = doc_url(self.server, finding)
+        return self._urls[key]
+
+    def diagnostic(self, analysis: Analysis, finding: Finding) -> dict[str, Any] | None:
+        level = self.server.settings.severity_of(finding.category.value)
+        if level == "off":
+            return None
+        item: dict[str, Any] = {
+            "range": analysis.index.range_dict(
+                finding.line, finding.column, finding.end_line, finding.end_column
+            ),
+            "severity": int(SEVERITY.get(level, types.DiagnosticSeverity.Information)),
+            "code": finding.rule,
+            "source": SOURCE,
+            "message": self.message(finding),
+            "data": {
+                "torch_api": finding.torch_api,
+                "mindspore_api": finding.mindspore_api,
+                "version": analysis.version,
+            },
+        }
+        url = self.url(finding)
+        if url:
+            item["codeDescription"] = {"href": url}
+        return item
+
+    def diagnostics(self, analysis: Analysis) -> list[dict[str, Any]]:
+        self._reset_if_needed()
+        items = [self.diagnostic(analysis, f) for f in analysis.result.findings]
+        diagnostics = [d for d in items if d is not None]
+        error = analysis.result.error(self.server.lang)
+        if error:  # the file could not be analysed at all (binary, undecodable, too complex)
+            diagnostics.append(
+                {
+                    "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                    "severity": int(types.DiagnosticSeverity.Information),
+                    "code": analysis.result.error_key,
+                    "source": SOURCE,
+                    "message": error,
+                }
             )
-        )
-    return diagnostics
+        return diagnostics
+
+
+def diagnostics_of(server: MsMigrateServer, analysis: Analysis) -> list[dict[str, Any]]:
+    renderer = getattr(server, "renderer", None)
+    if renderer is None:
+        renderer = server.renderer = Renderer(server)  # type: ignore[attr-defined]
+    return renderer.diagnostics(analysis)
+
+
+def publish(
+    server: MsMigrateServer, uri: str, version: int | None, diagnostics: list[dict[str, Any]]
+) -> None:
+    """Send ``textDocument/publishDiagnostics`` with ready JSON objects (no cattrs round trip)."""
+    params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
+    if version is not None:
+        params["version"] = version
+    message = {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params}
+    server.protocol._send_data(message)  # noqa: SLF001 - pygls's writer; notify() would re-convert
 
 
 class Publisher:
@@ -112,11 +175,7 @@ class Publisher:
             except Exception as exc:
                 server.report_failure("diagnostics", exc)
                 return
-            server.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(
-                    uri=analysis.uri, diagnostics=diagnostics, version=analysis.version
-                )
-            )
+            publish(server, analysis.uri, analysis.version, diagnostics)
 
     def clear(self, uri: str) -> None:
         self.pending.discard(uri)
@@ -180,6 +239,5 @@ def register(server: MsMigrateServer) -> None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         if params.previous_result_id == analysis.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=analysis.result_id)
-        return types.RelatedFullDocumentDiagnosticReport(
-            items=diagnostics_of(server, analysis), result_id=analysis.result_id
-        )
+        # plain JSON objects, sent as they are (see Renderer)
+        return {"kind": "full", "resultId": analysis.result_id, "items": diagnostics_of(server, analysis)}

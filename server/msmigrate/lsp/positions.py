@@ -18,6 +18,7 @@ from msmigrate.fixes.text import split_lines
 
 __all__ = ["LineIndex", "line_edits", "split_lines"]
 
+_ENCODINGS = {"utf-8": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32"}
 _LINES_WITH_ENDS = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -27,21 +28,38 @@ class LineIndex:
     def __init__(self, source: str, codec: PositionCodec | None = None) -> None:
         self.lines: Sequence[str] = split_lines(source)
         self.codec = codec or PositionCodec()
+        encoding = getattr(self.codec.encoding, "value", self.codec.encoding)
+        self._encoding = _ENCODINGS.get(str(encoding), "utf-16-le")
 
     def _line(self, index: int) -> str:
         return self.lines[index] if 0 <= index < len(self.lines) else ""
+
+    def units(self, text: str) -> int:
+        """Length of ``text`` in the client's position units (UTF-16 code units by default)."""
+        if text.isascii() or self._encoding == "utf-32":
+            return len(text)
+        width = 2 if self._encoding == "utf-16-le" else 1
+        return len(text.encode(self._encoding, "surrogatepass")) // width
 
     def to_lsp(self, line: int, column: int) -> types.Position:
         """1-based (line, code-point column) → LSP position (clamped to the document)."""
         if line > len(self.lines):
             last = len(self.lines) - 1
-            return types.Position(last, self.codec.client_num_units(self._line(last)))
+            return types.Position(last, self.units(self._line(last)))
         index = max(line - 1, 0)
         text = self._line(index)
-        return types.Position(index, self.codec.client_num_units(text[: max(column - 1, 0)]))
+        return types.Position(index, self.units(text[: max(column - 1, 0)]))
 
     def range_to_lsp(self, line: int, column: int, end_line: int, end_column: int) -> types.Range:
         return types.Range(self.to_lsp(line, column), self.to_lsp(end_line, end_column))
+
+    def range_dict(self, line: int, column: int, end_line: int, end_column: int) -> dict[str, dict[str, int]]:
+        """The same range as :meth:`range_to_lsp`, as the JSON object LSP sends."""
+        start, end = self.to_lsp(line, column), self.to_lsp(end_line, end_column)
+        return {
+            "start": {"line": start.line, "character": start.character},
+            "end": {"line": end.line, "character": end.character},
+        }
 
     def from_lsp(self, position: types.Position) -> tuple[int, int]:
         """LSP position → 1-based (line, code-point column); a column past the end clamps to the end."""
@@ -49,11 +67,13 @@ class LineIndex:
             last = len(self.lines)
             return last, len(self._line(last - 1)) + 1
         text = self._line(position.line)
+        if text.isascii() or self._encoding == "utf-32":
+            return position.line + 1, min(max(position.character, 0), len(text)) + 1
         units = 0
         for index, char in enumerate(text):
             if units >= position.character:
                 return position.line + 1, index + 1
-            units += self.codec.client_num_units(char)
+            units += self.units(char)
         return position.line + 1, len(text) + 1
 
     def edit_to_lsp(self, edit: TextEdit) -> types.TextEdit:
@@ -64,7 +84,7 @@ class LineIndex:
 
     def end(self) -> types.Position:
         last = len(self.lines) - 1
-        return types.Position(last, self.codec.client_num_units(self._line(last)))
+        return types.Position(last, self.units(self._line(last)))
 
 
 def line_edits(old: str, new: str) -> list[TextEdit]:

@@ -9,11 +9,14 @@ scanning live in the core library. The server never imports torch or mindspore.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
+import gc
 import importlib
 import inspect
 import logging
 import pkgutil
+import sys
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +53,7 @@ class Analysis:
     result: FileResult
     index: LineIndex
     result_id: str
+    fix_context: Any = None  # FixContext built on first use (False: the text does not parse)
 
 
 class MsMigrateServer(LanguageServer):
@@ -183,6 +187,13 @@ class MsMigrateServer(LanguageServer):
                 self.analyses.pop(uri, None)
                 return None
 
+    def release_memory_soon(self, delay: float = 0.5) -> None:
+        """After a big job (a project scan and its report reply), hand freed heap back to the OS."""
+        try:
+            asyncio.get_running_loop().call_later(delay, release_memory)
+        except RuntimeError:  # no loop (unit use)
+            release_memory()
+
     def forget(self, uri: str) -> None:
         doc = self.document(uri)
         self.analyses.pop(doc.uri if doc is not None else uri, None)
@@ -229,6 +240,16 @@ class MsMigrateServer(LanguageServer):
             return wrapper  # type: ignore[return-value]
 
         return decorate
+
+
+def release_memory() -> None:
+    """Collect garbage and, on glibc, return free heap pages to the OS (``malloc_trim``)."""
+    gc.collect()
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        except (OSError, AttributeError):  # not glibc (musl, …)
+            pass
 
 
 def _feature_modules() -> list[str]:
