@@ -136,18 +136,40 @@ _GROWING = frozenset(
 )
 
 
+# the operation names (``torch.<name>`` or a tensor's ``.<name>``) a call must have to matter here
+_CALL_NAMES = frozenset(
+    {"where", "topk", *DYNAMIC_METHODS, *(name.split(".", 1)[1] for name in DYNAMIC_FUNCTIONS), *_GATHERS,
+     *_AXIS_FUNCTIONS}
+)
+
+
 def check(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
     index = tree_index(ctx)
     checkers: dict[int, _ScopeChecker] = {}
+    scope_of, values = index.scope_of, ctx.values
     for node in index.nodes(ast.Call, ast.Subscript, ast.If, ast.While):
-        scope = index.scope_of[id(node)]
+        kind = type(node)
+        if kind is ast.Call and _op_name(node, values) not in _CALL_NAMES:
+            continue  # no check applies to this call (a cheap test before the full one)
+        if kind is ast.Subscript and (type(node.ctx) is not ast.Load or not ctx.is_tensor(node.value)):
+            continue
+        scope = scope_of[id(node)]
         checker = checkers.get(id(scope))
         if checker is None:
             flow = Flow(ctx, scope, index.assigned[id(scope)])
             checker = checkers[id(scope)] = _ScopeChecker(ctx, flow, found)
         checker.visit(node)
     return [f for f in found if f is not None]
+
+
+def _op_name(call: ast.Call, values: dict) -> str | None:
+    """The name :meth:`_ScopeChecker.tensor_op` would give, before checking the receiver."""
+    func = call.func
+    name = values.get(func)
+    if type(name) is str:
+        return name[6:] if name.startswith("torch.") and name.count(".") == 1 else None
+    return func.attr if type(func) is ast.Attribute else None
 
 
 CHECKERS = [check]

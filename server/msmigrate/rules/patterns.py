@@ -169,16 +169,22 @@ _TAKE_OVER = API_RULES | {"MSM600"}
 def check(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
     index = tree_index(ctx)
+    values = ctx.values
     attributes = index.nodes(ast.Attribute)
-    inner = {id(n.value) for n in attributes if ctx.qualified_name(n)}
+    # nodes with a torch name (the others only matter as ``param_groups``)
+    named = [n for n in attributes if type(values.get(n)) is str]
+    inner = {id(n.value) for n in named}
     classes = index.nodes(ast.ClassDef)
     modules = module_classes(ctx, classes)
     for node in classes:
         found.extend(_class(ctx, node, node.name in modules))
     for node in index.nodes(ast.Call):
         found.extend(_call(ctx, node))
-    for node in [*attributes, *index.nodes(ast.Name)]:
-        if isinstance(node.ctx, ast.Load) and id(node) not in inner:
+    if "param_groups" in ctx.source:
+        named = [n for n in attributes if type(values.get(n)) is str or n.attr == "param_groups"]
+    references = [*named, *(n for n in index.nodes(ast.Name) if type(values.get(n)) is str)]
+    for node in references:
+        if type(node.ctx) is ast.Load and id(node) not in inner:
             # torch.cuda inside torch.cuda.amp.autocast is no reference of its own
             found.extend(_reference(ctx, node))
     return [f for f in found if f is not None]
@@ -384,8 +390,13 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
     return found
 
 
+_METHODS = DEVICE_METHODS | {"to", "train", "eval", "backward", "load_state_dict"}
+
+
 def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | None]:
     attr = func.attr
+    if attr not in _METHODS:
+        return []
     receiver = func.value
     kind = ctx.receiver_kind(receiver)
     span = attribute_range(ctx, func)

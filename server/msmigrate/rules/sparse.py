@@ -75,7 +75,15 @@ SPARSE_GRADIENT_APIS = frozenset(
 )
 
 
+# Every finding of this module needs one of these words in the source (a method name, or ``sparse`` in a
+# torch name or keyword): most files have none, and are skipped without a walk.
+_TRIGGERS = ("parse", "smm", "spmm", "sspaddmm", "coalesce", "dense", "indices", "values")
+
+
 def check(ctx) -> Iterable[Finding]:
+    source = ctx.source
+    if not any(word in source for word in _TRIGGERS):
+        return []
     found: list[Finding | None] = []
     in_calls: set[int] = set()  # layout names already covered by their call's finding
     index = tree_index(ctx)

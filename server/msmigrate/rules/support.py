@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import operator
 import re
 import threading
 from collections.abc import Iterable, Iterator
@@ -275,52 +276,103 @@ def _record_assignment(node: ast.AST, assigned: dict[str, list[ast.expr]]) -> No
 
 
 class TreeIndex:
-    """One walk of a module: its nodes by type, the scope (module or function) of each node, and the
-    plain-name assignments of each scope. Shared by the checkers of one file."""
+    """One walk of a module: its nodes by type (in source order), the scope (module or function) of the
+    nodes the data flow asks about, and the plain-name assignments of each scope. Shared by the checkers
+    of one file. Operators (``ast.Add``) and expression contexts (``ast.Load``) are not indexed."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.by_type: dict[type, list[ast.AST]] = {}
-        self.scope_of: dict[int, ast.AST] = {}
+        self.scope_of: dict[int, ast.AST] = {}  # for the nodes of _SCOPED types
         self.assigned: dict[int, dict[str, list[ast.expr]]] = {id(tree): {}}
         self.scopes: list[ast.AST] = [tree]
-        by_type, scope_of, node_type = self.by_type, self.scope_of, ast.AST
-        functions = (ast.FunctionDef, ast.AsyncFunctionDef)
-        stack: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
-        while stack:
-            node, scope = stack.pop()
+        self._sorted: set[type] = set()
+        by_type, scope_of, assigned = self.by_type, self.scope_of, self.assigned
+        fields_of, scoped, recorded, functions = _CHILD_FIELDS, _SCOPED, _RECORDED, _FUNCTIONS
+        stack: list[tuple[ast.AST, ast.AST]] = []
+        push = stack.append
+        pop = stack.pop
+        scope: ast.AST = tree
+        node: ast.AST = tree
+        while True:
             kind = type(node)
             if node is not tree:
-                by_type.setdefault(kind, []).append(node)
-                scope_of[id(node)] = scope
-                if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.NamedExpr:
-                    _record_assignment(node, self.assigned[id(scope)])
-            inner = scope
+                found = by_type.get(kind)
+                if found is None:
+                    by_type[kind] = [node]
+                else:
+                    found.append(node)
+                if kind in scoped:
+                    scope_of[id(node)] = scope
+                    if kind in recorded:
+                        _record_assignment(node, assigned[id(scope)])
             if kind in functions:
-                inner = node
-                self.assigned[id(node)] = {}
+                scope = node
+                assigned[id(node)] = {}
                 self.scopes.append(node)
-            for name in node._fields:
-                if name == "ctx":  # Load/Store singletons
-                    continue
+            names = fields_of.get(kind)
+            if names is None:
+                names = _child_fields(kind)
+            for name in names:
                 value = getattr(node, name, None)
-                if isinstance(value, list):
+                if value is None:
+                    continue
+                if type(value) is list:
                     for item in value:
-                        if isinstance(item, node_type):
-                            stack.append((item, inner))
-                elif isinstance(value, node_type):
-                    stack.append((value, inner))
-        for nodes in by_type.values():
-            nodes.sort(key=_position)
+                        if item is not None:
+                            push((item, scope))
+                else:
+                    push((value, scope))
+            if not stack:
+                break
+            node, scope = pop()
 
     def nodes(self, *types: type) -> list[ast.AST]:
         found: list[ast.AST] = []
         for kind in types:
-            found.extend(self.by_type.get(kind, ()))
+            nodes = self.by_type.get(kind)
+            if nodes:
+                if kind not in self._sorted:  # sorted on first use (stable: ties keep walk order)
+                    nodes.sort(key=_sort_key(kind))
+                    self._sorted.add(kind)
+                found.extend(nodes)
         return found
 
 
-def _position(node: ast.AST) -> tuple[int, int]:
+# Fields that never hold a node (names, flags, constants), operators and expression contexts.
+_NOT_CHILDREN = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "name", "kind", "type_comment", "level", "module", "is_async",
+     "conversion", "simple", "n", "s", "kwd_attrs", "tag", "asname", "rest", "lineno"}
+)
+_SCALAR_FIELDS: dict[type, frozenset[str]] = {
+    ast.Constant: frozenset({"value"}),
+    ast.MatchSingleton: frozenset({"value"}),
+    ast.Global: frozenset({"names"}),
+    ast.Nonlocal: frozenset({"names"}),
+}
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_FUNCTIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
+# the nodes whose scope is recorded: what the data flow of the checkers asks about, and assignments
+_SCOPED = frozenset({ast.Call, ast.Subscript, ast.If, ast.While, ast.Assign, ast.AnnAssign, ast.NamedExpr})
+_RECORDED = frozenset({ast.Assign, ast.AnnAssign, ast.NamedExpr})
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    scalars = _SCALAR_FIELDS.get(kind, frozenset())
+    names = tuple(name for name in kind._fields if name not in _NOT_CHILDREN and name not in scalars)
+    _CHILD_FIELDS[kind] = names
+    return names
+
+
+def _position_or_zero(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _sort_key(kind: type):
+    """The source position of nodes of ``kind`` (``(0, 0)`` for node types without one)."""
+    return _position if "lineno" in getattr(kind, "_attributes", ()) else _position_or_zero
+
+
+_position = operator.attrgetter("lineno", "col_offset")
 
 
 class _TreeCache(threading.local):
