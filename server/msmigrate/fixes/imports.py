@@ -1,6 +1,6 @@
 """Spelling a MindSpore name at a use site, and the ``import mindspore`` line it may need.
 
-Convention (documented in docs/fixes.md): a fix reuses a MindSpore import the file already has
+Convention: a fix reuses a MindSpore import the file already has
 (``import mindspore as ms`` → ``ms.ops.abs``; ``from mindspore import ops`` → ``ops.abs``); otherwise it
 writes the full name (``mindspore.ops.abs``) and adds ``import mindspore`` once. Full names never
 collide with the torch names still in the file (``nn``, ``F``, ``optim`` keep meaning torch's), so a

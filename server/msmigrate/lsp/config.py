@@ -104,20 +104,25 @@ class Settings:
     @classmethod
     def from_initialization_options(cls, options: Any) -> Settings:
         """Accept the settings object itself, ``{"settings": {...}}`` or ``{"msmigrate": {...}}``."""
-        if not isinstance(options, dict):
-            return cls()
-        for wrapper in ("settings", "msmigrate"):
-            inner = options.get(wrapper)
-            if isinstance(inner, dict):
-                nested = inner.get("msmigrate")
-                return cls.from_dict(nested if isinstance(nested, dict) else inner)
-        return cls.from_dict(options)
+        return cls.from_dict(initialization_section(options))
 
     def severity_of(self, category: str) -> str:
         return self.severity.get(category, "information")
 
     def with_problems(self, problems: tuple[str, ...]) -> Settings:
         return replace(self, problems=problems)
+
+
+def initialization_section(options: Any) -> dict[str, Any]:
+    """The ``msmigrate`` settings inside ``initializationOptions`` (``{}`` when there are none)."""
+    if not isinstance(options, dict):
+        return {}
+    for wrapper in ("settings", "msmigrate"):
+        inner = options.get(wrapper)
+        if isinstance(inner, dict):
+            nested = inner.get("msmigrate")
+            return nested if isinstance(nested, dict) else inner
+    return options
 
 
 def _device(value: str) -> str:

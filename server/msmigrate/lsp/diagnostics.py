@@ -163,6 +163,7 @@ class Publisher:
                 analysis = await server.current(uri)
             except Exception as exc:
                 server.report_failure("diagnostics", exc)
+                self._clear_stale(uri)
                 return
             if analysis is None:
                 return
@@ -174,8 +175,15 @@ class Publisher:
                 diagnostics = diagnostics_of(server, analysis)
             except Exception as exc:
                 server.report_failure("diagnostics", exc)
+                self._clear_stale(uri)
                 return
             publish(server, analysis.uri, analysis.version, diagnostics)
+
+    def _clear_stale(self, uri: str) -> None:
+        """After a failure: an empty set for the current version beats results of an older one."""
+        doc = self.server.document(uri)
+        if doc is not None:
+            publish(self.server, doc.uri, doc.version, [])
 
     def clear(self, uri: str) -> None:
         self.pending.discard(uri)

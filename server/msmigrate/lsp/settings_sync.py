@@ -8,7 +8,7 @@ from typing import Any
 from lsprotocol import types
 
 from msmigrate.i18n import t
-from msmigrate.lsp.config import Settings
+from msmigrate.lsp.config import Settings, initialization_section
 from msmigrate.lsp.server import MsMigrateServer
 
 SECTION = "msmigrate"
@@ -22,17 +22,6 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
         else:
             merged[key] = value
     return merged
-
-
-def _unwrap_initialization_options(options: Any) -> dict[str, Any]:
-    if not isinstance(options, dict):
-        return {}
-    for wrapper in ("settings", SECTION):
-        inner = options.get(wrapper)
-        if isinstance(inner, dict):
-            nested = inner.get(SECTION)
-            return nested if isinstance(nested, dict) else inner
-    return options
 
 
 class SettingsSync:
@@ -69,7 +58,7 @@ def register(server: MsMigrateServer) -> None:
     @server.feature(types.INITIALIZE)
     @server.guarded("initialize")
     def initialize(ls: MsMigrateServer, params: types.InitializeParams) -> None:
-        sync.initial = _unwrap_initialization_options(params.initialization_options)
+        sync.initial = initialization_section(params.initialization_options)
         server.apply_settings(Settings.from_dict(sync.initial))
 
     @server.feature(types.INITIALIZED)
