@@ -108,3 +108,32 @@ def test_tcp_session_with_string_request_ids():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_websocket_session():
+    from websockets.sync.client import connect
+
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "msmigrate", "serve", "--ws", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                websocket = connect(f"ws://127.0.0.1:{port}", open_timeout=10)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        with websocket:
+            request = {"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"capabilities": {}}}
+            websocket.send(json.dumps(request))
+            reply = json.loads(websocket.recv(timeout=20))
+            assert reply["id"] == 7 and reply["result"]["serverInfo"]["name"] == "msmigrate"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
