@@ -105,3 +105,35 @@ def test_line_edits_cover_only_changed_lines():
     new = "import torch\nimport mindspore\ny = mindspore.ops.abs(x)\nz = 1\n"
     assert line_edits(old, new) == [TextEdit(2, 1, 3, 1, "import mindspore\ny = mindspore.ops.abs(x)\n")]
     assert line_edits("a\nb", "a\nc") == [TextEdit(2, 1, 2, 2, "c")]
+
+
+def test_server_code_paths_never_import_torch_or_mindspore():
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from msmigrate.analysis.finding import FindingCategory
+from msmigrate.fixes.api import fix_all, fixes_for
+from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.lsp.analysis import analyze_text
+from msmigrate.lsp.config import Settings
+from msmigrate.lsp.hover import hover_markdown
+from msmigrate.lsp.server import create_server
+
+create_server()
+kb = get_knowledge_base("2.4")
+source = "import torch\\nimport torch.nn as nn\\ny = torch.abs(x)\\nclass N(nn.Module):\\n    pass\\n"
+result = analyze_text(source, "m.py", kb, Settings())
+assert result.findings
+for finding in result.findings:
+    hover_markdown(finding, kb, "en")
+fixes_for(source, "m.py", result.findings, kb)
+fix_all(source, "m.py", kb)
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "mindspore"))
+print(",".join(loaded) or "none")
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "none"
