@@ -19,6 +19,7 @@ from msmigrate.rules.registry import Rule
 from msmigrate.rules.support import (
     API_RULES,
     attribute_range,
+    named_nodes,
     new_finding,
     reference_range,
     report,
@@ -182,7 +183,7 @@ def check(ctx) -> Iterable[Finding]:
         found.extend(_call(ctx, node))
     if "param_groups" in ctx.source:
         named = [n for n in attributes if type(values.get(n)) is str or n.attr == "param_groups"]
-    references = [*named, *(n for n in index.nodes(ast.Name) if type(values.get(n)) is str)]
+    references = [*named, *named_nodes(ctx, ast.Name)]
     for node in references:
         if type(node.ctx) is ast.Load and id(node) not in inner:
             # torch.cuda inside torch.cuda.amp.autocast is no reference of its own

@@ -278,7 +278,9 @@ def _record_assignment(node: ast.AST, assigned: dict[str, list[ast.expr]]) -> No
 class TreeIndex:
     """One walk of a module: its nodes by type (in source order), the scope (module or function) of the
     nodes the data flow asks about, and the plain-name assignments of each scope. Shared by the checkers
-    of one file. Operators (``ast.Add``) and expression contexts (``ast.Load``) are not indexed."""
+    of one file. Names and constants (leaves, the most common nodes), operators (``ast.Add``) and
+    expression contexts (``ast.Load``) are not indexed: :func:`named_nodes` gives the names that refer to
+    torch objects."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.by_type: dict[type, list[ast.AST]] = {}
@@ -288,6 +290,7 @@ class TreeIndex:
         self._sorted: set[type] = set()
         by_type, scope_of, assigned = self.by_type, self.scope_of, self.assigned
         fields_of, scoped, recorded, functions = _CHILD_FIELDS, _SCOPED, _RECORDED, _FUNCTIONS
+        leaves = _LEAVES
         stack: list[tuple[ast.AST, ast.AST]] = []
         push = stack.append
         pop = stack.pop
@@ -318,9 +321,9 @@ class TreeIndex:
                     continue
                 if type(value) is list:
                     for item in value:
-                        if item is not None:
+                        if item is not None and type(item) not in leaves:
                             push((item, scope))
-                else:
+                elif type(value) not in leaves:
                     push((value, scope))
             if not stack:
                 break
@@ -350,6 +353,7 @@ _SCALAR_FIELDS: dict[type, frozenset[str]] = {
     ast.Nonlocal: frozenset({"names"}),
 }
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_LEAVES = frozenset({ast.Name, ast.Constant})
 _FUNCTIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 # the nodes whose scope is recorded: what the data flow of the checkers asks about, and assignments
 _SCOPED = frozenset({ast.Call, ast.Subscript, ast.If, ast.While, ast.Assign, ast.AnnAssign, ast.NamedExpr})
@@ -361,6 +365,19 @@ def _child_fields(kind: type) -> tuple[str, ...]:
     names = tuple(name for name in kind._fields if name not in _NOT_CHILDREN and name not in scalars)
     _CHILD_FIELDS[kind] = names
     return names
+
+
+def named_nodes(ctx: AnalysisContext, kind: type) -> list[ast.AST]:
+    """The nodes of ``kind`` (``ast.Name``, ``ast.Attribute``) that name a torch object, in source order
+    (an enclosing attribute before the one it contains)."""
+    values = ctx.values
+    found = [node for node, value in values.items() if type(node) is kind and type(value) is str]
+    found.sort(key=_outer_first)
+    return found
+
+
+def _outer_first(node: ast.AST) -> tuple[int, int, int, int]:
+    return (node.lineno, node.col_offset, -(node.end_lineno or 0), -(node.end_col_offset or 0))
 
 
 def _position_or_zero(node: ast.AST) -> tuple[int, int]:
