@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from lsp_support import initialize, open_document, published_for, wait_until
@@ -170,3 +171,31 @@ async def test_windows_style_encoded_uri(client: LanguageClient, tmp_path: Path)
     )
     params = await wait_until(lambda: published_for(client, uri, 3), what="diagnostics for an encoded URI")
     assert len(params.diagnostics) == 4
+
+
+async def test_cancelled_request_does_not_cancel_the_analysis(client: LanguageClient, tmp_path: Path):
+    """A pull request that starts the analysis and is then cancelled (as editors do while typing) must not
+    take the analysis down with it: a hover waiting for the same analysis still gets its answer."""
+    await initialize(client, tmp_path, init_options=V24, configuration=False, pull=True)
+    text = "import torch\n" + "".join(f"y{n} = torch.abs(x) + torch.neg(x)\n" for n in range(5000))
+    uri = open_document(client, tmp_path / "long.py", text)
+    document = types.TextDocumentIdentifier(uri=uri)
+    client.protocol.send_request(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DocumentDiagnosticParams(text_document=document),
+        msg_id="pull-1",
+    )
+    await asyncio.sleep(0.1)  # the pull request has started the analysis (string ids, as LSP4IJ sends)
+    hover = asyncio.ensure_future(
+        client.text_document_hover_async(
+            types.HoverParams(text_document=document, position=types.Position(1, 8))
+        )
+    )
+    await asyncio.sleep(0.05)
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="pull-1"))
+    result = await asyncio.wait_for(hover, 60)
+    assert "torch.abs" in result.contents.value
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=document)
+    )
+    assert len(report.items) == 10000

@@ -147,6 +147,8 @@ class MsMigrateServer(LanguageServer):
         """The analysis of the document's latest version (computed in a thread when missing).
 
         One analysis per document runs at a time; versions superseded while it runs are skipped.
+        Waiters are shielded: a cancelled request (a hover the client gave up on) never cancels the
+        analysis that others (the diagnostics loop) are waiting for.
         """
         loop = asyncio.get_running_loop()
         while True:
@@ -158,34 +160,33 @@ class MsMigrateServer(LanguageServer):
             if hit is not None:
                 return hit
             inflight = self._inflight.get(uri)
-            if inflight is not None and not inflight.done():
-                try:
-                    await asyncio.shield(inflight)
-                except Exception:  # reported by the task that started it
-                    pass
-                continue
-            future = loop.run_in_executor(
-                self.analysis_executor,
-                self._analyze,
-                uri,
-                doc.source,
-                doc.version,
-                self.generation,
-                self.settings,
-                doc.position_codec,
-            )
-            self._inflight[uri] = future
-            try:
-                analysis = await future
-            finally:
-                if self._inflight.get(uri) is future:
-                    del self._inflight[uri]
-            previous = self.analyses.get(uri)
-            if previous is None or previous.version is None or (analysis.version or 0) >= previous.version:
-                self.analyses[uri] = analysis
-            if self.document(uri) is None:
-                self.analyses.pop(uri, None)
-                return None
+            if inflight is None or inflight.done():
+                inflight = loop.run_in_executor(
+                    self.analysis_executor,
+                    self._analyze,
+                    uri,
+                    doc.source,
+                    doc.version,
+                    self.generation,
+                    self.settings,
+                    doc.position_codec,
+                )
+                self._inflight[uri] = inflight
+                inflight.add_done_callback(functools.partial(self._finished, uri))
+            await asyncio.shield(inflight)  # raises what the analysis raised
+
+    def _finished(self, uri: str, future: asyncio.Future[Analysis]) -> None:
+        """Store a finished analysis (whoever was waiting for it)."""
+        if self._inflight.get(uri) is future:
+            del self._inflight[uri]
+        if future.cancelled() or future.exception() is not None:
+            return
+        analysis = future.result()
+        if self.document(uri) is None:  # closed meanwhile
+            return
+        previous = self.analyses.get(uri)
+        if previous is None or previous.version is None or (analysis.version or 0) >= previous.version:
+            self.analyses[uri] = analysis
 
     def release_memory_soon(self, delay: float = 0.5) -> None:
         """After a big job (a project scan and its report reply), hand freed heap back to the OS."""
