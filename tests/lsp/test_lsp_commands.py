@@ -113,3 +113,13 @@ async def test_scan_file_and_lookup(client: LanguageClient, tmp_path: Path):
     assert (await execute(client, "msmigrate.scanFile", str(missing)))["error"].startswith(
         f"Cannot read {missing}"
     )
+
+
+async def test_scan_of_a_missing_folder_is_an_error_message(client: LanguageClient, tmp_path: Path):
+    await initialize(client, tmp_path, settings=V24)
+    missing = tmp_path / "nope"
+    result = await execute(client, "msmigrate.scanProject", {"path": str(missing)})
+    assert result["error"].startswith(f"Cannot scan {missing}: ")
+    (values,) = client.progress_reports.values()
+    assert values[-1].message == "Scan failed (see the log)"
+    assert not client.shown_documents

@@ -78,6 +78,10 @@ def write_report(roots: list[str], report: Any, fmt: str, lang: str) -> Path:
     return path
 
 
+class ScanProblem(Exception):
+    """A scan that cannot run; the message is for the user."""
+
+
 class ProgressReporter:
     """Work-done progress for one scan (nothing is sent when the client does not support it)."""
 
@@ -124,7 +128,7 @@ class ProgressReporter:
 
 async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
     """Scan ``roots`` with progress; returns the ScanReport, or None when cancelled."""
-    from msmigrate.scan import CancellationToken, ScanCancelled, ScanOptions, scan_paths
+    from msmigrate.scan import CancellationToken, ConfigError, ScanCancelled, ScanOptions, scan_paths
     from msmigrate.scan.options import DEFAULT_INCLUDE
 
     loop = asyncio.get_running_loop()
@@ -154,6 +158,15 @@ async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
         cancel.cancel()
         progress.end(t("lsp.progress.cancelled", server.lang))
         raise
+    except (OSError, ConfigError) as exc:  # a missing folder, a bad [tool.msmigrate]: say so, don't fail
+        progress.end(t("lsp.progress.failed", server.lang))
+        if isinstance(exc, ConfigError):
+            detail = t(exc.key, server.lang, **exc.fields)
+        else:
+            detail = exc.strerror or str(exc)
+        raise ScanProblem(
+            t("lsp.command.scan_failed", server.lang, paths=", ".join(roots), detail=detail)
+        ) from exc
     except Exception:
         progress.end(t("lsp.progress.failed", server.lang))
         raise
@@ -190,7 +203,10 @@ def register(server: MsMigrateServer) -> None:
         roots = _roots(args)
         if not roots:
             return {"error": t("lsp.command.no_folder", server.lang)}
-        report = await run_scan(server, roots)
+        try:
+            report = await run_scan(server, roots)
+        except ScanProblem as exc:
+            return {"error": str(exc)}
         if report is None:
             return {"cancelled": True}
         server.last_report = (roots, report)  # type: ignore[attr-defined]
@@ -288,7 +304,10 @@ def register(server: MsMigrateServer) -> None:
         else:
             if not roots:
                 return {"error": t("lsp.command.no_folder", server.lang)}
-            report = await run_scan(server, roots)
+            try:
+                report = await run_scan(server, roots)
+            except ScanProblem as exc:
+                return {"error": str(exc)}
             if report is None:
                 return {"cancelled": True}
             server.last_report = (roots, report)  # type: ignore[attr-defined]

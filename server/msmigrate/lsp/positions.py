@@ -43,22 +43,29 @@ class LineIndex:
 
     def to_lsp(self, line: int, column: int) -> types.Position:
         """1-based (line, code-point column) → LSP position (clamped to the document)."""
-        if line > len(self.lines):
-            last = len(self.lines) - 1
-            return types.Position(last, self.units(self._line(last)))
-        index = max(line - 1, 0)
-        text = self._line(index)
-        return types.Position(index, self.units(text[: max(column - 1, 0)]))
+        return types.Position(*self.character(line, column))
 
     def range_to_lsp(self, line: int, column: int, end_line: int, end_column: int) -> types.Range:
         return types.Range(self.to_lsp(line, column), self.to_lsp(end_line, end_column))
 
+    def character(self, line: int, column: int) -> tuple[int, int]:
+        """1-based (line, code-point column) → 0-based (line, character in client units), clamped."""
+        if line > len(self.lines):
+            last = len(self.lines) - 1
+            return last, self.units(self._line(last))
+        index = max(line - 1, 0)
+        text = self._line(index)
+        if text.isascii():
+            return index, min(max(column - 1, 0), len(text))
+        return index, self.units(text[: max(column - 1, 0)])
+
     def range_dict(self, line: int, column: int, end_line: int, end_column: int) -> dict[str, dict[str, int]]:
         """The same range as :meth:`range_to_lsp`, as the JSON object LSP sends."""
-        start, end = self.to_lsp(line, column), self.to_lsp(end_line, end_column)
+        start_line, start_char = self.character(line, column)
+        stop_line, stop_char = self.character(end_line, end_column)
         return {
-            "start": {"line": start.line, "character": start.character},
-            "end": {"line": end.line, "character": end.character},
+            "start": {"line": start_line, "character": start_char},
+            "end": {"line": stop_line, "character": stop_char},
         }
 
     def from_lsp(self, position: types.Position) -> tuple[int, int]:

@@ -29,6 +29,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Unknown report format {format!r}; choose one of {formats}.",
         "未知的报告格式 {format!r}，可选：{formats}。",
     ),
+    "lsp.command.scan_failed": ("Cannot scan {paths}: {detail}", "无法扫描 {paths}：{detail}"),
     "lsp.command.unreadable": ("Cannot read {path}: {detail}", "无法读取 {path}：{detail}"),
     "lsp.command.not_open": ("The document {uri} is not open.", "文档 {uri} 未打开。"),
     "lsp.hover.category": ("Category: {category}", "类别：{category}"),
