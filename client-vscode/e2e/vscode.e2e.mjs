@@ -88,6 +88,21 @@ async function lineText(line) {
   }, line);
 }
 
+/** Waits until some frame (webviews are nested iframes) shows text matching `re`; returns that text. */
+async function frameText(re, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    for (const frame of page.frames()) {
+      const text = await frame.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+      if (re.test(text)) {
+        return text;
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no frame shows ${re}`);
+}
+
 try {
   await step("01-workbench", async () => {
     await page.goto(url);
@@ -148,6 +163,37 @@ try {
     await tab.waitFor({ timeout: 60_000 });
     const html = readFileSync(join(workspace, ".msmigrate", "report.html"), "utf8");
     assert.ok(html.length > 1000, "report.html is too small");
+    // Rendered under the webview's CSP: the page text is there (styles inline, no scripts needed).
+    await frameText(/migration report[\s\S]*Files scanned\s+9/);
+  });
+
+  await step("07-reveal-finding", async () => {
+    // models → resnet.py → "Missing in MindSpore" → its first finding: `nn.Module` of `class Bottleneck`
+    // (line 21 since the quick-fix added `import mindspore`), selected in the editor.
+    const tree = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Scan Results" }) }).first();
+    // A file row opens the file when clicked; its twistie expands it.
+    await tree.locator(".monaco-list-row", { hasText: /resnet\.py \(\d+\)/ }).first().locator(".monaco-tl-twistie").click();
+    const category = tree.locator(".monaco-list-row", { hasText: /Missing in MindSpore \(\d+\)/ }).first();
+    await category.click();
+    const finding = tree.locator(".monaco-list-row", { hasText: "torch.nn.Module → mindspore.nn.Cell" }).first();
+    await finding.click();
+    const position = page.locator(".statusbar-item", { hasText: /Ln \d+, Col \d+/ }).first();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll(".statusbar-item")].some((e) => /Ln 21, Col 27 \(9 selected\)/.test(e.textContent)),
+    );
+    console.log(`     ${await position.textContent()}`);
+  });
+
+  await step("08-look-up-api", async () => {
+    await runCommand("MindSpore: Look Up PyTorch API");
+    const input = page.locator(".quick-input-widget input");
+    await input.fill("torch.nn.Conv2d");
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "mindspore.mint.nn.Conv2d" }).first();
+    await row.waitFor({ state: "visible" });
+    await page.keyboard.press("Enter");
+    await page.locator(".tab", { hasText: /Preview/ }).first().waitFor();
+    const text = await frameText(/torch\.nn\.Conv2d\s+MindSpore API: mindspore\.mint\.nn\.Conv2d/);
+    console.log(`     ${text.split("\n").slice(0, 3).join(" | ")}`);
   });
 } finally {
   await browser.close();

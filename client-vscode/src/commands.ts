@@ -69,9 +69,13 @@ function pythonEditorUri(arg: unknown): vscode.Uri | undefined {
   return editor && editor.document.languageId === "python" ? editor.document.uri : undefined;
 }
 
+export const LOOKUP_SCHEME = "msmigrate-lookup";
+
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { manager, tree, view, panel, status, output } = deps;
   let lastFolder: vscode.WorkspaceFolder | undefined;
+  const lookupPages = new Map<string, string>();
+  const lookupChanged = new vscode.EventEmitter<vscode.Uri>();
 
   /** Runs a server command with a cancellable notification and the status-bar progress. */
   async function withProgress<T>(title: string, command: string, args: unknown[]): Promise<T | undefined> {
@@ -327,8 +331,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       void vscode.window.showErrorMessage(error ?? chosen);
       return;
     }
-    const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: lookupMarkdown(result) });
-    await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
+    // A read-only virtual document (no "save changes?" prompt), shown as a Markdown preview.
+    const uri = vscode.Uri.from({ scheme: LOOKUP_SCHEME, path: `/${chosen}.md` });
+    lookupPages.set(uri.toString(), lookupMarkdown(result));
+    lookupChanged.fire(uri);
+    await vscode.commands.executeCommand("markdown.showPreview", uri);
   }
 
   async function showJsonResult(result: unknown, title: string): Promise<void> {
@@ -374,6 +381,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   }
 
   return [
+    lookupChanged,
+    vscode.workspace.registerTextDocumentContentProvider(LOOKUP_SCHEME, {
+      onDidChange: lookupChanged.event,
+      provideTextDocumentContent: (uri) => lookupPages.get(uri.toString()) ?? "",
+    }),
     vscode.commands.registerCommand(COMMANDS.scanProject, () => scanProject()),
     vscode.commands.registerCommand(COMMANDS.scanFile, scanFile),
     vscode.commands.registerCommand(COMMANDS.fixAll, fixAll),
