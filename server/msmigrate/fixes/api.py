@@ -142,22 +142,30 @@ def merge_fixes(fixes: list[Fix]) -> tuple[list[Fix], list[TextEdit]]:
 
 
 def fix_all(
-    source: str, path: str, kb: KnowledgeBase, options: object | None = None
+    source: str,
+    path: str,
+    kb: KnowledgeBase,
+    options: object | None = None,
+    findings: list[Finding] | None = None,
 ) -> tuple[str, list[Fix]]:
     """Apply every safe fix of the file; returns the new source and the fixes applied.
 
     Fixes whose edits overlap an earlier fix wait for the next pass (the file is analysed again, up
     to ``MAX_PASSES`` times), so nested calls such as ``torch.abs(torch.neg(x))`` are all fixed.
+    ``findings`` may be the analysis of ``source`` the caller already has (saves the first analysis).
     """
     from msmigrate.analysis.analyzer import analyze_source
 
     applied: list[Fix] = []
-    for _ in range(MAX_PASSES):
-        result = analyze_source(source, path, kb, options)
-        ctx = FixContext.build(source, path, kb, result.findings)
+    for number in range(MAX_PASSES):
+        if number == 0 and findings is not None:
+            current = findings
+        else:
+            current = analyze_source(source, path, kb, options).findings
+        ctx = FixContext.build(source, path, kb, current)
         if ctx is None:
             break
-        candidates = [fix for _f, fix in _collect(ctx, result.findings, verify=False) if fix.edits]
+        candidates = [fix for _f, fix in _collect(ctx, current, verify=False) if fix.edits]
         kept, edits = merge_fixes(candidates)
         if not kept:
             break

@@ -15,6 +15,13 @@ log = logging.getLogger(__name__)
 USE_JEDI = False
 
 
+def analysis_options(settings: Settings) -> object:
+    """The analyzer options the server uses for a document."""
+    from msmigrate.analysis.options import AnalysisOptions
+
+    return AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI)
+
+
 def analyze_text(source: str, path: str, kb: KnowledgeBase, settings: Settings) -> FileResult:
     """Findings of ``source``, without the rules the settings disable. Never raises.
 
@@ -22,11 +29,9 @@ def analyze_text(source: str, path: str, kb: KnowledgeBase, settings: Settings) 
     is switched ``off``.
     """
     from msmigrate.analysis.analyzer import analyze_source
-    from msmigrate.analysis.options import AnalysisOptions
 
-    options = AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI)
     try:
-        return analyze_source(source, path, kb, options)
+        return analyze_source(source, path, kb, analysis_options(settings))
     except Exception as exc:  # the analyzer promises not to raise; a bug must not stop the server
         log.exception("analysis of %s failed", path)
         return FileResult(path=path, error_key="common.error", error_args={"detail": str(exc)})

@@ -13,6 +13,7 @@ from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix
 from msmigrate.fixes.registry import fixers_for
 from msmigrate.i18n import t
+from msmigrate.lsp.analysis import analysis_options
 from msmigrate.lsp.diagnostics import SOURCE
 from msmigrate.lsp.positions import LineIndex, line_edits
 from msmigrate.lsp.server import Analysis, MsMigrateServer
@@ -36,7 +37,9 @@ def fix_all_edits(server: MsMigrateServer, analysis: Analysis) -> tuple[list[typ
     from msmigrate.knowledge.base import get_knowledge_base
 
     kb = get_knowledge_base(server.settings.mindspore_version)
-    new_source, applied = fix_all(analysis.source, server.path_of(analysis.uri), kb)
+    options = analysis_options(server.settings)
+    path = server.path_of(analysis.uri)
+    new_source, applied = fix_all(analysis.source, path, kb, options, analysis.result.findings)
     if not applied:
         return [], []
     index = LineIndex(analysis.source, analysis.index.codec)
