@@ -199,3 +199,24 @@ async def test_cancelled_request_does_not_cancel_the_analysis(client: LanguageCl
         types.DocumentDiagnosticParams(text_document=document)
     )
     assert len(report.items) == 10000
+
+
+async def test_settings_pushed_in_did_change_configuration(client: LanguageClient, tmp_path: Path):
+    await initialize(client, tmp_path, init_options=V24, configuration=False)
+    uri = open_document(
+        client, tmp_path / "push.py", "import torch\ny = torch.abs(x)\nq = torch.foo_bar(1)\n"
+    )
+    params = await wait_until(lambda: published_for(client, uri, 1), what="diagnostics")
+    assert [d.code for d in params.diagnostics] == ["MSM100", "MSM103"]
+    count = len(client.published)
+    pushed = {
+        "msmigrate": {
+            "mindsporeVersion": "2.4",
+            "severity": {"consistent": "off", "unknown_torch_name": "error"},
+        }
+    }
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=pushed))
+    params = await wait_until(
+        lambda: len(client.published) > count and published_for(client, uri), what="republish"
+    )
+    assert [(d.code, d.severity) for d in params.diagnostics] == [("MSM103", types.DiagnosticSeverity.Error)]
