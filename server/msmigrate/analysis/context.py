@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.finding import Finding
@@ -30,6 +30,7 @@ class AnalysisContext:
     columns: ColumnMap | None = field(default=None, repr=False)
     _nodes: list[ast.AST] | None = field(default=None, repr=False)
     _by_type: dict[tuple[type, ...], list[ast.AST]] = field(default_factory=dict, repr=False)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)  # per-file data the checkers share
 
     def qualified_name(self, node: ast.expr) -> str | None:
         """The full torch name an expression refers to (``F.relu`` → ``torch.nn.functional.relu``)."""

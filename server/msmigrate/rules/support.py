@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import operator
 import re
-import threading
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -69,24 +68,15 @@ def new_finding(
     )
 
 
-class _UsageIndex(threading.local):
-    usages: list[Finding] | None = None
-    count: int = -1
-    index: dict[tuple[int, int], list[Finding]] = {}
-
-
-_USAGE_INDEX = _UsageIndex()
-
-
 def usages_by_start(ctx: AnalysisContext) -> dict[tuple[int, int], list[Finding]]:
-    """The analyzer's findings by start position, built once per file (per thread)."""
-    cache = _USAGE_INDEX
-    if cache.usages is not ctx.usages or cache.count != len(ctx.usages):
+    """The analyzer's findings by start position, built once per file (again if usages were added)."""
+    memo = ctx.memo
+    if memo.get("usage_count") != len(ctx.usages):
         index: dict[tuple[int, int], list[Finding]] = {}
         for finding in ctx.usages:
             index.setdefault((finding.line, finding.column), []).append(finding)
-        cache.usages, cache.count, cache.index = ctx.usages, len(ctx.usages), index
-    return cache.index
+        memo["usage_count"], memo["usages_by_start"] = len(ctx.usages), index
+    return memo["usages_by_start"]
 
 
 def usage_at(ctx: AnalysisContext, span: Range, apis: Iterable[str] | None = None) -> Finding | None:
@@ -392,20 +382,13 @@ def _sort_key(kind: type):
 _position = operator.attrgetter("lineno", "col_offset")
 
 
-class _TreeCache(threading.local):
-    tree: ast.Module | None = None
-    index: TreeIndex | None = None
-
-
-_TREE_CACHE = _TreeCache()
-
-
 def tree_index(ctx: AnalysisContext) -> TreeIndex:
-    """The :class:`TreeIndex` of the context's module, built once per file (per thread)."""
-    cache = _TREE_CACHE
-    if cache.tree is not ctx.tree or cache.index is None:
-        cache.tree, cache.index = ctx.tree, TreeIndex(ctx.tree)
-    return cache.index
+    """The :class:`TreeIndex` of the context's module, built once per file. It lives in the context, so
+    the tree is freed with it (before the analyzer lets the cycle collector run again)."""
+    index = ctx.memo.get("tree_index")
+    if index is None:
+        index = ctx.memo["tree_index"] = TreeIndex(ctx.tree)
+    return index
 
 
 def _is_self_attribute(node: ast.Attribute) -> bool:
