@@ -180,17 +180,19 @@ def register(server: MsMigrateServer) -> None:
         return actions
 
     @server.feature(types.CODE_ACTION_RESOLVE)
-    @server.guarded("codeAction/resolve", default=None)
     async def resolve(ls: MsMigrateServer, action: types.CodeAction) -> types.CodeAction:
         data: Any = action.data
         if action.edit is not None or not isinstance(data, dict) or "uri" not in data:
             return action
-        analysis = await server.current(data["uri"])
-        if analysis is None:
-            return action
-        loop = asyncio.get_running_loop()
-        edits, _applied = await loop.run_in_executor(
-            server.analysis_executor, fix_all_edits, server, analysis
-        )
-        action.edit = workspace_edit(server, analysis.uri, analysis.version, edits)
+        try:
+            analysis = await server.current(data["uri"])
+            if analysis is None:
+                return action
+            loop = asyncio.get_running_loop()
+            edits, _applied = await loop.run_in_executor(
+                server.analysis_executor, fix_all_edits, server, analysis
+            )
+            action.edit = workspace_edit(server, analysis.uri, analysis.version, edits)
+        except Exception as exc:  # the action comes back unchanged; the server keeps serving
+            server.report_failure("codeAction/resolve", exc)
         return action
