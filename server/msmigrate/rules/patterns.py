@@ -19,8 +19,10 @@ from msmigrate.rules.registry import Rule
 from msmigrate.rules.support import (
     API_RULES,
     attribute_range,
+    attributes_named,
     named_nodes,
     new_finding,
+    outer_first,
     reference_range,
     report,
     short,
@@ -170,10 +172,7 @@ _TAKE_OVER = API_RULES | {"MSM600"}
 def check(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
     index = tree_index(ctx)
-    values = ctx.values
-    attributes = index.nodes(ast.Attribute)
-    # nodes with a torch name (the others only matter as ``param_groups``)
-    named = [n for n in attributes if type(values.get(n)) is str]
+    named = named_nodes(ctx, ast.Attribute)
     inner = {id(n.value) for n in named}
     classes = index.nodes(ast.ClassDef)
     modules = module_classes(ctx, classes)
@@ -181,8 +180,8 @@ def check(ctx) -> Iterable[Finding]:
         found.extend(_class(ctx, node, node.name in modules))
     for node in index.nodes(ast.Call):
         found.extend(_call(ctx, node))
-    if "param_groups" in ctx.source:
-        named = [n for n in attributes if type(values.get(n)) is str or n.attr == "param_groups"]
+    if "param_groups" in ctx.source:  # the only member without a torch name that matters here
+        named = sorted(dict.fromkeys([*named, *attributes_named(ctx.tree, "param_groups")]), key=outer_first)
     references = [*named, *named_nodes(ctx, ast.Name)]
     for node in references:
         if type(node.ctx) is ast.Load and id(node) not in inner:

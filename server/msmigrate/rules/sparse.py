@@ -9,7 +9,14 @@ from msmigrate.analysis.finding import Finding
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
 from msmigrate.rules.registry import Rule
-from msmigrate.rules.support import API_RULES, method_receiver_ok, reference_range, report, tree_index
+from msmigrate.rules.support import (
+    API_RULES,
+    method_receiver_ok,
+    named_nodes,
+    reference_range,
+    report,
+    tree_index,
+)
 
 DOC = "https://www.mindspore.cn/docs/en/r2.3.1/migration_guide/sparsity.html"
 
@@ -92,7 +99,7 @@ def check(ctx) -> Iterable[Finding]:
         if finding is not False:
             found.append(finding)
             in_calls.update(id(k.value) for k in node.keywords)
-    for node in index.nodes(ast.Attribute):
+    for node in named_nodes(ctx, ast.Attribute):
         if id(node) not in in_calls and isinstance(node.ctx, ast.Load):
             layout = LAYOUTS.get(ctx.qualified_name(node) or "")
             if layout:

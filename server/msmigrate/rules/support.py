@@ -268,9 +268,9 @@ def _record_assignment(node: ast.AST, assigned: dict[str, list[ast.expr]]) -> No
 class TreeIndex:
     """One walk of a module: its nodes by type (in source order), the scope (module or function) of the
     nodes the data flow asks about, and the plain-name assignments of each scope. Shared by the checkers
-    of one file. Names and constants (leaves, the most common nodes), operators (``ast.Add``) and
-    expression contexts (``ast.Load``) are not indexed: :func:`named_nodes` gives the names that refer to
-    torch objects."""
+    of one file. Names, attributes and constants (the most common nodes), operators (``ast.Add``) and
+    expression contexts (``ast.Load``) are not indexed: :func:`named_nodes` gives the names and
+    attributes that refer to torch objects."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.by_type: dict[type, list[ast.AST]] = {}
@@ -280,7 +280,7 @@ class TreeIndex:
         self._sorted: set[type] = set()
         by_type, scope_of, assigned = self.by_type, self.scope_of, self.assigned
         fields_of, scoped, recorded, functions = _CHILD_FIELDS, _SCOPED, _RECORDED, _FUNCTIONS
-        leaves = _LEAVES
+        leaves, attribute = _LEAVES, ast.Attribute
         stack: list[tuple[ast.AST, ast.AST]] = []
         push = stack.append
         pop = stack.pop
@@ -311,10 +311,15 @@ class TreeIndex:
                     continue
                 if type(value) is list:
                     for item in value:
+                        while type(item) is attribute:  # attributes are not indexed: go down the chain
+                            item = item.value
                         if item is not None and type(item) not in leaves:
                             push((item, scope))
-                elif type(value) not in leaves:
-                    push((value, scope))
+                else:
+                    while type(value) is attribute:
+                        value = value.value
+                    if type(value) not in leaves:
+                        push((value, scope))
             if not stack:
                 break
             node, scope = pop()
@@ -362,11 +367,16 @@ def named_nodes(ctx: AnalysisContext, kind: type) -> list[ast.AST]:
     (an enclosing attribute before the one it contains)."""
     values = ctx.values
     found = [node for node, value in values.items() if type(node) is kind and type(value) is str]
-    found.sort(key=_outer_first)
+    found.sort(key=outer_first)
     return found
 
 
-def _outer_first(node: ast.AST) -> tuple[int, int, int, int]:
+def attributes_named(tree: ast.Module, attr: str) -> list[ast.Attribute]:
+    """Every ``x.<attr>`` of the tree (a full walk: only for rare names, after a test of the source)."""
+    return [node for node in ast.walk(tree) if type(node) is ast.Attribute and node.attr == attr]
+
+
+def outer_first(node: ast.AST) -> tuple[int, int, int, int]:
     return (node.lineno, node.col_offset, -(node.end_lineno or 0), -(node.end_col_offset or 0))
 
 
