@@ -21,6 +21,25 @@ function table(header: [string, string, string?], rows: string[][]): string[] {
   ];
 }
 
+function linkLabel(key: string): string {
+  switch (key) {
+    case "torch":
+      return vscode.l10n.t("PyTorch documentation");
+    case "mindspore":
+      return vscode.l10n.t("MindSpore documentation");
+    case "mindspore_en":
+      return vscode.l10n.t("MindSpore documentation (English)");
+    case "mindspore_zh":
+      return vscode.l10n.t("MindSpore documentation (Chinese)");
+    case "diff":
+    case "diff_en":
+    case "diff_zh":
+      return vscode.l10n.t("Differences between the two APIs");
+    default:
+      return key;
+  }
+}
+
 export function lookupMarkdown(r: LookupJson): string {
   const out: string[] = [`# ${code(r.torch_api ?? r.query)}`, ""];
   if (r.mindspore_api) {
@@ -73,7 +92,7 @@ export function lookupMarkdown(r: LookupJson): string {
   }
   const urls = Object.entries((r.urls as Dict) ?? {}).filter(([, u]) => /^https?:\/\//.test(u));
   if (urls.length) {
-    out.push(`## ${vscode.l10n.t("Links")}`, "", ...urls.map(([k, u]) => `- [${k}](${u})`), "");
+    out.push(`## ${vscode.l10n.t("Links")}`, "", ...urls.map(([k, u]) => `- [${linkLabel(k)}](${u})`), "");
   }
   return out.join("\n");
 }

@@ -97,7 +97,7 @@ export class ScanTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       case "category": {
         const item = new vscode.TreeItem(`${categoryLabel(node.category)} (${node.count})`, collapsed);
         item.contextValue = "category";
-        item.iconPath = new vscode.ThemeIcon("symbol-namespace");
+        item.iconPath = new vscode.ThemeIcon("tag");
         return item;
       }
       case "finding": {

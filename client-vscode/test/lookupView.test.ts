@@ -61,7 +61,7 @@ describe("lookupMarkdown", () => {
         "",
         "## Links",
         "",
-        "- [mindspore_en](https://www.mindspore.cn/x.html)",
+        "- [MindSpore documentation (English)](https://www.mindspore.cn/x.html)",
         "",
       ].join("\n"),
     );
