@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
-from msmigrate.rules.missing_advice import POLICY_DOC, RULE_FOR_POLICY, advice_for
+from msmigrate.rules.missing_advice import POLICY_DOC, RULE_FOR_POLICY, MissingAdvice, advice_for
 from msmigrate.rules.registry import Rule
 from msmigrate.rules.rewrites import rewrite
 
@@ -24,10 +24,14 @@ RULES = [
 
 def refine(ctx) -> Iterable[Finding]:
     """Give each ``MSM200`` finding the rule of its policy, its replacement and whether a fix is exact."""
+    advice_of: dict[str, MissingAdvice | None] = {}  # the same API is often used many times in a file
     for finding in ctx.usages:
         if finding.rule != "MSM200" or not finding.torch_api:
             continue
-        advice = advice_for(finding.torch_api, ctx.kb)
+        if finding.torch_api in advice_of:
+            advice = advice_of[finding.torch_api]
+        else:
+            advice = advice_of[finding.torch_api] = advice_for(finding.torch_api, ctx.kb)
         if advice is None or advice.policy is None:
             continue
         rule = RULE_FOR_POLICY[advice.policy]

@@ -167,6 +167,7 @@ _MODEL_NAME = re.compile(r"(model|net|module|classifier|backbone|encoder|decoder
 _OPTIMIZER_NAME = re.compile(r"(optim|opt$|^opt)", re.IGNORECASE)
 _DEVICE_NAME = re.compile(r"(^|_)(device|dev)$", re.IGNORECASE)
 _TAKE_OVER = API_RULES | {"MSM600"}
+_METHODS = DEVICE_METHODS | {"to", "train", "eval", "backward", "load_state_dict"}  # see _method_call
 
 
 def check(ctx) -> Iterable[Finding]:
@@ -178,8 +179,11 @@ def check(ctx) -> Iterable[Finding]:
     modules = module_classes(ctx, classes)
     for node in classes:
         found.extend(_class(ctx, node, node.name in modules))
+    values = ctx.values
     for node in index.nodes(ast.Call):
-        found.extend(_call(ctx, node))
+        func = node.func
+        if type(values.get(func)) is str or (type(func) is ast.Attribute and func.attr in _METHODS):
+            found.extend(_call(ctx, node))  # (other calls: neither a torch name nor a method of interest)
     if "param_groups" in ctx.source:  # the only member without a torch name that matters here
         named = sorted(dict.fromkeys([*named, *attributes_named(ctx.tree, "param_groups")]), key=outer_first)
     references = [*named, *named_nodes(ctx, ast.Name)]
@@ -388,9 +392,6 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
     elif name is None and isinstance(func, ast.Attribute):
         found.extend(_method_call(ctx, call, func))
     return found
-
-
-_METHODS = DEVICE_METHODS | {"to", "train", "eval", "backward", "load_state_dict"}
 
 
 def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | None]:

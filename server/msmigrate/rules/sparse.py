@@ -86,6 +86,8 @@ SPARSE_GRADIENT_APIS = frozenset(
 # torch name or keyword): most files have none, and are skipped without a walk.
 _TRIGGERS = ("parse", "smm", "spmm", "sspaddmm", "coalesce", "dense", "indices", "values")
 
+_METHODS = frozenset({*LAYOUT_OF_METHOD, *SPARSE_METHODS, *AMBIGUOUS_SPARSE_METHODS})
+
 
 def check(ctx) -> Iterable[Finding]:
     source = ctx.source
@@ -94,7 +96,11 @@ def check(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
     in_calls: set[int] = set()  # layout names already covered by their call's finding
     index = tree_index(ctx)
+    values = ctx.values
     for node in index.nodes(ast.Call):
+        func = node.func
+        if type(values.get(func)) is not str and not (type(func) is ast.Attribute and func.attr in _METHODS):
+            continue  # neither a torch name nor a sparse method: no finding (see _call)
         finding = _call(ctx, node)
         if finding is not False:
             found.append(finding)
