@@ -78,8 +78,8 @@ def test_cache_entry_of_the_wrong_shape_is_reanalysed(tmp_path: Path, make_tree,
     root = make_tree(tmp_path / "p", {"a.py": "torch.abs(1)\n"})
     _scan(root)
     cache = ResultCache()
-    [key] = list(cache._store.iterkeys())
-    cache._store.set(key, b'{"findings": [{"line": "not a finding"}]}')
+    [key] = list(cache.store.iterkeys())
+    cache.store.set(key, b'{"findings": [{"line": "not a finding"}]}')
     cache.close()
     report = _scan(root)
     assert len(counting_analyzer.calls) == 2
@@ -161,3 +161,35 @@ def test_unreadable_manifest_is_ignored(tmp_path: Path, make_tree, counting_anal
     second = _scan(root)
     assert (second.cache_hits, len(counting_analyzer.calls)) == (3, 3)
     assert second.to_json() == first.to_json()
+
+
+def test_rescan_of_old_unchanged_files_is_served_by_the_manifest_alone(
+        tmp_path: Path, make_tree, counting_analyzer, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_tree(tmp_path / "p", FILES)
+    _age(root, 60)
+    first = _scan(root)
+
+    def no_database(*args, **kwargs):
+        raise AssertionError("the database was opened")
+
+    monkeypatch.setattr("diskcache.Cache", no_database)
+    second = _scan(root)
+    assert (second.cache_hits, second.cache_misses, len(counting_analyzer.calls)) == (3, 0, 3)
+    assert second.to_json() == first.to_json()
+
+
+def test_rescan_served_by_the_manifest_gives_the_same_report(tmp_path: Path) -> None:
+    import shutil
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "resnet_torch"
+    root = tmp_path / "p"
+    shutil.copytree(example, root, ignore=shutil.ignore_patterns("__pycache__"))
+    _age(root, 60)
+    first = _scan(root)
+    second = _scan(root)  # every result from the manifest (message arguments through its shared table)
+    third = _scan(root)
+    assert second.cache_hits == third.cache_hits == len(first.files) and second.cache_misses == 0
+    assert second.to_json() == first.to_json() == third.to_json()
+    [(a, b)] = [(a, b) for (_, a), (_, b) in zip(second.findings(), third.findings(), strict=True)
+                if a.message_args][:1]
+    assert a.message_args == b.message_args and a.message_args is not b.message_args  # never shared

@@ -6,10 +6,10 @@ mapping data, the analysis options, the file's relative path and the hash of its
 rebuilt once; if that fails too the scan simply runs without a cache.
 
 Writes are buffered and committed in batches (one SQLite transaction per batch, not per file). A
-*manifest* per scanned root (a small JSON file next to the store) remembers each file's size, mtime and
-content hash, so a rescan of unchanged files neither reads nor hashes them. An entry is only trusted
-when the file's mtime was well before the scan that hashed it (a file changed twice within the
-timestamp granularity is read again).
+*manifest* per scanned root and key prefix (one JSON file next to the store) remembers each file's size,
+mtime, content hash and result, so a rescan of unchanged files reads one file: it neither reads nor
+hashes the sources, nor opens the database. An entry is only trusted when the file's mtime was well
+before the scan that hashed it (a file changed twice within the timestamp granularity is read again).
 """
 
 from __future__ import annotations
@@ -25,12 +25,14 @@ from typing import Any
 
 from msmigrate import __version__
 from msmigrate.paths import data_dir
+from msmigrate.scan.worker import ARGS
 
 CACHE_FORMAT = 1
 _SIZE_LIMIT = 512 * 1024 * 1024
 _BATCH = 256  # buffered writes per transaction
 _RACY_NS = 2_000_000_000  # a file modified this close to the scan that hashed it is hashed again
-_MANIFEST_LIMIT = 200_000  # entries kept per root
+_MANIFEST_LIMIT = 200_000  # entries kept per manifest
+_MANIFESTS_KEPT = 32
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
@@ -97,13 +99,21 @@ class ResultCache:
         self._store: Any = None
         self._recovered = False
         self._pending: dict[str, bytes] = {}
+        self._opened = False
         self.hits = 0
         self.misses = 0
-        self._open()
+
+    @property
+    def store(self) -> Any:
+        """The diskcache store, opened on first use (a scan served by its manifest never opens it)."""
+        if not self._opened:
+            self._opened = True
+            self._open()
+        return self._store
 
     @property
     def enabled(self) -> bool:
-        return self._store is not None
+        return self.store is not None
 
     def _open(self) -> None:
         import diskcache
@@ -139,7 +149,7 @@ class ResultCache:
         self._open()
 
     def get(self, key: str) -> dict[str, Any] | None:
-        if self._store is None:
+        if self.store is None:
             return None
         try:
             raw = self._pending.get(key) or self._store.get(key)
@@ -162,7 +172,7 @@ class ResultCache:
         return value
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        if self._store is None:
+        if self.store is None:
             return
         self._pending[key] = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
         if len(self._pending) >= _BATCH:
@@ -183,45 +193,47 @@ class ResultCache:
 
     def delete(self, key: str) -> None:
         self._pending.pop(key, None)
-        if self._store is None:
+        if self.store is None:
             return
         try:
             self._store.delete(key)
         except Exception:
             self._recover()
 
-    # --- manifest: path → (size, mtime, content hash) of the files last scanned under a root ------
-    def _manifest_path(self, root: str) -> Path:
-        name = hashlib.blake2b(root.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-        return self.directory / "manifests" / f"{name}.json"
+    # --- manifest: what the last scan of a root found (see :class:`Manifest`) -----------------------
+    def _manifest_path(self, root: str, prefix: str) -> Path:
+        name = hashlib.blake2b(f"{root}|{prefix}".encode("utf-8", "surrogatepass"), digest_size=16)
+        return self.directory / "manifests" / f"{name.hexdigest()}.json"
 
-    def manifest(self, root: str) -> Manifest:
-        """The manifest of ``root`` (empty when there is none or it cannot be read)."""
-        entries: dict[str, list[Any]] = {}
-        if self._store is not None:
-            try:
-                data = json.loads(self._manifest_path(root).read_bytes())
-                if isinstance(data, dict) and data.get("format") == CACHE_FORMAT:
-                    found = data.get("entries")
-                    entries = found if isinstance(found, dict) else {}
-            except (OSError, ValueError, UnicodeDecodeError):
-                pass
-        return Manifest(entries)
+    def manifest(self, root: str, prefix: str) -> Manifest:
+        """The manifest of ``root`` for scans with key ``prefix`` (empty when missing or unreadable)."""
+        try:
+            data = json.loads(self._manifest_path(root, prefix).read_bytes())
+            if isinstance(data, dict) and data.get("format") == CACHE_FORMAT:
+                entries, table = data.get("entries"), data.get("args")
+                if isinstance(entries, dict) and isinstance(table, list):
+                    return Manifest(entries, table)
+        except (OSError, ValueError, UnicodeDecodeError):
+            pass
+        return Manifest({}, [])
 
-    def save_manifest(self, root: str, manifest: Manifest) -> None:
-        """Write the manifest atomically (a failure only costs the next scan some hashing)."""
-        if self._store is None or not manifest.changed:
+    def save_manifest(self, root: str, prefix: str, manifest: Manifest) -> None:
+        """Write the manifest atomically (a failure only costs the next scan some work)."""
+        if not manifest.changed or self.store is None:
             return
         entries = manifest.entries
         if len(entries) > _MANIFEST_LIMIT:  # keep the most recent entries of a huge or changing tree
             entries = dict(list(entries.items())[-_MANIFEST_LIMIT:])
-        path = self._manifest_path(root)
+        table = manifest.shared_arguments(entries)
+        path = self._manifest_path(root, prefix)
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps({"format": CACHE_FORMAT, "entries": entries},
-                                            separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
+            text = json.dumps({"format": CACHE_FORMAT, "entries": entries, "args": table},
+                              separators=(",", ":"), ensure_ascii=False)
+            temporary.write_text(text, encoding="utf-8")
             os.replace(temporary, path)
+            _prune(path.parent)
         except (OSError, ValueError):
             try:
                 temporary.unlink(missing_ok=True)
@@ -244,13 +256,28 @@ class ResultCache:
         self.close()
 
 
+def _prune(folder: Path) -> None:
+    """Keep the most recently written manifests (old code versions and settings leave theirs behind)."""
+    found = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    for path in found[_MANIFESTS_KEPT:]:
+        path.unlink(missing_ok=True)
+
+
 class Manifest:
-    """Known content hashes by relative path: ``entries[rel] = [size, mtime_ns, hash, trusted]``."""
+    """The files of a root as the last scan with the same key prefix saw them:
+    ``entries[rel] = [size, mtime_ns, content hash, trusted, cache key, result in cache form]``.
 
-    __slots__ = ("entries", "changed", "started_ns")
+    A rescan serves an unchanged file (same size and mtime, trusted) from here: no read, no hash, no
+    database lookup. ``trusted`` is false for a file modified shortly before the scan that hashed it.
+    In the saved form, findings' message arguments (a few distinct dicts, many times each) are indexes
+    into one table, ``args``.
+    """
 
-    def __init__(self, entries: dict[str, list[Any]]) -> None:
+    __slots__ = ("entries", "table", "changed", "started_ns")
+
+    def __init__(self, entries: dict[str, list[Any]], table: list[Any]) -> None:
         self.entries = entries
+        self.table = table  # message arguments referred to by index from the loaded entries
         self.changed = False
         self.started_ns = time.time_ns()  # files read by this scan are read after this moment
 
@@ -259,7 +286,7 @@ class Manifest:
         entry = self.entries.get(rel)
         if (
             type(entry) is list
-            and len(entry) == 4
+            and len(entry) == 6
             and entry[3] is True
             and entry[0] == size
             and entry[1] == mtime_ns
@@ -268,10 +295,58 @@ class Manifest:
             return entry[2]
         return None
 
-    def record(self, rel: str, size: int, mtime_ns: int, data_hash: str) -> None:
+    def result(self, rel: str, key: str) -> dict[str, Any] | None:
+        """The cached result recorded for ``rel`` under ``key`` (after :meth:`known_hash`)."""
+        entry = self.entries.get(rel)
+        if type(entry) is list and len(entry) == 6 and entry[4] == key:
+            value = entry[5]
+            if type(value) is dict and type(value.get("findings")) is list:
+                table = self.table
+                try:
+                    for row in value["findings"]:
+                        if type(row[ARGS]) is int:
+                            row[ARGS] = table[row[ARGS]]
+                except (IndexError, KeyError, TypeError):
+                    return None
+                return value
+        return None
+
+    def shared_arguments(self, entries: dict[str, list[Any]]) -> list[Any]:
+        """Replace the message arguments of every finding of ``entries`` by an index into the returned
+        table (done once, when the manifest is saved at the end of a scan)."""
+        table: list[Any] = []
+        index: dict[Any, int] = {}
+        for entry in entries.values():
+            value = entry[5] if type(entry) is list and len(entry) == 6 else None
+            if type(value) is not dict or type(value.get("findings")) is not list:
+                continue
+            for row in value["findings"]:
+                if type(row) is not list or len(row) <= ARGS:
+                    continue
+                args = row[ARGS]
+                if type(args) is int:  # (loaded, never used: an index into the loaded table)
+                    args = self.table[args] if 0 <= args < len(self.table) else {}
+                try:
+                    identity: Any = (type(args), tuple(args.items()) if type(args) is dict else args)
+                    position = index.get(identity)
+                except TypeError:  # an unhashable value
+                    identity = json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+                    position = index.get(identity)
+                if position is None:
+                    position = index[identity] = len(table)
+                    table.append(args)
+                row[ARGS] = position
+        return table
+
+    def record(self, rel: str, size: int, mtime_ns: int, data_hash: str, key: str,
+               value: dict[str, Any] | None) -> None:
+        """Remember what this scan found for ``rel`` (``value``: its result in cache form, if cached)."""
         trusted = mtime_ns + _RACY_NS < self.started_ns
-        entry = [size, mtime_ns, data_hash, trusted]
-        if self.entries.get(rel) != entry:
-            self.entries.pop(rel, None)  # re-inserted last: the newest entries survive the size limit
-            self.entries[rel] = entry
+        entry = [size, mtime_ns, data_hash, trusted, key, value]
+        self.entries.pop(rel, None)  # re-inserted last: the newest entries survive the size limit
+        self.entries[rel] = entry
+        self.changed = True
+
+    def forget(self, rel: str) -> None:
+        if self.entries.pop(rel, None) is not None:
             self.changed = True

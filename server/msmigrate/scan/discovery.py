@@ -127,7 +127,14 @@ def discover(paths: Sequence[str | os.PathLike[str]], include: Iterable[str] = (
     for link, target, folder in links:
         if target.is_relative_to(folder) and target not in found:
             found[target] = link
-    files = [SourceFile(real, _relative(shown, root)) for real, shown in found.items()]
+    root_text = str(root)
+    prefix = root_text if root_text.endswith(os.sep) else root_text + os.sep
+    files = [
+        SourceFile(real, text[len(prefix):].replace(os.sep, "/") if text.startswith(prefix)
+                   else _relative(shown, root))
+        for real, shown in found.items()
+        for text in (str(shown),)
+    ]
     files.sort(key=lambda f: f.rel)
     return Discovery(root, files, scanned_roots)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from msmigrate.analysis.finding import FileResult, Severity
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base, resolve_version
-from msmigrate.scan.cache import ResultCache, content_hash, file_key, scan_key_prefix
+from msmigrate.scan.cache import Manifest, ResultCache, content_hash, file_key, scan_key_prefix
 from msmigrate.scan.discovery import discover, report_root
 from msmigrate.scan.model import ScanReport
 from msmigrate.scan.options import ConfigError, ScanCancelled, ScanOptions, load_project_config
@@ -56,9 +56,10 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
 
     results: dict[str, FileResult] = {}
     pending: list[tuple[str, bytes, str]] = []  # (relative path, bytes, cache key)
+    hashed: dict[str, tuple[os.stat_result, str]] = {}  # stat and content hash of the pending files
     cache = ResultCache(options.cache_dir) if options.use_cache else None
     root = str(found.root)
-    manifest = cache.manifest(root) if cache is not None else None
+    manifest = cache.manifest(root, prefix) if cache is not None else None
     limit = options.max_file_bytes
     try:
         for source in found.files:
@@ -71,26 +72,27 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
                 done += 1
                 _progress(options, done, total)
                 continue
-            cached = known = None
+            cached = tried = None
             if manifest is not None and stat.st_size <= limit:
-                known = manifest.known_hash(rel, stat.st_size, stat.st_mtime_ns)
-                if known is not None:  # unchanged since it was hashed: no need to read it
-                    cached = _from_cache(cache, file_key(prefix, rel, known), rel)
+                cached, tried = _from_manifest(manifest, cache, prefix, rel, stat)
             if cached is None:
                 data, error = _read(source.path, limit, stat.st_size)
                 if error is not None:
                     results[rel] = FileResult(rel, [], *error)
+                    if manifest is not None:
+                        manifest.forget(rel)
                 else:
                     assert data is not None
                     data_hash = content_hash(data)
-                    if manifest is not None:
-                        manifest.record(rel, stat.st_size, stat.st_mtime_ns, data_hash)
                     key = file_key(prefix, rel, data_hash)
-                    if data_hash != known:  # (the known hash was looked up already)
-                        cached = _from_cache(cache, key, rel)
+                    value = cache.get(key) if cache is not None and key != tried else None
+                    cached = _decoded(cache, key, rel, value)
                     if cached is None:
                         pending.append((rel, data, key))
+                        hashed[rel] = (stat, data_hash)
                         continue
+                    if manifest is not None:
+                        manifest.record(rel, stat.st_size, stat.st_mtime_ns, data_hash, key, value)
             if cached is not None:
                 results[rel] = cached
             done += 1
@@ -99,14 +101,18 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
         for rel, key, result in _analyze(pending, version, analysis_options, options):
             results[rel] = result
             if cache is not None and result.error_key not in _NOT_CACHED:
-                cache.put(key, result_to_cache(result))
+                value = result_to_cache(result)
+                cache.put(key, value)
+                if manifest is not None:
+                    stat, data_hash = hashed[rel]
+                    manifest.record(rel, stat.st_size, stat.st_mtime_ns, data_hash, key, value)
             done += 1
             _progress(options, done, total)
     finally:
         hits, misses = (cache.hits, cache.misses) if cache else (0, len(pending))
         if cache is not None:
             if manifest is not None:
-                cache.save_manifest(root, manifest)
+                cache.save_manifest(root, prefix, manifest)
             cache.close()
 
     files = [_apply_settings(results[f.rel], options) for f in found.files]
@@ -142,17 +148,43 @@ def _read(path: Path, limit: int, size: int) -> tuple[bytes | None, tuple[str, d
         return None, ("scan.error.read", {"detail": exc.strerror or str(exc)})
 
 
-def _from_cache(cache: ResultCache | None, key: str, rel: str) -> FileResult | None:
-    if cache is None:
-        return None
-    value = cache.get(key)
+def _decoded(cache: ResultCache | None, key: str, rel: str,
+             value: dict[str, Any] | None) -> FileResult | None:
+    """The result of a cache entry, or ``None`` (an entry of an unexpected shape is dropped)."""
     if value is None:
         return None
     try:
         return result_from_cache(rel, value)
     except (KeyError, TypeError, ValueError):  # an entry of an unexpected shape: analyse again
-        cache.delete(key)
+        if cache is not None:
+            cache.delete(key)
+            cache.hits -= 1
+            cache.misses += 1
         return None
+
+
+def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, rel: str,
+                   stat: os.stat_result) -> tuple[FileResult | None, str | None]:
+    """An unchanged file's result without reading it (from the manifest, else from the store), and the
+    key looked up in the store, if any."""
+    known = manifest.known_hash(rel, stat.st_size, stat.st_mtime_ns)
+    if known is None or cache is None:
+        return None, None
+    key = file_key(prefix, rel, known)
+    value = manifest.result(rel, key)
+    if value is not None:
+        try:
+            result = result_from_cache(rel, value)
+        except (KeyError, TypeError, ValueError):
+            manifest.forget(rel)
+            return None, None
+        cache.hits += 1
+        return result, None
+    value = cache.get(key)
+    result = _decoded(cache, key, rel, value)
+    if result is not None:
+        manifest.record(rel, stat.st_size, stat.st_mtime_ns, known, key, value)
+    return result, key
 
 
 def _apply_settings(result: FileResult, options: ScanOptions) -> FileResult:

@@ -40,17 +40,20 @@ def finding_to_row(finding: Finding) -> list[Any]:
     return [getattr(finding, name) for name in FIELDS]
 
 
-_ENUM_POSITIONS: tuple[tuple[int, dict[str, Any]], ...] = tuple(
-    (FIELDS.index(name), members) for name, members in _ENUMS.items()
-)
+_CATEGORY, _SEVERITY, _USAGE = (FIELDS.index(name) for name in ("category", "severity", "usage"))
+_CATEGORIES, _SEVERITIES, _USAGES = _ENUMS["category"], _ENUMS["severity"], _ENUMS["usage"]
+ARGS = FIELDS.index("message_args")
 
 
 def finding_from_row(row: list[Any]) -> Finding:
     if type(row) is not list or len(row) != len(FIELDS):
         raise ValueError("not a cached finding")
-    values = list(row)
-    for position, members in _ENUM_POSITIONS:
-        values[position] = members[values[position]]
+    values = row.copy()
+    values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
+    values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
+    values[_USAGE] = _USAGES[values[_USAGE]]
+    if type(values[ARGS]) is dict:
+        values[ARGS] = values[ARGS].copy()  # never shared with the cached form (or another finding)
     return Finding(*values)
 
 
