@@ -193,3 +193,26 @@ def test_rescan_served_by_the_manifest_gives_the_same_report(tmp_path: Path) -> 
     [(a, b)] = [(a, b) for (_, a), (_, b) in zip(second.findings(), third.findings(), strict=True)
                 if a.message_args][:1]
     assert a.message_args == b.message_args and a.message_args is not b.message_args  # never shared
+
+
+@pytest.mark.parametrize("damage", ["kinds", "rows"])
+def test_malformed_manifest_results_fall_back_to_the_store(tmp_path: Path, make_tree, counting_analyzer,
+                                                           _isolated_cache: Path, damage: str) -> None:
+    import json
+
+    root = make_tree(tmp_path / "p", FILES)
+    _age(root, 60)
+    first = _scan(root)
+    [manifest] = list(_isolated_cache.rglob("manifests/*.json"))
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    if damage == "kinds":
+        data["kinds"] = []
+    else:
+        for entry in data["entries"].values():
+            entry[5]["rows"] = entry[5]["rows"][:-1] + ["x"] if entry[5]["rows"] else [1, 2]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    second = _scan(root)
+    assert (second.cache_hits, second.cache_misses, len(counting_analyzer.calls)) == (3, 0, 3)
+    assert second.to_json() == first.to_json()
+    third = _scan(root)  # the manifest was rewritten from the store's entries
+    assert third.to_json() == first.to_json()

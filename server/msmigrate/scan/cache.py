@@ -21,11 +21,14 @@ import shutil
 import time
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msmigrate import __version__
 from msmigrate.paths import data_dir
-from msmigrate.scan.worker import ARGS
+from msmigrate.scan.worker import CompactReader, compact, expand, result_from_cache
+
+if TYPE_CHECKING:
+    from msmigrate.analysis.finding import FileResult
 
 CACHE_FORMAT = 1
 _SIZE_LIMIT = 512 * 1024 * 1024
@@ -210,7 +213,7 @@ class ResultCache:
         try:
             data = json.loads(self._manifest_path(root, prefix).read_bytes())
             if isinstance(data, dict) and data.get("format") == CACHE_FORMAT:
-                entries, table = data.get("entries"), data.get("args")
+                entries, table = data.get("entries"), data.get("kinds")
                 if isinstance(entries, dict) and isinstance(table, list):
                     return Manifest(entries, table)
         except (OSError, ValueError, UnicodeDecodeError):
@@ -224,12 +227,12 @@ class ResultCache:
         entries = manifest.entries
         if len(entries) > _MANIFEST_LIMIT:  # keep the most recent entries of a huge or changing tree
             entries = dict(list(entries.items())[-_MANIFEST_LIMIT:])
-        table = manifest.shared_arguments(entries)
+        table = manifest.compacted(entries)
         path = self._manifest_path(root, prefix)
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps({"format": CACHE_FORMAT, "entries": entries, "args": table},
+            text = json.dumps({"format": CACHE_FORMAT, "entries": entries, "kinds": table},
                               separators=(",", ":"), ensure_ascii=False)
             temporary.write_text(text, encoding="utf-8")
             os.replace(temporary, path)
@@ -269,15 +272,16 @@ class Manifest:
 
     A rescan serves an unchanged file (same size and mtime, trusted) from here: no read, no hash, no
     database lookup. ``trusted`` is false for a file modified shortly before the scan that hashed it.
-    In the saved form, findings' message arguments (a few distinct dicts, many times each) are indexes
-    into one table, ``args``.
+    Results are kept in the compact form of :func:`msmigrate.scan.worker.compact`, over one table of
+    finding kinds per manifest.
     """
 
-    __slots__ = ("entries", "table", "changed", "started_ns")
+    __slots__ = ("entries", "table", "changed", "started_ns", "_reader")
 
     def __init__(self, entries: dict[str, list[Any]], table: list[Any]) -> None:
         self.entries = entries
-        self.table = table  # message arguments referred to by index from the loaded entries
+        self.table = table  # finding kinds referred to by the loaded entries
+        self._reader: CompactReader | None = None
         self.changed = False
         self.started_ns = time.time_ns()  # files read by this scan are read after this moment
 
@@ -295,47 +299,37 @@ class Manifest:
             return entry[2]
         return None
 
-    def result(self, rel: str, key: str) -> dict[str, Any] | None:
-        """The cached result recorded for ``rel`` under ``key`` (after :meth:`known_hash`)."""
+    def result(self, rel: str, key: str) -> FileResult | None:
+        """The result recorded for ``rel`` under ``key`` (after :meth:`known_hash`); ``None`` if there is
+        none or it is malformed."""
         entry = self.entries.get(rel)
-        if type(entry) is list and len(entry) == 6 and entry[4] == key:
-            value = entry[5]
-            if type(value) is dict and type(value.get("findings")) is list:
-                table = self.table
-                try:
-                    for row in value["findings"]:
-                        if type(row[ARGS]) is int:
-                            row[ARGS] = table[row[ARGS]]
-                except (IndexError, KeyError, TypeError):
-                    return None
-                return value
-        return None
+        if type(entry) is not list or len(entry) != 6 or entry[4] != key or type(entry[5]) is not dict:
+            return None
+        value = entry[5]
+        try:
+            if "rows" in value:
+                if self._reader is None:
+                    self._reader = CompactReader(self.table)
+                return self._reader.result(rel, value)
+            return result_from_cache(rel, value)
+        except (IndexError, KeyError, TypeError, ValueError):
+            return None
 
-    def shared_arguments(self, entries: dict[str, list[Any]]) -> list[Any]:
-        """Replace the message arguments of every finding of ``entries`` by an index into the returned
-        table (done once, when the manifest is saved at the end of a scan)."""
+    def compacted(self, entries: dict[str, list[Any]]) -> list[Any]:
+        """Turn every result of ``entries`` into compact form over one new table of finding kinds, and
+        return that table (done once, when the manifest is saved at the end of a scan)."""
         table: list[Any] = []
-        index: dict[Any, int] = {}
-        for entry in entries.values():
+        kinds: dict[Any, int] = {}
+        for rel, entry in list(entries.items()):
             value = entry[5] if type(entry) is list and len(entry) == 6 else None
-            if type(value) is not dict or type(value.get("findings")) is not list:
+            if type(value) is not dict:
                 continue
-            for row in value["findings"]:
-                if type(row) is not list or len(row) <= ARGS:
-                    continue
-                args = row[ARGS]
-                if type(args) is int:  # (loaded, never used: an index into the loaded table)
-                    args = self.table[args] if 0 <= args < len(self.table) else {}
-                try:
-                    identity: Any = (type(args), tuple(args.items()) if type(args) is dict else args)
-                    position = index.get(identity)
-                except TypeError:  # an unhashable value
-                    identity = json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
-                    position = index.get(identity)
-                if position is None:
-                    position = index[identity] = len(table)
-                    table.append(args)
-                row[ARGS] = position
+            try:
+                if "rows" in value:  # loaded and not used by this scan: over the loaded table
+                    value = expand(value, self.table)
+                entry[5] = compact(value, kinds, table)
+            except (IndexError, KeyError, TypeError, ValueError):
+                del entries[rel]
         return table
 
     def record(self, rel: str, size: int, mtime_ns: int, data_hash: str, key: str,

@@ -171,13 +171,8 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
     if known is None or cache is None:
         return None, None
     key = file_key(prefix, rel, known)
-    value = manifest.result(rel, key)
-    if value is not None:
-        try:
-            result = result_from_cache(rel, value)
-        except (KeyError, TypeError, ValueError):
-            manifest.forget(rel)
-            return None, None
+    result = manifest.result(rel, key)
+    if result is not None:
         cache.hits += 1
         return result, None
     value = cache.get(key)

@@ -7,6 +7,7 @@ Results travel (and are cached) in the lossless JSON form
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
@@ -52,9 +53,86 @@ def finding_from_row(row: list[Any]) -> Finding:
     values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
     values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
     values[_USAGE] = _USAGES[values[_USAGE]]
-    if type(values[ARGS]) is dict:
-        values[ARGS] = values[ARGS].copy()  # never shared with the cached form (or another finding)
     return Finding(*values)
+
+
+# --- compact form (scan manifests): the fields after the position, a "kind", are shared by many findings
+# (every use of one API), so a finding is 5 numbers: line, column, end_line, end_column, index into a
+# table of kinds; ``rows`` is the flat list of those numbers.
+_POSITION = 4
+_ROW = _POSITION + 1
+if FIELDS[:_POSITION] != ("line", "column", "end_line", "end_column"):  # pragma: no cover
+    raise ImportError("a Finding no longer starts with its position: update the compact cache form")
+
+
+def compact(value: dict[str, Any], kinds: dict[Any, int], table: list[Any]) -> dict[str, Any]:
+    """A result in cache form → compact form; new kinds are appended to ``table`` (``kinds`` indexes it)."""
+    rows = []
+    for row in value["findings"]:
+        kind = row[_POSITION:]
+        try:
+            identity: Any = tuple(tuple(v.items()) if type(v) is dict else v for v in kind)
+            position = kinds.get(identity)
+        except TypeError:  # an unhashable value
+            identity = json.dumps(kind, sort_keys=True, default=str)
+            position = kinds.get(identity)
+        if position is None:
+            position = kinds[identity] = len(table)
+            table.append(kind)
+        rows.extend(row[:_POSITION])
+        rows.append(position)
+    return {"rows": rows, "error_key": value.get("error_key"), "error_args": value.get("error_args") or {},
+            "lines": value.get("lines") or 0}
+
+
+def expand(value: dict[str, Any], table: list[Any]) -> dict[str, Any]:
+    """A result in compact form → cache form (raises on a malformed value)."""
+    rows = value["rows"]
+    if len(rows) % _ROW:
+        raise ValueError("malformed compact rows")
+    findings = [[*rows[i : i + _POSITION], *table[rows[i + _POSITION]]] for i in range(0, len(rows), _ROW)]
+    return {**value, "findings": findings}
+
+
+class CompactReader:
+    """Findings from compact rows; each kind of the table is decoded once."""
+
+    def __init__(self, table: list[Any]) -> None:
+        self.table = table
+        self._decoded: dict[int, list[Any]] = {}
+
+    def result(self, rel_path: str, value: dict[str, Any]) -> FileResult:
+        """Raises ``KeyError``, ``TypeError``, ``ValueError`` or ``IndexError`` on a malformed value."""
+        decoded = self._decoded
+        findings = []
+        rows = value["rows"]
+        if type(rows) is not list or len(rows) % _ROW:
+            raise ValueError("malformed compact rows")
+        numbers = [iter(rows)] * _ROW  # one iterator five times: the numbers five by five
+        for line, column, end_line, end_column, index in zip(*numbers, strict=True):
+            kind = decoded.get(index)
+            if kind is None:
+                kind = decoded[index] = self._decode(index)
+            before, args, after = kind
+            # message arguments are copied: never shared between findings
+            findings.append(Finding(line, column, end_line, end_column, *before, args.copy(), *after))
+        return FileResult(rel_path, findings, value.get("error_key"), dict(value.get("error_args") or {}),
+                          int(value.get("lines") or 0))
+
+    def _decode(self, index: int) -> tuple[list[Any], dict[str, Any], list[Any]]:
+        """The kind's fields before the message arguments, the arguments, the fields after them."""
+        if type(index) is not int or index < 0:
+            raise IndexError(index)
+        kind = self.table[index]
+        if type(kind) is not list or len(kind) != len(FIELDS) - _POSITION:
+            raise ValueError("not a cached finding kind")
+        values = [0] * _POSITION + kind
+        values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
+        values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
+        values[_USAGE] = _USAGES[values[_USAGE]]
+        if type(values[ARGS]) is not dict:
+            raise ValueError("not a cached finding kind")
+        return values[_POSITION:ARGS], values[ARGS], values[ARGS + 1 :]
 
 
 def result_to_cache(result: FileResult) -> dict[str, Any]:
