@@ -71,7 +71,9 @@ def compact(value: dict[str, Any], kinds: dict[Any, int], table: list[Any]) -> d
     for row in value["findings"]:
         kind = row[_POSITION:]
         try:
-            identity: Any = tuple(tuple(v.items()) if type(v) is dict else v for v in kind)
+            args = row[ARGS]
+            identity: Any = (*row[_POSITION:ARGS], tuple(args.items()) if type(args) is dict else args,
+                             *row[ARGS + 1 :])
             position = kinds.get(identity)
         except TypeError:  # an unhashable value
             identity = json.dumps(kind, sort_keys=True, default=str)
