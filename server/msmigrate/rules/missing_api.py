@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 
 from msmigrate.analysis.finding import Finding, UsageKind
@@ -22,9 +23,14 @@ RULES = [
 ]
 
 
+_ADVICE: weakref.WeakKeyDictionary[object, dict[str, MissingAdvice | None]] = weakref.WeakKeyDictionary()
+
+
 def refine(ctx) -> Iterable[Finding]:
     """Give each ``MSM200`` finding the rule of its policy, its replacement and whether a fix is exact."""
-    advice_of: dict[str, MissingAdvice | None] = {}  # the same API is often used many times in a file
+    advice_of = _ADVICE.get(ctx.kb)
+    if advice_of is None:  # the advice depends on the API and the (read-only) knowledge base only
+        advice_of = _ADVICE[ctx.kb] = {}
     for finding in ctx.usages:
         if finding.rule != "MSM200" or not finding.torch_api:
             continue

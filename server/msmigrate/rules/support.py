@@ -365,10 +365,19 @@ def _child_fields(kind: type) -> tuple[str, ...]:
 def named_nodes(ctx: AnalysisContext, kind: type) -> list[ast.AST]:
     """The nodes of ``kind`` (``ast.Name``, ``ast.Attribute``) that name a torch object, in source order
     (an enclosing attribute before the one it contains)."""
-    values = ctx.values
-    found = [node for node, value in values.items() if type(node) is kind and type(value) is str]
-    found.sort(key=outer_first)
-    return found
+    by_kind = ctx.memo.get("named_nodes")
+    if by_kind is None:  # one pass over the values for every kind
+        by_kind = ctx.memo["named_nodes"] = {}
+        for node, value in ctx.values.items():
+            if type(value) is str:
+                found = by_kind.get(type(node))
+                if found is None:
+                    by_kind[type(node)] = [node]
+                else:
+                    found.append(node)
+        for found in by_kind.values():
+            found.sort(key=outer_first)
+    return list(by_kind.get(kind, ()))
 
 
 def attributes_named(tree: ast.Module, attr: str) -> list[ast.Attribute]:
