@@ -110,7 +110,15 @@ try {
     await page.locator(".activitybar").waitFor();
   });
 
+  await step("01b-welcome-view", async () => {
+    // Before any scan the view offers a "Scan Project" button.
+    await page.locator('.activitybar .action-item a[aria-label^="MindSpore Migration"]').first().click();
+    const button = page.locator(".welcome-view-content .monaco-button", { hasText: "Scan Project" }).first();
+    await button.waitFor({ state: "visible" });
+  });
+
   await step("02-squiggles", async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').first().click();
     await openFile("models/resnet.py");
     // `class Bottleneck(nn.Module)` (line 20): torch.nn.Module has no direct mapping → a warning.
     await page.locator(".monaco-editor .squiggly-warning").first().waitFor({ timeout: 120_000 });
