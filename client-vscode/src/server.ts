@@ -18,7 +18,15 @@ import {
 import { chooseInterpreter, InterpreterChoice, serverProcess } from "./interpreter";
 import { CheckResult, checkPython } from "./pythonCheck";
 import { activeEnvironmentCommand, onActiveEnvironmentChanged, pythonExtensionInstalled } from "./pythonExtension";
-import { PathContext, RESTART_KEYS, SECTION, ServerSettings, toClientSettings, toServerSettings } from "./settings";
+import {
+  answerConfiguration,
+  PathContext,
+  RESTART_KEYS,
+  SECTION,
+  ServerSettings,
+  toClientSettings,
+  toServerSettings,
+} from "./settings";
 
 export interface ProgressReport {
   message?: string;
@@ -154,10 +162,8 @@ export class ServerManager implements vscode.Disposable {
             if (!Array.isArray(answers)) {
               return answers;
             }
-            return params.items.map((item, i) =>
-              item.section === SECTION
-                ? settingsFor(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
-                : answers[i],
+            return answerConfiguration(params.items, answers, (scope) =>
+              settingsFor(scope ? vscode.Uri.parse(scope) : undefined),
             );
           },
         },

@@ -155,3 +155,15 @@ export function toClientSettings(config: ConfigReader, ctx: PathContext): Client
     importStrategy: oneOf(config.get("importStrategy"), IMPORT_STRATEGIES, "useBundled"),
   };
 }
+
+/**
+ * Answers a workspace/configuration request: items for our section get the mapped settings of their
+ * scope, all others keep VS Code's own answer.
+ */
+export function answerConfiguration(
+  items: { section?: string; scopeUri?: string }[],
+  answers: unknown[],
+  ours: (scopeUri: string | undefined) => ServerSettings,
+): unknown[] {
+  return items.map((item, i) => (item.section === SECTION ? ours(item.scopeUri) : answers[i]));
+}

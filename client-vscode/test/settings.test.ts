@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
+  answerConfiguration,
   ConfigReader,
   expandVariables,
   PathContext,
@@ -153,5 +154,21 @@ describe("package.json contributes every server setting", () => {
       const templateValue = tail ? templateSettings[head][tail] : templateSettings[head];
       assert.deepEqual(properties[`msmigrate.${key}`].default, templateValue, key);
     }
+  });
+});
+
+describe("answerConfiguration", () => {
+  it("answers our section with the mapped settings of the item's scope and leaves other sections alone", () => {
+    const scopes: (string | undefined)[] = [];
+    const answers = answerConfiguration(
+      [{ section: "msmigrate", scopeUri: "file:///ws/a.py" }, { section: "python" }, { section: "msmigrate" }],
+      [{ raw: 1 }, { python: true }, { raw: 2 }],
+      (scope) => {
+        scopes.push(scope);
+        return { ...SERVER_DEFAULTS, device: scope ? "GPU" : "CPU" };
+      },
+    );
+    assert.deepEqual(answers, [{ ...SERVER_DEFAULTS, device: "GPU" }, { python: true }, SERVER_DEFAULTS]);
+    assert.deepEqual(scopes, ["file:///ws/a.py", undefined]);
   });
 });
