@@ -281,48 +281,54 @@ class TreeIndex:
         by_type, scope_of, assigned = self.by_type, self.scope_of, self.assigned
         fields_of, scoped, recorded, functions = _CHILD_FIELDS, _SCOPED, _RECORDED, _FUNCTIONS
         leaves, attribute = _LEAVES, ast.Attribute
-        stack: list[tuple[ast.AST, ast.AST]] = []
+        units: list[ast.AST] = [tree]  # the module, then each function (walked with its own scope)
+        stack: list[ast.AST] = []
         push = stack.append
         pop = stack.pop
-        scope: ast.AST = tree
-        node: ast.AST = tree
-        while True:
-            kind = type(node)
-            if node is not tree:
-                found = by_type.get(kind)
-                if found is None:
-                    by_type[kind] = [node]
-                else:
-                    found.append(node)
-                if kind in scoped:
-                    scope_of[id(node)] = scope
-                    if kind in recorded:
-                        _record_assignment(node, assigned[id(scope)])
-            if kind in functions:
-                scope = node
-                assigned[id(node)] = {}
-                self.scopes.append(node)
-            names = fields_of.get(kind)
-            if names is None:
-                names = _child_fields(kind)
-            for name in names:
-                value = getattr(node, name, None)
-                if value is None:
-                    continue
-                if type(value) is list:
-                    for item in value:
-                        while type(item) is attribute:  # attributes are not indexed: go down the chain
-                            item = item.value
-                        if item is not None and type(item) not in leaves:
-                            push((item, scope))
-                else:
-                    while type(value) is attribute:
-                        value = value.value
-                    if type(value) not in leaves:
-                        push((value, scope))
-            if not stack:
-                break
-            node, scope = pop()
+        while units:
+            scope = node = units.pop()
+            scope_assigned = assigned[id(scope)]
+            while True:
+                kind = type(node)
+                if node is not scope:
+                    found = by_type.get(kind)
+                    if found is None:
+                        by_type[kind] = [node]
+                    else:
+                        found.append(node)
+                    if kind in scoped:
+                        scope_of[id(node)] = scope
+                        if kind in recorded:
+                            _record_assignment(node, scope_assigned)
+                    if kind in functions:  # its decorators, defaults and body belong to its own scope
+                        assigned[id(node)] = {}
+                        self.scopes.append(node)
+                        units.append(node)
+                        if not stack:
+                            break
+                        node = pop()
+                        continue
+                names = fields_of.get(kind)
+                if names is None:
+                    names = _child_fields(kind)
+                for name in names:
+                    value = getattr(node, name, None)
+                    if value is None:
+                        continue
+                    if type(value) is list:
+                        for item in value:
+                            while type(item) is attribute:  # attributes are not indexed: down the chain
+                                item = item.value
+                            if item is not None and type(item) not in leaves:
+                                push(item)
+                    else:
+                        while type(value) is attribute:
+                            value = value.value
+                        if type(value) not in leaves:
+                            push(value)
+                if not stack:
+                    break
+                node = pop()
 
     def nodes(self, *types: type) -> list[ast.AST]:
         found: list[ast.AST] = []
