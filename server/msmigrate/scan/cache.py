@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 import time
 from functools import cache
 from pathlib import Path
@@ -229,19 +230,23 @@ class ResultCache:
             entries = dict(list(entries.items())[-_MANIFEST_LIMIT:])
         table = manifest.compacted(entries)
         path = self._manifest_path(root, prefix)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary: Path | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             text = json.dumps({"format": CACHE_FORMAT, "entries": entries, "kinds": table},
                               separators=(",", ":"), ensure_ascii=False)
-            temporary.write_text(text, encoding="utf-8")
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=path.stem,
+                                             suffix=".tmp", delete=False) as handle:
+                temporary = Path(handle.name)
+                handle.write(text)
             os.replace(temporary, path)
             _prune(path.parent)
         except (OSError, ValueError):
-            try:
-                temporary.unlink(missing_ok=True)
-            except OSError:
-                pass
+            if temporary is not None:
+                try:
+                    temporary.unlink(missing_ok=True)
+                except OSError:
+                    pass
 
     def close(self) -> None:
         self.flush()
@@ -261,8 +266,17 @@ class ResultCache:
 
 def _prune(folder: Path) -> None:
     """Keep the most recently written manifests (old code versions and settings leave theirs behind)."""
-    found = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-    for path in found[_MANIFESTS_KEPT:]:
+    found = list(folder.glob("*.json"))
+    if len(found) <= _MANIFESTS_KEPT:
+        return
+
+    def written(path: Path) -> int:
+        try:
+            return path.stat().st_mtime_ns
+        except OSError:  # removed meanwhile (another scan)
+            return 0
+
+    for path in sorted(found, key=written, reverse=True)[_MANIFESTS_KEPT:]:
         path.unlink(missing_ok=True)
 
 
