@@ -64,7 +64,12 @@ code_server() { PATH="$(dirname "$NODE24"):$PATH" "$NODE24" "$CODE_SERVER" "$@";
 # 4. The VSIX and the project's npm packages (playwright-core).
 (cd "$REPO" && [ -d node_modules/playwright-core ] || npm install --no-audit --no-fund >/dev/null)
 VSIX="$EXT_DIR/msmigrate.vsix"
-if [ ! -f "$VSIX" ] || [ -n "${MSMIGRATE_E2E_REBUILD:-}" ]; then
+stale() {  # the VSIX is missing, or older than a file it is built from
+  [ ! -f "$VSIX" ] || [ -n "$(find "$EXT_DIR/src" "$EXT_DIR/l10n" "$EXT_DIR/scripts" "$EXT_DIR/package.json" \
+    "$EXT_DIR"/package.nls*.json "$REPO/server/msmigrate" "$REPO/mapping_data" -newer "$VSIX" -type f \
+    -not -name '*.pyc' -print -quit)" ]
+}
+if stale || [ -n "${MSMIGRATE_E2E_REBUILD:-}" ]; then
   log "building the VSIX"
   (cd "$REPO" && npm run package >"$OUT/logs/package.log" 2>&1) || { tail -40 "$OUT/logs/package.log" >&2; exit 1; }
 fi
