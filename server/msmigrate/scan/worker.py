@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 from typing import Any
 
 from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
@@ -37,8 +38,11 @@ _ENUMS: dict[str, dict[str, Any]] = {
 }
 
 
+_FIELD_VALUES = operator.attrgetter(*FIELDS)
+
+
 def finding_to_row(finding: Finding) -> list[Any]:
-    return [getattr(finding, name) for name in FIELDS]
+    return list(_FIELD_VALUES(finding))
 
 
 _CATEGORY, _SEVERITY, _USAGE = (FIELDS.index(name) for name in ("category", "severity", "usage"))
