@@ -5,7 +5,7 @@ PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 MSM     = $(VENV)/bin/msmigrate
 
-.PHONY: setup setup-test run test test-python test-node lint data inventory bench clean
+.PHONY: setup setup-test run test test-python test-node test-e2e lint data inventory bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,11 @@ test-node:
 	else echo "node client not present; skipping"; fi
 
 test: lint test-python test-node
+
+# VS Code extension in code-server + headless Chromium (the first run installs chromium, libkrb5-dev,
+# Node 24 and code-server under ~/.cache/msmigrate-e2e); screenshots land in test-output/e2e/.
+test-e2e: setup
+	bash client-vscode/e2e/run.sh
 
 data: setup-test
 	$(MSM) data build --sources ../shared/mapping_sources
