@@ -116,3 +116,21 @@ def test_ancestor_gitignore_of_the_work_tree_applies(tmp_path: Path, make_tree) 
     })
     (repo / ".git").mkdir()
     assert rels([repo / "src"]) == ["app.py"]
+
+
+_GLOB_CASES = [["*.py"], ["*.py", "*.pyi"], [], ["# comment", ""], ["*.txt"], ["src/*.py"], ["!*.py", "*.py"]]
+
+
+@pytest.mark.parametrize("patterns", _GLOB_CASES)
+def test_glob_shortcuts_agree_with_pathspec(patterns: list[str]) -> None:
+    import itertools
+
+    from pathspec import GitIgnoreSpec
+
+    from msmigrate.scan.discovery import _Globs
+
+    parts = ["a", "b.py", "c.pyi", ".py", "x.txt", "src", "d.PY", "e.py.bak"]
+    paths = ["/".join(combo) + end for n in (1, 2, 3) for combo in itertools.product(parts, repeat=n)
+             for end in ("", "/")]
+    globs, spec = _Globs(patterns), GitIgnoreSpec.from_lines(patterns)
+    assert [p for p in paths if globs.match_file(p)] == [p for p in paths if spec.match_file(p)]

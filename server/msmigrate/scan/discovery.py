@@ -17,6 +17,7 @@ A file named explicitly on the command line is always scanned (its suffix and ig
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,30 @@ class _IgnoreRules:
         return verdict
 
 
+_SUFFIX_GLOB = re.compile(r"\*\.[A-Za-z0-9_]+")
+
+
+class _Globs:
+    """Gitignore-style globs matched against paths relative to the scanned folder. The usual cases, no
+    pattern at all and suffix patterns such as ``*.py``, are answered without pathspec (a suffix pattern
+    matches a path one of whose components ends with the suffix, as in gitignore)."""
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.spec = GitIgnoreSpec.from_lines(patterns)
+        active = [p for p in patterns if p.strip() and not p.lstrip().startswith("#")]
+        self.empty = not active
+        simple = bool(active) and all(_SUFFIX_GLOB.fullmatch(p) for p in active)
+        self.suffixes = tuple(p[1:] for p in active) if simple else None
+
+    def match_file(self, rel: str) -> bool:
+        if self.empty:
+            return False
+        suffixes = self.suffixes
+        if suffixes is None:
+            return self.spec.match_file(rel)
+        return any(part.endswith(suffixes) for part in rel.split("/") if part)
+
+
 def report_root(paths: Sequence[str | os.PathLike[str]]) -> Path | None:
     """The common folder of ``paths`` (a file counts as its folder); ``None`` if a path is missing."""
     folders = []
@@ -113,8 +138,8 @@ def discover(paths: Sequence[str | os.PathLike[str]], include: Iterable[str] = (
         return Discovery(Path.cwd(), [], [])
     scanned_roots = [real if is_dir else real.parent for real, is_dir in resolved]
     root = Path(os.path.commonpath([str(p) for p in scanned_roots]))
-    include_spec = GitIgnoreSpec.from_lines(list(include))
-    exclude_spec = GitIgnoreSpec.from_lines(list(exclude))
+    include_spec = _Globs(list(include))
+    exclude_spec = _Globs(list(exclude))
 
     found: dict[Path, Path] = {}  # real path → path as met (for the report's relative path)
     links: list[tuple[Path, Path, Path]] = []  # (link, target, scanned folder)
@@ -169,8 +194,8 @@ def _is_skipped_dir(entry: os.DirEntry[str]) -> bool:
     return os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))
 
 
-def _walk(top: Path, folder: str, rel_folder: str, rules: _IgnoreRules, include: GitIgnoreSpec,
-          exclude: GitIgnoreSpec, respect_gitignore: bool, found: dict[Path, Path],
+def _walk(top: Path, folder: str, rel_folder: str, rules: _IgnoreRules, include: _Globs,
+          exclude: _Globs, respect_gitignore: bool, found: dict[Path, Path],
           links: list[tuple[Path, Path, Path]]) -> None:
     """Walk ``folder`` (absolute, real) whose path relative to ``top`` is ``rel_folder`` (``""`` at top)."""
     gitignore = os.path.join(folder, ".gitignore")
