@@ -34,7 +34,8 @@ def test_most_chinese_messages_contain_chinese():
 
 
 @pytest.mark.parametrize(
-    ("raw", "expected"), [("zh", "zh"), ("zh-cn", "zh"), ("zh_CN", "zh"), ("en", "en"), (None, "en"), ("fr", "en")]
+    ("raw", "expected"),
+    [("zh", "zh"), ("zh-cn", "zh"), ("zh_CN", "zh"), ("en", "en"), (None, "en"), ("fr", "en")],
 )
 def test_normalize_lang(raw, expected):
     assert normalize_lang(raw) == expected

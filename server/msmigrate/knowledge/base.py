@@ -58,7 +58,8 @@ def resolve_version(version: str | None) -> str:
         return v
     closest = closest_version(v)
     if closest is None:
-        raise ValueError(f"unknown MindSpore version {version!r}; choose one of {', '.join(VERSIONS)} or auto")
+        choices = ", ".join(VERSIONS)
+        raise ValueError(f"unknown MindSpore version {version!r}; choose one of {choices} or auto")
     return closest
 
 
@@ -182,7 +183,9 @@ class KnowledgeBase:
         from rapidfuzz import fuzz, process
 
         choices = sorted(set(self.torch_inventory) | set(self._rows))
-        found = process.extract(self.canonical(name), choices, scorer=fuzz.ratio, limit=limit, score_cutoff=75)
+        found = process.extract(
+            self.canonical(name), choices, scorer=fuzz.ratio, limit=limit, score_cutoff=75
+        )
         return [match for match, _score, _idx in found]
 
     @staticmethod
@@ -199,7 +202,8 @@ def _inventory(package: str) -> dict[str, dict[str, Any]]:
 
 
 def _members(inventory: dict[str, dict[str, Any]], prefix: str) -> frozenset[str]:
-    return frozenset(n[len(prefix) :] for n in inventory if n.startswith(prefix) and "." not in n[len(prefix) :])
+    size = len(prefix)
+    return frozenset(n[size:] for n in inventory if n.startswith(prefix) and "." not in n[size:])
 
 
 def _children(inventory: dict[str, dict[str, Any]], module: str) -> frozenset[str]:

@@ -17,7 +17,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM101.explanation": (
         "The mapped MindSpore API differs in parameter names, defaults, data types, parameter order, "
         "or behaviour. Check the listed differences before replacing the call.",
-        "映射到的 MindSpore 接口在参数名、默认值、数据类型、参数顺序或行为上存在差异，替换调用前请核对所列差异。",
+        "映射到的 MindSpore 接口在参数名、默认值、数据类型、参数顺序或行为上存在差异，"
+        "替换调用前请核对所列差异。",
     ),
     "rule.MSM102.title": (
         "Call that may be a torch.Tensor method",
@@ -26,7 +27,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM102.explanation": (
         "The receiver's type could not be inferred, but the method name and arguments fit a torch.Tensor "
         "method. If the receiver is a tensor, migrate it like the Tensor method.",
-        "无法推断调用对象的类型，但方法名和参数符合 torch.Tensor 的方法。若调用对象是张量，请按 Tensor 方法迁移。",
+        "无法推断调用对象的类型，但方法名和参数符合 torch.Tensor 的方法。"
+        "若调用对象是张量，请按 Tensor 方法迁移。",
     ),
     "rule.MSM103.title": (
         "Name not found in the PyTorch API",
@@ -55,6 +57,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM600.explanation": (
         "Data loading and preprocessing are outside the network API analysis. Keep them in NumPy, PIL or "
         "OpenCV, or move them to mindspore.dataset.",
-        "数据加载与预处理不在网络接口分析范围内。可继续使用 NumPy、PIL 或 OpenCV 实现，或迁移到 mindspore.dataset。",
+        "数据加载与预处理不在网络接口分析范围内。可继续使用 NumPy、PIL 或 OpenCV 实现，"
+        "或迁移到 mindspore.dataset。",
     ),
 }

@@ -18,7 +18,8 @@ from msmigrate.i18n import t
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    id: str  # MSM1xx mapping, MSM2xx missing API, MSM3xx dynamic shape, MSM4xx sparse, MSM5xx patterns, MSM6xx data
+    # MSM1xx mapping, MSM2xx missing API, MSM3xx dynamic shape, MSM4xx sparse, MSM5xx patterns, MSM6xx data
+    id: str
     category: FindingCategory
     severity: Severity
     docs_url: str
