@@ -141,24 +141,23 @@ def discover(paths: Sequence[str | os.PathLike[str]], include: Iterable[str] = (
     include_spec = _Globs(list(include))
     exclude_spec = _Globs(list(exclude))
 
-    found: dict[Path, Path] = {}  # real path → path as met (for the report's relative path)
+    found: dict[str, str] = {}  # real path → path as met (for the report's relative path)
     links: list[tuple[Path, Path, Path]] = []  # (link, target, scanned folder)
     for real, is_dir in resolved:
         if not is_dir:
-            found.setdefault(real, real)
+            found.setdefault(str(real), str(real))
             continue
         rules = _ancestor_gitignores(real) if respect_gitignore else _IgnoreRules()
         _walk(real, str(real), "", rules, include_spec, exclude_spec, respect_gitignore, found, links)
     for link, target, folder in links:
-        if target.is_relative_to(folder) and target not in found:
-            found[target] = link
+        if target.is_relative_to(folder) and str(target) not in found:
+            found[str(target)] = str(link)
     root_text = str(root)
     prefix = root_text if root_text.endswith(os.sep) else root_text + os.sep
     files = [
-        SourceFile(real, text[len(prefix):].replace(os.sep, "/") if text.startswith(prefix)
-                   else _relative(shown, root))
+        SourceFile(Path(real), shown[len(prefix):].replace(os.sep, "/") if shown.startswith(prefix)
+                   else _relative(Path(shown), root))
         for real, shown in found.items()
-        for text in (str(shown),)
     ]
     files.sort(key=lambda f: f.rel)
     return Discovery(root, files, scanned_roots)
@@ -195,7 +194,7 @@ def _is_skipped_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def _walk(top: Path, folder: str, rel_folder: str, rules: _IgnoreRules, include: _Globs,
-          exclude: _Globs, respect_gitignore: bool, found: dict[Path, Path],
+          exclude: _Globs, respect_gitignore: bool, found: dict[str, str],
           links: list[tuple[Path, Path, Path]]) -> None:
     """Walk ``folder`` (absolute, real) whose path relative to ``top`` is ``rel_folder`` (``""`` at top)."""
     gitignore = os.path.join(folder, ".gitignore")
@@ -222,11 +221,11 @@ def _walk(top: Path, folder: str, rel_folder: str, rules: _IgnoreRules, include:
             continue
         if rules.ignored(entry.path, False):
             continue
-        path = Path(entry.path)
         if is_link:
+            path = Path(entry.path)
             try:
                 links.append((path, path.resolve(strict=True), top))
             except (OSError, RuntimeError):  # dangling link or a loop
                 continue
         else:
-            found.setdefault(path, path)
+            found.setdefault(entry.path, entry.path)
