@@ -74,6 +74,14 @@ class StatementWalker:
             return found if found is not UNKNOWN else self._declared(node.right)
         return instance_of_annotation(self.values.get(node, UNKNOWN), self.facts)
 
+    def _defaults(self, args: ast.arguments) -> None:
+        """Evaluate a function's or lambda's default values (in the enclosing scope)."""
+        for default in args.defaults:
+            self.ev(default)
+        for default in args.kw_defaults:
+            if default is not None:
+                self.ev(default)
+
     # --- statements ---------------------------------------------------------------------------
     def _s_return(self, node: ast.Return) -> None:
         """A function's return statements tell what calling it gives (functions processed later use it)."""
@@ -176,11 +184,7 @@ class StatementWalker:
         for decorator in node.decorator_list:
             self.ev(decorator, UsageKind.DECORATOR)
         args = node.args
-        for default in args.defaults:
-            self.ev(default)
-        for default in args.kw_defaults:
-            if default is not None:
-                self.ev(default)
+        self._defaults(args)
         annotations: dict[str, object] = {}
         for arg in all_args(args):
             if arg.annotation is not None:

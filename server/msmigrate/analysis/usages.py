@@ -349,11 +349,7 @@ class UsageCollector(StatementWalker):
 
     def _lambda(self, node: ast.Lambda, usage: UsageKind | None) -> object:
         args = node.args
-        for default in args.defaults:
-            self.ev(default)
-        for default in args.kw_defaults:
-            if default is not None:
-                self.ev(default)
+        self._defaults(args)
         outer = self.scope
         self.scope = Scope(FUNCTION_SCOPE, outer)
         for arg in all_args(args):
