@@ -75,14 +75,8 @@ def merge(first: dict[str, object], *others: dict[str, object]) -> dict[str, obj
     """Bindings after alternative branches: every name any branch bound, the most informative value."""
     out = dict(first)
     for other in others:
-        if other is first:
-            continue
-        for name, value in other.items():
-            old = out.get(name)
-            if old is None:
-                out[name] = value
-            elif old is not value:
-                out[name] = prefer(old, value)
+        if other is not first:
+            merge_with_base(out, other)
     return out
 
 
