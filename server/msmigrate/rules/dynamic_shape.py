@@ -300,15 +300,8 @@ class _ScopeChecker:
             index = call_argument(call, method_pos if is_method else function_pos, keyword)
             if index is not None and self.is_dynamic_shaped(index):
                 api = f"torch.Tensor.{name}" if is_method else f"torch.{name}"
-                self.found.append(
-                    new_finding(
-                        DYNAMIC_GATHER,
-                        ctx.node_range(index),
-                        "finding.MSM305",
-                        {"api": api, "index": short(ctx, index)},
-                        torch_api=api,
-                    )
-                )
+                args = {"api": api, "index": short(ctx, index)}
+                self._add(DYNAMIC_GATHER, ctx.node_range(index), "finding.MSM305", args, api)
         elif name in _AXIS_FUNCTIONS:
             positions, keywords = _AXIS_FUNCTIONS[name]
             axes = [call_argument(call, p - shift, *keywords) for p in positions]
@@ -317,15 +310,8 @@ class _ScopeChecker:
             for axis in axes:
                 if axis is not None and self.flow.data_dependent(axis):
                     api = f"torch.Tensor.{name}" if is_method else f"torch.{name}"
-                    self.found.append(
-                        new_finding(
-                            VARIABLE_AXIS,
-                            ctx.node_range(axis),
-                            "finding.MSM306",
-                            {"api": api, "axis": short(ctx, axis)},
-                            torch_api=api,
-                        )
-                    )
+                    args = {"api": api, "axis": short(ctx, axis)}
+                    self._add(VARIABLE_AXIS, ctx.node_range(axis), "finding.MSM306", args, api)
                     break
 
     def _subscript(self, node: ast.Subscript) -> None:
@@ -333,22 +319,12 @@ class _ScopeChecker:
         if not ctx.is_tensor(node.value):
             return
         if self.is_bool_mask(node.slice):
-            self.found.append(
-                new_finding(
-                    BOOLEAN_MASK_INDEX, ctx.node_range(node), "finding.MSM302", {"expr": short(ctx, node)}
-                )
-            )
+            self._add(BOOLEAN_MASK_INDEX, ctx.node_range(node), "finding.MSM302", {"expr": short(ctx, node)})
             return
         bounds = self._variable_bounds(node)
         if bounds:
-            self.found.append(
-                new_finding(
-                    VARIABLE_SLICE,
-                    ctx.node_range(bounds[0]),
-                    "finding.MSM304",
-                    {"bound": short(ctx, bounds[0])},
-                )
-            )
+            bound = bounds[0]
+            self._add(VARIABLE_SLICE, ctx.node_range(bound), "finding.MSM304", {"bound": short(ctx, bound)})
 
     def _tensor_condition(self, test: ast.expr) -> bool:
         if isinstance(test, ast.BoolOp):
@@ -365,17 +341,9 @@ class _ScopeChecker:
         body, orelse = _assignments(node.body), _assignments(node.orelse)
         for name in sorted(set(body) & set(orelse)):
             left, right = body[name], orelse[name]
-            if self.is_dynamic_shaped(left) != self.is_dynamic_shaped(right) or (
-                self.is_dynamic_shaped(left) and self.is_dynamic_shaped(right)
-            ):
-                self.found.append(
-                    new_finding(
-                        SHAPE_CHANGING_BRANCH,
-                        self.ctx.node_range(node.test),
-                        "finding.MSM307",
-                        {"name": name},
-                    )
-                )
+            if self.is_dynamic_shaped(left) or self.is_dynamic_shaped(right):
+                span = self.ctx.node_range(node.test)
+                self._add(SHAPE_CHANGING_BRANCH, span, "finding.MSM307", {"name": name})
                 return
 
     def _loop(self, node: ast.While) -> None:
@@ -395,14 +363,8 @@ class _ScopeChecker:
                 if isinstance(items, ast.List | ast.Tuple) and any(
                     isinstance(e, ast.Name) and e.id == name for e in items.elts
                 ):
-                    self.found.append(
-                        new_finding(
-                            SHAPE_CHANGING_BRANCH,
-                            self.ctx.node_range(node.test),
-                            "finding.MSM307.loop",
-                            {"name": name},
-                        )
-                    )
+                    span = self.ctx.node_range(node.test)
+                    self._add(SHAPE_CHANGING_BRANCH, span, "finding.MSM307.loop", {"name": name})
                     return
 
 
