@@ -23,14 +23,6 @@ def _edits(raw: list[tuple[int, int, int, int, str]]) -> list[TextEdit]:
     return [TextEdit(*edit) for edit in raw]
 
 
-def _parses(source: str) -> bool:
-    try:
-        ast.parse(source)
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
-
 def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
     """MSM201: the exact rewrite of the advice, when it applies to the call as written."""
     if not finding.torch_api:
