@@ -197,10 +197,8 @@ def register(server: MsMigrateServer) -> None:
             return [to_path(server, target.strip())]
         return workspace_roots(server)
 
-    @server.command("msmigrate.scanProject")
-    @server.guarded("msmigrate.scanProject")
-    async def scan_project(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
-        roots = _roots(args)
+    async def _scan_and_keep(roots: list[str]) -> Any:
+        """Scan ``roots`` and keep the report for ``exportReport``; a dict is the reply when there is none."""
         if not roots:
             return {"error": t("lsp.command.no_folder", server.lang)}
         try:
@@ -210,6 +208,15 @@ def register(server: MsMigrateServer) -> None:
         if report is None:
             return {"cancelled": True}
         server.last_report = (roots, report)  # type: ignore[attr-defined]
+        return report
+
+    @server.command("msmigrate.scanProject")
+    @server.guarded("msmigrate.scanProject")
+    async def scan_project(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+        roots = _roots(args)
+        report = await _scan_and_keep(roots)
+        if isinstance(report, dict):
+            return report
         loop = asyncio.get_running_loop()
         html = await loop.run_in_executor(
             server.thread_pool, write_report, roots, report, "html", server.lang
@@ -302,15 +309,9 @@ def register(server: MsMigrateServer) -> None:
         if last is not None and last[0] == roots:
             report = last[1]
         else:
-            if not roots:
-                return {"error": t("lsp.command.no_folder", server.lang)}
-            try:
-                report = await run_scan(server, roots)
-            except ScanProblem as exc:
-                return {"error": str(exc)}
-            if report is None:
-                return {"cancelled": True}
-            server.last_report = (roots, report)  # type: ignore[attr-defined]
+            report = await _scan_and_keep(roots)
+            if isinstance(report, dict):
+                return report
         loop = asyncio.get_running_loop()
         path = await loop.run_in_executor(server.thread_pool, write_report, roots, report, fmt, server.lang)
         shown = await show(server, path) if fmt == "html" else False
