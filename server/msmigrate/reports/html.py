@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from msmigrate.analysis.finding import FindingCategory, Severity
 from msmigrate.i18n import t
@@ -34,14 +35,23 @@ class _Node:
     files: list[dict[str, Any]] = field(default_factory=list)
 
 
+def breakable(name: str | None) -> Markup:
+    """``name`` escaped, with a line-break opportunity after each ``.`` and ``/`` (long dotted API names
+    and paths would otherwise widen the findings table past the window)."""
+    text = str(escape(name or ""))
+    return Markup(text.replace(".", ".<wbr>").replace("/", "/<wbr>"))
+
+
 @cache
 def _environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=PackageLoader("msmigrate.reports", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["breakable"] = breakable
+    return env
 
 
 def _tree(report: ScanReport, lang: str) -> _Node:
