@@ -210,20 +210,16 @@ def register(server: MsMigrateServer) -> None:
     server.publisher = publisher  # type: ignore[attr-defined]
     server.on_settings_changed.append(publisher.republish_all)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    @server.guarded("didOpen")
-    def did_open(ls: MsMigrateServer, params: types.DidOpenTextDocumentParams) -> None:
+    def schedule(ls: MsMigrateServer, params: Any) -> None:
+        """didOpen, didChange, didSave: (re)analyse the document and publish its diagnostics."""
         publisher.schedule(params.text_document.uri)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    @server.guarded("didChange")
-    def did_change(ls: MsMigrateServer, params: types.DidChangeTextDocumentParams) -> None:
-        publisher.schedule(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    @server.guarded("didSave")
-    def did_save(ls: MsMigrateServer, params: types.DidSaveTextDocumentParams) -> None:
-        publisher.schedule(params.text_document.uri)
+    for method, where in (
+        (types.TEXT_DOCUMENT_DID_OPEN, "didOpen"),
+        (types.TEXT_DOCUMENT_DID_CHANGE, "didChange"),
+        (types.TEXT_DOCUMENT_DID_SAVE, "didSave"),
+    ):
+        server.feature(method)(server.guarded(where)(schedule))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @server.guarded("didClose")
