@@ -134,13 +134,16 @@ class ResultCache:
                     self._wipe()
         self._store = None
 
-    def _wipe(self) -> None:
+    def _close_store(self) -> None:
         if self._store is not None:
             try:
                 self._store.close()
             except Exception:
                 pass
             self._store = None
+
+    def _wipe(self) -> None:
+        self._close_store()
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def _recover(self) -> None:
@@ -250,12 +253,7 @@ class ResultCache:
 
     def close(self) -> None:
         self.flush()
-        if self._store is not None:
-            try:
-                self._store.close()
-            except Exception:
-                pass
-            self._store = None
+        self._close_store()
 
     def __enter__(self) -> ResultCache:
         return self
