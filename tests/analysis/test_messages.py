@@ -86,3 +86,14 @@ def test_differences_message_shows_only_its_own_language(kb):
     assert zh.startswith("torch.nn.Linear → mindspore.nn.Dense（参数名不同：")
     assert zh.endswith("请参阅差异对比页面）。")
     assert "parameter names" not in zh
+
+
+def test_typo_suggestion_needs_a_similar_last_part(kb):
+    """A shared module prefix alone is no typo (box_iou is not roi_align); real typos get a suggestion."""
+    box_iou = categorize("torchvision.ops.box_iou", kb)
+    assert (box_iou.category.value, box_iou.message_key) == ("unknown_torch_name", "analysis.api.unknown")
+    assert "suggestion" not in box_iou.message_args
+    nms = categorize("torchvision.ops.nmss", kb)
+    assert nms.message_args["suggestion"] == "torchvision.ops.nms"
+    assert categorize("torch.nn.functionl.relu", kb).message_args["suggestion"] == "torch.nn.functional.relu"
+    assert categorize("torch.Tensor.viw", kb).message_args["suggestion"] == "torch.Tensor.view"

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
 
 _MAX_ITEMS = 4
+_LAST_PART_CUTOFF = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +139,14 @@ def _suggest(torch_api: str, kb: KnowledgeBase) -> str | None:
     choices = _CHOICES.get(kb)
     if choices is None:
         choices = _CHOICES[kb] = sorted({*kb.torch_inventory, *(r.torch_api for r in kb.rows())})
-    found = process.extractOne(torch_api, choices, scorer=fuzz.ratio, score_cutoff=75)
-    return found[0] if found and found[0] != torch_api else None
+    # the long shared module prefix inflates the score of the full names: the last parts must look alike
+    # too (``torchvision.ops.box_iou`` is not a typo of ``torchvision.ops.roi_align``)
+    last = torch_api.rpartition(".")[2]
+    for name, _score, _index in process.extract(torch_api, choices, scorer=fuzz.ratio, score_cutoff=75,
+                                                limit=5):
+        if name != torch_api and fuzz.ratio(last, name.rpartition(".")[2]) >= _LAST_PART_CUTOFF:
+            return name
+    return None
 
 
 _CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
