@@ -71,46 +71,38 @@ def describe(result: CheckResult, lang: str | None, python: str = "") -> str:
             status=status_text(result, lang),
         )
     ]
+
+    def add(key: str, **fields: object) -> None:
+        lines.append("  " + t(key, lang, **fields))
+
     if result.max_abs_error is not None:
         lines.append("  " + numbers(result, lang))
         if result.rtol is not None:
-            lines.append("  " + t("check.result.tolerance", lang, rtol=result.rtol, atol=result.atol))
+            add("check.result.tolerance", rtol=result.rtol, atol=result.atol)
     if result.first_mismatch_index is not None:
-        lines.append(
-            "  "
-            + t(
-                "check.result.first_mismatch",
-                lang,
-                output=result.first_mismatch_output or 0,
-                index=tuple(result.first_mismatch_index),
-            )
+        add(
+            "check.result.first_mismatch",
+            output=result.first_mismatch_output or 0,
+            index=tuple(result.first_mismatch_index),
         )
     if result.torch_shapes or result.mindspore_shapes:
-        lines.append(
-            "  "
-            + t(
-                "check.result.shapes",
-                lang,
-                torch_shapes=result.torch_shapes,
-                mindspore_shapes=result.mindspore_shapes,
-                torch_dtypes=result.torch_dtypes,
-                mindspore_dtypes=result.mindspore_dtypes,
-            )
+        add(
+            "check.result.shapes",
+            torch_shapes=result.torch_shapes,
+            mindspore_shapes=result.mindspore_shapes,
+            torch_dtypes=result.torch_dtypes,
+            mindspore_dtypes=result.mindspore_dtypes,
         )
     hinted = hint(result, lang, python)
     if hinted:
         lines.append("  " + hinted)
     elif result.detail:
-        lines.append("  " + t("check.result.detail", lang, detail=note_text(result.detail, lang)))
+        add("check.result.detail", detail=note_text(result.detail, lang))
     if result.mindspore_version:
-        lines.append(
-            "  "
-            + t(
-                "check.result.versions",
-                lang,
-                device=result.device,
-                mindspore_version=result.mindspore_version,
-                torch_version=result.torch_version,
-            )
+        add(
+            "check.result.versions",
+            device=result.device,
+            mindspore_version=result.mindspore_version,
+            torch_version=result.torch_version,
         )
     return "\n".join(lines)
