@@ -230,3 +230,32 @@ def test_mindspore_name_points_back_to_torch() -> None:
     assert data["notes"] == [
         "mindspore.nn.Dense is a MindSpore API; the table maps these PyTorch APIs to it: torch.nn.Linear."
     ]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("DataLoader", "torch.utils.data.DataLoader"),
+        ("x.view", "torch.Tensor.view"),
+        ("MultiheadAttention", "torch.nn.MultiheadAttention"),
+    ],
+)
+def test_name_without_its_module_suggests_the_full_name(query: str, expected: str) -> None:
+    code, out = run("lookup", query, "--mindspore-version", "2.6", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["status"] == "not_found"
+    assert data["suggestions"][0] == expected
+
+
+def test_trailing_dot_is_not_part_of_the_typo() -> None:
+    code, out = run("lookup", "torch.nn.Linaer.", "--mindspore-version", "2.4", "--json")
+    assert code == 1
+    assert json.loads(out)["suggestions"][0] == "torch.nn.Linear"
+
+
+@pytest.mark.parametrize("name", ["", "   ", "()"])
+def test_empty_name_is_a_usage_error(name: str) -> None:
+    code, out = run("lookup", name, "--lang", "zh")
+    assert code == 2
+    assert "请给出 PyTorch 接口名，例如 torch.nn.Linear 或 F.relu。" in out

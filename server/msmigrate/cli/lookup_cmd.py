@@ -24,6 +24,8 @@ def lookup(name: str, mindspore_version: str, lang: str, as_json: bool) -> None:
     from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
     from msmigrate.knowledge.lookup import lookup as do_lookup
 
+    if not name.strip().strip("`").strip("()").strip():
+        raise click.BadParameter(t("kb.lookup.empty_name", lang), param_hint="NAME")
     try:
         kb = get_knowledge_base(mindspore_version)
     except ValueError as exc:

@@ -298,7 +298,7 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> Look
             return LookupResult(
                 query, None, "not_found", version, suggestions=torch_names, mindspore_counterparts=torch_names
             )
-        suggestions = kb.suggest(cleaned) if cleaned else []
+        suggestions = _suggestions(cleaned, kb) if cleaned else []
         return LookupResult(query, None, "not_found", version, suggestions=suggestions)
     alternatives = tuple(r for r in kb.rows() if r.torch_api == torch_api and r is not row)
     general = _general_params_in_signature(kb, torch_api)
@@ -314,6 +314,18 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> Look
         if other_versions:
             result.other_versions = _other_versions(torch_api, version)
     return result
+
+
+def _suggestions(cleaned: str, kb: KnowledgeBase, limit: int = 5) -> list[str]:
+    """Public torch names ending in the query's last part (``DataLoader``, ``x.view``, ``MultiheadAttention``
+    typed without their module), shortest first, then near names for a typo."""
+    last = cleaned.rstrip(".").rpartition(".")[2]
+    same_name = sorted(
+        (name for name in {*kb.torch_inventory, *(r.torch_api for r in kb.rows())}
+         if name.rpartition(".")[2] == last and not any(p.startswith("_") for p in name.split("."))),
+        key=lambda name: (name.count("."), name),
+    ) if last else []
+    return list(dict.fromkeys([*same_name, *kb.suggest(cleaned.rstrip("."))]))[:limit]
 
 
 def _general_params_in_signature(kb: KnowledgeBase, torch_api: str) -> tuple[str, ...]:

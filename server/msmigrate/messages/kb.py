@@ -147,5 +147,9 @@ MESSAGES.update(
             "Unknown MindSpore version {version}; choose one of {choices} or auto.",
             "未知的 MindSpore 版本 {version}；请选择 {choices} 或 auto。",
         ),
+        "kb.lookup.empty_name": (
+            "Give the name of a PyTorch API, e.g. torch.nn.Linear or F.relu.",
+            "请给出 PyTorch 接口名，例如 torch.nn.Linear 或 F.relu。",
+        ),
     }
 )
