@@ -11,6 +11,25 @@ from msmigrate.check.runner import CheckRunner, RunnerConfig, run_one
 TEST_CONFIG = dict(test_kinds=True, startup_timeout=60)
 
 
+def _abs_request(device: str = "CPU", **extra) -> dict:
+    """A check of ``torch.abs`` against ``mindspore.mint.abs``."""
+    return {
+        "kind": "function",
+        "torch_api": "torch.abs",
+        "mindspore_api": "mindspore.mint.abs",
+        "device": device,
+        **extra,
+    }
+
+
+def _config_with_broken_torch(tmp_path, error: str) -> RunnerConfig:
+    """A runner whose worker finds a ``torch`` package that raises ``ImportError(error)``."""
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(f"raise ImportError({error!r})\n", encoding="utf-8")
+    return RunnerConfig(timeout=30, startup_timeout=60, env={"PYTHONPATH": str(tmp_path)})
+
+
 def test_hanging_worker_is_reported_within_the_timeout():
     started = time.monotonic()
     result = run_one(
@@ -34,26 +53,14 @@ def test_crashing_worker_is_reported_and_replaced():
 
 
 def test_test_kinds_are_refused_unless_enabled(tmp_path):
-    fake = tmp_path / "torch"
-    fake.mkdir()
-    (fake / "__init__.py").write_text("raise ImportError('no torch here')\n", encoding="utf-8")
-    config = RunnerConfig(timeout=30, startup_timeout=60, env={"PYTHONPATH": str(tmp_path)})
+    config = _config_with_broken_torch(tmp_path, "no torch here")
     result = run_one({"kind": "crash", "code": 3, "torch_api": "torch.abs"}, config)
     assert result.reason == "missing_framework"  # treated as a normal request: loads the frameworks
 
 
 def test_missing_framework_gives_the_install_command(tmp_path):
-    fake = tmp_path / "torch"
-    fake.mkdir()
-    (fake / "__init__.py").write_text("raise ImportError('No module named torch')\n", encoding="utf-8")
-    config = RunnerConfig(timeout=30, startup_timeout=60, env={"PYTHONPATH": str(tmp_path)})
-    request = {
-        "kind": "function",
-        "torch_api": "torch.abs",
-        "mindspore_api": "mindspore.mint.abs",
-        "device": "CPU",
-    }
-    result = run_one(request, config)
+    config = _config_with_broken_torch(tmp_path, "No module named torch")
+    result = run_one(_abs_request(), config)
     assert (result.status, result.reason, result.api) == ("error", "missing_framework", "torch.abs")
     assert result.detail == "torch: ImportError: No module named torch"
     text = describe(result, "en", python=sys.executable)
@@ -74,15 +81,11 @@ def test_bad_interpreter_is_an_error_result(tmp_path):
 def test_memory_cap_turns_a_huge_input_into_an_error():
     pytest.importorskip("torch")
     pytest.importorskip("mindspore")
-    request = {
-        "kind": "function",
-        "torch_api": "torch.abs",
-        "mindspore_api": "mindspore.mint.abs",
-        "device": "CPU",
-        "tensors": {"t0": {"shape": [2, 1024, 1024, 1024], "dtype": "float32"}},  # 8 GiB
-        "torch": {"args": [{"ref": "t0"}]},
-        "mindspore": {"args": [{"ref": "t0"}]},
-    }
+    request = _abs_request(
+        tensors={"t0": {"shape": [2, 1024, 1024, 1024], "dtype": "float32"}},  # 8 GiB
+        torch={"args": [{"ref": "t0"}]},
+        mindspore={"args": [{"ref": "t0"}]},
+    )
     result = run_one(request, RunnerConfig(timeout=120, startup_timeout=120, memory_mb=6144))
     assert (result.status, result.reason) == ("error", "memory_limit")
     assert result.mindspore_version.startswith("2.")
@@ -91,13 +94,7 @@ def test_memory_cap_turns_a_huge_input_into_an_error():
 def test_unavailable_device_names_the_available_ones():
     pytest.importorskip("torch")
     pytest.importorskip("mindspore")
-    request = {
-        "kind": "function",
-        "torch_api": "torch.abs",
-        "mindspore_api": "mindspore.mint.abs",
-        "device": "Ascend",
-    }
-    result = run_one(request, RunnerConfig(timeout=120, startup_timeout=120))
+    result = run_one(_abs_request("Ascend"), RunnerConfig(timeout=120, startup_timeout=120))
     assert (result.status, result.reason, result.detail) == (
         "error",
         "device_unavailable",
