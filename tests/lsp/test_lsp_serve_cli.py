@@ -7,11 +7,16 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
 
 import pytest
 from click.testing import CliRunner
 
 from msmigrate.cli.serve_cmd import _address, _is_loopback, serve
+
+T = TypeVar("T")
 
 
 @pytest.mark.parametrize(
@@ -69,23 +74,37 @@ def _read_message(stream) -> dict:
     return json.loads(stream.read(length))
 
 
-def test_tcp_session_with_string_request_ids():
+@contextmanager
+def _serving(option: str) -> Iterator[int]:
+    """``msmigrate serve <option> 127.0.0.1:<free port>`` running in a subprocess; yields the port."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "msmigrate", "serve", "--tcp", f"127.0.0.1:{port}"],
+        [sys.executable, "-m", "msmigrate", "serve", option, f"127.0.0.1:{port}"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _connect(open_connection: Callable[[], T]) -> T:
+    """``open_connection()``, retried for up to 20 s while the server starts listening."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            return open_connection()
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_tcp_session_with_string_request_ids():
+    with _serving("--tcp") as port:
+        sock = _connect(lambda: socket.create_connection(("127.0.0.1", port), timeout=10))
         with sock, sock.makefile("rb") as stream:
             sock.sendall(
                 _message(
@@ -105,35 +124,15 @@ def test_tcp_session_with_string_request_ids():
                 pass
             assert reply["result"] is None
             sock.sendall(_message({"jsonrpc": "2.0", "method": "exit"}))
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def test_websocket_session():
     from websockets.sync.client import connect
 
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "msmigrate", "serve", "--ws", f"127.0.0.1:{port}"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                websocket = connect(f"ws://127.0.0.1:{port}", open_timeout=10)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+    with _serving("--ws") as port:
+        websocket = _connect(lambda: connect(f"ws://127.0.0.1:{port}", open_timeout=10))
         with websocket:
             request = {"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"capabilities": {}}}
             websocket.send(json.dumps(request))
             reply = json.loads(websocket.recv(timeout=20))
             assert reply["id"] == 7 and reply["result"]["serverInfo"]["name"] == "msmigrate"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
