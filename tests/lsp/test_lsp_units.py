@@ -137,3 +137,18 @@ print(",".join(loaded) or "none")
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.strip() == "none"
+
+
+def test_rule_docs_link_follows_the_configured_language():
+    from types import SimpleNamespace
+
+    from msmigrate.analysis.finding import Finding, FindingCategory, Severity
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.lsp.diagnostics import doc_url
+
+    mask = Finding(3, 5, 3, 12, None, None, FindingCategory.DYNAMIC_SHAPE, "MSM302", Severity.WARNING,
+                   "rule.MSM302.title")
+    kb = get_knowledge_base("2.6")
+    page = "r2.3.1/migration_guide/dynamic_shape.html"
+    assert doc_url(SimpleNamespace(lang="zh", kb=kb), mask) == f"https://www.mindspore.cn/docs/zh-CN/{page}"
+    assert doc_url(SimpleNamespace(lang="en", kb=kb), mask) == f"https://www.mindspore.cn/docs/en/{page}"

@@ -89,3 +89,12 @@ def test_fixable_rules_have_fixers_and_fixers_have_rules():
 
     fixable = {rule.id for rule in all_rules() if rule.fixable}
     assert fixable == set(fixable_rules())
+
+
+def test_explain_in_chinese_translates_labels_and_links_the_chinese_docs():
+    out = run("MSM301", "--lang", "zh").output
+    assert "类别: 动态 shape (dynamic_shape)\n默认级别: 警告\n快速修复: 无\n" in out
+    assert "文档: https://www.mindspore.cn/docs/zh-CN/r2.3.1/migration_guide/dynamic_shape.html\n" in out
+    en = run("MSM301").output
+    assert "Category: Dynamic shape (dynamic_shape)\nDefault severity: warning\n" in en
+    assert "Documentation: https://www.mindspore.cn/docs/en/r2.3.1/migration_guide/dynamic_shape.html\n" in en

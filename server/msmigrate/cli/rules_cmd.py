@@ -37,6 +37,7 @@ def example_for(rule_id: str) -> str | None:
 )
 def rules(rule_id: str | None, as_json: bool, lang: str) -> None:
     """List the analysis rules, or explain RULE_ID."""
+    from msmigrate.reports.common import category_label
     from msmigrate.rules.registry import all_rules, get_rule
 
     lang = normalize_lang(lang)
@@ -64,15 +65,16 @@ def rules(rule_id: str | None, as_json: bool, lang: str) -> None:
         click.echo(json.dumps(data, ensure_ascii=False, indent=1))
         return
     yes_no = t("rules.cli.yes" if rule.fixable else "rules.cli.no", lang)
+    category = rule.category.value
     lines = [
         f"{rule.id}: {rule.title(lang)}",
         "",
         rule.explanation(lang),
         "",
-        f"{t('rules.cli.category', lang)}: {rule.category.value}",
-        f"{t('rules.cli.severity', lang)}: {rule.severity.value}",
+        f"{t('rules.cli.category', lang)}: {category_label(category, lang)} ({category})",
+        f"{t('rules.cli.severity', lang)}: {t('report.severity.' + rule.severity.value, lang)}",
         f"{t('rules.cli.fixable', lang)}: {yes_no}",
-        f"{t('rules.cli.docs', lang)}: {rule.docs_url}",
+        f"{t('rules.cli.docs', lang)}: {rule.docs_url_for(lang)}",
     ]
     if example:
         lines += ["", f"{t('rules.cli.example', lang)}:", *("    " + line for line in example.splitlines())]

@@ -35,7 +35,7 @@ def doc_url(server: MsMigrateServer, finding: Finding) -> str | None:
             if url:
                 return url
     try:
-        return get_rule(finding.rule).docs_url
+        return get_rule(finding.rule).docs_url_for(lang)
     except KeyError:
         return None
 

@@ -31,6 +31,12 @@ class Rule:
     def explanation(self, lang: str = "en") -> str:
         return t(f"rule.{self.id}.explanation", lang)
 
+    def docs_url_for(self, lang: str = "en") -> str:
+        """The docs link in the reader's language (the MindSpore site's ``/docs/zh-CN/`` twin for zh)."""
+        if lang == "zh":
+            return self.docs_url.replace("mindspore.cn/docs/en/", "mindspore.cn/docs/zh-CN/", 1)
+        return self.docs_url
+
 
 @cache
 def _registry() -> dict[str, Rule]:
