@@ -352,23 +352,31 @@ add(F + "dropout1d", args=[T(2, 3, 4), 0.5, False], note="eval_identity")
 add(F + "dropout2d", args=[T(2, 3, 4, 4), 0.5, False], note="eval_identity")
 add(F + "dropout3d", args=[T(2, 3, 2, 2, 2), 0.5, False], note="eval_identity")
 add(F + "alpha_dropout " + F + "feature_alpha_dropout", args=[X, 0.5, False], note="eval_identity")
-# losses
+# losses: each loss function and its loss layer (forward inputs) take the same inputs
 _PROB = P(2, 3, 4, low=0.1, high=0.9)
-add(F + "l1_loss " + F + "mse_loss " + F + "smooth_l1_loss " + F + "huber_loss", args=[X, Y])
-add(F + "binary_cross_entropy", args=[_PROB, P(2, 3, 4, low=0.0, high=1.0)])
-add(F + "binary_cross_entropy_with_logits", args=[X, P(2, 3, 4, low=0.0, high=1.0)])
-add(F + "cross_entropy", args=[T(2, 5), I(2, high=5)])
-add(F + "nll_loss", args=[T(2, 5, low=-3.0, high=-0.1), I(2, high=5)])
-add(F + "kl_div", args=[T(2, 5, low=-3.0, high=-0.1), P(2, 5, low=0.05, high=1.0)])
-add(F + "poisson_nll_loss", args=[X, P(2, 3, 4)])
-add(F + "gaussian_nll_loss", args=[X, Y, P(2, 3, 4)])
-add(F + "hinge_embedding_loss " + F + "soft_margin_loss", args=[T(2, 4), SIGNS])
-add(F + "cosine_embedding_loss", args=[T(2, 4), T(2, 4), D([1.0, -1.0])])
-add(F + "margin_ranking_loss", args=[T(4), T(4), D([1.0, -1.0, 1.0, -1.0])])
-add(F + "triplet_margin_loss", args=[T(2, 4), T(2, 4), T(2, 4)])
-add(F + "multi_margin_loss", args=[T(2, 5), I(2, high=5)])
-add(F + "multilabel_margin_loss", args=[T(2, 4), D([[3, 0, -1, 1], [1, 2, -1, 0]], "int64")])
-add(F + "multilabel_soft_margin_loss", args=[T(2, 4), D([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0]])])
+LOSS_INPUTS = (
+    ("l1_loss mse_loss smooth_l1_loss huber_loss", "L1Loss MSELoss SmoothL1Loss HuberLoss", [X, Y]),
+    ("binary_cross_entropy", "BCELoss", [_PROB, P(2, 3, 4, low=0.0, high=1.0)]),
+    ("binary_cross_entropy_with_logits", "BCEWithLogitsLoss", [X, P(2, 3, 4, low=0.0, high=1.0)]),
+    ("cross_entropy", "CrossEntropyLoss", [T(2, 5), I(2, high=5)]),
+    ("nll_loss", "NLLLoss", [T(2, 5, low=-3.0, high=-0.1), I(2, high=5)]),
+    ("kl_div", "KLDivLoss", [T(2, 5, low=-3.0, high=-0.1), P(2, 5, low=0.05, high=1.0)]),
+    ("poisson_nll_loss", "PoissonNLLLoss", [X, P(2, 3, 4)]),
+    ("gaussian_nll_loss", "GaussianNLLLoss", [X, Y, P(2, 3, 4)]),
+    ("hinge_embedding_loss soft_margin_loss", "HingeEmbeddingLoss SoftMarginLoss", [T(2, 4), SIGNS]),
+    ("cosine_embedding_loss", "CosineEmbeddingLoss", [T(2, 4), T(2, 4), D([1.0, -1.0])]),
+    ("margin_ranking_loss", "MarginRankingLoss", [T(4), T(4), D([1.0, -1.0, 1.0, -1.0])]),
+    ("triplet_margin_loss", "TripletMarginLoss", [T(2, 4), T(2, 4), T(2, 4)]),
+    ("multi_margin_loss", "MultiMarginLoss", [T(2, 5), I(2, high=5)]),
+    ("multilabel_margin_loss", "MultiLabelMarginLoss", [T(2, 4), D([[3, 0, -1, 1], [1, 2, -1, 0]], "int64")]),
+    (
+        "multilabel_soft_margin_loss",
+        "MultiLabelSoftMarginLoss",
+        [T(2, 4), D([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0]])],
+    ),
+)
+for _functions, _layers, _args in LOSS_INPUTS:
+    add(" ".join(F + _name for _name in _functions.split()), args=_args)
 add(F + "ctc_loss", skip="no_input_rule", note="ctc_inputs")
 add(F + "gumbel_softmax", skip="random")
 
@@ -383,34 +391,19 @@ add_pair(
 )
 add(N + "Linear", init_args=[4, 5], args=[X])
 add(N + "Bilinear", init_args=[4, 3, 5], args=[T(2, 4), T(2, 3)])
-add(N + "Conv1d", init_args=[3, 4, 3], args=[T(1, 3, 8)])
-add(N + "Conv2d", init_args=[3, 4, 3], args=[T(1, 3, 8, 8)])
-add(N + "Conv3d", init_args=[2, 3, 3], args=[T(1, 2, 5, 5, 5)])
-add(N + "ConvTranspose1d", init_args=[3, 4, 3], args=[T(1, 3, 5)])
-add(N + "ConvTranspose2d", init_args=[3, 4, 3], args=[T(1, 3, 5, 5)])
-add(N + "ConvTranspose3d", init_args=[2, 3, 3], args=[T(1, 2, 4, 4, 4)])
-for _t, _m, _x in (
-    ("Conv1d", "Conv1d", T(1, 3, 8)),
-    ("Conv2d", "Conv2d", T(1, 3, 8, 8)),
-    ("ConvTranspose1d", "Conv1dTranspose", T(1, 3, 5)),
-    ("ConvTranspose2d", "Conv2dTranspose", T(1, 3, 5, 5)),
+for _t, _m, _init, _x in (
+    ("Conv1d", "Conv1d", [3, 4, 3], T(1, 3, 8)),
+    ("Conv2d", "Conv2d", [3, 4, 3], T(1, 3, 8, 8)),
+    ("Conv3d", "Conv3d", [2, 3, 3], T(1, 2, 5, 5, 5)),
+    ("ConvTranspose1d", "Conv1dTranspose", [3, 4, 3], T(1, 3, 5)),
+    ("ConvTranspose2d", "Conv2dTranspose", [3, 4, 3], T(1, 3, 5, 5)),
+    ("ConvTranspose3d", "Conv3dTranspose", [2, 3, 3], T(1, 2, 4, 4, 4)),
 ):
+    add(N + _t, init_args=_init, args=[_x])
     add_pair(
         N + _t,
         "mindspore.nn." + _m,
-        init_args=[3, 4, 3],
-        args=[_x],
-        ms_init_kwargs={"pad_mode": "valid", "has_bias": True},
-        note="conv_pad_mode_bias",
-    )
-for _t, _m, _x in (
-    ("Conv3d", "Conv3d", T(1, 2, 5, 5, 5)),
-    ("ConvTranspose3d", "Conv3dTranspose", T(1, 2, 4, 4, 4)),
-):
-    add_pair(
-        N + _t,
-        "mindspore.nn." + _m,
-        init_args=[2, 3, 3],
+        init_args=_init,
         args=[_x],
         ms_init_kwargs={"pad_mode": "valid", "has_bias": True},
         note="conv_pad_mode_bias",
@@ -501,21 +494,8 @@ for _name in (
 ):
     add(N + _name, skip="no_input_rule", note="composite_layer")
 # loss layers: forward inputs as for the functions
-add(N + "L1Loss " + N + "MSELoss " + N + "SmoothL1Loss " + N + "HuberLoss", args=[X, Y])
-add(N + "BCELoss", args=[_PROB, P(2, 3, 4, low=0.0, high=1.0)])
-add(N + "BCEWithLogitsLoss", args=[X, P(2, 3, 4, low=0.0, high=1.0)])
-add(N + "CrossEntropyLoss", args=[T(2, 5), I(2, high=5)])
-add(N + "NLLLoss", args=[T(2, 5, low=-3.0, high=-0.1), I(2, high=5)])
-add(N + "KLDivLoss", args=[T(2, 5, low=-3.0, high=-0.1), P(2, 5, low=0.05, high=1.0)])
-add(N + "PoissonNLLLoss", args=[X, P(2, 3, 4)])
-add(N + "GaussianNLLLoss", args=[X, Y, P(2, 3, 4)])
-add(N + "HingeEmbeddingLoss " + N + "SoftMarginLoss", args=[T(2, 4), SIGNS])
-add(N + "CosineEmbeddingLoss", args=[T(2, 4), T(2, 4), D([1.0, -1.0])])
-add(N + "MarginRankingLoss", args=[T(4), T(4), D([1.0, -1.0, 1.0, -1.0])])
-add(N + "TripletMarginLoss", args=[T(2, 4), T(2, 4), T(2, 4)])
-add(N + "MultiMarginLoss", args=[T(2, 5), I(2, high=5)])
-add(N + "MultiLabelMarginLoss", args=[T(2, 4), D([[3, 0, -1, 1], [1, 2, -1, 0]], "int64")])
-add(N + "MultiLabelSoftMarginLoss", args=[T(2, 4), D([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0]])])
+for _functions, _layers, _args in LOSS_INPUTS:
+    add(" ".join(N + _name for _name in _layers.split()), args=_args)
 add(N + "CTCLoss", skip="no_input_rule", note="ctc_inputs")
 
 # --- pairs whose MindSpore signature differs (mostly mindspore.ops / mindspore.nn of older tables) ----
