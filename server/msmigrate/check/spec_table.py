@@ -32,7 +32,6 @@ Y = T(2, 3, 4)
 SPD = D([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])  # symmetric positive definite
 WELL = D([[2.0, 0.5, 0.1], [0.3, 3.0, 0.2], [0.1, 0.4, 2.5]])  # well-conditioned square matrix
 SIGNS = D([[1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, 1.0, -1.0]])
-TORCH_ONLY: dict[str, ApiSpec] = {}
 SPECS: dict[str, ApiSpec] = {}
 
 

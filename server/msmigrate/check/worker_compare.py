@@ -8,7 +8,6 @@ positions must agree, the rest must satisfy ``allclose`` with per-dtype toleranc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -180,7 +179,3 @@ def leaf_dtypes(leaves: list[Leaf]) -> list[str]:
 def sorted_leaf(leaf: Leaf) -> Leaf:
     """The leaf's values flattened and sorted (complex: by real, then imaginary part)."""
     return Leaf(np.sort(leaf.value.ravel()), leaf.dtype)
-
-
-def as_leaf(value: Any, dtype: str) -> Leaf:
-    return Leaf(np.asarray(value), dtype)

@@ -8,7 +8,7 @@ outside its choices is ignored (the default stays) and reported in :attr:`Settin
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from msmigrate.analysis.finding import FindingCategory
@@ -108,9 +108,6 @@ class Settings:
 
     def severity_of(self, category: str) -> str:
         return self.severity.get(category, "information")
-
-    def with_problems(self, problems: tuple[str, ...]) -> Settings:
-        return replace(self, problems=problems)
 
 
 def initialization_section(options: Any) -> dict[str, Any]:

@@ -76,10 +76,6 @@ class ScanReport:
             for finding in file.findings:
                 yield file, finding
 
-    def max_severity(self) -> Severity | None:
-        levels = [f.severity for _, f in self.findings()]
-        return max(levels, key=lambda s: s.rank) if levels else None
-
     def count_at_least(self, level: Severity) -> int:
         return sum(1 for _, f in self.findings() if f.severity.rank >= level.rank)
 

@@ -34,13 +34,6 @@ def params_from_inventory(signature: Iterable[Mapping[str, str]]) -> list[SigPar
     ]
 
 
-def best_pair(
-    torch_overloads: list[list[SigParam]], ms_overloads: list[list[SigParam]]
-) -> tuple[list[SigParam], list[SigParam]] | None:
-    ranked = ranked_pairs(torch_overloads, ms_overloads)
-    return ranked[0] if ranked else None
-
-
 def ranked_pairs(
     torch_overloads: list[list[SigParam]], ms_overloads: list[list[SigParam]]
 ) -> list[tuple[list[SigParam], list[SigParam]]]:
