@@ -34,8 +34,12 @@ class ParsedSource:
     text: str
     lines: list[str]  # split exactly like the tokenizer counts lines (\r\n, \r, \n)
     tree: ast.Module
-    recovered: bool = False  # True when the file had syntax errors and only intact parts were parsed
     syntax_error: str | None = None  # first syntax error message, "line N: msg"
+
+    @property
+    def recovered(self) -> bool:
+        """True when the file had syntax errors and only intact parts were parsed."""
+        return self.syntax_error is not None
 
 
 def decode(source: str | bytes) -> str:
@@ -83,7 +87,7 @@ def parse_text(text: str, lines: list[str], path: str = "<unknown>") -> ParsedSo
     except SyntaxError as exc:
         message = f"line {exc.lineno}: {exc.msg}"
         tree = recover(text, lines, path, exc.lineno)
-        return ParsedSource(text, lines, tree, recovered=True, syntax_error=message)
+        return ParsedSource(text, lines, tree, syntax_error=message)
     except (RecursionError, MemoryError):  # nesting deeper than the parser accepts
         raise SourceError("analysis.too_complex") from None
     return ParsedSource(text, lines, tree)
