@@ -203,11 +203,27 @@ def test_train_and_eval_become_set_train(kb, call, expected):
     assert new_source == head + expected + "\n"
 
 
-def test_lr_becomes_learning_rate(kb):
+def test_lr_becomes_learning_rate_of_the_mindspore_optimizer(kb):
+    # learning_rate= on the torch optimizer would be a TypeError: the optimizer is replaced in the same fix
     source = "import torch\n\nopt = torch.optim.SGD(params, lr=0.1, momentum=0.9)\n"
     new_source, fixes = _fixed(source, kb, "MSM508")
-    assert new_source == "import torch\n\nopt = torch.optim.SGD(params, learning_rate=0.1, momentum=0.9)\n"
-    assert fixes[0].title("zh") == "将 lr 重命名为 learning_rate"
+    assert new_source == (
+        "import torch\nimport mindspore\n\nopt = mindspore.nn.SGD(params, learning_rate=0.1, momentum=0.9)\n"
+    )
+    assert fixes[0].title("zh") == "改用 mindspore.nn.SGD，并将 lr 重命名为 learning_rate"
+    assert fixes[0].title() == "Use mindspore.nn.SGD and rename lr to learning_rate"
+
+
+def test_lr_fix_merges_with_the_mapping_fix_in_fix_all():
+    from msmigrate.fixes.api import fix_all
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    source = "from torch import optim\n\nopt = optim.SGD(params, lr=0.1)\n"
+    new_source, applied = fix_all(source, "t.py", get_knowledge_base("1.10"), AnalysisOptions(use_jedi=False))
+    assert new_source == (
+        "from torch import optim\nimport mindspore\n\nopt = mindspore.nn.SGD(params, learning_rate=0.1)\n"
+    )
+    assert sorted(fix.rule for fix in applied) == ["MSM100", "MSM508"]
 
 
 def test_fix_all_applies_rewrites_then_mappings(kb):

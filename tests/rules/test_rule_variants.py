@@ -213,9 +213,19 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         HEADER + "    return torch.optim.Adam(model.parameters(), lr=1e-3)\n",
         [],
     ),
+    # unmapped in 2.6; its catalogued replacement mindspore.experimental.optim.Rprop keeps the name `lr`
     "rprop_lr_unmapped": (
         HEADER + "    return torch.optim.Rprop(model.parameters(), lr=1e-3)\n",
-        [(7, 50, "MSM508", True)],
+        [],
+    ),
+    # no MindSpore optimizer to switch to: the advice stands, but no rename (it would break the torch call)
+    "lbfgs_lr_no_target": (
+        HEADER + "    return torch.optim.LBFGS(model.parameters(), lr=1e-3)\n",
+        [(7, 50, "MSM508", False)],
+    ),
+    "sgd_lr_catalogued_replacement": (
+        HEADER + "    return torch.optim.SGD(model.parameters(), lr=1e-3)\n",
+        [(7, 48, "MSM508", True)],
     ),
     "no_grad_decorator": (
         "import torch\n\n\n@torch.no_grad()\ndef evaluate(model, x):\n    return model(x)\n",

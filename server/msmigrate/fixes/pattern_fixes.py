@@ -15,7 +15,12 @@ from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.rules.missing_advice import advice_for
 from msmigrate.rules.missing_api import NAME_FIX
-from msmigrate.rules.patterns import device_move_fixable, learning_rate_fixable, train_mode_flag
+from msmigrate.rules.patterns import (
+    device_move_fixable,
+    learning_rate_fixable,
+    optimizer_target,
+    train_mode_flag,
+)
 from msmigrate.rules.rewrites import rewrite, title_args
 
 
@@ -182,17 +187,30 @@ def set_train(ctx: FixContext, finding: Finding) -> Fix | None:
 
 
 def learning_rate(ctx: FixContext, finding: Finding) -> Fix | None:
-    """MSM508: rename the ``lr=`` keyword of a torch optimizer to ``learning_rate=``."""
+    """MSM508: ``torch.optim.SGD(p, lr=0.1)`` → ``mindspore.nn.SGD(p, learning_rate=0.1)``.
+
+    The optimizer is replaced in the same fix: ``learning_rate=`` alone would break the torch call. The
+    replacement edit is the one the mapping fix makes, so fix-all merges the two.
+    """
     if finding.message_key != "finding.MSM508" or not finding.torch_api:
         return None
-    if not learning_rate_fixable(ctx.kb, finding.torch_api):
+    target = optimizer_target(ctx.kb, finding.torch_api)
+    if target is None or not learning_rate_fixable(ctx.kb, finding.torch_api):
         return None
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.keyword) and node.arg == "lr":
-            line, column, _, _ = ctx.node_range(node)
-            if (line, column) == (finding.line, finding.column):
-                edit = TextEdit(line, column, line, column + 2, "learning_rate")
-                return Fix("MSM508", "fix.pattern.learning_rate", [edit])
+    for call in ast.walk(ctx.tree):
+        if not isinstance(call, ast.Call):
+            continue
+        for keyword in call.keywords:
+            if keyword.arg != "lr":
+                continue
+            line, column, _, _ = ctx.node_range(keyword)
+            if (line, column) != (finding.line, finding.column):
+                continue
+            edits = [TextEdit(line, column, line, column + 2, "learning_rate")]
+            text, import_edits = ctx.mindspore_reference(target, call.func.lineno)
+            if ctx.text(call.func) != text:
+                edits += [TextEdit(*ctx.node_range(call.func), text), *import_edits]
+            return Fix("MSM508", "fix.pattern.learning_rate", edits, {"optimizer": target})
     return None
 
 

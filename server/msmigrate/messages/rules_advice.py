@@ -837,7 +837,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.pattern.sequential": ("Rewrite as SequentialCell([...])", "改写为 SequentialCell([...])"),
     "fix.pattern.device": ("Remove the device move", "删除设备迁移调用"),
     "fix.pattern.set_train": ("Rewrite as set_train({flag})", "改写为 set_train({flag})"),
-    "fix.pattern.learning_rate": ("Rename lr to learning_rate", "将 lr 重命名为 learning_rate"),
+    "fix.pattern.learning_rate": (
+        "Use {optimizer} and rename lr to learning_rate",
+        "改用 {optimizer}，并将 lr 重命名为 learning_rate",
+    ),
     # ---------------------------------------------------------------- msmigrate rules (CLI)
     "rules.cli.unknown": (
         "Unknown rule {rule}. Run 'msmigrate rules' for the list.",

@@ -482,19 +482,32 @@ def sequential_fixable(call: ast.Call) -> bool:
     return not call.keywords
 
 
-def _target_takes_lr(kb, optimizer: str) -> bool:
-    """Whether the mapped MindSpore optimizer (``mindspore.mint.optim.Adam`` …) names it ``lr`` too."""
+def optimizer_target(kb, optimizer: str) -> str | None:
+    """The MindSpore optimizer a torch one becomes: its mapping row's, else the first catalogued
+    replacement of the missing-API advice (``torch.optim.SGD`` → ``mindspore.nn.SGD`` in 2.6)."""
     row = kb.row(optimizer)
-    if row is None or not row.mindspore_api:
+    if row is not None:
+        return row.mindspore_api or None
+    from msmigrate.rules.missing_advice import advice_for
+
+    advice = advice_for(optimizer, kb)
+    return advice.replacements[0] if advice is not None and advice.replacements else None
+
+
+def _target_takes_lr(kb, optimizer: str) -> bool:
+    """Whether the MindSpore optimizer it becomes (``mindspore.mint.optim.Adam`` …) names it ``lr`` too."""
+    target = optimizer_target(kb, optimizer)
+    if target is None:
         return False
-    signatures = kb.mindspore_signatures(row.mindspore_api)
+    signatures = kb.mindspore_signatures(target)
     return any(param["name"] == "lr" for signature in signatures for param in signature)
 
 
 def learning_rate_fixable(kb, optimizer: str) -> bool:
-    """The mapping fix renames ``lr`` itself when the optimizer's row says so; then this rule does not."""
+    """The rename needs a known MindSpore optimizer (``learning_rate=`` is no keyword of the torch one);
+    the mapping fix renames ``lr`` itself when the optimizer's row says so, and then this rule does not."""
     row = kb.row(optimizer)
-    return row is None or "lr" not in row.param_renames
+    return optimizer_target(kb, optimizer) is not None and (row is None or "lr" not in row.param_renames)
 
 
 # --- plain references: grad mode, amp, distributed, torch.device, param_groups -------------------------
