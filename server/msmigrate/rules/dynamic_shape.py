@@ -157,7 +157,7 @@ def check(ctx) -> Iterable[Finding]:
         scope = scope_of[id(node)]
         checker = checkers.get(id(scope))
         if checker is None:
-            flow = Flow(ctx, scope, index.assigned[id(scope)])
+            flow = Flow(ctx, index.assigned[id(scope)])
             checker = checkers[id(scope)] = _ScopeChecker(ctx, flow, found)
         checker.visit(node)
     return [f for f in found if f is not None]

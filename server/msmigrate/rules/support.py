@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -170,40 +170,12 @@ def short(ctx: AnalysisContext, node: ast.AST, limit: int = 40) -> str:
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
-def functions(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node
-
-
-def own_nodes(function: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of a function body, without descending into nested functions, classes or lambdas."""
-    stack = list(ast.iter_child_nodes(function))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-
-
-def scopes(tree: ast.Module) -> Iterator[ast.AST]:
-    """The module and every function: the units of the local data flow."""
-    yield tree
-    yield from functions(tree)
-
-
 class Flow:
-    """Assignments to plain names in one scope (module or function), for simple data-flow questions."""
+    """Assignments to plain names in one scope (module or function), for simple data-flow questions;
+    ``assigned`` is the scope's entry of :attr:`TreeIndex.assigned`."""
 
-    def __init__(
-        self, ctx: AnalysisContext, scope: ast.AST, assigned: dict[str, list[ast.expr]] | None = None
-    ):
+    def __init__(self, ctx: AnalysisContext, assigned: dict[str, list[ast.expr]]) -> None:
         self.ctx = ctx
-        if assigned is None:
-            assigned = {}
-            for node in own_nodes(scope):
-                _record_assignment(node, assigned)
         self.assigned = assigned
 
     def values(self, name: str) -> list[ast.expr]:
@@ -276,7 +248,6 @@ class TreeIndex:
         self.by_type: dict[type, list[ast.AST]] = {}
         self.scope_of: dict[int, ast.AST] = {}  # for the nodes of _SCOPED types
         self.assigned: dict[int, dict[str, list[ast.expr]]] = {id(tree): {}}
-        self.scopes: list[ast.AST] = [tree]
         self._sorted: set[type] = set()
         by_type, scope_of, assigned = self.by_type, self.scope_of, self.assigned
         fields_of, scoped, recorded, functions = _CHILD_FIELDS, _SCOPED, _RECORDED, _FUNCTIONS
@@ -302,7 +273,6 @@ class TreeIndex:
                             _record_assignment(node, scope_assigned)
                     if kind in functions:  # its decorators, defaults and body belong to its own scope
                         assigned[id(node)] = {}
-                        self.scopes.append(node)
                         units.append(node)
                         if not stack:
                             break
