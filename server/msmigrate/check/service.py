@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.check.request import CheckTarget, build_request, precheck, target_for
-from msmigrate.check.result import CheckResult, Reason
+from msmigrate.check.result import CheckResult
 from msmigrate.check.runner import CheckRunner, RunnerConfig, run_many
 
 OnResult = Callable[[CheckResult], None]
@@ -89,10 +89,6 @@ def check_one(
     if request["literals"] and result.detail is None:
         result.detail = "call-site literals: " + ", ".join(request["literals"])
     return result
-
-
-def no_mapping(api: str, device: str = "CPU") -> CheckResult:
-    return CheckResult.skipped(api, None, Reason.NO_MAPPING, device=device)
 
 
 DATE_ENV = "MSMIGRATE_CHECK_DATE"  # fixed date for reproducible verified tables
