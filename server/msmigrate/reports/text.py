@@ -32,9 +32,15 @@ def _finding_line(finding: Finding, lang: str) -> Text:
             line.append(" → ")
             line.append(finding.mindspore_api, style="green")
         line.append("  ")
+    details = None
     if finding.category is FindingCategory.DIFFERENCES:
         line.append(f"({category_label(finding.category.value, lang)}) ", style="yellow")
-    if finding.category is not FindingCategory.CONSISTENT or not finding.mindspore_api:
+        if finding.message_key == "analysis.api.differences" and finding.mindspore_api:
+            # the arrow is already printed: only the differences follow it
+            details = finding.message_args.get("details_zh" if lang == "zh" else "details_en")
+    if details:
+        line.append(details + "  ")
+    elif finding.category is not FindingCategory.CONSISTENT or not finding.mindspore_api:
         line.append(finding.message(lang) + "  ")  # a consistent mapping needs no more than its arrow
     line.append(f"[{finding.rule} ", style="dim")
     line.append(t(f"report.severity.{finding.severity.value}", lang), style=_SEVERITY_STYLE[finding.severity])
