@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
 TORCH_ROOTS: tuple[str, ...] = ("torch", "torchvision", "torchaudio", "torchtext")
@@ -41,21 +42,20 @@ def name_from_url(url: str, roots: tuple[str, ...]) -> str | None:
 
 def canonical_torch_name(text: str, url: str | None = None) -> str | None:
     """Canonical torch name of a link (text preferred, the URL when the text is not a plain API name)."""
-    name = clean_name(text)
-    if is_torch_name(name):
-        return name
-    if url:
-        return name_from_url(url, TORCH_ROOTS)
-    return None
+    return _canonical_name(text, url, is_torch_name, TORCH_ROOTS)
 
 
 def canonical_mindspore_name(text: str, url: str | None = None) -> str | None:
+    return _canonical_name(text, url, is_mindspore_name, ("mindspore",))
+
+
+def _canonical_name(
+    text: str, url: str | None, is_name: Callable[[str], bool], roots: tuple[str, ...]
+) -> str | None:
     name = clean_name(text)
-    if is_mindspore_name(name):
+    if is_name(name):
         return name
-    if url:
-        return name_from_url(url, ("mindspore",))
-    return None
+    return name_from_url(url, roots) if url else None
 
 
 def means_unsupported(text: str) -> bool:
