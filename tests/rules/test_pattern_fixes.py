@@ -180,6 +180,11 @@ DEVICE_HEAD = "import torch\n\n\ndef f(x: torch.Tensor, model, device):\n"
         ("    y = x.to(device, non_blocking=True)\n    return y\n", "    y = x\n    return y\n"),
         ("    model.to(device)\n    return model\n", "    return model\n"),
         ("    if model:\n        model.cuda()\n", "    if model:\n        pass\n"),
+        # assigned back to the receiver: the statement would become `x = x`, so it goes
+        ("    x = x.to(device, non_blocking=True)\n    return x\n", "    return x\n"),
+        ("    model.net = model.net.cuda()\n    return model\n", "    return model\n"),
+        ("    for x in model:\n        x = x.cuda()\n", "    for x in model:\n        pass\n"),
+        ("    x, y = x.cuda(), y\n", "    x, y = x, y\n"),
     ],
 )
 def test_device_moves_are_removed(kb, body, expected):

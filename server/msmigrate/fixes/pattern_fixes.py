@@ -117,12 +117,15 @@ def sequential(ctx: FixContext, finding: Finding) -> Fix | None:
 
 
 def device(ctx: FixContext, finding: Finding) -> Fix | None:
-    """MSM504: drop ``.cuda()`` / ``.cpu()`` / ``.to(device)``; a statement of its own is removed whole."""
+    """MSM504: drop ``.cuda()`` / ``.cpu()`` / ``.to(device)``; a statement of its own is removed whole,
+    and so is ``x = x.to(device)`` (it would become ``x = x``)."""
     call = ctx.call_of(finding)
     if call is None or not device_move_fixable(_Names(ctx), call):
         return None
     statement = _statement_of(ctx.tree, call)
-    if statement is not None and isinstance(statement, ast.Expr) and statement.value is call:
+    if statement is not None and (
+        (isinstance(statement, ast.Expr) and statement.value is call) or _self_assignment(ctx, statement, call)
+    ):
         line, column, end_line, end_column = ctx.node_range(statement)
         siblings = _siblings(ctx.tree, statement)
         if siblings is None or len(siblings) > 1:
@@ -134,6 +137,18 @@ def device(ctx: FixContext, finding: Finding) -> Fix | None:
         return Fix("MSM504", "fix.pattern.device", [TextEdit(line, column, end_line, end_column, "pass")])
     raw = _drop_member_call(ctx, call)
     return Fix("MSM504", "fix.pattern.device", _edits(raw)) if raw else None
+
+
+def _self_assignment(ctx: FixContext, statement: ast.stmt, call: ast.Call) -> bool:
+    """``x = x.cuda()`` / ``self.x = self.x.to(device)``: the move is the whole value, assigned back."""
+    return (
+        isinstance(statement, ast.Assign)
+        and statement.value is call
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name | ast.Attribute)
+        and isinstance(call.func, ast.Attribute)
+        and ctx.text(statement.targets[0]) == ctx.text(call.func.value)
+    )
 
 
 def _drop_member_call(ctx: FixContext, call: ast.Call):
@@ -156,8 +171,9 @@ class _Names:
 
 
 def _statement_of(tree: ast.Module, target: ast.AST) -> ast.stmt | None:
+    """The expression statement or assignment whose whole value is ``target``."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Expr) and node.value is target:
+        if isinstance(node, ast.Expr | ast.Assign) and node.value is target:
             return node
     return None
 
