@@ -44,6 +44,11 @@ def to_path(server: MsMigrateServer, value: str) -> str:
     return server.path_of(value) if value.startswith("file:") else value
 
 
+def to_uri(value: str) -> str:
+    """A document URI from a ``file:`` URI (unchanged) or a plain path."""
+    return value if value.startswith("file:") else from_fs_path(value) or value
+
+
 def workspace_roots(server: MsMigrateServer) -> list[str]:
     roots = [to_path(server, folder.uri) for folder in server.workspace.folders.values()]
     if not roots and server.workspace.root_path:
@@ -238,7 +243,7 @@ def register(server: MsMigrateServer) -> None:
         target = _arg(args, 0, "uri", "path")
         if not isinstance(target, str):
             return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.scanFile")}
-        uri = target if target.startswith("file:") else from_fs_path(target) or target
+        uri = to_uri(target)
         analysis = await server.current(uri)
         if analysis is not None:
             result = analysis.result
@@ -279,7 +284,7 @@ def register(server: MsMigrateServer) -> None:
         target = _arg(args, 0, "uri", "path")
         if not isinstance(target, str):
             return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.fixAll")}
-        uri = target if target.startswith("file:") else from_fs_path(target) or target
+        uri = to_uri(target)
         analysis = await server.current(uri)
         if analysis is None:
             return {"error": t("lsp.command.not_open", server.lang, uri=uri)}
