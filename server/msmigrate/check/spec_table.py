@@ -83,23 +83,11 @@ for _name in (
 add(fn_and_method("all") + " " + fn_and_method("any"), args=[B(2, 3, 4), 1])
 for _name in ("std", "var", "std_mean", "var_mean"):
     add(fn_and_method(_name), args=[X, 1])
-    for _ms in (f"mindspore.ops.{_name}", f"mindspore.Tensor.{_name}"):
-        add_pair(
-            f"torch.{_name}",
-            _ms,
-            args=[X, 1],
-            ms_args=[ARG(0), 1],
-            ms_kwargs={"ddof": 1},
-            note="unbiased_default",
-        )
-        add_pair(
-            f"torch.Tensor.{_name}",
-            _ms,
-            args=[X, 1],
-            ms_args=[ARG(0), 1],
-            ms_kwargs={"ddof": 1},
-            note="unbiased_default",
-        )
+    for _torch in fn_and_method(_name).split():
+        for _ms in (f"mindspore.ops.{_name}", f"mindspore.Tensor.{_name}"):
+            add_pair(
+                _torch, _ms, args=[X, 1], ms_args=[ARG(0), 1], ms_kwargs={"ddof": 1}, note="unbiased_default"
+            )
 add(fn_and_method("sort"), args=[X], kwargs={"dim": 1})
 add_pair("torch.sort", "mindspore.ops.sort", args=[X, 1])
 add(fn_and_method("argsort"), args=[X, 1])
