@@ -123,9 +123,7 @@ def device(ctx: FixContext, finding: Finding) -> Fix | None:
     if call is None or not device_move_fixable(_Names(ctx), call):
         return None
     statement = _statement_of(ctx.tree, call)
-    if statement is not None and (
-        (isinstance(statement, ast.Expr) and statement.value is call) or _self_assignment(ctx, statement, call)
-    ):
+    if statement is not None and (isinstance(statement, ast.Expr) or _self_assignment(ctx, statement, call)):
         line, column, end_line, end_column = ctx.node_range(statement)
         siblings = _siblings(ctx.tree, statement)
         if siblings is None or len(siblings) > 1:
