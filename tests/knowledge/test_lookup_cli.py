@@ -259,3 +259,11 @@ def test_empty_name_is_a_usage_error(name: str) -> None:
     code, out = run("lookup", name, "--lang", "zh")
     assert code == 2
     assert "请给出 PyTorch 接口名，例如 torch.nn.Linear 或 F.relu。" in out
+
+
+def test_wrapped_note_lines_stay_under_the_note_text() -> None:
+    code, out = run("lookup", "torch.Tensor.permute", "--mindspore-version", "2.6")
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("  - Mapped in other MindSpore versions: 1.10: mindspore.ops.Transpose, 2.3:")
+    assert lines[start + 1] == "    mindspore.Tensor.permute, 2.4: mindspore.Tensor.permute."

@@ -196,6 +196,7 @@ class LookupResult:
         """Plain text for a terminal (a rich table of the parameter differences)."""
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
         buffer = io.StringIO()
         console = Console(file=buffer, width=width, force_terminal=False, color_system=None, highlight=False)
@@ -218,8 +219,13 @@ class LookupResult:
         notes = self.notes(lang)
         if notes:
             console.print(f"{t('kb.lookup.notes', lang)}:", markup=False)
+            # a grid keeps the wrapped lines of a long note under its text, not under the bullet
+            bullets = Table.grid(padding=(0, 1))
+            bullets.add_column(no_wrap=True)
+            bullets.add_column()
             for note in notes:
-                console.print(f"  - {note}", markup=False)
+                bullets.add_row("  -", Text(note))
+            console.print(bullets)
         advice = self.advice_markdown(lang)
         if advice:
             from rich.markdown import Markdown
