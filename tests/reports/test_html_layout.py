@@ -26,3 +26,6 @@ def test_findings_table_cells_wrap_and_scroll_inside_their_column(report: ScanRe
     # the grid's second track may shrink below the table's width; the table scrolls in its own box
     assert "grid-template-columns: minmax(8rem, 12rem) minmax(0, 1fr)" in page
     assert '<div class="table-scroll">\n<table id="findings">' in page
+    # a doc link per line, never broken inside (CJK labels were stacked one character per line)
+    assert ".docs a { display: block; white-space: nowrap; }" in page
+    assert "#findings th { white-space: nowrap; }" in page
