@@ -7,7 +7,7 @@ The language server converts them to LSP's 0-based UTF-16 positions; reports pri
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -86,18 +86,6 @@ class Finding:
             "fixable": self.fixable,
             "usage": self.usage.value,
         }
-
-    def to_cache(self) -> dict[str, Any]:
-        """Lossless, JSON-serialisable form (for the scan cache and worker processes)."""
-        return asdict(self)
-
-    @classmethod
-    def from_cache(cls, data: dict[str, Any]) -> Finding:
-        data = dict(data)
-        data["category"] = FindingCategory(data["category"])
-        data["severity"] = Severity(data["severity"])
-        data["usage"] = UsageKind(data["usage"])
-        return cls(**data)
 
 
 @dataclass(slots=True)
