@@ -106,8 +106,40 @@ def test_half_typed_file_still_reports_the_intact_parts(analyze):
 
 
 def test_broken_function_header_keeps_the_rest(analyze):
+    # the body under the broken header is intact code: it is analysed too (it was dropped before)
     source = "import torch\ndef f(x\n    return torch.abs(x)\ny = torch.relu(x)\nz = torch.exp(x)\n"
-    assert brief(analyze(source)) == [(4, 5, "torch.relu", "missing"), (5, 5, "torch.exp", "consistent")]
+    assert brief(analyze(source)) == [
+        (3, 12, "torch.abs", "consistent"),
+        (4, 5, "torch.relu", "missing"),
+        (5, 5, "torch.exp", "consistent"),
+    ]
+
+
+def test_body_under_a_header_being_typed_is_analysed(analyze):
+    missing_colon = "import torch\nfor x in y\n    torch.relu(x)\nz = torch.exp(1)\n"
+    expected = [(3, 5, "torch.relu", "missing"), (4, 5, "torch.exp", "consistent")]
+    assert brief(analyze(missing_colon)) == expected
+    half_params = "import torch\ndef f(:\n    return torch.abs(x)\n"
+    assert brief(analyze(half_params)) == [(3, 12, "torch.abs", "consistent")]
+    method = (
+        "import torch\nclass A(torch.nn.Module):\n    def forward(self, x)\n        return torch.abs(x)\n"
+        "    def g(self):\n        return torch.exp(1)\n"
+    )
+    assert brief(analyze(method)) == [
+        (2, 9, "torch.nn.Module", "missing"),
+        (4, 16, "torch.abs", "consistent"),
+        (6, 16, "torch.exp", "consistent"),
+    ]
+
+
+def test_header_stub_only_for_a_header_with_a_body():
+    from msmigrate.analysis.parse import _header_stub
+
+    assert _header_stub("for x in y", "", ["    f(x)"]) == "for x in y:"
+    assert _header_stub("def f(:", "", ["    return 1"]) == "def f(*args, **kwargs):"
+    assert _header_stub("while x ==  # typing", "", ["", "    # c", "    y()"]) == "if True:"
+    assert _header_stub("for x in y", "", ["z = 1"]) is None  # no indented body follows
+    assert _header_stub("x = f(", "", ["    a)"]) is None  # not a block header
 
 
 def test_unexpected_indent_keeps_the_rest(analyze):

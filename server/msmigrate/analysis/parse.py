@@ -118,6 +118,8 @@ def recover(text: str, lines: list[str], path: str, error_line: int | None = Non
         window = parso.parse("\n".join(patched[start - 1 : end]), error_recovery=True)
         bad: set[int] = set()
         for node in _error_nodes(window):
+            if node.type == "error_leaf" and node.start_pos == node.end_pos and not blanked:
+                continue  # the INDENT of a body under a broken header: the body itself is intact
             _mark(node, bad, start - 1)
         for number in sorted(bad or {error_line}):
             _blank(patched, number, lines, blanked)
@@ -184,7 +186,37 @@ def _blank(patched: list[str], number: int, original: list[str], blanked: set[in
     if not stripped or stripped.startswith("#") or (number - 1 in blanked and original[index - 1].strip()):
         patched[index] = ""
         return
-    patched[index] = line[: len(line) - len(stripped)] + "pass"
+    indent = line[: len(line) - len(stripped)]
+    patched[index] = indent + (_header_stub(stripped, indent, original[index + 1 :]) or "pass")
+
+
+_HEADER = re.compile(r"(?:async\s+)?(def|class|for|while|if|with)\b\s*(\w*)")
+
+
+def _header_stub(stripped: str, indent: str, following: list[str]) -> str | None:
+    """For a broken block header (``for x in y`` without its colon, ``def f(:``) whose body follows,
+    a header that parses, so the body is still analysed: the line with its colon, else a stand-in."""
+    match = _HEADER.match(stripped)
+    if match is None:
+        return None
+    body = next((text for text in following if text.strip() and not text.lstrip().startswith("#")), "")
+    if len(body) - len(body.lstrip(" \t\f")) <= len(indent):
+        return None
+    text = stripped.split("#", 1)[0].rstrip()
+    keyword, name = match.groups()
+    candidates = [] if text.endswith(":") else [text + ":"]
+    if keyword == "def" and name:
+        candidates.append(f"def {name}(*args, **kwargs):")
+    elif keyword == "class" and name:
+        candidates.append(f"class {name}:")
+    candidates.append("if True:")
+    for candidate in candidates:
+        try:
+            _ast_parse(candidate + "\n    pass\n", "<header>")
+        except (SyntaxError, ValueError):
+            continue
+        return candidate
+    return None
 
 
 def _parse_pieces(module, lines: list[str], path: str) -> ast.Module:
