@@ -127,9 +127,18 @@ def facts_from_table(
             if t_default is None or m_default is None or t_default == m_default:
                 t_default = m_default = None
             facts.defaults.setdefault(torch_name, (t_default, m_default))
+    facts.param_renames = _without_reorders(facts.param_renames)
     if facts.param_renames:
         facts.param_renames_source = "diff_page"
     return facts
+
+
+def _without_reorders(renames: dict[str, str]) -> dict[str, str]:
+    """Drop the pairs of a table that states a change of parameter order row by row
+    (``keepdim | dtype``, ``dtype | keepdims``): a torch parameter "renamed" to another torch parameter
+    of the same table, or one that another is "renamed" to, is a position, not a name."""
+    targets = set(renames.values())
+    return {a: b for a, b in renames.items() if b not in renames and a not in targets}
 
 
 def facts_from_signatures(
