@@ -97,3 +97,17 @@ def test_typo_suggestion_needs_a_similar_last_part(kb):
     assert nms.message_args["suggestion"] == "torchvision.ops.nms"
     assert categorize("torch.nn.functionl.relu", kb).message_args["suggestion"] == "torch.nn.functional.relu"
     assert categorize("torch.Tensor.viw", kb).message_args["suggestion"] == "torch.Tensor.view"
+
+
+def test_member_mapped_to_the_same_name_is_not_fixable():
+    """x.mean() → mindspore.Tensor.mean needs no rewrite: reports must not promise a quick-fix."""
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    kb26 = get_knowledge_base("2.6")
+    mean = categorize("torch.Tensor.mean", kb26)
+    assert (mean.mindspore_api, mean.rule, mean.fixable) == ("mindspore.Tensor.mean", "MSM100", False)
+    assert categorize("torch.abs", kb26).fixable is True  # torch.abs → mindspore.mint.abs is a rewrite
+    assert categorize("torch.Tensor.view", get_knowledge_base("2.4")).fixable is False
+    # same name but renamed parameters (dim → axis): the call's keywords can still be rewritten
+    summed = categorize("torch.Tensor.sum", get_knowledge_base("2.4"))
+    assert (summed.mindspore_api, summed.fixable) == ("mindspore.Tensor.sum", True)

@@ -91,8 +91,19 @@ def _categorize(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
             key = "analysis.api.unknown_suggest"
             args["suggestion"] = suggestion
     rule = RULE_FOR_CATEGORY[category]
-    fixable = bool(ms) and rule_info(rule).fixable
+    fixable = bool(ms) and rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row)
     return ApiVerdict(torch_api, ms, category, rule, key, args, fixable)
+
+
+def _nothing_to_rewrite(torch_api: str, mindspore_api: str | None, row: MappingRow | None) -> bool:
+    """``x.mean()`` → ``mindspore.Tensor.mean``: a member mapped to the same-named member, with no
+    parameter renames, is already written the MindSpore way (no quick-fix to offer)."""
+    if not mindspore_api or row is None or row.param_renames or row.input_renames:
+        return False
+    torch_owner, _, torch_name = torch_api.rpartition(".")
+    ms_owner, _, ms_name = mindspore_api.rpartition(".")
+    is_member = torch_owner.rpartition(".")[2][:1].isupper() and ms_owner.rpartition(".")[2][:1].isupper()
+    return is_member and torch_name == ms_name
 
 
 def describe_differences(row: MappingRow) -> dict[str, str]:
