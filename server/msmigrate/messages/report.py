@@ -47,6 +47,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report.no_findings": ("No findings.", "未发现问题。"),
     "report.no_files": ("No Python files were found.", "未找到 Python 文件。"),
     "report.file_error": ("Error: {message}", "错误：{message}"),
+    "report.markdown.truncated": (
+        "{count} more findings are not listed: a pull-request comment holds at most 65,536 characters. "
+        "The HTML, JSON, CSV and SARIF reports list them all.",
+        "另有 {count} 个问题未列出：拉取请求评论最多容纳 65,536 个字符。"
+        "HTML、JSON、CSV 和 SARIF 报告列出全部问题。",
+    ),
     "report.per_category": ("Findings per category", "各类别的问题数"),
     "report.per_folder": ("Folders", "文件夹"),
     "report.per_rule": ("Findings per rule", "各规则的问题数"),

@@ -26,7 +26,13 @@ def _code(value: str | None) -> str:
     return f"<code>{md_escape(value)}</code>" if value else ""
 
 
-def render_markdown(report: ScanReport, lang: str = "en") -> str:
+COMMENT_LIMIT = 65_536  # characters in a GitHub pull-request comment
+_BUDGET = COMMENT_LIMIT - 1_536  # room for the closing note and a header the caller may add
+
+
+def render_markdown(report: ScanReport, lang: str = "en", budget: int = _BUDGET) -> str:
+    """The report, cut after the finding rows that fit in ``budget`` characters (a note says how many
+    more there are)."""
     summary = report.summary()
     out = [
         f"## {md_escape(t('report.title', lang))}",
@@ -53,23 +59,42 @@ def render_markdown(report: ScanReport, lang: str = "en") -> str:
                                 summary["torch_usages"], lang)),
     ]
     header = ["location", "torch_api", "mindspore_api", "category", "rule", "severity", "message"]
+    size = sum(len(line) + 1 for line in out)
+    shown = 0
+    full = True
     for file in report.files:
         if not file.findings and not file.error_key:
             continue
         count = f"{len(file.findings)} {t('report.findings', lang).lower()}" if lang == "en" else \
             f"{t('report.findings', lang)} {len(file.findings)}"
-        out += ["", f"<details><summary>{_code(file.path)} — {md_escape(count)}</summary>", ""]
+        block = ["", f"<details><summary>{_code(file.path)} — {md_escape(count)}</summary>", ""]
         if file.error_key:
-            out += [md_escape(t("report.file_error", lang, message=file.error(lang))), ""]
+            block += [md_escape(t("report.file_error", lang, message=file.error(lang))), ""]
         if file.findings:
-            out.append("| " + " | ".join(md_escape(t(f"report.col.{c}", lang)) for c in header) + " |")
-            out.append("|" + "---|" * len(header))
-            for f in file.findings:
-                cells = [
-                    location(f), _code(f.torch_api), _code(f.mindspore_api),
-                    md_escape(category_label(f.category.value, lang)), md_escape(f.rule),
-                    md_escape(t(f"report.severity.{f.severity.value}", lang)), md_escape(f.message(lang)),
-                ]
-                out.append("| " + " | ".join(cells) + " |")
-        out += ["", "</details>"]
+            block.append("| " + " | ".join(md_escape(t(f"report.col.{c}", lang)) for c in header) + " |")
+            block.append("|" + "---|" * len(header))
+        closing = ["", "</details>"]
+        size += sum(len(line) + 1 for line in block + closing)
+        if size > budget:
+            full = False
+            break
+        out += block
+        for f in file.findings:
+            cells = [
+                location(f), _code(f.torch_api), _code(f.mindspore_api),
+                md_escape(category_label(f.category.value, lang)), md_escape(f.rule),
+                md_escape(t(f"report.severity.{f.severity.value}", lang)), md_escape(f.message(lang)),
+            ]
+            row = "| " + " | ".join(cells) + " |"
+            size += len(row) + 1
+            if size > budget:
+                full = False
+                break
+            out.append(row)
+            shown += 1
+        out += closing
+        if not full:
+            break
+    if not full:
+        out += ["", md_escape(t("report.markdown.truncated", lang, count=summary["findings"] - shown))]
     return "\n".join(out) + "\n"
