@@ -150,6 +150,8 @@ def check(
 
 def _echo_unknown(api: str, kb, lang: str | None) -> None:  # noqa: ANN001
     click.echo("  " + t("check.cli.unknown_api", lang, api=api, version=kb.version))
+    if kb.is_torch_api(kb.canonical(api)):
+        return  # a real API the table does not map (torch.save): no typo to suggest a fix for
     names = [name for name in kb.suggest(api) if name != api]
     if names:
         click.echo("  " + t("check.cli.suggestions", lang, names=", ".join(names)))
