@@ -103,9 +103,10 @@ def test_json_report_matches_its_schema(report: ScanReport) -> None:
         "fixable": True, "usage": "call",
     }
     assert document["files"][1] == {"path": "<script>alert(1)</script>.py", "lines": 0, "findings": [],
-                                    "error": "Could not read the file: denied"}
+                                    "error": "Could not read the file: denied", "syntax_error": None}
     summary = document["summary"]
     assert (summary["files"], summary["files_with_errors"], summary["findings"]) == (4, 1, 5)
+    assert summary["files_with_syntax_errors"] == 0
     assert (summary["torch_usages"], summary["mapped_usages"], summary["convertible_rate"]) == (3, 2, 0.6667)
     assert summary["rules"] == {"MSM100": 1, "MSM101": 1, "MSM102": 1, "MSM200": 1, "MSM600": 1}
     assert summary["severities"] == {"error": 0, "warning": 1, "information": 2, "hint": 2}

@@ -12,6 +12,7 @@ import gc
 import importlib
 import logging
 import pkgutil
+import re
 import sys
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 Checker = Callable[[AnalysisContext], Iterable[Finding]]
 _HINT = Severity.HINT
 _WALK_RECURSION_LIMIT = 6000
+_SYNTAX_ERROR_RE = re.compile(r"line (\d+|None): (.*)", re.DOTALL)
 
 
 def analyze_source(
@@ -114,7 +116,18 @@ def analyze_text(
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
     findings = _settle(usages, extra, text, options)
-    return FileResult(path, findings, lines=count), ctx
+    line, detail = _syntax_error(parsed.syntax_error)
+    return FileResult(path, findings, lines=count, syntax_error_line=line, syntax_error_detail=detail), ctx
+
+
+def _syntax_error(message: str | None) -> tuple[int | None, str | None]:
+    """``ParsedSource.syntax_error`` ("line N: msg") → (N, msg); (None, None) for a file that parsed."""
+    if message is None:
+        return None, None
+    match = _SYNTAX_ERROR_RE.fullmatch(message)
+    if match is None:
+        return None, message
+    return (int(match[1]) if match[1].isdigit() else None), match[2]
 
 
 def _finding(verdict: ApiVerdict, span: tuple[int, int, int, int], usage: UsageKind) -> Finding:

@@ -90,13 +90,38 @@ class Finding:
 
 @dataclass(slots=True)
 class FileResult:
-    """Analysis of one file: its findings, or an error (key into the message catalogue)."""
+    """Analysis of one file: its findings, or an error (key into the message catalogue).
+
+    ``syntax_error_line``/``syntax_error_detail`` (Python's message, untranslated) are set when the file
+    had a syntax error and the findings come only from the parts that parse (they may be incomplete).
+    """
 
     path: str
     findings: list[Finding] = field(default_factory=list)
     error_key: str | None = None
     error_args: dict[str, Any] = field(default_factory=dict)
     lines: int = 0
+    syntax_error_line: int | None = None
+    syntax_error_detail: str | None = None
 
     def error(self, lang: str = "en") -> str | None:
         return t(self.error_key, lang, **self.error_args) if self.error_key else None
+
+    @property
+    def recovered(self) -> bool:
+        """True when a syntax error was recovered from (findings may be incomplete)."""
+        return self.syntax_error_detail is not None
+
+    def syntax_error(self, lang: str = "en") -> str | None:
+        """The note that findings may be incomplete because of a syntax error, or ``None``."""
+        if self.syntax_error_detail is None:
+            return None
+        return t("analysis.recovered", lang, line=self.syntax_error_line or "?",
+                 detail=self.syntax_error_detail)
+
+    def syntax_error_dict(self, lang: str = "en") -> dict[str, Any] | None:
+        """The public JSON shape of the syntax error (docs/report-schema.md), or ``None``."""
+        if self.syntax_error_detail is None:
+            return None
+        return {"line": self.syntax_error_line, "detail": self.syntax_error_detail,
+                "message": self.syntax_error(lang)}

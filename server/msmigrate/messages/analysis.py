@@ -24,6 +24,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Not analysed: internal error in the analyzer ({detail}). Please report it.",
         "未分析：分析器内部错误（{detail}），请反馈该问题。",
     ),
+    # --- files analysed in part (syntax error recovered) ---------------------------------------------
+    "analysis.recovered": (
+        "Syntax error at line {line}: {detail}. Findings come from the parts of the file that parse and "
+        "may be incomplete.",
+        "第 {line} 行有语法错误：{detail}。检查结果仅来自文件中可以解析的部分，可能不完整。",
+    ),
+    "analysis.files_with_syntax_errors": ("Files with syntax errors", "有语法错误的文件"),
     # --- API-usage findings ------------------------------------------------------------------------
     "analysis.api.consistent": (
         "{torch_api} → {mindspore_api}: same behaviour; replacing the name is enough.",

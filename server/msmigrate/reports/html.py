@@ -69,7 +69,7 @@ def _tree(report: ScanReport, lang: str) -> _Node:
             node = index[path]
             node.findings += len(file.findings)
         node.files.append({"name": parts[-1], "path": file.path, "findings": len(file.findings),
-                           "error": file.error(lang)})
+                           "error": file.error(lang), "syntax_error": file.syntax_error(lang)})
     return root
 
 

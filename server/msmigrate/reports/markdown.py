@@ -13,12 +13,14 @@ from msmigrate.i18n import t
 from msmigrate.reports.common import category_label, format_rate, location
 from msmigrate.scan.model import ScanReport
 
-_MD_ACTIVE = {c: f"&#{ord(c)};" for c in "|`*_[]\\#~"}
+# one pass over the original characters: an entity made for one character is never escaped again
+# (a quote's ``&#x27;`` must not have its ``#`` turned into ``&#35;``)
+_ESCAPES = str.maketrans({**{c: html.escape(c, quote=True) for c in "&<>\"'"},
+                          **{c: f"&#{ord(c)};" for c in "|`*_[]\\#~"}})
 
 
 def md_escape(value: object) -> str:
-    text = html.escape(str(value), quote=True)
-    text = "".join(_MD_ACTIVE.get(c, c) for c in text)
+    text = str(value).translate(_ESCAPES)
     return " ".join(text.split())  # no newline may end a table row
 
 
@@ -44,6 +46,11 @@ def render_markdown(report: ScanReport, lang: str = "en", budget: int = _BUDGET)
         "|---|---:|",
         f"| {md_escape(t('report.files', lang))} | {summary['files']} |",
         f"| {md_escape(t('report.files_with_errors', lang))} | {summary['files_with_errors']} |",
+    ]
+    if summary["files_with_syntax_errors"]:
+        out.append(f"| {md_escape(t('analysis.files_with_syntax_errors', lang))} | "
+                   f"{summary['files_with_syntax_errors']} |")
+    out += [
         f"| {md_escape(t('report.findings', lang))} | {summary['findings']} |",
     ]
     out += [
@@ -63,13 +70,15 @@ def render_markdown(report: ScanReport, lang: str = "en", budget: int = _BUDGET)
     shown = 0
     full = True
     for file in report.files:
-        if not file.findings and not file.error_key:
+        if not file.findings and not file.error_key and not file.recovered:
             continue
         count = f"{len(file.findings)} {t('report.findings', lang).lower()}" if lang == "en" else \
             f"{t('report.findings', lang)} {len(file.findings)}"
         block = ["", f"<details><summary>{_code(file.path)} — {md_escape(count)}</summary>", ""]
         if file.error_key:
             block += [md_escape(t("report.file_error", lang, message=file.error(lang))), ""]
+        if file.recovered:
+            block += [f"> ⚠️ {md_escape(file.syntax_error(lang))}", ""]
         if file.findings:
             block.append("| " + " | ".join(md_escape(t(f"report.col.{c}", lang)) for c in header) + " |")
             block.append("|" + "---|" * len(header))

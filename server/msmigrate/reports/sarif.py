@@ -4,7 +4,8 @@
 * results: ``ruleId``/``ruleIndex``, ``level``, the message, and a location whose ``artifactLocation.uri``
   is the file's path relative to ``%SRCROOT%`` (the report root, declared in ``originalUriBaseIds``);
 * columns count Unicode code points (``columnKind``), ``endColumn`` is exclusive as in SARIF;
-* files that could not be analysed are ``toolExecutionNotifications`` of the invocation.
+* files that could not be analysed are ``toolExecutionNotifications`` of the invocation (level ``error``);
+  files analysed despite a syntax error are too (level ``warning``, region = the error's line).
 """
 
 from __future__ import annotations
@@ -94,6 +95,18 @@ def build_sarif(report: ScanReport, lang: str = "en") -> om.SarifLog:
         )
         for file in report.files
         if file.error_key
+    ]
+    notifications += [
+        om.Notification(
+            level="warning",
+            message=om.Message(text=file.syntax_error(lang)),
+            locations=[om.Location(physical_location=om.PhysicalLocation(
+                artifact_location=om.ArtifactLocation(uri=_uri(file.path), uri_base_id=SRCROOT),
+                region=om.Region(start_line=file.syntax_error_line) if file.syntax_error_line else None,
+            ))],
+        )
+        for file in report.files
+        if file.recovered
     ]
     base_ids = {}
     if report.root:

@@ -61,11 +61,13 @@ def build_lines(report: ScanReport, lang: str = "en") -> list[Text]:
     if not report.files:
         lines += [Text(""), Text(t("report.no_files", lang))]
     for file in report.files:
-        if not file.findings and not file.error_key:
+        if not file.findings and not file.error_key and not file.recovered:
             continue
         lines += [Text(""), Text(file.path, style="bold underline")]
         if file.error_key:
             lines.append(Text("  " + t("report.file_error", lang, message=file.error(lang)), style="red"))
+        if file.recovered:
+            lines.append(Text("  " + (file.syntax_error(lang) or ""), style="yellow"))
         for key, findings in sections(file.findings):
             lines.append(Text(f"  {t(key, lang)} ({len(findings)})", style=_SECTION_STYLE.get(key, "bold")))
             lines += [_finding_line(f, lang) for f in findings]
@@ -75,6 +77,10 @@ def build_lines(report: ScanReport, lang: str = "en") -> list[Text]:
     rows = [
         (t("report.files", lang), str(summary["files"])),
         (t("report.files_with_errors", lang), str(summary["files_with_errors"])),
+    ]
+    if summary["files_with_syntax_errors"]:
+        rows.append((t("analysis.files_with_syntax_errors", lang), str(summary["files_with_syntax_errors"])))
+    rows += [
         (t("report.lines", lang), str(summary["lines"])),
         (t("report.findings", lang), str(summary["findings"])),
     ]

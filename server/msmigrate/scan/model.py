@@ -87,6 +87,7 @@ class ScanReport:
         summary: dict[str, Any] = {
             "files": len(self.files),
             "files_with_errors": sum(1 for f in self.files if f.error_key),
+            "files_with_syntax_errors": sum(1 for f in self.files if f.recovered),
             "lines": sum(f.lines for f in self.files),
             **_counts(every),
             "severities": {s.value: 0 for s in Severity},
@@ -117,6 +118,7 @@ class ScanReport:
                     "path": file.path,
                     "error": file.error(lang),
                     "lines": file.lines,
+                    "syntax_error": file.syntax_error_dict(lang),
                     "findings": [f.to_dict(lang) for f in file.findings],
                 }
                 for file in self.files

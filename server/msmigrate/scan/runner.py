@@ -193,7 +193,7 @@ def _apply_settings(result: FileResult, options: ScanOptions) -> FileResult:
         if finding.rule in disabled or level == "off":
             continue
         kept.append(replace(finding, severity=Severity(level)) if level else finding)
-    return FileResult(result.path, kept, result.error_key, result.error_args, result.lines)
+    return replace(result, findings=kept)
 
 
 def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_options: Any,

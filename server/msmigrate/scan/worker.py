@@ -1,7 +1,8 @@
 """Analysis of one file's bytes, in the scanning process or in a worker process of the pool.
 
 Results travel (and are cached) in the lossless JSON form
-``{"findings": [[field values of a Finding], ...], "error_key", "error_args", "lines"}``.
+``{"findings": [[field values of a Finding], ...], "error_key", "error_args", "lines", "syntax_error"}``
+(``syntax_error``: ``[line, detail]`` of a recovered syntax error, or ``None``; absent in older entries).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def compact(value: dict[str, Any], kinds: dict[Any, int], table: list[Any]) -> d
         rows.extend(row[:_POSITION])
         rows.append(position)
     return {"rows": rows, "error_key": value.get("error_key"), "error_args": value.get("error_args") or {},
-            "lines": value.get("lines") or 0}
+            "lines": value.get("lines") or 0, "syntax_error": value.get("syntax_error")}
 
 
 def expand(value: dict[str, Any], table: list[Any]) -> dict[str, Any]:
@@ -123,7 +124,7 @@ class CompactReader:
             # message arguments are copied: never shared between findings
             findings.append(Finding(line, column, end_line, end_column, *before, args.copy(), *after))
         return FileResult(rel_path, findings, value.get("error_key"), dict(value.get("error_args") or {}),
-                          int(value.get("lines") or 0))
+                          int(value.get("lines") or 0), *_syntax_error(value.get("syntax_error")))
 
     def _decode(self, index: int) -> tuple[list[Any], dict[str, Any], list[Any]]:
         """The kind's fields before the message arguments, the arguments, the fields after them."""
@@ -148,6 +149,7 @@ def result_to_cache(result: FileResult) -> dict[str, Any]:
         "error_args": {k: v if isinstance(v, str | int | float | bool) else str(v)
                        for k, v in result.error_args.items()},
         "lines": result.lines,
+        "syntax_error": [result.syntax_error_line, result.syntax_error_detail] if result.recovered else None,
     }
 
 
@@ -158,7 +160,20 @@ def result_from_cache(rel_path: str, data: dict[str, Any]) -> FileResult:
         data.get("error_key"),
         dict(data.get("error_args") or {}),
         int(data.get("lines") or 0),
+        *_syntax_error(data.get("syntax_error")),
     )
+
+
+def _syntax_error(value: Any) -> tuple[int | None, str | None]:
+    """A cached ``[line, detail]`` (or ``None``) → the two fields of :class:`FileResult`."""
+    if value is None:
+        return None, None
+    if type(value) is not list or len(value) != 2:
+        raise ValueError("not a cached syntax error")
+    line, detail = value
+    if (line is not None and type(line) is not int) or type(detail) is not str:
+        raise ValueError("not a cached syntax error")
+    return line, detail
 
 
 def init_worker(mindspore_version: str, analysis_options: Any) -> None:
