@@ -10,6 +10,8 @@ from lsp_support import initialize, open_document
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from msmigrate.i18n import t
+
 V24 = {"mindsporeVersion": "2.4"}
 
 
@@ -113,6 +115,21 @@ async def test_scan_file_and_lookup(client: LanguageClient, tmp_path: Path):
     assert (await execute(client, "msmigrate.scanFile", str(missing)))["error"].startswith(
         f"Cannot read {missing}"
     )
+
+
+async def test_scan_file_decodes_like_the_analyzer(client: LanguageClient, tmp_path: Path):
+    """A file on disk goes through the analyzer's decoding: coding cookie honoured, binary reported."""
+    await initialize(client, tmp_path, settings=V24, show_document=False)
+    gbk = tmp_path / "gbk.py"
+    gbk.write_bytes("# -*- coding: gbk -*-\nimport torch\n名字 = torch.abs(x)\n".encode("gbk"))
+    result = await execute(client, "msmigrate.scanFile", str(gbk))
+    assert result["error"] is None
+    assert [(f["line"], f["column"], f["torch_api"]) for f in result["findings"]] == [(3, 6, "torch.abs")]
+    binary = tmp_path / "blob.py"
+    binary.write_bytes(b"\x00\x01\x02import torch\x00")
+    result = await execute(client, "msmigrate.scanFile", str(binary))
+    assert result["findings"] == []
+    assert result["error"] == t("analysis.binary_file", "en")
 
 
 async def test_scan_of_a_missing_folder_is_an_error_message(client: LanguageClient, tmp_path: Path):

@@ -22,7 +22,7 @@ def analysis_options(settings: Settings) -> object:
     return AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI)
 
 
-def analyze_text(source: str, path: str, kb: KnowledgeBase, settings: Settings) -> FileResult:
+def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Settings) -> FileResult:
     """Findings of ``source``, without the rules the settings disable. Never raises.
 
     Severities are applied by the diagnostics layer, so hover still knows findings whose category

@@ -256,9 +256,9 @@ def register(server: MsMigrateServer) -> None:
                     "error": t("lsp.command.unreadable", server.lang, path=str(path), detail=exc.strerror)
                 }
             loop = asyncio.get_running_loop()
-            source = data.decode("utf-8", "replace")
+            # bytes: the analyzer decodes them (BOM, coding cookie) and reports binary files clearly
             result = await loop.run_in_executor(
-                server.analysis_executor, analyze_text, source, str(path), server.kb, server.settings
+                server.analysis_executor, analyze_text, data, str(path), server.kb, server.settings
             )
         return {
             "path": result.path,
