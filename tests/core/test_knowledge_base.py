@@ -35,3 +35,12 @@ def test_core_does_not_import_frameworks():
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_auto_and_its_resolved_version_share_one_instance():
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    resolved = resolve_version("auto")
+    assert get_knowledge_base("auto") is get_knowledge_base(resolved)
+    assert get_knowledge_base(None) is get_knowledge_base(resolved)
+    assert get_knowledge_base("r2.4") is get_knowledge_base("2.4")

@@ -80,6 +80,7 @@ def closest_version(version: str) -> str | None:
     return max(older)[1] if older else min(candidates)[1]
 
 
+@cache
 def _installed_mindspore() -> str | None:
     try:
         return metadata.version("mindspore")
@@ -164,7 +165,7 @@ class KnowledgeBase:
 
     def children(self, module: str) -> frozenset[str]:
         """Short names directly inside a torch module or class (``torch.nn`` → ``Linear``, …)."""
-        return _children(self.torch_inventory, module)
+        return _members(self.torch_inventory, module + ".")
 
     # --- names ---------------------------------------------------------------------------------
     def canonical(self, name: str) -> str:
@@ -206,11 +207,12 @@ def _members(inventory: dict[str, dict[str, Any]], prefix: str) -> frozenset[str
     return frozenset(n[size:] for n in inventory if n.startswith(prefix) and "." not in n[size:])
 
 
-def _children(inventory: dict[str, dict[str, Any]], module: str) -> frozenset[str]:
-    return _members(inventory, module + ".")
+def get_knowledge_base(version: str | None = None) -> KnowledgeBase:
+    """Shared instance per resolved version: ``auto`` and the version it resolves to share one instance,
+    so a table is loaded once."""
+    return _knowledge_base(resolve_version(version))
 
 
 @cache
-def get_knowledge_base(version: str | None = None) -> KnowledgeBase:
-    """Shared instance per resolved version (tables and inventories are loaded once)."""
-    return KnowledgeBase(resolve_version(version))
+def _knowledge_base(version: str) -> KnowledgeBase:
+    return KnowledgeBase(version)
