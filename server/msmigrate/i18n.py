@@ -3,17 +3,28 @@
 Each area of the product keeps its catalogue in ``msmigrate/messages/<area>.py`` as
 ``MESSAGES = {"key": ("English text", "中文文本")}``; keys are prefixed by area
 (``kb.``, ``scan.``, ``rule.``, ``lsp.``, ``check.``, ``report.``). Texts use ``str.format`` fields.
+
+A field written ``{name:messages}`` takes a sequence of *message references* instead of a ready-made
+string: ``(key, ((field, value), ...))`` pairs (see :func:`ref`), each rendered in the requested language
+and joined with that language's list separator. Messages composed of other messages thus carry their
+parts as language-neutral data (tuples: hashable; JSON turns them into lists, which render the same).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import string
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Literal
 
 Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")
+
+# A reference to a catalogue message with its fields: ``(key, ((field, value), ...))``.
+MessageRef = tuple[str, tuple[tuple[str, object], ...]]
+_MESSAGES_SPEC = "messages"
 
 
 def normalize_lang(lang: str | None) -> Lang:
@@ -37,7 +48,36 @@ def catalogue() -> dict[str, tuple[str, str]]:
 
 
 def t(key: str, lang: str | None = "en", /, **fields: object) -> str:
-    """Return message ``key`` in ``lang`` with ``fields`` substituted."""
+    """Return message ``key`` in ``lang`` with ``fields`` substituted (``{name:messages}`` fields take
+    message references, rendered in ``lang`` too)."""
     en, zh = catalogue()[key]
     text = zh if normalize_lang(lang) == "zh" else en
-    return text.format(**fields) if fields else text
+    if not fields:
+        return text
+    if ":" + _MESSAGES_SPEC + "}" in text:
+        return _Formatter(lang).vformat(text, (), fields)
+    return text.format(**fields)
+
+
+def ref(key: str, /, **fields: object) -> MessageRef:
+    """A reference to message ``key`` with ``fields``, to be rendered later in any language."""
+    return key, tuple(fields.items())
+
+
+def t_list(refs: Iterable[Sequence], lang: str | None = "en") -> str:
+    """Render message references (tuples from :func:`ref`, or the lists JSON makes of them) in ``lang``,
+    joined with the language's list separator."""
+    separator = t("common.list_separator", lang)
+    return separator.join(t(key, lang, **dict(fields)) for key, fields in refs)
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus the ``messages`` format spec (a field holding message references)."""
+
+    def __init__(self, lang: str | None) -> None:
+        self.lang = lang
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec == _MESSAGES_SPEC:
+            return t_list(value, self.lang)  # type: ignore[arg-type]
+        return format(value, format_spec)

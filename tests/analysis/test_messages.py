@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from msmigrate.analysis.categorize import categorize, describe_differences
-from msmigrate.i18n import t
+from msmigrate.i18n import t, t_list
 from msmigrate.knowledge.model import DefaultDifference, MappingCategory, MappingRow
 
 
@@ -28,12 +29,19 @@ def test_differences_are_described_from_facts():
         diff_page="Linear.md",
     )
     details = describe_differences(row)
-    assert details["details_en"] == (
+    assert details == {"details": (
+        ("analysis.detail.renames", (("items", "in_features→in_channels, out_features→out_channels"),)),
+        ("analysis.detail.torch_only", (("items", "device, dtype"),)),
+        ("analysis.detail.defaults", (("items", "bias: True vs False"),)),
+        ("analysis.detail.diff_page", ()),
+    )}
+    hash(tuple(details.items()))  # hashable: the language server caches rendered messages by arguments
+    assert t_list(details["details"], "en") == (
         "parameter names differ: in_features→in_channels, out_features→out_channels; "
         "not supported by MindSpore: device, dtype; different defaults: bias: True vs False; "
         "see the difference page"
     )
-    assert details["details_zh"] == (
+    assert t_list(details["details"], "zh") == (
         "参数名不同：in_features→in_channels, out_features→out_channels；MindSpore 不支持：device, dtype；"
         "默认值不同：bias: True vs False；请参阅差异对比页面"
     )
@@ -41,18 +49,38 @@ def test_differences_are_described_from_facts():
 
 def test_category_text_when_no_facts_are_parsed():
     assert describe_differences(_row(category=MappingCategory.NO_INPLACE)) == {
-        "details_en": "MindSpore has no inplace parameter",
-        "details_zh": "MindSpore 没有 inplace 参数",
+        "details": (("analysis.detail.no_inplace", ()),),
     }
-    assert (
-        describe_differences(_row(category=MappingCategory.DIFF_PAGE))["details_en"]
-        == "see the difference page"
-    )
+    no_inplace = describe_differences(_row(category=MappingCategory.NO_INPLACE))["details"]
+    assert t_list(no_inplace, "en") == "MindSpore has no inplace parameter"
+    assert t_list(no_inplace, "zh") == "MindSpore 没有 inplace 参数"
+    assert describe_differences(_row(category=MappingCategory.DIFF_PAGE)) == {
+        "details": (("analysis.detail.diff_page", ()),),
+    }
 
 
 def test_long_lists_are_shortened():
     row = _row(torch_only_params=("a", "b", "c", "d", "e", "f"))
-    assert describe_differences(row)["details_en"] == "not supported by MindSpore: a, b, c, d, …"
+    assert describe_differences(row) == {
+        "details": (("analysis.detail.torch_only", (("items", "a, b, c, d, …"),)),),
+    }
+
+
+def test_differences_message_is_rendered_in_the_requested_language():
+    args = {"torch_api": "torch.arange", "mindspore_api": "mindspore.mint.arange", "version": "2.6",
+            **describe_differences(_row(default_differences=(DefaultDifference("end", None, None),),
+                                        diff_page="arange.md"))}
+    assert t("analysis.api.differences", "en", **args) == (
+        "torch.arange → mindspore.mint.arange (different defaults: end; see the difference page)."
+    )
+    assert t("analysis.api.differences", "zh", **args) == (
+        "torch.arange → mindspore.mint.arange（默认值不同：end；请参阅差异对比页面）。"
+    )
+    # the same arguments after a JSON round trip (scan cache): tuples became lists, same text
+    loaded = json.loads(json.dumps(args))
+    assert loaded["details"] == [["analysis.detail.defaults", [["items", "end"]]],
+                                 ["analysis.detail.diff_page", []]]
+    assert t("analysis.api.differences", "zh", **loaded) == t("analysis.api.differences", "zh", **args)
 
 
 def test_real_verdicts(kb):
@@ -60,7 +88,10 @@ def test_real_verdicts(kb):
     assert linear.mindspore_api == "mindspore.nn.Dense"
     assert linear.rule == "MSM101" and linear.fixable
     assert kb.row("torch.nn.Linear").param_renames  # the 2.4 table documents the renames
-    assert "in_features→in_channels" in linear.message_args["details_en"]
+    assert linear.message_args["details"][0] == (
+        "analysis.detail.renames",
+        (("items", "bias→has_bias, in_features→in_channels, out_features→out_channels"),),
+    )
     abs_ = categorize("torch.abs", kb)
     assert (abs_.category.value, abs_.rule, abs_.fixable) == ("consistent", "MSM100", True)
     missing = categorize("torch.save", kb)

@@ -9,7 +9,7 @@ from msmigrate.scan.model import ScanReport
 
 def _report() -> ScanReport:
     args = {"torch_api": "torch.arange", "mindspore_api": "mindspore.mint.arange", "version": "2.6",
-            "details_en": "different defaults: end", "details_zh": "默认值不同：end"}
+            "details": (("analysis.detail.defaults", (("items", "end"),)),)}
     arange = Finding(3, 5, 3, 17, "torch.arange", "mindspore.mint.arange", FindingCategory.DIFFERENCES,
                      "MSM101", Severity.INFORMATION, "analysis.api.differences", args, fixable=True)
     return ScanReport([FileResult("a.py", [arange], lines=3)], "2.6")

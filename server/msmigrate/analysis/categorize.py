@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.finding import FindingCategory
-from msmigrate.i18n import t
+from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.rules import api_rules
 from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
@@ -106,33 +106,31 @@ def _nothing_to_rewrite(torch_api: str, mindspore_api: str | None, row: MappingR
     return is_member and torch_name == ms_name
 
 
-def describe_differences(row: MappingRow) -> dict[str, str]:
-    """``details_en`` / ``details_zh``: the row's differences, from its parsed facts."""
-    parts: list[tuple[str, dict[str, str]]] = []
+def describe_differences(row: MappingRow) -> dict[str, tuple[MessageRef, ...]]:
+    """``details``: the row's differences, from its parsed facts, as references to the
+    ``analysis.detail.*`` messages (rendered in the reader's language by ``{details:messages}``)."""
+    parts: list[MessageRef] = []
     if row.param_renames:
-        renames = _items(f"{a}→{b}" for a, b in row.param_renames.items())
-        parts.append(("analysis.detail.renames", {"items": renames}))
+        parts.append(ref("analysis.detail.renames",
+                         items=_items(f"{a}→{b}" for a, b in row.param_renames.items())))
     if row.input_renames:
-        parts.append(("analysis.detail.input_renames",
-                      {"items": _items(f"{a}→{b}" for a, b in row.input_renames.items())}))
+        parts.append(ref("analysis.detail.input_renames",
+                         items=_items(f"{a}→{b}" for a, b in row.input_renames.items())))
     if row.torch_only_params:
-        parts.append(("analysis.detail.torch_only", {"items": _items(row.torch_only_params)}))
+        parts.append(ref("analysis.detail.torch_only", items=_items(row.torch_only_params)))
     if row.default_differences:
-        parts.append(("analysis.detail.defaults", {"items": _items(
+        parts.append(ref("analysis.detail.defaults", items=_items(
             f"{d.param}: {d.torch_default} vs {d.mindspore_default}"
             if d.torch_default is not None or d.mindspore_default is not None
             else d.param
-            for d in row.default_differences)}))
+            for d in row.default_differences)))
     if row.mindspore_only_params:
-        parts.append(("analysis.detail.mindspore_only", {"items": _items(row.mindspore_only_params)}))
+        parts.append(ref("analysis.detail.mindspore_only", items=_items(row.mindspore_only_params)))
     if not parts and row.category is not MappingCategory.DIFF_PAGE:
-        parts.append((f"analysis.detail.{row.category.value}", {}))
+        parts.append(ref(f"analysis.detail.{row.category.value}"))
     if row.diff_page or row.category is MappingCategory.DIFF_PAGE:
-        parts.append(("analysis.detail.diff_page", {}))
-    return {
-        "details_en": "; ".join(t(key, "en", **fields) for key, fields in parts),
-        "details_zh": "；".join(t(key, "zh", **fields) for key, fields in parts),
-    }
+        parts.append(ref("analysis.detail.diff_page"))
+    return {"details": tuple(parts)}
 
 
 def _items(values) -> str:

@@ -36,12 +36,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} → {mindspore_api}: same behaviour; replacing the name is enough.",
         "{torch_api} → {mindspore_api}：功能一致，替换接口名即可。",
     ),
-    # The details are composed from the "analysis.detail.*" fragments below, once per language; each
-    # text shows its own language and names the other one with ``:.0`` (which renders nothing), so both
-    # languages use the same fields.
+    # ``details``: references to the "analysis.detail.*" fragments below (see i18n's ``:messages``)
     "analysis.api.differences": (
-        "{torch_api} → {mindspore_api} ({details_en}).{details_zh:.0}",
-        "{torch_api} → {mindspore_api}（{details_zh}）。{details_en:.0}",
+        "{torch_api} → {mindspore_api} ({details:messages}).",
+        "{torch_api} → {mindspore_api}（{details:messages}）。",
     ),
     "analysis.api.missing": (
         "{torch_api} has no MindSpore equivalent in the MindSpore {version} mapping table.",
@@ -76,7 +74,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} is data processing; the mapping table suggests {mindspore_api}.",
         "{torch_api} 属于数据处理；映射表建议使用 {mindspore_api}。",
     ),
-    # --- fragments of the "differences" message (joined with "; ") -------------------------------
+    # --- fragments of the "differences" message (joined with "common.list_separator") ---------
     "analysis.detail.renames": ("parameter names differ: {items}", "参数名不同：{items}"),
     "analysis.detail.input_renames": ("input names differ: {items}", "输入名不同：{items}"),
     "analysis.detail.torch_only": ("not supported by MindSpore: {items}", "MindSpore 不支持：{items}"),

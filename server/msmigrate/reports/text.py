@@ -11,7 +11,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from msmigrate.analysis.finding import Finding, FindingCategory
-from msmigrate.i18n import t
+from msmigrate.i18n import t, t_list
 from msmigrate.reports.common import category_label, format_rate, location, sections
 from msmigrate.scan.model import ScanReport
 
@@ -37,7 +37,7 @@ def _finding_line(finding: Finding, lang: str) -> Text:
         line.append(f"({category_label(finding.category.value, lang)}) ", style="yellow")
         if finding.message_key == "analysis.api.differences" and finding.mindspore_api:
             # the arrow is already printed: only the differences follow it
-            details = finding.message_args.get("details_zh" if lang == "zh" else "details_en")
+            details = t_list(finding.message_args.get("details") or (), lang)
     if details:
         line.append(details + "  ")
     elif finding.category is not FindingCategory.CONSISTENT or not finding.mindspore_api:

@@ -58,7 +58,20 @@ def finding_from_row(row: list[Any]) -> Finding:
     values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
     values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
     values[_USAGE] = _USAGES[values[_USAGE]]
+    values[ARGS] = frozen_args(values[ARGS])
     return Finding(*values)
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(item) for item in value) if type(value) is list else value
+
+
+def frozen_args(args: Any) -> Any:
+    """Message arguments as the analyzer made them: JSON turned their tuples (message references, see
+    ``i18n.ref``) into lists; they become tuples again (equal to a fresh analysis's, and hashable)."""
+    if type(args) is dict and list in map(type, args.values()):
+        return {name: _tuples(value) for name, value in args.items()}
+    return args
 
 
 # --- compact form (scan manifests): the fields after the position, a "kind", are shared by many findings
@@ -77,8 +90,8 @@ def compact(value: dict[str, Any], kinds: dict[Any, int], table: list[Any]) -> d
         kind = row[_POSITION:]
         try:
             args = row[ARGS]
-            identity: Any = (*row[_POSITION:ARGS], tuple(args.items()) if type(args) is dict else args,
-                             *row[ARGS + 1 :])
+            identity: Any = (*row[_POSITION:ARGS], tuple(frozen_args(args).items()) if type(args) is dict
+                             else args, *row[ARGS + 1 :])
             position = kinds.get(identity)
         except TypeError:  # an unhashable value
             identity = json.dumps(kind, sort_keys=True, default=str)
@@ -139,6 +152,7 @@ class CompactReader:
         values[_USAGE] = _USAGES[values[_USAGE]]
         if type(values[ARGS]) is not dict:
             raise ValueError("not a cached finding kind")
+        values[ARGS] = frozen_args(values[ARGS])
         return values[_POSITION:ARGS], values[ARGS], values[ARGS + 1 :]
 
 
