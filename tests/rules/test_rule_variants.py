@@ -115,6 +115,55 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         HEADER + "    if (x > 0).any():\n        return x[x > 0]\n    else:\n        return x\n",
         [(7, 8, "MSM307", False), (8, 16, "MSM302", False)],
     ),
+    # MSM307 without an else: the name keeps, on that side, the value it had before the if
+    "if_slice_no_else": (
+        HEADER + "    x = torch.randn(4, 3)\n    if x.sum() > 0:\n        x = x[:2]\n    return x\n",
+        [(8, 8, "MSM307", False)],
+    ),
+    "if_slice_of_parameter_no_else": (
+        HEADER + "    if x.sum() > 0:\n        x = x.float()\n        x = x[1:]\n    return x\n",
+        [(7, 8, "MSM307", False)],
+    ),
+    "if_index_drops_a_dimension": (
+        HEADER + "    if x.mean() > 0:\n        x = x[0]\n    return x\n",
+        [(7, 8, "MSM307", False)],
+    ),
+    "if_mask_no_else": (
+        HEADER + "    if x.sum() > 0:\n        x = x[x > 0]\n    return x\n",
+        [(7, 8, "MSM307", False), (8, 13, "MSM302", False)],
+    ),
+    "if_else_static_shapes": (
+        HEADER + "    if x.sum() > 0:\n        y = torch.zeros(2, 3)\n    else:\n"
+        "        y = torch.zeros((4, 3))\n    return y\n",
+        [(7, 8, "MSM307", False)],
+    ),
+    "if_slice_of_the_whole_length": (
+        HEADER + "    x = torch.randn(4, 3)\n    if x.sum() > 0:\n        x = x[:4, ..., -3:]\n"
+        "    return x\n",
+        [],
+    ),
+    "if_elementwise_no_else": (
+        HEADER + "    x = torch.randn(4, 3)\n    if x.sum() > 0:\n        x = torch.zeros_like(x) + x * 2\n"
+        "    return x\n",
+        [],
+    ),
+    "if_else_same_static_shape": (
+        HEADER + "    if x.sum() > 0:\n        y = torch.ones(4, 3)\n    else:\n"
+        "        y = torch.randn(4, 3)[:, :]\n    return y\n",
+        [],
+    ),
+    "if_slice_of_a_list": (
+        HEADER + "    if x.sum() > 0:\n        model = model[:2]\n    return model\n",
+        [],
+    ),
+    "if_slice_into_a_new_name": (
+        HEADER + "    if x.sum() > 0:\n        y = x[:2]\n        print(y)\n    return x\n",
+        [],
+    ),
+    "if_slice_on_a_static_condition": (
+        HEADER + "    if x.shape[0] > 2:\n        x = x[:2]\n    return x\n",
+        [],
+    ),
     "to_sparse": (
         HEADER + "    return x.to_sparse()\n",
         [(7, 14, "MSM401", False)],

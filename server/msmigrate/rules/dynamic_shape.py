@@ -135,6 +135,21 @@ _GROWING = frozenset(
     {"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"}
 )
 
+# --- static shapes, to tell whether two branches leave a tensor with different shapes -------------------
+# factories whose shape is their size arguments
+_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
+# functions and methods whose result has the shape of the tensor they are applied to (first argument)
+_LIKE_FUNCTIONS = frozenset(
+    {"torch.zeros_like", "torch.ones_like", "torch.empty_like", "torch.full_like", "torch.rand_like",
+     "torch.randn_like", "torch.randint_like", "torch.clone", "torch.abs", "torch.neg", "torch.exp",
+     "torch.log", "torch.sqrt", "torch.sigmoid", "torch.tanh", "torch.relu", "torch.clamp", "torch.clip"}
+)
+_SAME_SHAPE_METHODS = frozenset(
+    {"clone", "detach", "contiguous", "float", "double", "half", "bfloat16", "long", "int", "bool", "to",
+     "cpu", "cuda", "abs", "neg", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "clamp", "clip",
+     "zero_", "fill_", "requires_grad_"}
+)
+
 
 # the operation names (``torch.<name>`` or a tensor's ``.<name>``) a call must have to matter here
 _CALL_NAMES = frozenset(
@@ -158,7 +173,7 @@ def check(ctx) -> Iterable[Finding]:
         checker = checkers.get(id(scope))
         if checker is None:
             flow = Flow(ctx, index.assigned[id(scope)])
-            checker = checkers[id(scope)] = _ScopeChecker(ctx, flow, found)
+            checker = checkers[id(scope)] = _ScopeChecker(ctx, flow, found, scope)
         checker.visit(node)
     return [f for f in found if f is not None]
 
@@ -176,10 +191,12 @@ CHECKERS = [check]
 
 
 class _ScopeChecker:
-    def __init__(self, ctx, flow: Flow, found: list[Finding | None]) -> None:
+    def __init__(self, ctx, flow: Flow, found: list[Finding | None], scope: ast.AST) -> None:
         self.ctx = ctx
         self.flow = flow
         self.found = found
+        self.scope = scope
+        self._entry_shapes: dict[tuple[str, int, int], tuple] = {}
 
     # --- what kind of call is this ---------------------------------------------------------------
     def tensor_op(self, call: ast.Call) -> tuple[str, bool] | None:
@@ -336,15 +353,103 @@ class _ScopeChecker:
         return self.ctx.is_tensor(test) or self.flow.data_dependent(test)
 
     def _branches(self, node: ast.If) -> None:
+        """A name the branches leave with different shapes: one side data-dependent, or both static and
+        different (``x[:2]`` against ``x``). A name assigned in one branch only keeps, on the other
+        side, the value it had before the ``if`` (``if x.sum() > 0: x = x[:2]`` has two shapes of x)."""
         if not self._tensor_condition(node.test):
             return
         body, orelse = _assignments(node.body), _assignments(node.orelse)
-        for name in sorted(set(body) & set(orelse)):
-            left, right = body[name], orelse[name]
-            if self.is_dynamic_shaped(left) or self.is_dynamic_shaped(right):
-                span = self.ctx.node_range(node.test)
-                self._add(SHAPE_CHANGING_BRANCH, span, "finding.MSM307", {"name": name})
-                return
+        shapes: list[dict[str, tuple | None]] = []  # of the body and of the orelse, when first needed
+        for name in sorted(set(body) | set(orelse)):
+            left, right = body.get(name), orelse.get(name)
+            if (left is None or right is None) and (name == "return" or not self._bound_before(name, node)):
+                continue
+            if not any(value is not None and self.is_dynamic_shaped(value) for value in (left, right)):
+                if not shapes:
+                    shapes = [self._branch_shapes(node.body, node), self._branch_shapes(node.orelse, node)]
+                if not _shapes_differ(*(self._shape_after(name, branch, node) for branch in shapes)):
+                    continue
+            span = self.ctx.node_range(node.test)
+            self._add(SHAPE_CHANGING_BRANCH, span, "finding.MSM307", {"name": name})
+            return
+
+    # --- static shapes (see _shapes_differ) ----------------------------------------------------------
+    def _bound_before(self, name: str, node: ast.AST) -> bool:
+        """``name`` is a parameter of the scope or assigned before ``node``."""
+        if isinstance(self.scope, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = self.scope.args
+            for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+                if arg is not None and arg.arg == name:
+                    return True
+        return any(_before(value, node) for value in self.flow.values(name))
+
+    def _branch_shapes(self, body: list[ast.stmt], at: ast.AST) -> dict[str, tuple | None]:
+        """The shape of each name bound in ``body`` at its end (``None``: unknown); names read before
+        they are bound here have their value from before ``at``."""
+        shapes: dict[str, tuple | None] = {}
+        for stmt in body:
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+            if isinstance(target, ast.Name):
+                shapes[target.id] = self._shape(stmt.value, shapes, at)  # type: ignore[union-attr]
+            else:  # bound another way (nested block, augmented or tuple assignment): not followed
+                for sub in ast.walk(stmt):
+                    if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                        shapes[sub.id] = None
+        return shapes
+
+    def _shape_after(self, name: str, shapes: dict[str, tuple | None], at: ast.AST) -> tuple | None:
+        return shapes[name] if name in shapes else self._entry_shape(name, at)
+
+    def _entry_shape(self, name: str, at: ast.AST, depth: int = 0) -> tuple | None:
+        """The shape of ``name`` just before ``at``: static when every earlier assignment gives the same
+        one, else symbolic (``("of", name, ())``, the same for every use of that value)."""
+        key = (name, at.lineno, at.col_offset)  # type: ignore[attr-defined]
+        found = self._entry_shapes.get(key)
+        if found is None:
+            found = self._entry_shapes[key] = ("of", name, ())
+            if depth <= 6:
+                earlier = {self._shape(v, {}, v, depth + 1) for v in self.flow.values(name) if _before(v, at)}
+                if len(earlier) == 1:
+                    [shape] = earlier
+                    if shape is not None and shape[0] == "dims":
+                        found = self._entry_shapes[key] = shape
+        return found
+
+    def _shape(self, node: ast.expr, shapes: dict[str, tuple | None], at: ast.AST,
+               depth: int = 0) -> tuple | None:
+        """``("dims", (4, 3))``, ``("of", name, subscripts)`` (the shape of ``name`` before ``at`` after
+        those constant subscripts), or ``None`` when unknown."""
+        if depth > 6:
+            return None
+        ctx = self.ctx
+        if isinstance(node, ast.Name):
+            return shapes[node.id] if node.id in shapes else self._entry_shape(node.id, at, depth + 1)
+        if isinstance(node, ast.Subscript):
+            if not ctx.is_tensor(node.value):
+                return None
+            return _index_shape(self._shape(node.value, shapes, at, depth + 1), node.slice)
+        if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):  # -x, ~x
+            return self._shape(node.operand, shapes, at, depth + 1)
+        if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+            # element-wise with a number, or between two tensors of the same shape
+            numbers = [_is_number(side) for side in (node.left, node.right)]
+            if all(numbers):
+                return None
+            sides = {self._shape(side, shapes, at, depth + 1)
+                     for side, number in zip((node.left, node.right), numbers, strict=True) if not number}
+            return sides.pop() if len(sides) == 1 else None
+        if not isinstance(node, ast.Call):
+            return None
+        name = ctx.qualified_name(node.func)
+        if name in _FACTORIES:
+            return _factory_shape(node)
+        if name in _LIKE_FUNCTIONS and node.args:
+            return self._shape(node.args[0], shapes, at, depth + 1)
+        func = node.func
+        if (name is None and isinstance(func, ast.Attribute) and func.attr in _SAME_SHAPE_METHODS
+                and ctx.is_tensor(func.value)):
+            return self._shape(func.value, shapes, at, depth + 1)
+        return None
 
     def _loop(self, node: ast.While) -> None:
         if not self._tensor_condition(node.test):
@@ -366,6 +471,98 @@ class _ScopeChecker:
                     span = self.ctx.node_range(node.test)
                     self._add(SHAPE_CHANGING_BRANCH, span, "finding.MSM307.loop", {"name": name})
                     return
+
+
+def _before(a: ast.AST, b: ast.AST) -> bool:
+    return (a.lineno, a.col_offset) < (b.lineno, b.col_offset)  # type: ignore[attr-defined]
+
+
+def _is_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
+
+
+def _int(node: ast.expr | None) -> int | None:
+    """A constant integer (``2``, ``-1``), else ``None``."""
+    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    if negative:
+        node = node.operand  # type: ignore[union-attr]
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return -node.value if negative else node.value
+    return None
+
+
+def _factory_shape(call: ast.Call) -> tuple | None:
+    """``torch.zeros(4, 3)``, ``torch.zeros((4, 3))``, ``torch.zeros(size=[4, 3])`` → ``("dims", (4, 3))``."""
+    sizes: list[ast.expr] = list(call.args)
+    for keyword in call.keywords:
+        if keyword.arg == "size":
+            sizes.append(keyword.value)
+        elif keyword.arg is None:
+            return None
+    if len(sizes) == 1 and isinstance(sizes[0], ast.Tuple | ast.List):
+        sizes = list(sizes[0].elts)
+    dims = tuple(_int(size) for size in sizes)
+    if not dims or None in dims or any(d < 0 for d in dims):  # type: ignore[operator]
+        return None
+    return ("dims", dims)
+
+
+def _index_shape(shape: tuple | None, index: ast.expr) -> tuple | None:
+    """The shape after indexing with constants (ints, constant slices, ``None``, ``...``); ``None`` for
+    any other index."""
+    if shape is None:
+        return None
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    kinds = []
+    for part in parts:
+        if isinstance(part, ast.Slice):
+            bounds = (part.lower, part.upper, part.step)
+            if any(b is not None and _int(b) is None for b in bounds) or _int(part.step) == 0:
+                return None
+            kinds.append(("slice", *(_int(b) for b in bounds)))
+        elif _int(part) is not None:
+            kinds.append(("int",))
+        elif isinstance(part, ast.Constant) and part.value is None:
+            kinds.append(("new",))
+        elif isinstance(part, ast.Constant) and part.value is Ellipsis:
+            kinds.append(("rest",))
+        else:
+            return None
+    if all(k == ("slice", None, None, None) or k == ("rest",) for k in kinds):
+        return shape  # x[:], x[...]: the whole tensor
+    if shape[0] == "of":
+        return ("of", shape[1], (*shape[2], tuple(kinds)))
+    dims, out = list(shape[1]), []
+    consumed = sum(1 for k in kinds if k[0] in ("slice", "int"))
+    if consumed > len(dims) or sum(1 for k in kinds if k[0] == "rest") > 1:
+        return None
+    skipped = len(dims) - consumed  # the dimensions ``...`` stands for
+    for kind in kinds:
+        if kind[0] == "new":
+            out.append(1)
+        elif kind[0] == "rest":
+            out += dims[:skipped]
+            dims = dims[skipped:]
+        else:
+            size = dims.pop(0)
+            if kind[0] == "slice":
+                out.append(len(range(size)[slice(*kind[1:])]))
+    return ("dims", (*out, *dims))
+
+
+def _shapes_differ(a: tuple | None, b: tuple | None) -> bool:
+    """Two static shapes that are known to differ: different dimensions, or the same value with and
+    without further constant subscripts (``x[:2]``, ``x[0]``, ``x[None]`` against ``x``)."""
+    if a is None or b is None or a == b:
+        return False
+    if a[0] == "dims" and b[0] == "dims":
+        return True
+    if a[0] == "of" and b[0] == "of" and a[1] == b[1]:
+        shorter, longer = sorted((a[2], b[2]), key=len)
+        return longer[: len(shorter)] == shorter
+    return False
 
 
 def _assignments(body: list[ast.stmt]) -> dict[str, ast.expr]:
