@@ -1,7 +1,9 @@
 """Language-server latency: drive ``python -m msmigrate serve`` over stdio like an editor does.
 
 Measures, on a generated 5,000-line PyTorch file:
-- didChange → publishDiagnostics for that very version (median / p95 over the edits),
+- didChange → publishDiagnostics for that very version (median / p95 over the edits): one character
+  typed inside an expression, and (a second series) a line added and removed near the top of the file,
+  which moves every later diagnostic,
 - hover and codeAction round trips,
 - the server's resident memory after opening the file and after a project scan.
 
@@ -224,6 +226,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         latencies.append(await client.wait_version(uri, version) - start)
 
+    # Enter then Backspace near the top of the file: every later finding moves by one line
+    enter_lines = [i for i, text in enumerate(lines) if "y = F.relu(" in text][:3]
+    shift_latencies: list[float] = []
+    for n in range(args.edits):
+        version += 1
+        line = enter_lines[(n // 2) % len(enter_lines)]
+        end = _position(line, len(lines[line]))
+        if n % 2 == 0:  # Enter at the end of the line (the editor indents the new line)
+            change = {"range": {"start": end, "end": end}, "text": "\n        "}
+        else:  # remove that line again
+            change = {"range": {"start": end, "end": _position(line + 1, 8)}, "text": ""}
+        start = time.perf_counter()
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
+        )
+        shift_latencies.append(await client.wait_version(uri, version) - start)
+
     # hover and codeAction round trips (the analysis of the current version is cached by then)
     linear_lines = [i for i, text in enumerate(lines) if "nn.Linear(" in text]
     hover_times: list[float] = []
@@ -273,6 +293,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "p95": ms(percentile(latencies, 0.95)),
             "max": ms(max(latencies)),
         },
+        "line_shift_ms": {
+            "edits": len(shift_latencies),
+            "median": ms(statistics.median(shift_latencies)),
+            "p95": ms(percentile(shift_latencies, 0.95)),
+            "max": ms(max(shift_latencies)),
+        },
         "hover_ms": {
             "requests": len(hover_times),
             "median": ms(statistics.median(hover_times)),
@@ -313,6 +339,11 @@ def main() -> None:
     print(
         f"didChange → publishDiagnostics: median {d['median']} ms, p95 {d['p95']} ms, max {d['max']} ms "
         f"({d['edits']} edits; target ≤ 50 ms median)"
+    )
+    ls = figures["line_shift_ms"]
+    print(
+        f"didChange adding/removing a line near the top → publishDiagnostics: median {ls['median']} ms, "
+        f"p95 {ls['p95']} ms, max {ls['max']} ms ({ls['edits']} edits)"
     )
     print(f"hover: median {h['median']} ms, p95 {h['p95']} ms ({h['requests']} requests; target ≤ 10 ms)")
     print(f"codeAction: median {c['median']} ms, p95 {c['p95']} ms ({c['requests']} requests)")

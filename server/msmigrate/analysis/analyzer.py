@@ -24,7 +24,7 @@ from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
 from msmigrate.analysis.finding import FileResult, Finding, Severity, UsageKind
 from msmigrate.analysis.options import OFF, AnalysisOptions
-from msmigrate.analysis.parse import SourceError, decode, parse_text, split_lines
+from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
 from msmigrate.analysis.possible import JediOracle, arguments_fit, excluded
 from msmigrate.analysis.receivers import facts_for
 from msmigrate.analysis.suppress import is_suppressed, suppressions
@@ -35,7 +35,7 @@ from msmigrate.analysis.values import Foreign, Opaque
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
 
-__all__ = ["AnalysisOptions", "analyze_source", "analyze_text", "AnalysisContext"]
+__all__ = ["AnalysisOptions", "analyze_source", "analyze_text", "analyze_parsed", "AnalysisContext"]
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +56,15 @@ def analyze_source(
     except Exception as exc:  # pragma: no cover - decode handles its own errors
         return _internal_error(path, exc)
     lines = split_lines(text)
+    return run_safely(path, lines, lambda: analyze_text(text, path, kb, options, lines)[0])
+
+
+def run_safely(path: str, lines: list[str], compute: Callable[[], FileResult]) -> FileResult:
+    """Run an analysis of decoded text with the cycle collector paused; turn what it raises into a
+    :class:`FileResult` with ``error_key`` (a too-deep tree, an internal error)."""
     try:
         with _gc_paused():
-            result = analyze_text(text, path, kb, options, lines)[0]  # the tree is freed before GC resumes
+            result = compute()  # the tree is freed before GC resumes
         return result
     except SourceError as exc:
         return FileResult(path, error_key=exc.key, error_args=exc.args_, lines=_line_count(lines))
@@ -80,12 +86,22 @@ def analyze_text(
 
     May raise on internal errors; :func:`analyze_source` is the safe entry point.
     """
-    options = options or AnalysisOptions()
     lines = lines if lines is not None else split_lines(text)
-    count = _line_count(lines)
     if "torch" not in text:  # no torch, torchvision, torchaudio or torchtext name can occur
-        return FileResult(path, [], lines=count), None
-    parsed = parse_text(text, lines, path)
+        return FileResult(path, [], lines=_line_count(lines)), None
+    result, ctx, _ = analyze_parsed(parse_text(text, lines, path), path, kb, options)
+    return result, ctx
+
+
+def analyze_parsed(
+    parsed: ParsedSource, path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None
+) -> tuple[FileResult, AnalysisContext, list[tuple[object, object]]]:
+    """Analyse a parsed module (``parsed.tree`` may hold only some of the text's top-level statements:
+    incremental analysis). Also returns the context and the walk's on-demand triggers
+    (``UsageCollector.triggers``). May raise on internal errors."""
+    options = options or AnalysisOptions()
+    text, lines = parsed.text, parsed.lines
+    count = _line_count(lines)
     collector = UsageCollector(facts_for(kb))
     with _recursion_room():
         collector.run(parsed.tree)
@@ -117,7 +133,8 @@ def analyze_text(
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
     findings = _settle(usages, extra, text, options)
     line, detail = _syntax_error(parsed.syntax_error)
-    return FileResult(path, findings, lines=count, syntax_error_line=line, syntax_error_detail=detail), ctx
+    result = FileResult(path, findings, lines=count, syntax_error_line=line, syntax_error_detail=detail)
+    return result, ctx, collector.triggers
 
 
 def _syntax_error(message: str | None) -> tuple[int | None, str | None]:

@@ -190,6 +190,7 @@ class StatementWalker:
             if arg.annotation is not None:
                 annotations[arg.arg] = self._annotation(arg.annotation)
         function = UserFunction(node.name)
+        function.unit = self.unit
         if node.returns is not None:
             function.returns = self._annotation(node.returns)
             function.annotated = True

@@ -105,11 +105,16 @@ class UsageCollector(StatementWalker):
         self.scope = Scope(MODULE_SCOPE, None)
         self._deferred: deque[UserFunction] = deque()
         self._on_demand = 0
+        self.unit: ast.stmt | None = None  # the top-level statement whose code runs now
+        # (defining statement, statement whose code called it first) of bodies analysed on demand
+        self.triggers: list[tuple[object, object]] = []
 
     # --- driver ------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
         """Walk the module body, then the bodies of functions no call has analysed yet."""
-        self._block(tree.body)
+        for stmt in tree.body:
+            self.unit = stmt
+            self._block((stmt,))
         deferred = self._deferred
         while deferred:
             function = deferred.popleft()
@@ -119,13 +124,19 @@ class UsageCollector(StatementWalker):
     def _analyse_body(self, function: UserFunction) -> None:
         entry = function.pending
         function.pending = None
-        self._function_body(*entry, function)
+        unit, self.unit = self.unit, function.unit
+        try:
+            self._function_body(*entry, function)
+        finally:
+            self.unit = unit
 
     def _call_now(self, function: UserFunction | None) -> None:
         """A function called before its body was analysed: analyse it now, with the bindings of the call
         site (what it sees when the call runs), so its return value is known here."""
         if function is not None and function.pending is not None and self._on_demand < _MAX_ON_DEMAND:
             self._on_demand += 1
+            if function.unit is not self.unit:
+                self.triggers.append((function.unit, self.unit))
             try:
                 self._analyse_body(function)
             finally:

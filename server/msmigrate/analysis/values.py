@@ -57,6 +57,7 @@ class UserFunction:
     annotated: bool = False  # the return annotation decides; return statements are not consulted
     inferred: bool = False  # a return statement has been seen
     pending: tuple | None = None  # the body, waiting to be analysed (see UsageCollector.run)
+    unit: object = None  # the top-level statement that defines it
 
 
 @dataclass(eq=False, slots=True)

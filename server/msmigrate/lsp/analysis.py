@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from msmigrate.analysis.finding import FileResult
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.lsp.config import Settings
+
+if TYPE_CHECKING:
+    from msmigrate.analysis.incremental import IncrementalAnalyzer
 
 log = logging.getLogger(__name__)
 
@@ -35,3 +39,31 @@ def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Se
     except Exception as exc:  # the analyzer promises not to raise; a bug must not stop the server
         log.exception("analysis of %s failed", path)
         return FileResult(path=path, error_key="common.error", error_args={"detail": str(exc)})
+
+
+class OpenDocuments:
+    """One :class:`IncrementalAnalyzer` per open document (made anew when the settings change), so an
+    edit re-analyses only the statements it touches. Used from the one analysis thread."""
+
+    def __init__(self) -> None:
+        self._analyzers: dict[str, tuple[int, IncrementalAnalyzer]] = {}
+
+    def analyze(
+        self, uri: str, source: str, path: str, kb: KnowledgeBase, settings: Settings, generation: int
+    ) -> tuple[FileResult, IncrementalAnalyzer | None]:
+        """Findings of the document's new text (never raises), and the analyzer that produced them."""
+        from msmigrate.analysis.incremental import IncrementalAnalyzer
+
+        entry = self._analyzers.get(uri)
+        if entry is None or entry[0] != generation or entry[1].kb is not kb or entry[1].path != path:
+            entry = (generation, IncrementalAnalyzer(path, kb, analysis_options(settings)))
+            self._analyzers[uri] = entry
+        try:
+            return entry[1].analyze(source), entry[1]
+        except Exception as exc:  # IncrementalAnalyzer promises not to raise; a bug must not stop the server
+            log.exception("analysis of %s failed", path)
+            self._analyzers.pop(uri, None)
+            return FileResult(path, error_key="common.error", error_args={"detail": str(exc)}), None
+
+    def forget(self, uri: str) -> None:
+        self._analyzers.pop(uri, None)

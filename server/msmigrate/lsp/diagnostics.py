@@ -8,6 +8,8 @@ published only when they belong to the document's current version.
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 from typing import Any
 
 from lsprotocol import types
@@ -40,11 +42,16 @@ def doc_url(server: MsMigrateServer, finding: Finding) -> str | None:
         return None
 
 
+_RANGE = '{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},%s'
+
+
 class Renderer:
-    """Finding → diagnostic JSON object, with the parts that repeat across versions cached.
+    """Finding → diagnostic JSON, with what repeats across versions cached.
 
     Diagnostics are built as plain JSON objects (what LSP sends) rather than lsprotocol objects: a
-    5,000-line file can carry thousands of them on every keystroke.
+    5,000-line file can carry thousands of them on every keystroke. For pushing, each finding's
+    diagnostic is also kept as JSON text per document: incremental analysis hands unchanged findings
+    on as the same objects, so only new ones are serialised again.
     """
 
     def __init__(self, server: MsMigrateServer) -> None:
@@ -52,12 +59,20 @@ class Renderer:
         self.generation = -1
         self._messages: dict[Any, str] = {}
         self._urls: dict[tuple[str | None, str], str | None] = {}
+        self._fragments: dict[str, dict[int, str]] = {}  # uri → id(finding) → diagnostic text
+        self._held: dict[str, list[Finding]] = {}  # uri → the findings those ids belong to
+        self._rest: dict[tuple[Any, ...], str | None] = {}  # finding kind → diagnostic text after the range
+        self._rests_by_args: dict[str, dict[int, tuple[Finding, str | None]]] = {}  # uri → id(message_args)
 
     def _reset_if_needed(self) -> None:
         if self.generation != self.server.generation:
             self.generation = self.server.generation
             self._messages.clear()
             self._urls.clear()
+            self._fragments.clear()
+            self._held.clear()
+            self._rest.clear()
+            self._rests_by_args.clear()
 
     def message(self, finding: Finding) -> str:
         try:
@@ -88,51 +103,172 @@ class Renderer:
             "code": finding.rule,
             "source": SOURCE,
             "message": self.message(finding),
-            "data": {
-                "torch_api": finding.torch_api,
-                "mindspore_api": finding.mindspore_api,
-                "version": analysis.version,
-            },
         }
         url = self.url(finding)
         if url:
             item["codeDescription"] = {"href": url}
+        item["data"] = {  # last, with "version" last: see fragment()
+            "torch_api": finding.torch_api,
+            "mindspore_api": finding.mindspore_api,
+            "version": analysis.version,
+        }
         return item
+
+    def _error(self, analysis: Analysis) -> dict[str, Any] | None:
+        """The file could not be analysed at all (binary, undecodable, too complex)."""
+        error = analysis.result.error(self.server.lang)
+        if not error:
+            return None
+        return {
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "severity": int(types.DiagnosticSeverity.Information),
+            "code": analysis.result.error_key,
+            "source": SOURCE,
+            "message": error,
+        }
 
     def diagnostics(self, analysis: Analysis) -> list[dict[str, Any]]:
         self._reset_if_needed()
         items = [self.diagnostic(analysis, f) for f in analysis.result.findings]
         diagnostics = [d for d in items if d is not None]
-        error = analysis.result.error(self.server.lang)
-        if error:  # the file could not be analysed at all (binary, undecodable, too complex)
-            diagnostics.append(
-                {
-                    "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-                    "severity": int(types.DiagnosticSeverity.Information),
-                    "code": analysis.result.error_key,
-                    "source": SOURCE,
-                    "message": error,
-                }
-            )
+        error = self._error(analysis)
+        if error is not None:
+            diagnostics.append(error)
         return diagnostics
 
+    def rest(self, analysis: Analysis, finding: Finding) -> str | None:
+        """The diagnostic's JSON text after its range, up to (without) its version number and closing
+        braces, shared by all findings of the same kind; ``None`` when its category is switched off."""
+        message = self.message(finding)
+        key = (finding.rule, finding.category, finding.torch_api, finding.mindspore_api, message)
+        if key in self._rest:
+            return self._rest[key]
+        item = self.diagnostic(analysis, finding)
+        text = None
+        if item is not None:
+            del item["range"]
+            item["data"]["version"] = 0
+            text = json.dumps(item)[1 : -len("0}}")]
+        self._rest[key] = text
+        return text
 
-def diagnostics_of(server: MsMigrateServer, analysis: Analysis) -> list[dict[str, Any]]:
+    def diagnostics_json(self, analysis: Analysis) -> str:
+        """The JSON array of the analysis's diagnostics (what :meth:`diagnostics` gives, as text).
+
+        Per document, each finding's text is kept for the next version (incremental analysis hands
+        unchanged findings on as the same objects), and the part after the range is kept per
+        ``message_args`` object (a finding moved by an edit shares it with the one it came from).
+        The previous version's findings are still held while this runs, so an id found in those
+        tables is that very object."""
+        self._reset_if_needed()
+        uri = analysis.uri
+        findings = analysis.result.findings
+        previous = self._fragments.get(uri, {})
+        rests = self._rests_by_args.setdefault(uri, {})
+        if len(rests) > 2 * len(findings) + 100:  # drop the kinds no finding has any more
+            live = {id(finding.message_args) for finding in findings}
+            rests = self._rests_by_args[uri] = {k: v for k, v in rests.items() if k in live}
+        current: dict[int, str] = {}
+        parts: list[str] = []
+        index = analysis.index
+        lines = index.lines if index.ascii else None
+        for finding in findings:
+            key = id(finding)
+            text = previous.get(key)
+            if text is None:
+                args_key = id(finding.message_args)
+                known = rests.get(args_key)
+                if known is not None and _same_kind(known[0], finding):
+                    rest = known[1]
+                else:
+                    rest = self.rest(analysis, finding)
+                    rests[args_key] = (finding, rest)  # holds the finding: the id stays its args'
+                if rest is None:
+                    text = ""  # its category is switched off
+                elif lines is not None and 0 < finding.end_line <= len(lines) and finding.line > 0:
+                    text = _RANGE % (
+                        finding.line - 1, min(max(finding.column - 1, 0), len(lines[finding.line - 1])),
+                        finding.end_line - 1,
+                        min(max(finding.end_column - 1, 0), len(lines[finding.end_line - 1])), rest,
+                    )
+                else:
+                    start = index.character(finding.line, finding.column)
+                    end = index.character(finding.end_line, finding.end_column)
+                    text = _RANGE % (start[0], start[1], end[0], end[1], rest)
+            current[key] = text
+            if text:
+                parts.append(text)
+        self._fragments[uri] = current
+        self._held[uri] = findings  # keeps the ids in ``current`` theirs
+        version = "null" if analysis.version is None else str(int(analysis.version))
+        tail = version + "}}"
+        items = [(tail + ",").join(parts) + tail] if parts else []
+        error = self._error(analysis)
+        if error is not None:
+            items.append(json.dumps(error))
+        return "[" + ",".join(items) + "]"
+
+    def forget(self, uri: str) -> None:
+        self._fragments.pop(uri, None)
+        self._held.pop(uri, None)
+        self._rests_by_args.pop(uri, None)
+
+
+def _same_kind(known: Finding, finding: Finding) -> bool:
+    """Whether two findings sharing one ``message_args`` object render the same after their range."""
+    return (
+        known.message_args is finding.message_args
+        and known.rule == finding.rule
+        and known.category is finding.category
+        and known.torch_api == finding.torch_api
+        and known.mindspore_api == finding.mindspore_api
+        and known.message_key == finding.message_key
+    )
+
+
+def renderer_of(server: MsMigrateServer) -> Renderer:
     renderer = getattr(server, "renderer", None)
     if renderer is None:
         renderer = server.renderer = Renderer(server)  # type: ignore[attr-defined]
-    return renderer.diagnostics(analysis)
+    return renderer
+
+
+def diagnostics_of(server: MsMigrateServer, analysis: Analysis) -> list[dict[str, Any]]:
+    return renderer_of(server).diagnostics(analysis)
 
 
 def publish(
     server: MsMigrateServer, uri: str, version: int | None, diagnostics: list[dict[str, Any]]
 ) -> None:
     """Send ``textDocument/publishDiagnostics`` with ready JSON objects (no cattrs round trip)."""
-    params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
-    if version is not None:
-        params["version"] = version
-    message = {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params}
-    server.protocol._send_data(message)  # noqa: SLF001 - pygls's writer; notify() would re-convert
+    publish_json(server, uri, version, json.dumps(diagnostics))
+
+
+def publish_json(server: MsMigrateServer, uri: str, version: int | None, diagnostics: str) -> None:
+    """Send ``textDocument/publishDiagnostics`` whose diagnostics array is ready JSON text."""
+    version_part = "" if version is None else f',"version":{int(version)}'
+    body = (
+        f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}",'
+        f'"params":{{"uri":{json.dumps(uri)}{version_part},"diagnostics":{diagnostics}}}}}'
+    )
+    send_json_text(server, body)
+
+
+def send_json_text(server: MsMigrateServer, body: str) -> None:
+    """Write one JSON-RPC message that is already JSON text (ASCII, as ``json.dumps`` makes it), framed
+    as pygls frames its own; falls back to pygls's writer when its transport is not the usual one."""
+    protocol = server.protocol
+    writer = getattr(protocol, "writer", None)
+    if writer is None or not getattr(protocol, "_include_headers", True) or not body.isascii():
+        protocol._send_data(json.loads(body))  # noqa: SLF001 - pygls's own writer
+        return
+    header = (
+        f"Content-Length: {len(body)}\r\n"
+        f"Content-Type: {protocol.CONTENT_TYPE}; charset={protocol.CHARSET}\r\n\r\n"
+    )
+    result = writer.write((header + body).encode("ascii"))
+    if inspect.isawaitable(result):
+        asyncio.ensure_future(result)
 
 
 class Publisher:
@@ -172,12 +308,12 @@ class Publisher:
                 self.pending.add(uri)
                 continue
             try:
-                diagnostics = diagnostics_of(server, analysis)
+                diagnostics = renderer_of(server).diagnostics_json(analysis)
             except Exception as exc:
                 server.report_failure("diagnostics", exc)
                 self._clear_stale(uri)
                 return
-            publish(server, analysis.uri, analysis.version, diagnostics)
+            publish_json(server, analysis.uri, analysis.version, diagnostics)
 
     def _clear_stale(self, uri: str) -> None:
         """After a failure: an empty set for the current version beats results of an older one."""
@@ -190,6 +326,7 @@ class Publisher:
         task = self.tasks.pop(uri, None)
         if task is not None:
             task.cancel()
+        renderer_of(self.server).forget(uri)
         if not self.pull_mode:
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])

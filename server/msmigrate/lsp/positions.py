@@ -27,6 +27,7 @@ class LineIndex:
 
     def __init__(self, source: str, codec: PositionCodec | None = None) -> None:
         self.lines: Sequence[str] = split_lines(source)
+        self.ascii = source.isascii()  # columns are code units in every encoding
         self.codec = codec or PositionCodec()
         encoding = getattr(self.codec.encoding, "value", self.codec.encoding)
         self._encoding = _ENCODINGS.get(str(encoding), "utf-16-le")

@@ -33,6 +33,7 @@ from msmigrate import __version__
 from msmigrate.analysis.finding import FileResult
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
+from msmigrate.lsp.analysis import OpenDocuments
 from msmigrate.lsp.config import Settings
 from msmigrate.lsp.positions import LineIndex
 
@@ -65,6 +66,7 @@ class MsMigrateServer(LanguageServer):
         self._inflight: dict[str, asyncio.Future[Analysis]] = {}
         self._result_counter = 0
         self.analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-analysis")
+        self.documents = OpenDocuments()  # incremental analysis state per open document
         self.on_settings_changed: list[Callable[[], Any]] = []
         # extra code actions from optional features: provider(server, analysis, params) -> [CodeAction]
         self.code_action_providers: list[Callable[..., list[types.CodeAction]]] = []
@@ -116,10 +118,12 @@ class MsMigrateServer(LanguageServer):
     def _analyze(
         self, uri: str, source: str, version: int | None, generation: int, settings: Settings, codec: Any
     ) -> Analysis:
-        from msmigrate.lsp.analysis import analyze_text
-
         kb = get_knowledge_base(settings.mindspore_version)
-        result = analyze_text(source, self.path_of(uri), kb, settings)
+        result, analyzer = self.documents.analyze(uri, source, self.path_of(uri), kb, settings, generation)
+        if analyzer is not None:
+            stats = analyzer.stats
+            log.debug("%s v%s: %s analysis, %d of %d statements walked again", uri, version, stats.mode,
+                      stats.reanalysed_chunks, stats.chunks)
         self._result_counter += 1
         return Analysis(
             uri,
@@ -197,7 +201,9 @@ class MsMigrateServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         doc = self.document(uri)
-        self.analyses.pop(doc.uri if doc is not None else uri, None)
+        key = doc.uri if doc is not None else uri
+        self.analyses.pop(key, None)
+        self.documents.forget(key)
 
     # --- logging and errors -------------------------------------------------------------------
     def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:

@@ -128,9 +128,14 @@ API_RULES = frozenset({"MSM200", "MSM201", "MSM202", "MSM203", "MSM204", "MSM102
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
 @lru_cache(maxsize=8)
 def source_lines(source: str) -> list[str]:
     """The lines of ``source`` with their line breaks, split the way ``ast`` counts lines."""
+    if not any(char in source for char in _OTHER_BREAKS):  # str.splitlines would also break at these
+        return source.splitlines(keepends=True)
     return _LINE.findall(source)
 
 
