@@ -220,3 +220,62 @@ async def test_settings_pushed_in_did_change_configuration(client: LanguageClien
         lambda: len(client.published) > count and published_for(client, uri), what="republish"
     )
     assert [(d.code, d.severity) for d in params.diagnostics] == [("MSM103", types.DiagnosticSeverity.Error)]
+
+
+MODEL_BLOCK = '''
+
+class Block{n}(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = F.relu(self.fc(x))
+        return torch.abs(y).view(-1)
+'''
+
+
+async def test_incremental_edits_publish_what_a_fresh_analysis_finds(client: LanguageClient, tmp_path: Path):
+    """Edits that type, add and remove lines, and break and fix a statement: after each, the
+    published diagnostics equal a from-scratch analysis of that version's text (the server keeps
+    the other statements' findings and re-analyses only what an edit touches)."""
+    from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    kb = get_knowledge_base("2.4")
+    text = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + "".join(
+        MODEL_BLOCK.replace("{n}", str(n)) for n in range(4)
+    )
+    await initialize(client, tmp_path, init_options=V24, configuration=False)
+    uri = open_document(client, tmp_path / "blocks.py", text)
+    await wait_until(lambda: published_for(client, uri, 1), what="first diagnostics")
+    abs_line = [i for i, line in enumerate(text.split("\n")) if "torch.abs(y)" in line][1]
+    edits = [  # (range, new text) in the document as it is at that moment
+        (rng(abs_line, 21, 24), "neg"),  # torch.abs → torch.neg
+        (rng(8, 0, 0), "        self.act = nn.ReLU()\n"),  # a new line: later findings move down
+        (rng(abs_line + 1, 26, 36), ""),  # "return torch.neg(y": a statement that does not parse
+        (rng(abs_line + 1, 26, 26), ").view(-1)"),  # fixed again
+        (rng(8, 0, 28), ""),  # empty the added line
+    ]
+    document = text
+    for version, (where, new_text) in enumerate(edits, start=2):
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangePartial(range=where, text=new_text)],
+            )
+        )
+        lines = document.split("\n")
+        start, end = where.start, where.end
+        head = "\n".join(lines[: start.line] + [lines[start.line][: start.character]])
+        tail = "\n".join([lines[end.line][end.character :]] + lines[end.line + 1 :])
+        document = head + new_text + tail
+        params = await wait_until(lambda v=version: published_for(client, uri, v), what=f"version {version}")
+        expected = analyze_source(document, "blocks.py", kb, AnalysisOptions(use_jedi=False))
+        published = [
+            (d.range.start.line + 1, d.range.start.character + 1, d.code) for d in params.diagnostics
+        ]
+        assert published == [(f.line, f.column, f.rule) for f in expected.findings], f"version {version}"
+    assert "torch.neg(y).view(-1)" in document and "self.act" not in document
+    broken = [p for p in client.published if p.uri == uri and p.version == 4][0]
+    assert "MSM101" in [d.code for d in broken.diagnostics]  # the rest of the file kept its findings

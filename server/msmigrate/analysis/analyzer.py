@@ -132,12 +132,12 @@ def analyze_parsed(
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
     findings = _settle(usages, extra, text, options)
-    line, detail = _syntax_error(parsed.syntax_error)
+    line, detail = syntax_error_parts(parsed.syntax_error)
     result = FileResult(path, findings, lines=count, syntax_error_line=line, syntax_error_detail=detail)
     return result, ctx, collector.triggers
 
 
-def _syntax_error(message: str | None) -> tuple[int | None, str | None]:
+def syntax_error_parts(message: str | None) -> tuple[int | None, str | None]:
     """``ParsedSource.syntax_error`` ("line N: msg") → (N, msg); (None, None) for a file that parsed."""
     if message is None:
         return None, None

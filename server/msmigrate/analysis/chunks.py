@@ -35,7 +35,7 @@ class Chunk:
 
     start: int
     end: int
-    nodes: list[ast.stmt]  # while it is described; emptied afterwards (the text is parsed again when needed)
+    nodes: list[ast.stmt]  # while it is described (kept only when broken: the text is parsed again)
     binds: frozenset[str] = frozenset()
     reads: frozenset[str] = frozenset()
     impure: bool = False
@@ -43,6 +43,10 @@ class Chunk:
     imports_torch: bool = False
     star_import: bool = False
     imports_only: bool = False  # every statement is an import
+    # (line, message) when the lines do not parse: ``nodes`` then keeps what recovery made of them,
+    # parsed when the chunk started at ``parsed_start``
+    broken: tuple[int | None, str | None] | None = None
+    parsed_start: int = 0
     triggers: set[Chunk] = field(default_factory=set)  # chunks whose code first ran a body of this one
 
 

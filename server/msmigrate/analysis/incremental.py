@@ -25,8 +25,8 @@ import warnings
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from msmigrate.analysis.analyzer import analyze_parsed, analyze_text, run_safely
-from msmigrate.analysis.chunks import Chunk, chunks_of
+from msmigrate.analysis.analyzer import analyze_parsed, analyze_text, run_safely, syntax_error_parts
+from msmigrate.analysis.chunks import Chunk, chunks_of, describe, first_line
 from msmigrate.analysis.finding import FileResult, Finding
 from msmigrate.analysis.options import AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
@@ -48,6 +48,7 @@ class UpdateStats:
     reanalysed_chunks: int = 0  # chunks walked again (incremental mode)
     affected_chunks: int = 0  # chunks whose findings were replaced
     chunks: int = 0  # chunks in the file
+    broken_chunks: int = 0  # chunks that do not parse (their findings come from what recovery kept)
 
 
 class IncrementalAnalyzer:
@@ -92,15 +93,18 @@ class IncrementalAnalyzer:
             return analyze_text(text, self.path, self.kb, self.options, lines)[0]
         parsed = parse_text(text, lines, self.path)
         result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
-        if parsed.syntax_error is not None or result.error_key is not None:
-            return result  # a recovered tree is not a base for splicing
+        if result.error_key is not None:
+            return result
         chunks = chunks_of(parsed.tree.body)
         groups = _group(result.findings, chunks)
         if groups is None or any(chunk.star_import for chunk in chunks):
             return result
         _record_triggers(_chunk_of_node(parsed.tree, chunks) or {}, triggers)
+        if parsed.syntax_error is not None:  # recovered: note which parts do not parse by themselves
+            chunks = _mark_broken(chunks, lines, self.path)
         for chunk in chunks:
-            chunk.nodes = []  # the tree is not kept: the chunks analysed again are parsed again
+            if chunk.broken is None:
+                chunk.nodes = []  # the tree is not kept: the chunks analysed again are parsed again
         self._state = _State(text, lines, chunks, groups, _Graph(chunks), result)
         self.stats.chunks = len(chunks)
         return result
@@ -109,7 +113,8 @@ class IncrementalAnalyzer:
         if "torch" not in text:
             return None
         if text == state.text:
-            self.stats = UpdateStats(UNCHANGED, chunks=len(state.chunks))
+            broken = sum(1 for chunk in state.chunks if chunk.broken)
+            self.stats = UpdateStats(UNCHANGED, chunks=len(state.chunks), broken_chunks=broken)
             return state.result
         chunks = state.chunks
         prefix, suffix = _common_lines(state.text, text, state.lines, lines)
@@ -125,11 +130,17 @@ class IncrementalAnalyzer:
             region_end = max(region_end, chunks[j].end)
         else:
             j = i - 1  # no chunk there: an edit between statements
+        if i > 0 and _starts_indented(lines, region_start, region_end + delta):
+            i -= 1  # indented code continues the statement before it (after blank lines, say)
+            region_start = chunks[i].start
         new_region = _parse_region(lines, region_start, region_end + delta, self.path)
         if new_region is None or any(chunk.star_import for chunk in new_region):
             return None
-
         removed = chunks[i : j + 1]
+        region = (region_start, region_end + delta)
+        if any(c.broken for c in new_region) and _joined(chunks[:i], chunks[j + 1 :], region, delta, lines,
+                                                          self.path):
+            return None  # with another place that does not parse, the text may parse as a whole
         after = chunks[j + 1 :]
         for chunk in after:
             chunk.start += delta
@@ -172,9 +183,12 @@ class IncrementalAnalyzer:
         for chunk in affected:
             groups[chunk] = fresh.get(chunk, [])
         findings = [finding for chunk in new_chunks for finding in groups.get(chunk, ())]
-        result = FileResult(self.path, findings, lines=mini.lines)
+        broken = next((chunk.broken for chunk in new_chunks if chunk.broken), (None, None))
+        result = FileResult(self.path, findings, lines=mini.lines, syntax_error_line=broken[0],
+                            syntax_error_detail=broken[1])
         state.update(text, lines, new_chunks, result)
-        self.stats = UpdateStats(INCREMENTAL, len(ordered), len(affected), len(new_chunks))
+        self.stats = UpdateStats(INCREMENTAL, len(ordered), len(affected), len(new_chunks),
+                                 sum(1 for chunk in new_chunks if chunk.broken))
         return result
 
 
@@ -381,13 +395,16 @@ def _common_line_ends(old: list[str], new: list[str]) -> tuple[int, int]:
 
 def _parse_region(lines: list[str], start: int, end: int, path: str) -> list[Chunk] | None:
     """Chunks of the new text's lines ``start..end`` (1-based, inclusive) parsed on their own, with
-    their real line numbers; ``None`` when the region does not parse by itself."""
+    their real line numbers. Lines that do not parse become one *broken* chunk holding what the
+    analyzer's recovery keeps of them; ``None`` when even that fails."""
     text = "\n" * (start - 1) + "\n".join(lines[start - 1 : end]) if end >= start else ""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tree = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError, MemoryError):
+    except SyntaxError:
+        return _recover_region(lines, start, end, path)
+    except (ValueError, MemoryError, RecursionError):
         return None
     chunks = chunks_of(tree.body)
     for chunk in chunks:
@@ -395,21 +412,110 @@ def _parse_region(lines: list[str], start: int, end: int, path: str) -> list[Chu
     return chunks
 
 
+def _recover_region(lines: list[str], start: int, end: int, path: str) -> list[Chunk] | None:
+    if end < start:
+        return None
+    padded = [""] * (start - 1) + lines[start - 1 : end]
+    try:
+        parsed = parse_text("\n".join(padded), padded, path)
+    except (SourceError, RecursionError, MemoryError):
+        return None
+    chunk = Chunk(start, end, list(parsed.tree.body))
+    describe(chunk)
+    chunk.broken = syntax_error_parts(parsed.syntax_error or "line None: invalid syntax")
+    chunk.parsed_start = start
+    return [chunk]
+
+
+def _joined(
+    before: list[Chunk], after: list[Chunk], region: tuple[int, int], delta: int, lines: list[str], path: str
+) -> bool:
+    """Whether the edited region (``region``: new lines, not parsing) and the other broken chunks
+    (``before`` and ``after`` it, in old lines) parse together, from the first to the last of them."""
+    spans = [(c.start, c.end) for c in before if c.broken]
+    spans += [(c.start + delta, c.end + delta) for c in after if c.broken]
+    if not spans:
+        return False
+    spans.append(region)
+    return _own_error(lines, min(s for s, _ in spans), max(e for _, e in spans), path) is None
+
+
+def _mark_broken(chunks: list[Chunk], lines: list[str], path: str) -> list[Chunk]:
+    """After a recovered full parse: chunks whose lines do not parse on their own keep their recovered
+    nodes and are marked broken; code lines recovery dropped entirely (outside every chunk) become
+    broken chunks without nodes."""
+    out: list[Chunk] = []
+    previous_end = 0
+    for chunk in [*chunks, None]:
+        gap_end = chunk.start - 1 if chunk is not None else len(lines)
+        code = [n for n in range(previous_end + 1, gap_end + 1) if _is_code(lines[n - 1])]
+        if code:
+            gap = Chunk(code[0], code[-1], [])
+            gap.broken = _own_error(lines, gap.start, gap.end, path) or (gap.start, "invalid syntax")
+            gap.parsed_start = gap.start
+            out.append(gap)
+        if chunk is None:
+            break
+        error = _own_error(lines, chunk.start, chunk.end, path)
+        if error is not None:
+            chunk.broken, chunk.parsed_start = error, chunk.start
+        out.append(chunk)
+        previous_end = chunk.end
+    return out
+
+
+def _starts_indented(lines: list[str], start: int, end: int) -> bool:
+    """Whether the first code line of ``lines[start..end]`` (1-based) is indented."""
+    for line in lines[start - 1 : end]:
+        if _is_code(line):
+            return line[0] in " \t\f"
+    return False
+
+
+def _is_code(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _own_error(lines: list[str], start: int, end: int, path: str) -> tuple[int | None, str | None] | None:
+    """(line, message) of the syntax error of lines ``start..end`` parsed alone; ``None`` if they parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse("\n".join(lines[start - 1 : end]), filename=path)
+    except SyntaxError as exc:
+        return (exc.lineno + start - 1 if exc.lineno else start), exc.msg
+    except (ValueError, MemoryError, RecursionError):
+        return start, "invalid syntax"
+    return None
+
+
 def _parse_chunks(lines: list[str], chunks: list[Chunk], path: str) -> ast.Module | None:
     """A module of just these chunks (in order), parsed from their lines with blank lines in between,
     so every node has its real line number; ``None`` if it does not parse as the chunks did."""
     pieces: list[str] = []
+    recovered: list[ast.stmt] = []
     line = 1
     for chunk in chunks:
+        if chunk.broken is not None:  # what recovery made of it, moved to where it is now
+            if chunk.start != chunk.parsed_start:
+                for node in chunk.nodes:
+                    ast.increment_lineno(node, chunk.start - chunk.parsed_start)
+                chunk.parsed_start = chunk.start
+            recovered.extend(chunk.nodes)
+            continue
         pieces.append("\n" * (chunk.start - line))
         pieces.append("\n".join(lines[chunk.start - 1 : chunk.end]))
         line = chunk.end
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ast.parse("".join(pieces), filename=path)
+            module = ast.parse("".join(pieces), filename=path)
     except (SyntaxError, ValueError, MemoryError):
         return None
+    if recovered:
+        module.body = sorted([*module.body, *recovered], key=first_line)
+    return module
 
 
 def _chunk_of_node(module: ast.Module, chunks: list[Chunk]) -> dict[int, Chunk] | None:
