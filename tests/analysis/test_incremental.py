@@ -337,3 +337,35 @@ def test_random_edits_give_the_full_analysis_result(kb):
             compared += 1
             assert as_data(got) == as_data(analyze_source(text, "f.py", kb, OPTIONS)), text
     assert compared > 120 and incremental > compared // 3, (compared, incremental)
+
+
+def test_a_big_re_analysis_is_provisional_until_confirmed(kb, same_as_full):
+    analyzer = IncrementalAnalyzer("model.py", kb, OPTIONS, allow_provisional=True, exact_line_budget=0)
+    text = IMPORTS + "act = nn.ReLU\n\n\ndef run(x):\n    return act(x)\n"
+    first = same_as_full(analyzer, text)
+    assert [(f.line, f.torch_api) for f in first.findings] == [(4, "torch.nn.ReLU"), (8, "torch.nn.ReLU")]
+    edited = text.replace("act = nn.ReLU", "act = 3")
+    provisional = analyzer.analyze(edited)
+    assert analyzer.provisional and analyzer.stats.provisional
+    # only the edited statement was analysed again: `run` still shows what it found before
+    assert [(f.line, f.torch_api) for f in provisional.findings] == [(8, "torch.nn.ReLU")]
+    confirmed = analyzer.confirm()
+    assert confirmed is not None
+    assert as_data(confirmed) == as_data(analyze_source(edited, "m.py", kb, OPTIONS))
+    assert confirmed.findings == [] and not analyzer.provisional
+    assert analyzer.confirm() is None  # nothing left to confirm
+
+
+def test_edits_before_the_confirmation_are_confirmed_together(kb, same_as_full):
+    analyzer = IncrementalAnalyzer("model.py", kb, OPTIONS, allow_provisional=True, exact_line_budget=0)
+    text = MODEL
+    text = IMPORTS + "act = nn.ReLU\n\n\ndef run(x):\n    return act(x)\n" + MODEL[len(IMPORTS) :]
+    same_as_full(analyzer, text)
+    for old, new in (("act = nn.ReLU", "act = 3"), ("torch.abs(y)", "torch.neg(y)"), ("act = 3", "act = 4")):
+        text = text.replace(old, new, 1)
+        analyzer.analyze(text)
+        assert analyzer.provisional  # `run` waits for the confirmation
+    confirmed = analyzer.confirm()
+    assert confirmed is not None and as_data(confirmed) == as_data(analyze_source(text, "m.py", kb, OPTIONS))
+    same_as_full(analyzer, text.replace("torch.neg(y)", "torch.abs(y)"))  # and on from the exact state
+    assert not analyzer.provisional  # an edit whose shortened analysis is the exact one is not provisional

@@ -279,3 +279,38 @@ async def test_incremental_edits_publish_what_a_fresh_analysis_finds(client: Lan
     assert "torch.neg(y).view(-1)" in document and "self.act" not in document
     broken = [p for p in client.published if p.uri == uri and p.version == 4][0]
     assert "MSM101" in [d.code for d in broken.diagnostics]  # the rest of the file kept its findings
+
+
+async def test_big_edit_is_published_fast_then_confirmed(client: LanguageClient, tmp_path: Path):
+    """An edit whose exact re-analysis would be long (every function reads the edited name) is first
+    published from the edited statement alone, then, once edits pause, exactly (same version)."""
+    from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    body = "".join(f"    y = y + {k}\n" for k in range(16))
+    function = "\n\ndef run{n}(x):\n    y = act(x)\n" + body + "    return y\n"
+    text = "import torch\nimport torch.nn as nn\nact = nn.ReLU\n" + "".join(
+        function.replace("{n}", str(n)) for n in range(60)
+    )
+    assert text.count("\n") > 1200
+    await initialize(client, tmp_path, init_options=V24, configuration=False)
+    uri = open_document(client, tmp_path / "many.py", text)
+    first = await wait_until(lambda: published_for(client, uri, 1), what="first diagnostics")
+    assert len(first.diagnostics) == 61  # act = nn.ReLU, and act(x) in every function
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng(2, 6, 13), text="3")],
+        )
+    )
+    edited = text.replace("act = nn.ReLU", "act = 3")
+
+    def publishes() -> list[types.PublishDiagnosticsParams]:
+        return [p for p in client.published if p.uri == uri and p.version == 2]
+
+    await wait_until(lambda: len(publishes()) == 2, what="provisional and confirmed diagnostics")
+    provisional, confirmed = publishes()
+    assert len(provisional.diagnostics) == 60  # the functions' findings, not analysed again yet
+    kb = get_knowledge_base("2.4")
+    expected = analyze_source(edited, "many.py", kb, AnalysisOptions(use_jedi=False))
+    assert expected.findings == [] and list(confirmed.diagnostics) == []

@@ -23,7 +23,7 @@ import ast
 import logging
 import warnings
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from msmigrate.analysis.analyzer import analyze_parsed, analyze_text, run_safely, syntax_error_parts
 from msmigrate.analysis.chunks import Chunk, chunks_of, describe, first_line
@@ -35,6 +35,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 log = logging.getLogger(__name__)
 _EMPTY: frozenset = frozenset()
 
+EXACT_LINE_BUDGET = 800  # about 40 ms of analysis on the benchmark machine
 FULL = "full"
 INCREMENTAL = "incremental"
 UNCHANGED = "unchanged"
@@ -49,15 +50,28 @@ class UpdateStats:
     affected_chunks: int = 0  # chunks whose findings were replaced
     chunks: int = 0  # chunks in the file
     broken_chunks: int = 0  # chunks that do not parse (their findings come from what recovery kept)
+    provisional: bool = False  # a shortened analysis: IncrementalAnalyzer.confirm() gives the exact one
 
 
 class IncrementalAnalyzer:
     """Analyses successive versions of one file; :meth:`analyze` never raises."""
 
-    def __init__(self, path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None) -> None:
+    def __init__(
+        self,
+        path: str,
+        kb: KnowledgeBase,
+        options: AnalysisOptions | None = None,
+        *,
+        allow_provisional: bool = False,
+        exact_line_budget: int = EXACT_LINE_BUDGET,
+    ) -> None:
         self.path = path
         self.kb = kb
         self.options = options or AnalysisOptions()
+        # with ``allow_provisional``, an edit whose exact re-analysis would walk more than
+        # ``exact_line_budget`` lines first gets a provisional result (see confirm())
+        self.allow_provisional = allow_provisional
+        self.exact_line_budget = exact_line_budget
         self.stats = UpdateStats()
         self._state: _State | None = None  # None: the next version gets a full analysis
 
@@ -148,9 +162,69 @@ class IncrementalAnalyzer:
         new_chunks = [*chunks[:i], *new_region, *after]
         graph = state.graph
         graph.replace(removed, new_region, new_chunks)
-        affected = graph.affected(new_region, removed)
-        reanalysed = graph.slice(affected)
-        ordered = [chunk for chunk in new_chunks if chunk in reanalysed]
+        groups = state.groups
+        for chunk in removed:
+            groups.pop(chunk, None)
+        if delta:
+            for chunk in after:
+                if chunk in groups:
+                    groups[chunk] = [_moved(finding, delta) for finding in groups[chunk]]
+        state.update(text, lines, new_chunks, state.result)
+        current = set(new_chunks)
+        exact = graph.affected(new_region, removed) | (state.dirty & current)
+        state.dirty = set()
+        exact_slice = graph.slice(exact)
+        if self.allow_provisional and _lines_of(exact_slice) > self.exact_line_budget:
+            # too much to analyse again now: the edited chunks (with what they read directly) first
+            first = set(new_region) | {c for c in new_chunks if c.triggers & set(removed)}
+            near = graph.near_slice(first)
+            if not (exact <= first and exact_slice <= near):
+                done = self._rerun(state, first, near, record_triggers=False)
+                if done is None:
+                    return None
+                state.dirty = exact | done
+                return state.result
+        if self._rerun(state, exact, exact_slice, record_triggers=True) is None:
+            return None
+        return state.result
+
+    @property
+    def text(self) -> str | None:
+        """The text of the last result that can be built on (``None`` after a fresh start)."""
+        return self._state.text if self._state is not None else None
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the last result holds findings from a shortened analysis (see :meth:`confirm`)."""
+        return self._state is not None and bool(self._state.dirty)
+
+    def confirm(self) -> FileResult | None:
+        """After a provisional result: analyse what the edits affected in full, as one exact step.
+        Returns the exact result, or ``None`` when there was nothing to do. Never raises."""
+        state, self._state = self._state, None
+        if state is None or not state.dirty:
+            self._state = state
+            return None
+        try:
+            affected = state.dirty & set(state.chunks)
+            state.dirty = set()
+            done = self._rerun(state, affected, state.graph.slice(affected), record_triggers=True)
+        except Exception:
+            log.exception("confirming the analysis of %s failed", self.path)
+            done = None
+        if done is None:  # analyse the whole file instead
+            return run_safely(self.path, state.lines, lambda: self._full(state.text, state.lines))
+        self._state = state
+        return state.result
+
+    def _rerun(
+        self, state: _State, affected: set[Chunk], reanalysed: set[Chunk], record_triggers: bool
+    ) -> set[Chunk] | None:
+        """Analyse ``reanalysed`` (the chunks of ``state``'s text) and take the findings of ``affected``
+        and of the chunks whose bodies their code now runs first. Returns those chunks (``None`` when
+        the chunks do not parse or analyse as before)."""
+        text, lines, chunks = state.text, state.lines, state.chunks
+        ordered = [chunk for chunk in chunks if chunk in reanalysed]
         module = _parse_chunks(lines, ordered, self.path)
         if module is None:
             return None
@@ -159,37 +233,33 @@ class IncrementalAnalyzer:
         unit_chunk = _chunk_of_node(module, ordered)
         if mini.error_key is not None or unit_chunk is None:
             return None
-        for chunk in ordered:
-            chunk.triggers = set()
-        run_by = _record_triggers(unit_chunk, triggers)
+        if record_triggers:
+            for chunk in ordered:
+                chunk.triggers = set()
+            run_by = _record_triggers(unit_chunk, triggers)
+        else:
+            run_by = _runs(unit_chunk, triggers)
         # bodies an affected chunk's code now runs first are affected too (their analysis moved)
+        affected = set(affected)
         pending = list(affected)
         while pending:
             for target in run_by.get(pending.pop(), ()):
                 if target not in affected:
                     affected.add(target)
                     pending.append(target)
-
         fresh = _group(mini.findings, ordered)
         if fresh is None:
             return None
         groups = state.groups
-        for chunk in removed:
-            groups.pop(chunk, None)
-        if delta:
-            for chunk in after:
-                if chunk not in affected and chunk in groups:
-                    groups[chunk] = [_moved(finding, delta) for finding in groups[chunk]]
         for chunk in affected:
             groups[chunk] = fresh.get(chunk, [])
-        findings = [finding for chunk in new_chunks for finding in groups.get(chunk, ())]
-        broken = next((chunk.broken for chunk in new_chunks if chunk.broken), (None, None))
-        result = FileResult(self.path, findings, lines=mini.lines, syntax_error_line=broken[0],
-                            syntax_error_detail=broken[1])
-        state.update(text, lines, new_chunks, result)
-        self.stats = UpdateStats(INCREMENTAL, len(ordered), len(affected), len(new_chunks),
-                                 sum(1 for chunk in new_chunks if chunk.broken))
-        return result
+        findings = [finding for chunk in chunks for finding in groups.get(chunk, ())]
+        broken = next((chunk.broken for chunk in chunks if chunk.broken), (None, None))
+        state.result = FileResult(self.path, findings, lines=mini.lines, syntax_error_line=broken[0],
+                                  syntax_error_detail=broken[1])
+        self.stats = UpdateStats(INCREMENTAL, len(ordered), len(affected), len(chunks),
+                                 sum(1 for chunk in chunks if chunk.broken), not record_triggers)
+        return affected
 
 
 @dataclass(slots=True, eq=False)
@@ -202,6 +272,7 @@ class _State:
     groups: dict[Chunk, list[Finding]]  # each chunk's findings, in order
     graph: _Graph
     result: FileResult
+    dirty: set[Chunk] = field(default_factory=set)  # chunks whose findings are provisional
     _starts: list[int] | None = None
     _ends: list[int] | None = None
 
@@ -331,6 +402,17 @@ class _Graph:
                     affected.add(reader)
                     pending.append(reader)
         return affected
+
+    def near_slice(self, seeds: set[Chunk]) -> set[Chunk]:
+        """A shortened slice for a provisional result: the seeds, the chunks binding the names they
+        read (not what those read in turn), the chunks whose code first ran their bodies, and the
+        torch imports."""
+        found = set(seeds) | {chunk for chunk in self.chunks if chunk.imports_torch}
+        for chunk in seeds:
+            for name in chunk.reads:
+                found |= self.binders_of(name)
+            found |= chunk.triggers
+        return found
 
     def slice(self, affected: set[Chunk]) -> set[Chunk]:
         """What must be analysed again with the affected chunks: their dependencies, the chunks whose
@@ -553,6 +635,20 @@ def _record_triggers(
             target.triggers.add(source)
             run_by.setdefault(source, set()).add(target)
     return run_by
+
+
+def _runs(unit_chunk: dict[int, Chunk], triggers: list[tuple[object, object]]) -> dict[Chunk, set[Chunk]]:
+    """Runner chunk → chunks whose bodies its code ran first (nothing is noted on the chunks)."""
+    run_by: dict[Chunk, set[Chunk]] = {}
+    for unit, trigger in triggers:
+        target, source = unit_chunk.get(id(unit)), unit_chunk.get(id(trigger))
+        if target is not None and source is not None:
+            run_by.setdefault(source, set()).add(target)
+    return run_by
+
+
+def _lines_of(chunks: set[Chunk]) -> int:
+    return sum(chunk.end - chunk.start + 1 for chunk in chunks)
 
 
 def _moved(finding: Finding, delta: int) -> Finding:

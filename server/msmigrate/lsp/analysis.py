@@ -49,21 +49,43 @@ class OpenDocuments:
         self._analyzers: dict[str, tuple[int, IncrementalAnalyzer]] = {}
 
     def analyze(
-        self, uri: str, source: str, path: str, kb: KnowledgeBase, settings: Settings, generation: int
+        self,
+        uri: str,
+        source: str,
+        path: str,
+        kb: KnowledgeBase,
+        settings: Settings,
+        generation: int,
+        provisional: bool = False,
     ) -> tuple[FileResult, IncrementalAnalyzer | None]:
-        """Findings of the document's new text (never raises), and the analyzer that produced them."""
+        """Findings of the document's new text (never raises), and the analyzer that produced them.
+        With ``provisional``, a big re-analysis may be shortened first (then :meth:`confirm`)."""
         from msmigrate.analysis.incremental import IncrementalAnalyzer
 
         entry = self._analyzers.get(uri)
         if entry is None or entry[0] != generation or entry[1].kb is not kb or entry[1].path != path:
-            entry = (generation, IncrementalAnalyzer(path, kb, analysis_options(settings)))
+            analyzer = IncrementalAnalyzer(path, kb, analysis_options(settings))
+            entry = (generation, analyzer)
             self._analyzers[uri] = entry
+        entry[1].allow_provisional = provisional
         try:
             return entry[1].analyze(source), entry[1]
         except Exception as exc:  # IncrementalAnalyzer promises not to raise; a bug must not stop the server
             log.exception("analysis of %s failed", path)
             self._analyzers.pop(uri, None)
             return FileResult(path, error_key="common.error", error_args={"detail": str(exc)}), None
+
+    def confirm(self, uri: str, source: str) -> FileResult | None:
+        """The exact result after a provisional one, if ``source`` is still the analyzed text."""
+        entry = self._analyzers.get(uri)
+        if entry is None or not entry[1].provisional:
+            return None
+        try:
+            return entry[1].confirm() if entry[1].text == source else None
+        except Exception:  # confirm() promises not to raise; a bug must not stop the server
+            log.exception("confirming the analysis of %s failed", uri)
+            self._analyzers.pop(uri, None)
+            return None
 
     def forget(self, uri: str) -> None:
         self._analyzers.pop(uri, None)

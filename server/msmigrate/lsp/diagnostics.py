@@ -271,13 +271,19 @@ def send_json_text(server: MsMigrateServer, body: str) -> None:
         asyncio.ensure_future(result)
 
 
+# a provisional result (a big edit analysed in short) is confirmed once edits pause this long
+CONFIRM_AFTER_S = 0.15
+
+
 class Publisher:
-    """Per-document push loop: analyse the newest text, publish only for the current version."""
+    """Per-document push loop: analyse the newest text, publish only for the current version; after a
+    provisional result, publish the exact one when the edits pause (same version, sent again)."""
 
     def __init__(self, server: MsMigrateServer) -> None:
         self.server = server
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.pending: set[str] = set()
+        self.wakeups: dict[str, asyncio.Event] = {}
 
     @property
     def pull_mode(self) -> bool:
@@ -287,13 +293,20 @@ class Publisher:
         if self.pull_mode:
             return
         self.pending.add(uri)
+        wakeup = self.wakeups.get(uri)
+        if wakeup is not None:
+            wakeup.set()
         task = self.tasks.get(uri)
         if task is None or task.done():
             self.tasks[uri] = asyncio.get_running_loop().create_task(self._run(uri))
 
     async def _run(self, uri: str) -> None:
         server = self.server
-        while uri in self.pending:
+        while True:
+            if uri not in self.pending:
+                if not await self._confirm_when_quiet(uri):
+                    return
+                continue
             self.pending.discard(uri)
             try:
                 analysis = await server.current(uri)
@@ -307,13 +320,42 @@ class Publisher:
             if server.cached(uri) is not analysis:
                 self.pending.add(uri)
                 continue
-            try:
-                diagnostics = renderer_of(server).diagnostics_json(analysis)
-            except Exception as exc:
-                server.report_failure("diagnostics", exc)
-                self._clear_stale(uri)
-                return
-            publish_json(server, analysis.uri, analysis.version, diagnostics)
+            self._publish(analysis)
+
+    def _publish(self, analysis: Analysis) -> None:
+        try:
+            diagnostics = renderer_of(self.server).diagnostics_json(analysis)
+        except Exception as exc:
+            self.server.report_failure("diagnostics", exc)
+            self._clear_stale(analysis.uri)
+            return
+        publish_json(self.server, analysis.uri, analysis.version, diagnostics)
+
+    async def _confirm_when_quiet(self, uri: str) -> bool:
+        """After a provisional publish: wait for a pause, then publish the exact result. Returns True
+        when an edit came in meanwhile (the loop goes on), False when there is nothing left to do."""
+        analysis = self.server.cached(uri)
+        if analysis is None or not analysis.provisional:
+            return False
+        wakeup = self.wakeups[uri] = asyncio.Event()
+        try:
+            await asyncio.wait_for(wakeup.wait(), CONFIRM_AFTER_S)
+            return True  # edited again: analyse that first
+        except TimeoutError:
+            pass
+        finally:
+            self.wakeups.pop(uri, None)
+        if uri in self.pending:
+            return True
+        try:
+            confirmed = await self.server.confirm(uri)
+        except Exception as exc:
+            self.server.report_failure("diagnostics", exc)
+            return False
+        if confirmed is not None and self.server.cached(uri) is confirmed:
+            if confirmed.result.findings != analysis.result.findings:  # else the client has it already
+                self._publish(confirmed)
+        return uri in self.pending
 
     def _clear_stale(self, uri: str) -> None:
         """After a failure: an empty set for the current version beats results of an older one."""

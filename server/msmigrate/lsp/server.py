@@ -55,6 +55,7 @@ class Analysis:
     index: LineIndex
     result_id: str
     fix_context: Any = None  # FixContext built on first use (False: the text does not parse)
+    provisional: bool = False  # shortened analysis of a big edit: ``MsMigrateServer.confirm`` follows
 
 
 class MsMigrateServer(LanguageServer):
@@ -119,21 +120,41 @@ class MsMigrateServer(LanguageServer):
         self, uri: str, source: str, version: int | None, generation: int, settings: Settings, codec: Any
     ) -> Analysis:
         kb = get_knowledge_base(settings.mindspore_version)
-        result, analyzer = self.documents.analyze(uri, source, self.path_of(uri), kb, settings, generation)
+        provisional = not self.client_supports("text_document", "diagnostic")  # pushing: confirm follows
+        result, analyzer = self.documents.analyze(
+            uri, source, self.path_of(uri), kb, settings, generation, provisional
+        )
         if analyzer is not None:
             stats = analyzer.stats
             log.debug("%s v%s: %s analysis, %d of %d statements walked again", uri, version, stats.mode,
                       stats.reanalysed_chunks, stats.chunks)
+        return self._analysis(uri, version, generation, source, result, codec,
+                              analyzer is not None and analyzer.provisional)
+
+    def _analysis(self, uri: str, version: int | None, generation: int, source: str, result: FileResult,
+                  codec: Any, provisional: bool = False) -> Analysis:
         self._result_counter += 1
-        return Analysis(
-            uri,
-            version,
-            generation,
-            source,
-            result,
-            LineIndex(source, codec),
-            f"{generation}.{self._result_counter}",
-        )
+        index = LineIndex(source, codec)
+        result_id = f"{generation}.{self._result_counter}"
+        return Analysis(uri, version, generation, source, result, index, result_id, provisional=provisional)
+
+    async def confirm(self, uri: str) -> Analysis | None:
+        """After a provisional analysis of the document's current version: the exact one (stored as the
+        current analysis), or ``None`` when the document changed meanwhile or nothing was pending."""
+        analysis = self.cached(uri)
+        if analysis is None or not analysis.provisional:
+            return None
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(self.analysis_executor, self.documents.confirm, analysis.uri,
+                                            analysis.source)
+        if result is None or self.cached(uri) is not analysis:
+            return None
+        doc = self.document(uri)
+        codec = doc.position_codec if doc is not None else None
+        confirmed = self._analysis(analysis.uri, analysis.version, analysis.generation, analysis.source,
+                                   result, codec)
+        self.analyses[analysis.uri] = confirmed
+        return confirmed
 
     def cached(self, uri: str) -> Analysis | None:
         """The cached analysis if it matches the document's current text and settings."""
