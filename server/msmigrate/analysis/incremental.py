@@ -168,7 +168,7 @@ class IncrementalAnalyzer:
         if delta:
             for chunk in after:
                 if chunk in groups:
-                    groups[chunk] = [_moved(finding, delta) for finding in groups[chunk]]
+                    groups[chunk] = _moved(groups[chunk], delta)
         state.update(text, lines, new_chunks, state.result)
         current = set(new_chunks)
         exact = graph.affected(new_region, removed) | (state.dirty & current)
@@ -651,11 +651,13 @@ def _lines_of(chunks: set[Chunk]) -> int:
     return sum(chunk.end - chunk.start + 1 for chunk in chunks)
 
 
-def _moved(finding: Finding, delta: int) -> Finding:
-    return Finding(
-        finding.line + delta, finding.column, finding.end_line + delta, finding.end_column,
-        finding.torch_api, finding.mindspore_api, finding.category, finding.rule, finding.severity,
-        finding.message_key, finding.message_args, finding.fixable, finding.usage,
-    )
+def _moved(findings: list[Finding], delta: int) -> list[Finding]:
+    """Copies ``delta`` lines further down (they share ``message_args``: the language server's
+    diagnostic cache recognises a moved finding by it)."""
+    return [
+        Finding(f.line + delta, f.column, f.end_line + delta, f.end_column, f.torch_api, f.mindspore_api,
+                f.category, f.rule, f.severity, f.message_key, f.message_args, f.fixable, f.usage)
+        for f in findings
+    ]
 
 

@@ -62,7 +62,8 @@ class Renderer:
         self._fragments: dict[str, dict[int, str]] = {}  # uri → id(finding) → diagnostic text
         self._held: dict[str, list[Finding]] = {}  # uri → the findings those ids belong to
         self._rest: dict[tuple[Any, ...], str | None] = {}  # finding kind → diagnostic text after the range
-        self._rests_by_args: dict[str, dict[int, tuple[Finding, str | None]]] = {}  # uri → id(message_args)
+        # uri → id(message_args) → (finding, text after the range, start and end character)
+        self._rests_by_args: dict[str, dict[int, tuple[Finding, str | None, int, int]]] = {}
 
     def _reset_if_needed(self) -> None:
         if self.generation != self.server.generation:
@@ -178,23 +179,22 @@ class Renderer:
             if text is None:
                 args_key = id(finding.message_args)
                 known = rests.get(args_key)
-                if known is not None and _same_kind(known[0], finding):
-                    rest = known[1]
+                if known is not None and known[0].rule == finding.rule and known[0].column == finding.column:
+                    # moved by an edit: same kind, same columns (its line did not change), new line number
+                    rest, start_char, end_char = known[1], known[2], known[3]
                 else:
                     rest = self.rest(analysis, finding)
-                    rests[args_key] = (finding, rest)  # holds the finding: the id stays its args'
+                    if lines is not None and 0 < finding.end_line <= len(lines) and finding.line > 0:
+                        start_char = min(max(finding.column - 1, 0), len(lines[finding.line - 1]))
+                        end_char = min(max(finding.end_column - 1, 0), len(lines[finding.end_line - 1]))
+                    else:
+                        start_char = index.character(finding.line, finding.column)[1]
+                        end_char = index.character(finding.end_line, finding.end_column)[1]
+                    rests[args_key] = (finding, rest, start_char, end_char)  # holds the finding: the id
                 if rest is None:
                     text = ""  # its category is switched off
-                elif lines is not None and 0 < finding.end_line <= len(lines) and finding.line > 0:
-                    text = _RANGE % (
-                        finding.line - 1, min(max(finding.column - 1, 0), len(lines[finding.line - 1])),
-                        finding.end_line - 1,
-                        min(max(finding.end_column - 1, 0), len(lines[finding.end_line - 1])), rest,
-                    )
                 else:
-                    start = index.character(finding.line, finding.column)
-                    end = index.character(finding.end_line, finding.end_column)
-                    text = _RANGE % (start[0], start[1], end[0], end[1], rest)
+                    text = _RANGE % (finding.line - 1, start_char, finding.end_line - 1, end_char, rest)
             current[key] = text
             if text:
                 parts.append(text)
@@ -212,18 +212,6 @@ class Renderer:
         self._fragments.pop(uri, None)
         self._held.pop(uri, None)
         self._rests_by_args.pop(uri, None)
-
-
-def _same_kind(known: Finding, finding: Finding) -> bool:
-    """Whether two findings sharing one ``message_args`` object render the same after their range."""
-    return (
-        known.message_args is finding.message_args
-        and known.rule == finding.rule
-        and known.category is finding.category
-        and known.torch_api == finding.torch_api
-        and known.mindspore_api == finding.mindspore_api
-        and known.message_key == finding.message_key
-    )
 
 
 def renderer_of(server: MsMigrateServer) -> Renderer:
