@@ -94,8 +94,11 @@ class FixContext:
         )
 
     def text(self, node: ast.AST) -> str:
-        """The source text of ``node``."""
-        return ast.get_source_segment(self.source, node) or ""
+        """The source text of ``node`` (``ast.get_source_segment`` without splitting the whole source
+        on every call)."""
+        from msmigrate.rules.support import segment
+
+        return segment(self.source, node)
 
     # --- statements and nodes -------------------------------------------------------------------
     @cached_property
