@@ -53,6 +53,8 @@ inventory: setup-test
 
 bench: setup-test
 	$(PY) benchmarks/scan_bench.py examples/resnet_torch
+	$(PY) benchmarks/lsp_latency.py --shape blocks
+	$(PY) benchmarks/lsp_latency.py --shape chain
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info node_modules

@@ -340,9 +340,8 @@ class Publisher:
         except Exception as exc:
             self.server.report_failure("diagnostics", exc)
             return False
-        if confirmed is not None and self.server.cached(uri) is confirmed:
-            if confirmed.result.findings != analysis.result.findings:  # else the client has it already
-                self._publish(confirmed)
+        if confirmed is not None and confirmed is not analysis and self.server.cached(uri) is confirmed:
+            self._publish(confirmed)  # (the same object: the findings did not change, nothing to send)
         return uri in self.pending
 
     def _clear_stale(self, uri: str) -> None:

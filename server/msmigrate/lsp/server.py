@@ -149,6 +149,10 @@ class MsMigrateServer(LanguageServer):
                                             analysis.source)
         if result is None or self.cached(uri) is not analysis:
             return None
+        old = analysis.result
+        if result.findings == old.findings and result.syntax_error_line == old.syntax_error_line:
+            analysis.provisional = False  # the same findings: keep the object (and its fix context)
+            return analysis
         doc = self.document(uri)
         codec = doc.position_codec if doc is not None else None
         confirmed = self._analysis(analysis.uri, analysis.version, analysis.generation, analysis.source,
