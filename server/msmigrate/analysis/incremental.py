@@ -1,39 +1,49 @@
 """Incremental analysis of successive versions of one file (the editor's keystrokes).
 
-The result is always the one :func:`~msmigrate.analysis.analyzer.analyze_source` gives for the new text;
-only the work differs. After a full analysis the module is kept as *chunks* (top-level statements, see
-``chunks.py``). For the next version:
+Whenever the text parses, the result is the one :func:`~msmigrate.analysis.analyzer.analyze_source`
+gives for it; only the work differs. After a full analysis the module is kept as *chunks* (top-level
+statements with the names they bind and read, ``chunks.py``). For the next version:
 
-1. the lines that changed are found (common prefix and suffix of the line lists);
-2. the chunks around them (one line of context each side) are re-parsed on their own and spliced in;
-   if that region does not parse, or anything else is unusual, a full analysis runs instead;
-3. the *affected* chunks are the new ones, the chunks that read a name an affected chunk binds (or
+1. the lines that changed are found, and the chunks around them (one line of context each side) are
+   re-parsed on their own and spliced in (``chunk_parse.py``); lines that do not parse become one
+   *broken* chunk recovered on its own, so the rest of the file keeps its findings;
+2. the *affected* chunks are the new ones, the chunks that read a name an affected chunk binds (or
    mutates), and the chunks whose function bodies an affected chunk's code ran first (the analyzer
-   analyses a body at its first call, with the bindings of that moment);
-4. the affected chunks are analysed again together with what their results depend on: the chunks that
+   analyses a body at its first call, with the bindings of that moment) (``chunk_graph.py``);
+3. the affected chunks are analysed again together with what their results depend on: the chunks that
    bind the names they read, the chunks whose code first ran their bodies, and the torch imports;
-5. findings of unaffected chunks are kept (moved by the number of lines the edit added or removed).
+4. findings of unaffected chunks are kept (moved by the number of lines the edit added or removed).
 
-``tests/analysis/test_incremental.py`` checks the results against full analyses edit by edit.
+When step 3 would walk more than ``exact_line_budget`` lines and the caller allows it, the edited chunks
+are first analysed with only what they read directly (a *provisional* result); :meth:`confirm` then
+does the exact step. Anything unusual (a star import, regions that may parse only together) falls back
+to a full analysis. ``tests/analysis/test_incremental.py`` checks the results against full analyses.
 """
 
 from __future__ import annotations
 
-import ast
 import logging
-import warnings
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from msmigrate.analysis.analyzer import analyze_parsed, analyze_text, run_safely, syntax_error_parts
-from msmigrate.analysis.chunks import Chunk, chunks_of, describe, first_line
+from msmigrate.analysis.analyzer import analyze_parsed, analyze_text, run_safely
+from msmigrate.analysis.chunk_graph import ChunkGraph
+from msmigrate.analysis.chunk_parse import (
+    chunk_of_node,
+    common_lines,
+    mark_broken,
+    parse_chunks,
+    parse_region,
+    parse_together,
+    starts_indented,
+)
+from msmigrate.analysis.chunks import Chunk, chunks_of
 from msmigrate.analysis.finding import FileResult, Finding
 from msmigrate.analysis.options import AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
 from msmigrate.knowledge.base import KnowledgeBase
 
 log = logging.getLogger(__name__)
-_EMPTY: frozenset = frozenset()
 
 EXACT_LINE_BUDGET = 800  # about 40 ms of analysis on the benchmark machine
 FULL = "full"
@@ -113,13 +123,13 @@ class IncrementalAnalyzer:
         groups = _group(result.findings, chunks)
         if groups is None or any(chunk.star_import for chunk in chunks):
             return result
-        _record_triggers(_chunk_of_node(parsed.tree, chunks) or {}, triggers)
+        _record_triggers(chunk_of_node(parsed.tree, chunks) or {}, triggers)
         if parsed.syntax_error is not None:  # recovered: note which parts do not parse by themselves
-            chunks = _mark_broken(chunks, lines, self.path)
+            chunks = mark_broken(chunks, lines, self.path)
         for chunk in chunks:
             if chunk.broken is None:
                 chunk.nodes = []  # the tree is not kept: the chunks analysed again are parsed again
-        self._state = _State(text, lines, chunks, groups, _Graph(chunks), result)
+        self._state = _State(text, lines, chunks, groups, ChunkGraph(chunks), result)
         self.stats.chunks = len(chunks)
         return result
 
@@ -131,7 +141,7 @@ class IncrementalAnalyzer:
             self.stats = UpdateStats(UNCHANGED, chunks=len(state.chunks), broken_chunks=broken)
             return state.result
         chunks = state.chunks
-        prefix, suffix = _common_lines(state.text, text, state.lines, lines)
+        prefix, suffix = common_lines(state.text, text, state.lines, lines)
         delta = len(lines) - len(state.lines)
         # the changed old lines are prefix+1 .. len(old)-suffix (1-based); take the chunks touching them
         # or the lines next to them
@@ -144,16 +154,16 @@ class IncrementalAnalyzer:
             region_end = max(region_end, chunks[j].end)
         else:
             j = i - 1  # no chunk there: an edit between statements
-        if i > 0 and _starts_indented(lines, region_start, region_end + delta):
+        if i > 0 and starts_indented(lines, region_start, region_end + delta):
             i -= 1  # indented code continues the statement before it (after blank lines, say)
             region_start = chunks[i].start
-        new_region = _parse_region(lines, region_start, region_end + delta, self.path)
+        new_region = parse_region(lines, region_start, region_end + delta, self.path)
         if new_region is None or any(chunk.star_import for chunk in new_region):
             return None
         removed = chunks[i : j + 1]
         region = (region_start, region_end + delta)
-        if any(c.broken for c in new_region) and _joined(chunks[:i], chunks[j + 1 :], region, delta, lines,
-                                                          self.path):
+        broken = any(c.broken for c in new_region)
+        if broken and parse_together(chunks[:i], chunks[j + 1 :], region, delta, lines, self.path):
             return None  # with another place that does not parse, the text may parse as a whole
         after = chunks[j + 1 :]
         for chunk in after:
@@ -225,12 +235,12 @@ class IncrementalAnalyzer:
         the chunks do not parse or analyse as before)."""
         text, lines, chunks = state.text, state.lines, state.chunks
         ordered = [chunk for chunk in chunks if chunk in reanalysed]
-        module = _parse_chunks(lines, ordered, self.path)
+        module = parse_chunks(lines, ordered, self.path)
         if module is None:
             return None
         parsed = ParsedSource(text, lines, module)
         mini, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
-        unit_chunk = _chunk_of_node(module, ordered)
+        unit_chunk = chunk_of_node(module, ordered)
         if mini.error_key is not None or unit_chunk is None:
             return None
         if record_triggers:
@@ -270,7 +280,7 @@ class _State:
     lines: list[str]
     chunks: list[Chunk]
     groups: dict[Chunk, list[Finding]]  # each chunk's findings, in order
-    graph: _Graph
+    graph: ChunkGraph
     result: FileResult
     dirty: set[Chunk] = field(default_factory=set)  # chunks whose findings are provisional
     _starts: list[int] | None = None
@@ -289,327 +299,6 @@ class _State:
     def update(self, text: str, lines: list[str], chunks: list[Chunk], result: FileResult) -> None:
         self.text, self.lines, self.chunks, self.result = text, lines, chunks, result
         self._starts = self._ends = None
-
-
-class _Graph:
-    """Which chunks bind and read which names, kept up to date as chunks are replaced."""
-
-    def __init__(self, chunks: list[Chunk]) -> None:
-        self.chunks = list(chunks)
-        self.binders: dict[str, set[Chunk]] = {}
-        self.readers: dict[str, set[Chunk]] = {}
-        for chunk in chunks:
-            self._add(chunk)
-        self._mutations()
-
-    def _add(self, chunk: Chunk) -> None:
-        for name in chunk.binds:
-            self.binders.setdefault(name, set()).add(chunk)
-        for name in chunk.reads:
-            self.readers.setdefault(name, set()).add(chunk)
-
-    def replace(self, removed: list[Chunk], added: list[Chunk], chunks: list[Chunk]) -> None:
-        """``removed`` gave way to ``added``; ``chunks`` are the file's chunks now."""
-        for chunk in removed:
-            for name in chunk.binds:
-                self.binders[name].discard(chunk)
-            for name in chunk.reads:
-                self.readers[name].discard(chunk)
-        for chunk in added:
-            self._add(chunk)
-        self.chunks = chunks
-        self._mutations()
-
-    def _mutations(self) -> None:
-        """A chunk that assigns attributes of other objects may change any class it can reach: it
-        counts as binding every name its dependencies read (names only imports bind hold modules and
-        foreign objects, which the analyzer never changes)."""
-        self.mutated: dict[Chunk, set[str]] = {}
-        self.mutators: dict[str, set[Chunk]] = {}
-        impure = [chunk for chunk in self.chunks if chunk.impure]
-        if not impure:
-            return
-        imported = {
-            name for name, found in self.binders.items() if found and all(c.imports_only for c in found)
-        }
-        for chunk in impure:
-            names = {name for dep in self._deps_closure({chunk}) for name in dep.reads} - imported
-            self.mutated[chunk] = names
-            for name in names:
-                self.mutators.setdefault(name, set()).add(chunk)
-
-    def binders_of(self, name: str) -> set[Chunk]:
-        found = self.binders.get(name, _EMPTY)
-        mutators = self.mutators.get(name)
-        return found | mutators if mutators else found
-
-    def _deps_closure(self, seeds: set[Chunk]) -> set[Chunk]:
-        found = set(seeds)
-        pending = list(seeds)
-        while pending:
-            for name in pending.pop().reads:
-                for dep in self.binders.get(name, _EMPTY):
-                    if dep not in found:
-                        found.add(dep)
-                        pending.append(dep)
-        return found
-    def bound_by(self, chunk: Chunk) -> set[str]:
-        """Names whose value the chunk decides or changes."""
-        return set(chunk.binds) | self.mutated.get(chunk, set())
-
-    def affected(self, new_region: list[Chunk], removed: list[Chunk]) -> set[Chunk]:
-        """Chunks whose findings may differ from the last version's."""
-        affected: set[Chunk] = set(new_region)
-        pending: list[Chunk] = list(new_region)
-        pending_names: set[str] = set()
-        for chunk in removed:
-            pending_names |= set(chunk.binds)
-            if chunk.impure:  # what it changed before the edit: the readers and the classes' own chunks
-                pending_names |= set(chunk.reads)
-                for name in chunk.reads:
-                    for binder in self.binders.get(name, ()):
-                        if binder not in affected:
-                            affected.add(binder)
-                            pending.append(binder)
-        removed_set = set(removed)
-        for chunk in self.chunks:  # bodies the edited code ran first: they run at another moment now
-            if chunk not in affected and chunk.triggers & removed_set:
-                affected.add(chunk)
-                pending.append(chunk)
-        names_done: set[str] = set()
-        while pending or pending_names:
-            if pending:
-                chunk = pending.pop()
-                names = self.bound_by(chunk)
-                if chunk in self.mutated:  # the mutated classes' own chunks see other attributes
-                    for name in self.mutated[chunk]:
-                        for binder in self.binders.get(name, ()):
-                            if binder not in affected:
-                                affected.add(binder)
-                                pending.append(binder)
-                pending_names |= names
-                for other in self.chunks:
-                    if other not in affected and chunk in other.triggers:
-                        affected.add(other)
-                        pending.append(other)
-                continue
-            name = pending_names.pop()
-            if name in names_done:
-                continue
-            names_done.add(name)
-            for reader in self.readers.get(name, ()):
-                if reader not in affected:
-                    affected.add(reader)
-                    pending.append(reader)
-        return affected
-
-    def near_slice(self, seeds: set[Chunk]) -> set[Chunk]:
-        """A shortened slice for a provisional result: the seeds, the chunks binding the names they
-        read (not what those read in turn), the chunks whose code first ran their bodies, and the
-        torch imports."""
-        found = set(seeds) | {chunk for chunk in self.chunks if chunk.imports_torch}
-        for chunk in seeds:
-            for name in chunk.reads:
-                found |= self.binders_of(name)
-            found |= chunk.triggers
-        return found
-
-    def slice(self, affected: set[Chunk]) -> set[Chunk]:
-        """What must be analysed again with the affected chunks: their dependencies, the chunks whose
-        code first ran their bodies, and every torch import (the analyzer notes whether there is one)."""
-        seeds = set(affected) | {chunk for chunk in self.chunks if chunk.imports_torch}
-        found = set(seeds)
-        pending = list(seeds)
-        binders_of = self.binders_of
-        while pending:
-            chunk = pending.pop()
-            for name in chunk.reads:
-                for dep in binders_of(name):
-                    if dep not in found:
-                        found.add(dep)
-                        pending.append(dep)
-            for trigger in chunk.triggers:
-                if trigger not in found:
-                    found.add(trigger)
-                    pending.append(trigger)
-        return found
-
-
-def _common_lines(old_text: str, new_text: str, old: list[str], new: list[str]) -> tuple[int, int]:
-    """How many lines two versions share at the start and (not overlapping those) at the end. May
-    count fewer than there are (never more): the region analysed again is then a little larger."""
-    if "\r" in old_text or "\r" in new_text:
-        return _common_line_ends(old, new)
-    # the longest common prefix and suffix of the texts, by bisection with C-speed comparisons
-    low, high = 0, min(len(old_text), len(new_text))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old_text[:middle] == new_text[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    prefix_chars = low
-    low, high = 0, min(len(old_text), len(new_text)) - prefix_chars
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old_text[len(old_text) - middle :] == new_text[len(new_text) - middle :]:
-            low = middle
-        else:
-            high = middle - 1
-    # lines entirely inside the common prefix end with a line break in it; likewise for the suffix
-    prefix = old_text.count("\n", 0, prefix_chars)
-    suffix = old_text.count("\n", len(old_text) - low) if low else 0
-    return prefix, min(suffix, len(old) - prefix, len(new) - prefix)
-
-
-def _common_line_ends(old: list[str], new: list[str]) -> tuple[int, int]:
-    """Lengths of the common prefix and (not overlapping it) common suffix of two line lists."""
-    limit = min(len(old), len(new))
-    prefix = 0
-    while prefix < limit and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    limit -= prefix
-    while suffix < limit and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
-    return prefix, suffix
-
-
-def _parse_region(lines: list[str], start: int, end: int, path: str) -> list[Chunk] | None:
-    """Chunks of the new text's lines ``start..end`` (1-based, inclusive) parsed on their own, with
-    their real line numbers. Lines that do not parse become one *broken* chunk holding what the
-    analyzer's recovery keeps of them; ``None`` when even that fails."""
-    text = "\n" * (start - 1) + "\n".join(lines[start - 1 : end]) if end >= start else ""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, filename=path)
-    except SyntaxError:
-        return _recover_region(lines, start, end, path)
-    except (ValueError, MemoryError, RecursionError):
-        return None
-    chunks = chunks_of(tree.body)
-    for chunk in chunks:
-        chunk.nodes = []
-    return chunks
-
-
-def _recover_region(lines: list[str], start: int, end: int, path: str) -> list[Chunk] | None:
-    if end < start:
-        return None
-    padded = [""] * (start - 1) + lines[start - 1 : end]
-    try:
-        parsed = parse_text("\n".join(padded), padded, path)
-    except (SourceError, RecursionError, MemoryError):
-        return None
-    chunk = Chunk(start, end, list(parsed.tree.body))
-    describe(chunk)
-    chunk.broken = syntax_error_parts(parsed.syntax_error or "line None: invalid syntax")
-    chunk.parsed_start = start
-    return [chunk]
-
-
-def _joined(
-    before: list[Chunk], after: list[Chunk], region: tuple[int, int], delta: int, lines: list[str], path: str
-) -> bool:
-    """Whether the edited region (``region``: new lines, not parsing) and the other broken chunks
-    (``before`` and ``after`` it, in old lines) parse together, from the first to the last of them."""
-    spans = [(c.start, c.end) for c in before if c.broken]
-    spans += [(c.start + delta, c.end + delta) for c in after if c.broken]
-    if not spans:
-        return False
-    spans.append(region)
-    return _own_error(lines, min(s for s, _ in spans), max(e for _, e in spans), path) is None
-
-
-def _mark_broken(chunks: list[Chunk], lines: list[str], path: str) -> list[Chunk]:
-    """After a recovered full parse: chunks whose lines do not parse on their own keep their recovered
-    nodes and are marked broken; code lines recovery dropped entirely (outside every chunk) become
-    broken chunks without nodes."""
-    out: list[Chunk] = []
-    previous_end = 0
-    for chunk in [*chunks, None]:
-        gap_end = chunk.start - 1 if chunk is not None else len(lines)
-        code = [n for n in range(previous_end + 1, gap_end + 1) if _is_code(lines[n - 1])]
-        if code:
-            gap = Chunk(code[0], code[-1], [])
-            gap.broken = _own_error(lines, gap.start, gap.end, path) or (gap.start, "invalid syntax")
-            gap.parsed_start = gap.start
-            out.append(gap)
-        if chunk is None:
-            break
-        error = _own_error(lines, chunk.start, chunk.end, path)
-        if error is not None:
-            chunk.broken, chunk.parsed_start = error, chunk.start
-        out.append(chunk)
-        previous_end = chunk.end
-    return out
-
-
-def _starts_indented(lines: list[str], start: int, end: int) -> bool:
-    """Whether the first code line of ``lines[start..end]`` (1-based) is indented."""
-    for line in lines[start - 1 : end]:
-        if _is_code(line):
-            return line[0] in " \t\f"
-    return False
-
-
-def _is_code(line: str) -> bool:
-    stripped = line.strip()
-    return bool(stripped) and not stripped.startswith("#")
-
-
-def _own_error(lines: list[str], start: int, end: int, path: str) -> tuple[int | None, str | None] | None:
-    """(line, message) of the syntax error of lines ``start..end`` parsed alone; ``None`` if they parse."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse("\n".join(lines[start - 1 : end]), filename=path)
-    except SyntaxError as exc:
-        return (exc.lineno + start - 1 if exc.lineno else start), exc.msg
-    except (ValueError, MemoryError, RecursionError):
-        return start, "invalid syntax"
-    return None
-
-
-def _parse_chunks(lines: list[str], chunks: list[Chunk], path: str) -> ast.Module | None:
-    """A module of just these chunks (in order), parsed from their lines with blank lines in between,
-    so every node has its real line number; ``None`` if it does not parse as the chunks did."""
-    pieces: list[str] = []
-    recovered: list[ast.stmt] = []
-    line = 1
-    for chunk in chunks:
-        if chunk.broken is not None:  # what recovery made of it, moved to where it is now
-            if chunk.start != chunk.parsed_start:
-                for node in chunk.nodes:
-                    ast.increment_lineno(node, chunk.start - chunk.parsed_start)
-                chunk.parsed_start = chunk.start
-            recovered.extend(chunk.nodes)
-            continue
-        pieces.append("\n" * (chunk.start - line))
-        pieces.append("\n".join(lines[chunk.start - 1 : chunk.end]))
-        line = chunk.end
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            module = ast.parse("".join(pieces), filename=path)
-    except (SyntaxError, ValueError, MemoryError):
-        return None
-    if recovered:
-        module.body = sorted([*module.body, *recovered], key=first_line)
-    return module
-
-
-def _chunk_of_node(module: ast.Module, chunks: list[Chunk]) -> dict[int, Chunk] | None:
-    """Top-level node id → its chunk; ``None`` if a node lies outside every chunk."""
-    starts = [chunk.start for chunk in chunks]
-    found: dict[int, Chunk] = {}
-    for node in module.body:
-        index = bisect_right(starts, node.lineno) - 1
-        if index < 0 or node.lineno > chunks[index].end:
-            return None
-        found[id(node)] = chunks[index]
-    return found
 
 
 def _group(findings: list[Finding], chunks: list[Chunk]) -> dict[Chunk, list[Finding]] | None:
