@@ -43,6 +43,11 @@ class Chunk:
     imports_torch: bool = False
     star_import: bool = False
     imports_only: bool = False  # every statement is an import
+    # what quick fixes need to know of a file's imports (see fixes/imports.py): the chunk imports at
+    # top level or directly inside a top-level try/if; every statement is an import, a try of imports,
+    # a string (docstring) or a __future__ import
+    import_related: bool = False
+    import_block: bool = False
     # (line, message) when the lines do not parse: ``nodes`` then keeps what recovery made of them,
     # parsed when the chunk started at ``parsed_start``
     broken: tuple[int | None, str | None] | None = None
@@ -172,6 +177,24 @@ def describe(chunk: Chunk) -> None:
     chunk.imports_torch = flags["imports_torch"]
     chunk.star_import = flags["star_import"]
     chunk.imports_only = all(type(node) in (ast.Import, ast.ImportFrom) for node in chunk.nodes)
+    chunk.import_related = any(
+        type(node) in _IMPORTS
+        or (type(node) in (ast.Try, ast.If) and any(type(inner) in _IMPORTS for inner in node.body))
+        for node in chunk.nodes
+    )
+    chunk.import_block = all(_leading(node) for node in chunk.nodes)
+
+
+_IMPORTS = (ast.Import, ast.ImportFrom)
+
+
+def _leading(node: ast.stmt) -> bool:
+    """A statement of the leading block ``import mindspore`` goes after (or a docstring)."""
+    if type(node) in _IMPORTS:
+        return True
+    if type(node) is ast.Try:
+        return all(type(inner) in _IMPORTS for inner in node.body)
+    return type(node) is ast.Expr and type(node.value) is ast.Constant and type(node.value.value) is str
 
 
 def _push_arguments(args: ast.arguments, module_level: bool, in_method: bool, push) -> None:

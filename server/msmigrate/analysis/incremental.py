@@ -22,6 +22,7 @@ to a full analysis. ``tests/analysis/test_incremental.py`` checks the results ag
 
 from __future__ import annotations
 
+import ast
 import logging
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -202,6 +203,27 @@ class IncrementalAnalyzer:
     def text(self) -> str | None:
         """The text of the last result that can be built on (``None`` after a fresh start)."""
         return self._state.text if self._state is not None else None
+
+    def statements_for(self, text: str, lines: list[int]) -> ast.Module | None:
+        """A module of just the top-level statements covering ``lines`` (1-based), the leading import
+        block and every statement that imports: what quick fixes look at, parsed without the rest of
+        the file. ``None`` unless ``text`` is the last analysed text and it parses."""
+        state = self._state
+        if state is None or state.text != text or any(chunk.broken for chunk in state.chunks):
+            return None
+        chunks = state.chunks
+        wanted: set[Chunk] = {chunk for chunk in chunks if chunk.import_related}
+        for chunk in chunks:  # the leading block, and the statement after it (where the block ends)
+            wanted.add(chunk)
+            if not chunk.import_block:
+                break
+        starts = state.starts()
+        for line in lines:
+            index = bisect_right(starts, line) - 1
+            if index < 0 or line > chunks[index].end:
+                return None
+            wanted.add(chunks[index])
+        return parse_chunks(state.lines, [chunk for chunk in chunks if chunk in wanted], self.path)
 
     @property
     def provisional(self) -> bool:

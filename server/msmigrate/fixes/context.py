@@ -62,6 +62,19 @@ class FixContext:
             return None
         return cls(source, path, kb, tree, list(findings))
 
+    @classmethod
+    def of_statements(
+        cls, source: str, path: str, kb: KnowledgeBase, tree: ast.Module, findings: list[Finding],
+        lines: list[str] | None = None,
+    ) -> FixContext:
+        """A context whose ``tree`` holds only some top-level statements of ``source`` (with their real
+        line numbers): the ones the fixes at hand touch, the leading imports and every statement that
+        imports. ``lines``: ``source`` already split (as :func:`split_lines` does)."""
+        context = cls(source, path, kb, tree, list(findings))
+        if lines is not None:
+            context.__dict__["lines"] = lines  # the cached_property's slot
+        return context
+
     # --- text -----------------------------------------------------------------------------------
     @cached_property
     def lines(self) -> list[str]:
@@ -72,14 +85,20 @@ class FixContext:
         return newline_of(self.source)
 
     @cached_property
-    def _encoded(self) -> list[bytes]:
-        return [line.encode("utf-8", "surrogatepass") for line in self.lines]
+    def _encoded(self) -> dict[int, bytes]:
+        return {}  # 1-based line → its UTF-8 bytes, encoded when first needed
 
     def _column(self, line: int, byte_col: int) -> int:
         """1-based code-point column of a 0-based UTF-8 byte column on 1-based ``line``."""
-        if 1 <= line <= len(self._encoded):
-            return len(self._encoded[line - 1][:byte_col].decode("utf-8", "surrogatepass")) + 1
-        return byte_col + 1
+        if not 1 <= line <= len(self.lines):
+            return byte_col + 1
+        text = self.lines[line - 1]
+        if text.isascii():
+            return byte_col + 1
+        encoded = self._encoded.get(line)
+        if encoded is None:
+            encoded = self._encoded[line] = text.encode("utf-8", "surrogatepass")
+        return len(encoded[:byte_col].decode("utf-8", "surrogatepass")) + 1
 
     def node_range(self, node: ast.AST) -> Range:
         """(line, column, end_line, end_column) of an ``ast`` node in Finding coordinates."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import logging
 from typing import TYPE_CHECKING
 
@@ -85,6 +86,17 @@ class OpenDocuments:
         except Exception:  # confirm() promises not to raise; a bug must not stop the server
             log.exception("confirming the analysis of %s failed", uri)
             self._analyzers.pop(uri, None)
+            return None
+
+    def statements_for(self, uri: str, source: str, lines: list[int]) -> ast.Module | None:
+        """See :meth:`IncrementalAnalyzer.statements_for` (call it on the analysis thread)."""
+        entry = self._analyzers.get(uri)
+        if entry is None:
+            return None
+        try:
+            return entry[1].statements_for(source, lines)
+        except Exception:  # a bug here only costs the fix context a full parse
+            log.exception("statements of %s for quick fixes failed", uri)
             return None
 
     def forget(self, uri: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 from typing import Any
 
 from lsprotocol import types
@@ -46,6 +47,18 @@ def fix_all_edits(server: MsMigrateServer, analysis: Analysis) -> tuple[list[typ
     return [index.edit_to_lsp(edit) for edit in line_edits(analysis.source, new_source)], applied
 
 
+def _near(analysis: Analysis, first: int, last: int) -> list[Finding]:
+    """The findings that may touch lines ``first..last`` (found by bisection: findings are sorted by
+    line, and none starts more than the longest finding's span before ``first``)."""
+    findings = analysis.result.findings
+    if analysis.finding_lines is None:
+        analysis.finding_lines = [f.line for f in findings]
+        analysis.longest_span = max((f.end_line - f.line for f in findings), default=0)
+    lines = analysis.finding_lines
+    low = bisect.bisect_left(lines, first - analysis.longest_span)
+    return findings[low : bisect.bisect_right(lines, last)]
+
+
 def _overlaps(finding: Finding, start: tuple[int, int], end: tuple[int, int]) -> bool:
     return (finding.line, finding.column) <= end and start <= (finding.end_line, finding.end_column)
 
@@ -71,16 +84,31 @@ def quick_fixes(
 ) -> list[types.CodeAction]:
     start = analysis.index.from_lsp(params.range.start)
     end = analysis.index.from_lsp(params.range.end)
-    findings = [f for f in analysis.result.findings if fixers_for(f.rule) and _overlaps(f, start, end)]
+    near = _near(analysis, start[0], end[0])
+    findings = [f for f in near if fixers_for(f.rule) and _overlaps(f, start, end)]
     if not findings:
         return []
     path = server.path_of(analysis.uri)
-    if analysis.fix_context is None:  # one parse per document version, shared by all requests
-        built = FixContext.build(analysis.source, path, server.kb, analysis.result.findings)
-        analysis.fix_context = built if built is not None else False
-    if analysis.fix_context is False:
+    context = analysis.fix_context or None
+    if context is None and analysis.fix_context is not False:
+        # the statements holding these findings (and the imports), parsed alone: a big file is not
+        # parsed whole for each version the cursor stops in
+        lines = tuple(sorted({line for f in findings for line in (f.line, f.end_line)}))
+        context = analysis.partial_fix_contexts.get(lines)
+        documents = server.documents
+        tree = None if context else documents.statements_for(analysis.uri, analysis.source, list(lines))
+        if tree is not None:
+            context = FixContext.of_statements(
+                analysis.source, path, server.kb, tree, analysis.result.findings, list(analysis.index.lines)
+            )
+            analysis.partial_fix_contexts[lines] = context
+        elif context is None:  # one parse per document version, shared by all requests
+            built = FixContext.build(analysis.source, path, server.kb, analysis.result.findings)
+            analysis.fix_context = built if built is not None else False
+            context = built
+    if context is None:
         return []
-    pairs = fixes_by_finding(analysis.source, path, findings, server.kb, analysis.fix_context)
+    pairs = fixes_by_finding(analysis.source, path, findings, server.kb, context)
     disabled_ok = server.client_supports("text_document", "code_action", "disabled_support")
     actions: list[types.CodeAction] = []
     preferred_given: set[int] = set()

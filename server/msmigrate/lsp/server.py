@@ -20,7 +20,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import unquote
 
@@ -55,6 +55,9 @@ class Analysis:
     index: LineIndex
     result_id: str
     fix_context: Any = None  # FixContext built on first use (False: the text does not parse)
+    partial_fix_contexts: dict[tuple[int, ...], Any] = field(default_factory=dict)  # lines → FixContext
+    finding_lines: list[int] | None = None  # each finding's line, for bisection (code actions)
+    longest_span: int = 0  # the most lines a finding spans
     provisional: bool = False  # shortened analysis of a big edit: ``MsMigrateServer.confirm`` follows
 
 
