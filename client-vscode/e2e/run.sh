@@ -100,12 +100,16 @@ code_server --extensions-dir "$OUT/extensions" --user-data-dir "$OUT/user-data" 
 
 # 6. code-server on loopback, no auth.
 log "starting code-server on 127.0.0.1:$PORT"
+# (in a process group of its own, so that stopping it also stops its extension host and the msmigrate
+# server that host started)
+set -m
 code_server --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override \
   --extensions-dir "$OUT/extensions" --user-data-dir "$OUT/user-data" \
   "$WORKSPACE" >"$OUT/logs/code-server.log" 2>&1 &
 CS_PID=$!
-trap 'kill "$CS_PID" 2>/dev/null || true' EXIT
+set +m
+trap 'kill -- -"$CS_PID" 2>/dev/null || kill "$CS_PID" 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
   curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
   kill -0 "$CS_PID" 2>/dev/null || { cat "$OUT/logs/code-server.log" >&2; exit 1; }

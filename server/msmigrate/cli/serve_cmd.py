@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import sys
 
 import click
 
@@ -58,6 +59,9 @@ def serve(tcp: str | None, ws: str | None, allow_remote: bool, log_file: str | N
 
     from msmigrate.lsp.server import create_server
 
+    # the analysis thread is CPU-bound; hand the interpreter to the request loop more often than every
+    # 5 ms (the default) so hovers stay quick while a long re-analysis runs in the background
+    sys.setswitchinterval(0.001)
     server = create_server()
     if address is None:
         server.start_io()
