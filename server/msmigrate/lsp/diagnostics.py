@@ -259,7 +259,7 @@ def send_json_text(server: MsMigrateServer, body: str) -> None:
         asyncio.ensure_future(result)
 
 
-# a provisional result (a big edit analysed in short) is confirmed once edits pause this long
+# a provisional result (a big edit analysed in short) is confirmed once edits and requests pause this long
 CONFIRM_AFTER_S = 0.15
 
 
@@ -326,11 +326,16 @@ class Publisher:
         if analysis is None or not analysis.provisional:
             return False
         wakeup = self.wakeups[uri] = asyncio.Event()
+        loop = asyncio.get_running_loop()
         try:
-            await asyncio.wait_for(wakeup.wait(), CONFIRM_AFTER_S)
-            return True  # edited again: analyse that first
-        except TimeoutError:
-            pass
+            while True:  # until neither edits nor requests came for a while
+                try:
+                    await asyncio.wait_for(wakeup.wait(), CONFIRM_AFTER_S)
+                    return True  # edited again: analyse that first
+                except TimeoutError:
+                    pass
+                if loop.time() - self.server.last_request >= CONFIRM_AFTER_S:
+                    break
         finally:
             self.wakeups.pop(uri, None)
         if uri in self.pending:

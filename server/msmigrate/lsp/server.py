@@ -71,6 +71,7 @@ class MsMigrateServer(LanguageServer):
         self._result_counter = 0
         self.analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-analysis")
         self.documents = OpenDocuments()  # incremental analysis state per open document
+        self.last_request = 0.0  # loop time of the last request that needed an analysis
         self.on_settings_changed: list[Callable[[], Any]] = []
         # extra code actions from optional features: provider(server, analysis, params) -> [CodeAction]
         self.code_action_providers: list[Callable[..., list[types.CodeAction]]] = []
@@ -183,6 +184,7 @@ class MsMigrateServer(LanguageServer):
         analysis that others (the diagnostics loop) are waiting for.
         """
         loop = asyncio.get_running_loop()
+        self.last_request = loop.time()
         while True:
             doc = self.document(uri)
             if doc is None:
