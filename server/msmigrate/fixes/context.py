@@ -13,6 +13,7 @@ import bisect
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.finding import Finding
 from msmigrate.fixes import imports
 from msmigrate.fixes.model import TextEdit
@@ -85,32 +86,12 @@ class FixContext:
         return newline_of(self.source)
 
     @cached_property
-    def _encoded(self) -> dict[int, bytes]:
-        return {}  # 1-based line → its UTF-8 bytes, encoded when first needed
-
-    def _column(self, line: int, byte_col: int) -> int:
-        """1-based code-point column of a 0-based UTF-8 byte column on 1-based ``line``."""
-        if not 1 <= line <= len(self.lines):
-            return byte_col + 1
-        text = self.lines[line - 1]
-        if text.isascii():
-            return byte_col + 1
-        encoded = self._encoded.get(line)
-        if encoded is None:
-            encoded = self._encoded[line] = text.encode("utf-8", "surrogatepass")
-        return len(encoded[:byte_col].decode("utf-8", "surrogatepass")) + 1
+    def _columns(self) -> ColumnMap:
+        return ColumnMap(self.lines, self.source.isascii())
 
     def node_range(self, node: ast.AST) -> Range:
         """(line, column, end_line, end_column) of an ``ast`` node in Finding coordinates."""
-        line, end_line = node.lineno, node.end_lineno or node.lineno
-        return (
-            line,
-            self._column(line, node.col_offset),
-            end_line,
-            self._column(
-                end_line, node.end_col_offset if node.end_col_offset is not None else node.col_offset
-            ),
-        )
+        return self._columns.node_range(node)
 
     def text(self, node: ast.AST) -> str:
         """The source text of ``node`` (``ast.get_source_segment`` without splitting the whole source
