@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import ast
 import warnings
-from bisect import bisect_right
 
 from msmigrate.analysis.analyzer import syntax_error_parts
-from msmigrate.analysis.chunks import Chunk, chunks_of, describe, first_line
+from msmigrate.analysis.chunks import Chunk, chunk_at, chunks_of, describe, first_line
 from msmigrate.analysis.parse import SourceError, parse_text
 
 
@@ -187,8 +186,8 @@ def chunk_of_node(module: ast.Module, chunks: list[Chunk]) -> dict[int, Chunk] |
     starts = [chunk.start for chunk in chunks]
     found: dict[int, Chunk] = {}
     for node in module.body:
-        index = bisect_right(starts, node.lineno) - 1
-        if index < 0 or node.lineno > chunks[index].end:
+        chunk = chunk_at(chunks, starts, node.lineno)
+        if chunk is None:
             return None
-        found[id(node)] = chunks[index]
+        found[id(node)] = chunk
     return found

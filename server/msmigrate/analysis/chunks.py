@@ -19,6 +19,7 @@ may read a name it does not really read, but never the other way round.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from msmigrate.analysis.tables import TORCH_ROOTS
@@ -61,6 +62,14 @@ def first_line(node: ast.stmt) -> int:
     if decorators:
         return min(node.lineno, *(d.lineno for d in decorators))
     return node.lineno
+
+
+def chunk_at(chunks: list[Chunk], starts: list[int], line: int) -> Chunk | None:
+    """The chunk holding 1-based ``line`` (``starts``: the chunks' first lines), or ``None``."""
+    index = bisect_right(starts, line) - 1
+    if index < 0 or line > chunks[index].end:
+        return None
+    return chunks[index]
 
 
 def chunks_of(body: list[ast.stmt]) -> list[Chunk]:

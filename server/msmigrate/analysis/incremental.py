@@ -38,7 +38,7 @@ from msmigrate.analysis.chunk_parse import (
     parse_together,
     starts_indented,
 )
-from msmigrate.analysis.chunks import Chunk, chunks_of
+from msmigrate.analysis.chunks import Chunk, chunk_at, chunks_of
 from msmigrate.analysis.finding import FileResult, Finding
 from msmigrate.analysis.options import AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
@@ -219,10 +219,10 @@ class IncrementalAnalyzer:
                 break
         starts = state.starts()
         for line in lines:
-            index = bisect_right(starts, line) - 1
-            if index < 0 or line > chunks[index].end:
+            chunk = chunk_at(chunks, starts, line)
+            if chunk is None:
                 return None
-            wanted.add(chunks[index])
+            wanted.add(chunk)
         return parse_chunks(state.lines, [chunk for chunk in chunks if chunk in wanted], self.path)
 
     @property
@@ -328,23 +328,21 @@ def _group(findings: list[Finding], chunks: list[Chunk]) -> dict[Chunk, list[Fin
     starts = [chunk.start for chunk in chunks]
     groups: dict[Chunk, list[Finding]] = {}
     for finding in findings:
-        index = bisect_right(starts, finding.line) - 1
-        if index < 0 or finding.line > chunks[index].end:
+        chunk = chunk_at(chunks, starts, finding.line)
+        if chunk is None:
             return None
-        groups.setdefault(chunks[index], []).append(finding)
+        groups.setdefault(chunk, []).append(finding)
     return groups
 
 
 def _record_triggers(
     unit_chunk: dict[int, Chunk], triggers: list[tuple[object, object]]
 ) -> dict[Chunk, set[Chunk]]:
-    """Note on each chunk which chunks' code first ran its bodies; returns runner → chunks it ran."""
-    run_by: dict[Chunk, set[Chunk]] = {}
-    for unit, trigger in triggers:
-        target, source = unit_chunk.get(id(unit)), unit_chunk.get(id(trigger))
-        if target is not None and source is not None:
+    """:func:`_runs`, also noted on each chunk (``Chunk.triggers``: whose code first ran its bodies)."""
+    run_by = _runs(unit_chunk, triggers)
+    for source, targets in run_by.items():
+        for target in targets:
             target.triggers.add(source)
-            run_by.setdefault(source, set()).add(target)
     return run_by
 
 
