@@ -17,6 +17,7 @@ from pygls.uris import from_fs_path
 
 from msmigrate.i18n import t
 from msmigrate.lsp.server import MsMigrateServer
+from msmigrate.safe_paths import inside_roots, write_inside
 
 REPORT_DIR = ".msmigrate"
 FORMAT_SUFFIX = {
@@ -56,31 +57,64 @@ def workspace_roots(server: MsMigrateServer) -> list[str]:
     return roots
 
 
-def report_dir(roots: list[str]) -> Path:
-    """``<first root>/.msmigrate`` when writable, else a temporary folder."""
-    for root in roots[:1]:
-        base = Path(root)
-        folder = (base if base.is_dir() else base.parent) / REPORT_DIR
-        try:
-            folder.mkdir(exist_ok=True)
-            return folder
-        except OSError:
-            pass
-    return Path(tempfile.mkdtemp(prefix="msmigrate-"))
+def report_path(server: MsMigrateServer, roots: list[str], fmt: str) -> tuple[str, list[str]] | None:
+    """``(workspace folder, [sub, folders, .msmigrate, report.<ext>])`` for a report on ``roots[0]``;
+    ``None`` when it does not lie inside a workspace folder."""
+    if not roots:
+        return None
+    found = inside_roots(roots[0], workspace_roots(server))
+    if found is None:
+        return None
+    target, root = found
+    folder = target if target.is_dir() else target.parent
+    parts = list(folder.relative_to(root).parts) if folder != root else []
+    return str(root), [*parts, REPORT_DIR, f"report.{FORMAT_SUFFIX.get(fmt, fmt)}"]
 
 
-def write_report(roots: list[str], report: Any, fmt: str, lang: str) -> Path:
+def write_report(
+    server: MsMigrateServer, roots: list[str], report: Any, fmt: str, lang: str
+) -> tuple[Path, str | None]:
+    """Render the report and write it to ``.msmigrate/`` of the scanned folder, inside the workspace and
+    never through a symlink (:func:`msmigrate.safe_paths.write_inside`), else to a fresh temporary folder;
+    returns the path and, in the latter case, why (for the log)."""
     from msmigrate.reports import render
 
     text = render(report, fmt, lang)
-    folder = report_dir(roots)
-    path = folder / f"report.{FORMAT_SUFFIX.get(fmt, fmt)}"
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError:
-        path = Path(tempfile.mkdtemp(prefix="msmigrate-")) / path.name
-        path.write_text(text, encoding="utf-8")
+    where = report_path(server, roots, fmt)
+    problem = None
+    if where is not None:
+        try:
+            return write_inside(where[0], where[1], text), None
+        except OSError as exc:
+            problem = t("lsp.log.report_elsewhere", "en", path=str(Path(where[0], *where[1])),
+                        detail=str(exc))
+    name = f"report.{FORMAT_SUFFIX.get(fmt, fmt)}"
+    return write_inside(tempfile.mkdtemp(prefix="msmigrate-"), [name], text), problem
+
+
+async def write_report_async(server: MsMigrateServer, roots: list[str], report: Any, fmt: str) -> Path:
+    """:func:`write_report` in a thread; a report written elsewhere is logged."""
+    loop = asyncio.get_running_loop()
+    path, problem = await loop.run_in_executor(
+        server.thread_pool, write_report, server, roots, report, fmt, server.lang
+    )
+    if problem:
+        server.log(problem, types.MessageType.Warning)
     return path
+
+
+class OutsideWorkspace(Exception):
+    """A path argument outside every workspace folder; the message is for the user."""
+
+
+def checked_path(server: MsMigrateServer, value: str) -> str:
+    """The path of a command argument (URI or path; relative to the first workspace folder) when it lies
+    inside a workspace folder once symlinks are resolved; raises :class:`OutsideWorkspace` otherwise."""
+    path = to_path(server, value)
+    found = inside_roots(path, workspace_roots(server))
+    if found is None:
+        raise OutsideWorkspace(t("lsp.command.outside_workspace", server.lang, path=path))
+    return str(found[0])
 
 
 class ScanProblem(Exception):
@@ -197,9 +231,11 @@ def register(server: MsMigrateServer) -> None:
     server.last_report = None  # type: ignore[attr-defined]
 
     def _roots(args: tuple[Any, ...]) -> list[str]:
+        """The folder argument (inside the workspace: :class:`OutsideWorkspace` otherwise), else every
+        workspace folder."""
         target = _arg(args, 0, "path", "uri", "folder")
         if isinstance(target, str) and target.strip():
-            return [to_path(server, target.strip())]
+            return [checked_path(server, target.strip())]
         return workspace_roots(server)
 
     async def _scan_and_keep(roots: list[str]) -> Any:
@@ -218,14 +254,14 @@ def register(server: MsMigrateServer) -> None:
     @server.command("msmigrate.scanProject")
     @server.guarded("msmigrate.scanProject")
     async def scan_project(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
-        roots = _roots(args)
+        try:
+            roots = _roots(args)
+        except OutsideWorkspace as exc:
+            return {"error": str(exc)}
         report = await _scan_and_keep(roots)
         if isinstance(report, dict):
             return report
-        loop = asyncio.get_running_loop()
-        html = await loop.run_in_executor(
-            server.thread_pool, write_report, roots, report, "html", server.lang
-        )
+        html = await write_report_async(server, roots, report, "html")
         shown = await show(server, html)
         server.release_memory_soon()  # once the (large) reply has been sent
         return {
@@ -245,10 +281,13 @@ def register(server: MsMigrateServer) -> None:
             return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.scanFile")}
         uri = to_uri(target)
         analysis = await server.current(uri)
-        if analysis is not None:
+        if analysis is not None:  # the editor's text: nothing is read
             result = analysis.result
         else:
-            path = Path(to_path(server, target))
+            try:
+                path = Path(checked_path(server, target))
+            except OutsideWorkspace as exc:
+                return {"error": str(exc)}
             try:
                 data = path.read_bytes()
             except OSError as exc:
@@ -309,7 +348,11 @@ def register(server: MsMigrateServer) -> None:
                 )
             }
         target = _arg(args, 1, "path", "uri")
-        roots = [to_path(server, target)] if isinstance(target, str) and target else workspace_roots(server)
+        try:
+            roots = [checked_path(server, target)] if isinstance(target, str) and target \
+                else workspace_roots(server)
+        except OutsideWorkspace as exc:
+            return {"error": str(exc)}
         last = server.last_report  # type: ignore[attr-defined]
         if last is not None and last[0] == roots:
             report = last[1]
@@ -317,7 +360,6 @@ def register(server: MsMigrateServer) -> None:
             report = await _scan_and_keep(roots)
             if isinstance(report, dict):
                 return report
-        loop = asyncio.get_running_loop()
-        path = await loop.run_in_executor(server.thread_pool, write_report, roots, report, fmt, server.lang)
+        path = await write_report_async(server, roots, report, fmt)
         shown = await show(server, path) if fmt == "html" else False
         return {"format": fmt, "path": str(path), "shown": shown}

@@ -32,6 +32,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lsp.command.scan_failed": ("Cannot scan {paths}: {detail}", "无法扫描 {paths}：{detail}"),
     "lsp.command.unreadable": ("Cannot read {path}: {detail}", "无法读取 {path}：{detail}"),
     "lsp.command.not_open": ("The document {uri} is not open.", "文档 {uri} 未打开。"),
+    "lsp.command.outside_workspace": (
+        "{path} is outside the workspace folders; msmigrate reads and writes only inside them.",
+        "{path} 不在工作区文件夹内；msmigrate 只读写工作区文件夹内的文件。",
+    ),
+    "lsp.log.report_elsewhere": (
+        "The report was not written to {path} ({detail}); it went to a temporary folder instead.",
+        "报告未写入 {path}（{detail}），已改为写入临时文件夹。",
+    ),
     "lsp.hover.category": ("Category: {category}", "类别：{category}"),
     "lsp.hover.table_head": ("| PyTorch | MindSpore | Note |", "| PyTorch | MindSpore | 说明 |"),
     "lsp.hover.unsupported": ("not supported by MindSpore", "MindSpore 不支持"),
