@@ -82,3 +82,23 @@ def test_exclude_and_no_cache(project: Path, counting_analyzer) -> None:
     run(str(project), "-j", "1", "--no-cache", "--exclude", "pkg/")
     run(str(project), "-j", "1", "--no-cache", "--exclude", "pkg/")
     assert counting_analyzer.calls == ["a.py", "a.py"]
+
+
+def test_output_is_replaced_atomically_and_never_written_through_a_symlink(
+    project: Path, tmp_path: Path
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    out = tmp_path / "out" / "report.json"
+    out.parent.mkdir()
+    out.symlink_to(victim)
+    result = run(str(project), "-j", "1", "--format", "json", "-o", str(out))
+    assert result.exit_code == 1
+    assert f"Not writing {out}: it is a symlink or not a regular file" in result.output
+    assert victim.read_text(encoding="utf-8") == "precious\n" and out.is_symlink()
+    out.unlink()
+    out.write_text("old", encoding="utf-8")
+    result = run(str(project), "-j", "1", "--format", "json", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert [f["path"] for f in json.loads(out.read_text(encoding="utf-8"))["files"]] == ["a.py", "pkg/b.py"]
+    assert [p.name for p in out.parent.iterdir()] == ["report.json"]  # no temporary file left

@@ -58,8 +58,12 @@ def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_versio
             raise click.UsageError(t("scan.error.path_not_found", lang, path=str(exc))) from None
 
     if output is not None:
-        try:
-            output.write_text(render(report, fmt, lang), encoding="utf-8")
+        from msmigrate.safe_paths import UnsafePath, write_atomic
+
+        try:  # a temporary file renamed onto the name: never written through a symlink, FIFO or device
+            write_atomic(output, render(report, fmt, lang))
+        except UnsafePath:
+            raise click.ClickException(t("scan.error.unsafe_output", lang, path=str(output))) from None
         except OSError as exc:
             raise click.ClickException(t("scan.error.write", lang, path=str(output),
                                          detail=exc.strerror or str(exc))) from None

@@ -33,6 +33,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Could not write {path}: {detail}",
         "无法写入 {path}：{detail}",
     ),
+    "scan.error.unsafe_output": (
+        "Not writing {path}: it is a symlink or not a regular file (name the file itself, or omit -o to "
+        "print the report).",
+        "未写入 {path}：它是符号链接或不是普通文件（请直接指定目标文件，或省略 -o 以打印报告）。",
+    ),
     "scan.cancelled": (
         "The scan was cancelled.",
         "扫描已取消。",
@@ -55,8 +60,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "scan.help.format": ("Report format.", "报告格式。"),
     "scan.help.output": (
-        "Write the report to this file instead of standard output.",
-        "将报告写入该文件，而不是标准输出。",
+        "Write the report to this file instead of standard output (replaced through a temporary file; "
+        "a symlink or special file there is refused).",
+        "将报告写入该文件，而不是标准输出（经临时文件整体替换；若该处是符号链接或特殊文件则拒绝写入）。",
     ),
     "scan.help.mindspore_version": (
         "MindSpore API mapping version (1.10, 2.3, 2.4, 2.6 or auto).",
