@@ -2,7 +2,9 @@
 
 Every string from the scanned code or the messages is escaped with HTML entities (``<>&"'``) and the
 Markdown-active characters (``|`` `` ` `` ``*`` ``_`` ``[`` ``]`` ``\\`` ``#`` ``~``), so it can break
-neither the table nor the surrounding comment.
+neither the table nor the surrounding comment. ``@`` is followed by a zero-width space, so ``@name`` in
+code or a file name never becomes a GitHub mention (an entity such as ``&#64;`` would not help: GitHub
+decodes it before it looks for mentions).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from msmigrate.scan.model import ScanReport
 # one pass over the original characters: an entity made for one character is never escaped again
 # (a quote's ``&#x27;`` must not have its ``#`` turned into ``&#35;``)
 _ESCAPES = str.maketrans({**{c: html.escape(c, quote=True) for c in "&<>\"'"},
-                          **{c: f"&#{ord(c)};" for c in "|`*_[]\\#~"}})
+                          **{c: f"&#{ord(c)};" for c in "|`*_[]\\#~"}, "@": "@\u200b"})
 
 
 def md_escape(value: object) -> str:

@@ -1,5 +1,6 @@
 """Terminal report: per file, the Dev Toolkit's lists (convertible / possibly Tensor API / no direct
-mapping) and the other categories, then a summary with counts and the convertible rate.
+mapping) and the other categories, then a summary with counts and the convertible rate. Control
+characters from file names and code are shown escaped (``\x1b``), never sent to the terminal.
 
 The report is built once as :class:`rich.text.Text` lines: printed through a rich console on a terminal
 (colours), or joined as plain text for files and pipes (user strings are never parsed as markup).
@@ -13,6 +14,7 @@ from rich.text import Text
 from msmigrate.analysis.finding import Finding, FindingCategory
 from msmigrate.i18n import t, t_list
 from msmigrate.reports.common import category_label, format_rate, location, sections
+from msmigrate.reports.control_chars import escape_controls as _c
 from msmigrate.scan.model import ScanReport
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "information": "cyan", "hint": "dim"}
@@ -27,10 +29,10 @@ def _finding_line(finding: Finding, lang: str) -> Text:
     line = Text("    ")
     line.append(location(finding).ljust(8), style="dim")
     if finding.torch_api:
-        line.append(finding.torch_api, style="bold")
+        line.append(_c(finding.torch_api), style="bold")
         if finding.mindspore_api:
             line.append(" → ")
-            line.append(finding.mindspore_api, style="green")
+            line.append(_c(finding.mindspore_api), style="green")
         line.append("  ")
     details = None
     if finding.category is FindingCategory.DIFFERENCES:
@@ -39,9 +41,9 @@ def _finding_line(finding: Finding, lang: str) -> Text:
             # the arrow is already printed: only the differences follow it
             details = t_list(finding.message_args.get("details") or (), lang)
     if details:
-        line.append(details + "  ")
+        line.append(_c(details) + "  ")
     elif finding.category is not FindingCategory.CONSISTENT or not finding.mindspore_api:
-        line.append(finding.message(lang) + "  ")  # a consistent mapping needs no more than its arrow
+        line.append(_c(finding.message(lang)) + "  ")  # a consistent mapping needs no more than its arrow
     line.append(f"[{finding.rule} ", style="dim")
     line.append(t(f"report.severity.{finding.severity.value}", lang), style=_SEVERITY_STYLE[finding.severity])
     line.append("]", style="dim")
@@ -63,11 +65,12 @@ def build_lines(report: ScanReport, lang: str = "en") -> list[Text]:
     for file in report.files:
         if not file.findings and not file.error_key and not file.recovered:
             continue
-        lines += [Text(""), Text(file.path, style="bold underline")]
+        lines += [Text(""), Text(_c(file.path), style="bold underline")]
         if file.error_key:
-            lines.append(Text("  " + t("report.file_error", lang, message=file.error(lang)), style="red"))
+            message = _c(t("report.file_error", lang, message=file.error(lang)))
+            lines.append(Text("  " + message, style="red"))
         if file.recovered:
-            lines.append(Text("  " + (file.syntax_error(lang) or ""), style="yellow"))
+            lines.append(Text("  " + _c(file.syntax_error(lang) or ""), style="yellow"))
         for key, findings in sections(file.findings):
             lines.append(Text(f"  {t(key, lang)} ({len(findings)})", style=_SECTION_STYLE.get(key, "bold")))
             lines += [_finding_line(f, lang) for f in findings]
