@@ -32,6 +32,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lsp.command.scan_failed": ("Cannot scan {paths}: {detail}", "无法扫描 {paths}：{detail}"),
     "lsp.command.unreadable": ("Cannot read {path}: {detail}", "无法读取 {path}：{detail}"),
     "lsp.command.not_open": ("The document {uri} is not open.", "文档 {uri} 未打开。"),
+    "lsp.serve.listening_token": (
+        "msmigrate language server listening on {url}\nsession token: {token}\n"
+        "(a client presents it as initializationOptions.token over TCP, as ?token= over a WebSocket)",
+        "msmigrate 语言服务器正在监听 {url}\n会话令牌：{token}\n"
+        "（客户端通过 TCP 时在 initializationOptions.token 中提供，"
+        "通过 WebSocket 时在 URL 的 ?token= 中提供）",
+    ),
+    "lsp.serve.listening": (
+        "msmigrate language server listening on {url} (session token from the client's configuration)",
+        "msmigrate 语言服务器正在监听 {url}（会话令牌来自客户端配置）",
+    ),
+    "lsp.transport.bad_token": (
+        "msmigrate: connection refused: missing or wrong session token (TCP: the first message must be "
+        "initialize with initializationOptions.token; WebSocket: ?token= in the URL).",
+        "msmigrate：拒绝连接：会话令牌缺失或错误（TCP：第一条消息须为 initialize 且带 "
+        "initializationOptions.token；WebSocket：URL 中带 ?token=）。",
+    ),
+    "lsp.transport.bad_origin": (
+        "msmigrate: connection refused: this Origin is not allowed (see msmigrate serve --allow-origin).",
+        "msmigrate：拒绝连接：不允许此 Origin（参见 msmigrate serve --allow-origin）。",
+    ),
+    "lsp.transport.busy": (
+        "msmigrate: connection refused: another session is active; start one server per editor.",
+        "msmigrate：拒绝连接：已有会话在使用此服务器；请为每个编辑器各启动一个服务器。",
+    ),
     "lsp.command.outside_workspace": (
         "{path} is outside the workspace folders; msmigrate reads and writes only inside them.",
         "{path} 不在工作区文件夹内；msmigrate 只读写工作区文件夹内的文件。",
