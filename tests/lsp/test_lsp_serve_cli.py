@@ -103,9 +103,9 @@ def _serving(option: str, *extra: str, env: dict[str, str] | None = None) -> Ite
         while not banner.endswith(")\n"):  # both startup messages end with a parenthesis
             ready, _, _ = select.select([process.stderr], [], [], max(0.0, deadline - time.monotonic()))
             assert ready, f"no startup message within 30 s: {banner!r}"
-            line = process.stderr.readline().decode()
-            assert line, f"the server ended before listening: {banner}"
-            banner += line
+            chunk = os.read(process.stderr.fileno(), 4096).decode()  # unbuffered: select stays truthful
+            assert chunk, f"the server ended before listening: {banner}"
+            banner += chunk
         port = int(re.search(r"127\.0\.0\.1:(\d+)", banner).group(1))
         found = re.search(r"session token: (\S+)", banner)
         yield Served(port, found.group(1) if found else "", process, banner)
