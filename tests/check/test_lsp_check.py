@@ -83,7 +83,13 @@ async def test_command_without_api_is_a_clear_error(client: LanguageClient, tmp_
 
 
 async def test_python_path_setting_chooses_the_worker_interpreter(client: LanguageClient, tmp_path: Path):
-    missing = str(tmp_path / "no-such-python")
+    # an "interpreter" the system cannot start (no #! line, not a binary); the user confirms it (see
+    # tests/lsp/test_lsp_security.py)
+    broken = tmp_path / "python3"
+    broken.write_text("not a program\n", encoding="utf-8")
+    broken.chmod(0o755)
+    missing = str(broken)
+    client.protocol.fm.features[types.WINDOW_SHOW_MESSAGE_REQUEST] = lambda params: params.actions[0]
     await initialize(client, tmp_path, settings={"mindsporeVersion": "2.6", "pythonPath": missing})
     uri = open_document(client, tmp_path / "m.py", SOURCE)
     await wait_until(lambda: published_for(client, uri, 1), what="diagnostics")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from lsp_support import initialize
+from lsprotocol import types
 from pytest_lsp import LanguageClient
 from test_lsp_commands import execute
 
@@ -91,3 +92,72 @@ async def test_scan_file_reads_only_inside_the_workspace(
     assert [(f["line"], f["torch_api"]) for f in result["findings"]] == [(2, "torch.abs")]
     result = await execute(client, "msmigrate.scanFile", "inside.py")  # relative to the workspace folder
     assert [(f["line"], f["torch_api"]) for f in result["findings"]] == [(2, "torch.abs")]
+
+
+def answer_message_requests(
+    client: LanguageClient, answer: str | None
+) -> list[types.ShowMessageRequestParams]:
+    """Make the client answer every window/showMessageRequest with the action titled ``answer``."""
+    asked: list[types.ShowMessageRequestParams] = []
+
+    def on_request(params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+        asked.append(params)
+        return types.MessageActionItem(title=answer) if answer is not None else None
+
+    client.protocol.fm.features[types.WINDOW_SHOW_MESSAGE_REQUEST] = on_request
+    return asked
+
+
+async def check(client: LanguageClient) -> dict:
+    return await execute(client, "msmigrate.checkEquivalence", "torch.nn.functional.softmax")
+
+
+@pytest.mark.parametrize(
+    ("python", "key"),
+    [
+        ("bin/python", "check.python.not_absolute"),
+        ("/bin/sh", "check.python.not_python"),
+        ("{tmp}/evil.sh", "check.python.not_python"),
+        ("{tmp}/python3.11", "check.python.missing"),
+        ("{tmp}/python", "check.python.not_executable"),
+    ],
+)
+async def test_python_path_must_name_an_existing_interpreter(
+    client: LanguageClient, tmp_path: Path, python: str, key: str
+):
+    marker = tmp_path / "ran"
+    for name in ("evil.sh", "python"):
+        (tmp_path / name).write_text(f"#!/bin/sh\ntouch {marker}\n", encoding="utf-8")
+    (tmp_path / "evil.sh").chmod(0o755)
+    python = python.format(tmp=tmp_path)
+    asked = answer_message_requests(client, "Run it")
+    await initialize(client, tmp_path, init_options={"pythonPath": python}, settings={"pythonPath": python})
+    reply = await check(client)
+    assert reply == {"error": t(key, "en", python=python)}
+    assert client.messages[-1].message == reply["error"]
+    assert asked == [] and not marker.exists()
+
+
+async def test_python_path_runs_only_after_the_user_confirms_it(client: LanguageClient, tmp_path: Path):
+    marker = tmp_path / "ran"
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.write_text(f"#!/bin/sh\ntouch {marker}\n", encoding="utf-8")
+    python.chmod(0o755)
+    settings = {"pythonPath": str(python), "language": "zh"}
+    await initialize(client, tmp_path, init_options=settings, settings=settings)
+    for answer in ("不运行", None):  # declined, then dismissed
+        asked = answer_message_requests(client, answer)
+        reply = await check(client)
+        assert reply == {"error": f"未运行等价性检查：解释器 {python} 未获确认。"}
+        (request,) = asked
+        assert request.type == types.MessageType.Warning and str(python) in request.message
+        assert [a.title for a in request.actions] == ["运行", "不运行"]
+    assert not marker.exists()
+    asked = answer_message_requests(client, "运行")
+    reply = await check(client)  # confirmed: the "interpreter" runs (and is no real worker)
+    assert reply["result"]["status"] == "error" and len(asked) == 1
+    assert marker.exists()
+    marker.unlink()
+    reply = await check(client)
+    assert len(asked) == 1 and marker.exists()  # asked once per interpreter and session

@@ -4,6 +4,11 @@ The check runs in a worker subprocess (see :mod:`msmigrate.check.runner`) driven
 its own, never on the event loop; progress is reported with ``$/progress``, the verdict with
 ``window/showMessage``, and hover shows the latest result through
 :func:`msmigrate.check.verified.record_session_result`.
+
+A ``pythonPath`` setting is a program the server would start, and settings can come from a workspace
+(a cloned repository's editor settings): it is used only when it names an existing Python interpreter
+(:func:`msmigrate.check.interpreter.interpreter_problem`) and once the user confirmed it through
+``window/showMessageRequest`` (asked once per interpreter and session; declined: the check does not run).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from msmigrate.check.interpreter import interpreter_problem
 from msmigrate.i18n import t
 from msmigrate.lsp.server import Analysis, MsMigrateServer
 
@@ -32,6 +38,7 @@ class CheckService:
         self._runner: Any = None
         self._key: tuple[str | None, str] | None = None
         self._lock = threading.Lock()
+        self.confirmed: set[str] = set()  # interpreters the user allowed in this session
 
     def _runner_for(self, python: str | None, device: str) -> Any:
         from msmigrate.check.runner import CheckRunner, RunnerConfig
@@ -51,8 +58,10 @@ class CheckService:
                 self._runner.close()
             self._runner, self._key = None, None
 
-    def run(self, api: str, call_args: list[str] | None, call_kwargs: dict[str, str] | None) -> Any:
-        """Blocking: check ``api`` against the configured table on the configured device."""
+    def run(self, api: str, call_args: list[str] | None, call_kwargs: dict[str, str] | None,
+            python: str | None = None) -> Any:
+        """Blocking: check ``api`` against the configured table on the configured device, in the worker
+        interpreter ``python`` (default: the server's own)."""
         from msmigrate.check.request import target_for
         from msmigrate.check.service import check_one
         from msmigrate.check.verified import record_session_result
@@ -60,7 +69,7 @@ class CheckService:
         settings = self.server.settings
         kb = self.server.kb
         target = target_for(kb.canonical(api), kb)
-        runner = self._runner_for(settings.python_path, settings.device)
+        runner = self._runner_for(python, settings.device)
         result = check_one(
             target, runner, device=settings.device, call_args=call_args, call_kwargs=call_kwargs
         )
@@ -111,6 +120,32 @@ def _argument(args: tuple[Any, ...]) -> dict[str, Any]:
         return dict(args[0])
     names = ("api", "uri", "line", "column")
     return {name: value for name, value in zip(names, args, strict=False)}
+
+
+async def allowed_interpreter(server: MsMigrateServer, service: CheckService, python: str) -> str | None:
+    """``None`` when ``python`` may run the check, else the message saying why not (also shown)."""
+    problem = interpreter_problem(python)
+    if problem is None and python not in service.confirmed:
+        run, cancel = t("check.python.run", server.lang), t("check.python.cancel", server.lang)
+        params = types.ShowMessageRequestParams(
+            type=types.MessageType.Warning,
+            message=t("check.python.confirm", server.lang, python=python),
+            actions=[types.MessageActionItem(title=run), types.MessageActionItem(title=cancel)],
+        )
+        try:
+            choice = await server.window_show_message_request_async(params)
+        except Exception as exc:  # a client without message requests: not confirmed
+            server.report_failure("window/showMessageRequest", exc)
+            choice = None
+        if choice is not None and choice.title == run:
+            service.confirmed.add(python)
+        else:
+            problem = "check.python.declined"
+    if problem is None:
+        return None
+    message = t(problem, server.lang, python=python)
+    server.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
+    return message
 
 
 def _message_type(status: str) -> types.MessageType:
@@ -170,6 +205,11 @@ def register(server: MsMigrateServer) -> None:
         api = argument.get("api")
         if not isinstance(api, str) or not api.strip():
             return {"error": t("check.lsp.no_api", server.lang)}
+        python = server.settings.python_path
+        if python is not None:
+            refused = await allowed_interpreter(server, service, python)
+            if refused is not None:
+                return {"error": refused}
         call_args: list[str] | None = None
         call_kwargs: dict[str, str] | None = None
         uri, line, column = argument.get("uri"), argument.get("line"), argument.get("column")
@@ -198,13 +238,13 @@ def register(server: MsMigrateServer) -> None:
         loop = asyncio.get_running_loop()
         try:
             result = await loop.run_in_executor(
-                service.executor, service.run, api.strip(), call_args, call_kwargs
+                service.executor, service.run, api.strip(), call_args, call_kwargs, python
             )
         finally:
             if progress:
                 server.work_done_progress.end(token, types.WorkDoneProgressEnd())
                 server.work_done_progress.tokens.pop(token, None)
-        text = describe(result, server.lang, python=server.settings.python_path or "")
+        text = describe(result, server.lang, python=python or "")
         server.window_show_message(
             types.ShowMessageParams(type=_message_type(str(result.status)), message=text)
         )

@@ -1,6 +1,36 @@
 """Messages of the operator-equivalence check (``msmigrate check``, code action, hover)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "check.python.not_absolute": (
+        "msmigrate.pythonPath {python!r} is not used: give the absolute path of a Python interpreter.",
+        "未使用 msmigrate.pythonPath {python!r}：请填写 Python 解释器的绝对路径。",
+    ),
+    "check.python.not_python": (
+        "msmigrate.pythonPath {python!r} is not used: its name is not that of a Python interpreter "
+        "(python, python3, python3.11, python.exe …).",
+        "未使用 msmigrate.pythonPath {python!r}：其文件名不是 Python 解释器的名称"
+        "（python、python3、python3.11、python.exe 等）。",
+    ),
+    "check.python.missing": (
+        "msmigrate.pythonPath {python!r} is not used: there is no such file.",
+        "未使用 msmigrate.pythonPath {python!r}：该文件不存在。",
+    ),
+    "check.python.not_executable": (
+        "msmigrate.pythonPath {python!r} is not used: the file is not executable.",
+        "未使用 msmigrate.pythonPath {python!r}：该文件不可执行。",
+    ),
+    "check.python.confirm": (
+        "The equivalence check will run the interpreter {python} (from the setting msmigrate.pythonPath) "
+        "to execute torch and MindSpore operators. Run it?",
+        "等价性检查将运行解释器 {python}（来自设置 msmigrate.pythonPath）来执行 torch 与 MindSpore "
+        "算子。是否运行？",
+    ),
+    "check.python.run": ("Run it", "运行"),
+    "check.python.cancel": ("Don't run", "不运行"),
+    "check.python.declined": (
+        "The equivalence check did not run: the interpreter {python} was not confirmed.",
+        "未运行等价性检查：解释器 {python} 未获确认。",
+    ),
     # statuses
     "check.status.pass": ("pass", "通过"),
     "check.status.fail": ("fail", "不一致"),
