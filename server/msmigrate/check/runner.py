@@ -7,6 +7,7 @@ back as an ``error`` :class:`CheckResult`; nothing here raises to the caller.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import json
 import os
@@ -44,6 +45,21 @@ class RunnerConfig:
         return self.python or sys.executable
 
 
+_NEUTRAL: list[str] = []
+
+
+def _neutral_folder() -> str:
+    """An empty private folder (removed at exit) for the worker to start in: ``python -m`` puts the
+    current folder first on ``sys.path`` (before Python 3.11 there is no ``PYTHONSAFEPATH``)."""
+    import shutil
+    import tempfile
+
+    if not _NEUTRAL:
+        _NEUTRAL.append(tempfile.mkdtemp(prefix="msmigrate-worker-"))
+        atexit.register(shutil.rmtree, _NEUTRAL[0], True)
+    return _NEUTRAL[0]
+
+
 class WorkerGone(Exception):
     """The worker process ended or stopped answering."""
 
@@ -66,6 +82,7 @@ class Worker:
         # count against the memory cap on machines with many cores.
         env.setdefault("MALLOC_ARENA_MAX", "4")
         env["PYTHONUNBUFFERED"] = "1"
+        env["PYTHONSAFEPATH"] = "1"  # Python ≥ 3.11: the current folder is not put on sys.path
         if config.test_kinds:
             env["MSMIGRATE_CHECK_TEST_KINDS"] = "1"
         else:
@@ -82,6 +99,7 @@ class Worker:
                 errors="replace",
                 bufsize=1,
                 start_new_session=True,
+                cwd=_neutral_folder(),  # never the project: its json.py or torch.py would be imported
             )
         except OSError as exc:
             raise WorkerGone(Reason.WORKER_START, f"{config.interpreter}: {exc}") from exc
