@@ -38,14 +38,18 @@ export interface ServerProcess {
   env: NodeJS.ProcessEnv;
 }
 
-/** The server's process: `<interpreter> -m msmigrate serve`, with the bundled libraries first on the path. */
+/**
+ * The server's process: `<interpreter> -m msmigrate serve`, with the bundled libraries first on the path.
+ * PYTHONSAFEPATH: the server starts in the workspace folder, which must not be on `sys.path` (a
+ * repository's `msmigrate/` or `json.py` would run in the server).
+ */
 export function serverProcess(
   choice: InterpreterChoice,
   strategy: ImportStrategy,
   bundledLibs: string,
   baseEnv: NodeJS.ProcessEnv = process.env,
 ): ServerProcess {
-  const env: NodeJS.ProcessEnv = { ...baseEnv, PYTHONUTF8: "1" };
+  const env: NodeJS.ProcessEnv = { ...baseEnv, PYTHONUTF8: "1", PYTHONSAFEPATH: "1" };
   if (strategy === "useBundled") {
     const existing = baseEnv.PYTHONPATH;
     env.PYTHONPATH = existing ? `${bundledLibs}${path.delimiter}${existing}` : bundledLibs;

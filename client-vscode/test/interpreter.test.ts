@@ -33,6 +33,7 @@ describe("serverProcess", () => {
     assert.deepEqual(p.args, ["-3.11", "-m", "msmigrate", "serve"]);
     assert.equal(p.env.PYTHONPATH, undefined);
     assert.equal(p.env.PYTHONUTF8, "1");
+    assert.equal(p.env.PYTHONSAFEPATH, "1"); // the workspace folder (its cwd) is never on sys.path
   });
   it("puts the bundled libraries first on PYTHONPATH with useBundled", () => {
     const p = serverProcess({ command: ["python3"], source: "default" }, "useBundled", bundled, { PYTHONPATH: "/mine" });

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -14,6 +16,7 @@ from lsp4ij_support import (
     expand_macros,
     load,
     program_args,
+    server_argv,
     split_command,
 )
 
@@ -116,9 +119,9 @@ def test_settings_schema_agrees_with_the_vscode_contribution() -> None:
 
 def test_program_args_start_the_server_on_every_os() -> None:
     template = load("template.json")
-    assert split_command(program_args(template, "linux")) == ["python3", "-m", "msmigrate", "serve"]
-    assert split_command(program_args(template, "darwin")) == ["python3", "-m", "msmigrate", "serve"]
-    assert split_command(program_args(template, "win32")) == ["python", "-m", "msmigrate", "serve"]
+    assert split_command(program_args(template, "linux")) == ["python3", "-P", "-m", "msmigrate", "serve"]
+    assert split_command(program_args(template, "darwin")) == ["python3", "-P", "-m", "msmigrate", "serve"]
+    assert split_command(program_args(template, "win32")) == ["python", "-P", "-m", "msmigrate", "serve"]
 
 
 def test_command_lines_from_the_readme_split_as_lsp4ij_splits_them(tmp_path: Path) -> None:
@@ -147,3 +150,22 @@ def test_python_files_are_mapped_by_language_and_by_file_type() -> None:
     assert template["languageMappings"] == [{"language": "Python", "languageId": "python"}]
     (mapping,) = template["fileTypeMappings"]
     assert mapping["languageId"] == "python" and "*.py" in mapping["fileType"]["patterns"]
+
+
+def test_template_command_never_imports_from_the_project_folder(tmp_path: Path) -> None:
+    """LSP4IJ starts the server in the project folder: a repository's ``msmigrate/`` must not run."""
+
+    marker = tmp_path / "ran"
+    planted = tmp_path / "project" / "msmigrate"
+    planted.mkdir(parents=True)
+    for name in ("__init__.py", "__main__.py"):
+        (planted / name).write_text(f"open({str(marker)!r}, 'a').write('planted')\n", encoding="utf-8")
+    argv = server_argv(tmp_path / "project", tmp_path)
+    requests = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+                {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
+    payload = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+                       for body in (json.dumps(r).encode() for r in requests))
+    completed = subprocess.run(argv, input=payload, capture_output=True, timeout=60, cwd=planted.parent,
+                               env=os.environ)
+    assert b'"serverInfo": {"name": "msmigrate"' in completed.stdout, completed.stderr
+    assert not marker.exists()
