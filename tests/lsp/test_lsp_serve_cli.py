@@ -236,6 +236,26 @@ def test_token_from_the_environment_is_not_printed():
     assert result.exit_code == 2 and "shorter than 16 characters" in result.output
 
 
+def test_token_from_a_file(tmp_path):
+    token_file = tmp_path / "token"
+    token_file.write_text("file-token-0123456789abcdef\nignored\n", encoding="utf-8")
+    with _serving("--ws", "--token-file", str(token_file), env={"MSMIGRATE_TOKEN": "env-token-0123456789"}) \
+            as served:
+        from websockets.exceptions import InvalidStatus
+        from websockets.sync.client import connect
+
+        assert "file-token" not in served.banner
+        url = f"ws://127.0.0.1:{served.port}/?token="
+        with pytest.raises(InvalidStatus):  # the file wins over the environment
+            _connect(lambda: connect(url + "env-token-0123456789", open_timeout=10))
+        with connect(url + "file-token-0123456789abcdef", open_timeout=10) as websocket:
+            websocket.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                       "params": {"capabilities": {}}}))
+            assert json.loads(websocket.recv(timeout=20))["id"] == 1
+    result = CliRunner().invoke(serve, ["--tcp", ":0", "--token-file", str(tmp_path / "missing")])
+    assert result.exit_code == 2 and "cannot read the token file" in result.output
+
+
 def test_websocket_refuses_foreign_origins_and_missing_tokens():
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect
