@@ -1,6 +1,10 @@
 """Titles and explanations of quick-fixes (``fix.*``)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "fix.remove_torch_imports": (
+        "Remove the torch imports that nothing uses any more",
+        "删除不再使用的 torch 导入",
+    ),
     "fix.replace_api": (
         "Replace {torch_api} with {mindspore_api}",
         "将 {torch_api} 替换为 {mindspore_api}",
