@@ -28,12 +28,14 @@ def _help(key: str) -> str:
 @click.option("--unsafe-fixes", is_flag=True, help=_help("fix.help.unsafe"))
 @click.option("--mindspore-version", default=None, help=_help("scan.help.mindspore_version"))
 @click.option("--exclude", multiple=True, metavar="GLOB", help=_help("scan.help.exclude"))
+@click.option("--device", type=click.Choice(["CPU", "GPU", "Ascend"], case_sensitive=False), default="CPU",
+              show_default=True, help=_help("fix.help.device"))
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
               help=_help("scan.help.lang"))
 @click.option("--json", "as_json", is_flag=True, help=_help("fix.help.json"))
 def fix(paths: tuple[str, ...], show_diff: bool, check_only: bool, select: tuple[str, ...],
         ignore: tuple[str, ...], unsafe_fixes: bool, mindspore_version: str | None, exclude: tuple[str, ...],
-        lang: str, as_json: bool) -> None:
+        device: str, lang: str, as_json: bool) -> None:
     from msmigrate.fixes.project import FixOptions, fix_paths
     from msmigrate.knowledge.base import VERSIONS, resolve_version
     from msmigrate.scan import ConfigError
@@ -49,7 +51,8 @@ def fix(paths: tuple[str, ...], show_diff: bool, check_only: bool, select: tuple
             param_hint="--mindspore-version",
         ) from None
     options = FixOptions(mindspore_version=mindspore_version, select=select, ignore=ignore,
-                         unsafe=unsafe_fixes, write=not (show_diff or check_only), exclude=exclude)
+                         unsafe=unsafe_fixes, write=not (show_diff or check_only), exclude=exclude,
+                         device=device)
     try:
         result = fix_paths(list(paths), options)
     except ConfigError as exc:

@@ -81,7 +81,8 @@ def _collect(ctx: FixContext, findings: list[Finding], verify: bool) -> list[tup
 
 
 def fixes_by_finding(
-    source: str, path: str, findings: list[Finding], kb: KnowledgeBase, context: FixContext | None = None
+    source: str, path: str, findings: list[Finding], kb: KnowledgeBase, context: FixContext | None = None,
+    device: str = "CPU",
 ) -> list[tuple[Finding, Fix]]:
     """(finding, fix) pairs for the given findings, each fix verified on its own.
 
@@ -91,7 +92,7 @@ def fixes_by_finding(
     if context is not None and context.source == source:
         ctx: FixContext | None = context
     else:
-        ctx = FixContext.build(source, path, kb, findings)
+        ctx = FixContext.build(source, path, kb, findings, device)
     if ctx is None:
         return []
     return _collect(ctx, findings, verify=True)
@@ -150,6 +151,7 @@ def fix_all(
     options: object | None = None,
     findings: list[Finding] | None = None,
     accept: Callable[[Finding, Fix], bool] | None = None,
+    device: str = "CPU",
 ) -> tuple[str, list[Fix]]:
     """Apply every fix of the file (those ``accept(finding, fix)`` allows, when given); returns the new
     source and the fixes applied.
@@ -166,7 +168,7 @@ def fix_all(
             current = findings
         else:
             current = analyze_source(source, path, kb, options).findings
-        ctx = FixContext.build(source, path, kb, current)
+        ctx = FixContext.build(source, path, kb, current, device)
         if ctx is None:
             break
         candidates = [

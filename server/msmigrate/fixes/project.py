@@ -56,6 +56,7 @@ class FixOptions:
     write: bool = True  # False: compute diffs only (--diff, --check)
     exclude: tuple[str, ...] = ()
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    device: str = "CPU"  # where the fixed code will run (targets without a kernel there are replaced)
 
     def selected(self, rule: str) -> bool:
         rule = rule.upper()
@@ -187,7 +188,7 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
         unsafe_skipped.add((finding.rule, finding.line, finding.column))
         return False
 
-    new_text, applied = fix_all(text, rel, kb, analysis_options, before, accept)
+    new_text, applied = fix_all(text, rel, kb, analysis_options, before, accept, options.device)
     after = analyze_source(new_text, rel, kb, analysis_options).findings if applied else before
     record = FileFix(
         rel, FileStatus.UNCHANGED, applied,

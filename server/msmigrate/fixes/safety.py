@@ -5,7 +5,9 @@ A fix is safe when the rewrite cannot change what the program computes:
 * the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
   ``nn.Sequential`` → ``SequentialCell``, device moves, ``train()/eval()`` → ``set_train``, ``lr`` →
   ``learning_rate``);
-* an API replacement whose mapping passed the numeric check on CPU (``verified-<table>-CPU.json``);
+* an API replacement whose mapping passed the numeric check on CPU (``verified-<table>-CPU.json``),
+  including the device-aware replacement of a target without a CPU kernel
+  (:mod:`msmigrate.knowledge.device_targets`);
 * an API replacement of a *consistent* mapping whose two installed signatures have the same
   parameters in the same order (a rename of the function only).
 
@@ -35,7 +37,10 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
     if finding.rule not in API_RULES or not finding.torch_api:
         return False
     from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.device_targets import runnable_target
 
+    if runnable_target(finding.torch_api, kb.version, "CPU") is not None:
+        return True  # the fix writes another table's target, which passed the check on CPU
     status = verified_status(finding.torch_api, kb.version, "CPU")
     if status is not None and status.status in ("pass", "fail"):
         return status.passed

@@ -83,5 +83,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Also apply fixes whose mapping is not verified to keep the results.",
         "同时应用映射未经验证能保持结果一致的修复。",
     ),
+    "fix.help.device": (
+        "Where the fixed code will run: a target without a kernel there is replaced by a verified one.",
+        "修复后代码运行的设备：若目标算子在该设备上没有实现，则改用已验证可运行的等价接口。",
+    ),
     "fix.help.json": ("Print the summary as JSON.", "以 JSON 格式输出摘要。"),
 }
