@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "rules": "msmigrate.cli.rules_cmd:rules",
     "serve": "msmigrate.cli.serve_cmd:serve",
     "check": "msmigrate.cli.check_cmd:check",
+    "fix": "msmigrate.cli.fix_cmd:fix",
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import bisect
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.finding import Finding
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_PASSES = 3
+CLEANUP_RULE = "imports"  # the fix that removes torch imports left unused by the others
 
 
 def _parses(source: str) -> bool:
@@ -79,7 +81,8 @@ def _collect(ctx: FixContext, findings: list[Finding], verify: bool) -> list[tup
 
 
 def fixes_by_finding(
-    source: str, path: str, findings: list[Finding], kb: KnowledgeBase, context: FixContext | None = None
+    source: str, path: str, findings: list[Finding], kb: KnowledgeBase, context: FixContext | None = None,
+    device: str = "CPU",
 ) -> list[tuple[Finding, Fix]]:
     """(finding, fix) pairs for the given findings, each fix verified on its own.
 
@@ -89,7 +92,7 @@ def fixes_by_finding(
     if context is not None and context.source == source:
         ctx: FixContext | None = context
     else:
-        ctx = FixContext.build(source, path, kb, findings)
+        ctx = FixContext.build(source, path, kb, findings, device)
     if ctx is None:
         return []
     return _collect(ctx, findings, verify=True)
@@ -147,8 +150,11 @@ def fix_all(
     kb: KnowledgeBase,
     options: object | None = None,
     findings: list[Finding] | None = None,
+    accept: Callable[[Finding, Fix], bool] | None = None,
+    device: str = "CPU",
 ) -> tuple[str, list[Fix]]:
-    """Apply every safe fix of the file; returns the new source and the fixes applied.
+    """Apply every fix of the file (those ``accept(finding, fix)`` allows, when given); returns the new
+    source and the fixes applied.
 
     Fixes whose edits overlap an earlier fix wait for the next pass (the file is analysed again, up
     to ``MAX_PASSES`` times), so nested calls such as ``torch.abs(torch.neg(x))`` are all fixed.
@@ -162,10 +168,13 @@ def fix_all(
             current = findings
         else:
             current = analyze_source(source, path, kb, options).findings
-        ctx = FixContext.build(source, path, kb, current)
+        ctx = FixContext.build(source, path, kb, current, device)
         if ctx is None:
             break
-        candidates = [fix for _f, fix in _collect(ctx, current, verify=False) if fix.edits]
+        candidates = [
+            fix for finding, fix in _collect(ctx, current, verify=False)
+            if fix.edits and (accept is None or accept(finding, fix))
+        ]
         kept, edits = merge_fixes(candidates)
         if not kept:
             break
@@ -177,4 +186,23 @@ def fix_all(
                 break
         source = new_source
         applied.extend(kept)
+    if applied:
+        source, cleanup = _drop_unused_torch_imports(source)
+        applied.extend(cleanup)
     return source, applied
+
+
+def _drop_unused_torch_imports(source: str) -> tuple[str, list[Fix]]:
+    """Once fixes removed the last use of a torch import, remove the import (the file ends without torch)."""
+    from msmigrate.fixes.torch_imports import unused_torch_import_edits
+
+    edits = unused_torch_import_edits(source)
+    if not edits:
+        return source, []
+    try:
+        new_source = apply_edits(source, edits)
+    except ValueError:
+        return source, []
+    if not _parses(new_source):
+        return source, []
+    return new_source, [Fix(CLEANUP_RULE, "fix.remove_torch_imports", edits)]

@@ -19,7 +19,9 @@ import tokenize
 from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.knowledge.device_targets import runnable_target
 from msmigrate.knowledge.model import MappingRow
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -234,6 +236,21 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     row = ctx.kb.row(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
+    swap = None
+    if row is not None and mindspore_api == row.mindspore_api:
+        swap = runnable_target(finding.torch_api, ctx.kb.version, ctx.device)
+        if swap is not None:
+            row, mindspore_api = swap.row, swap.row.mindspore_api
+    fix = _replace(ctx, finding, row, mindspore_api)
+    if fix is None or swap is None or not fix.edits:
+        return fix
+    base = (message_ref(fix.title_key, **fix.title_args),)
+    return Fix(fix.rule, "fix.device_target", fix.edits,
+               {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
+
+
+def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
+             mindspore_api: str | None) -> Fix | None:
     if not mindspore_api or not _MINDSPORE_NAME.match(mindspore_api):
         return None
     ref = ctx.reference_of(finding)

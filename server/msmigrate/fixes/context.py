@@ -53,15 +53,17 @@ class FixContext:
     kb: KnowledgeBase
     tree: ast.Module
     findings: list[Finding] = field(default_factory=list)
+    device: str = "CPU"  # where the fixed code will run (API fixes pick targets with a kernel there)
 
     @classmethod
-    def build(cls, source: str, path: str, kb: KnowledgeBase, findings: list[Finding]) -> FixContext | None:
+    def build(cls, source: str, path: str, kb: KnowledgeBase, findings: list[Finding],
+              device: str = "CPU") -> FixContext | None:
         """A context for ``source``, or ``None`` when it is not valid Python (no fix is offered then)."""
         try:
             tree = ast.parse(source, filename=path or "<unknown>")
         except (SyntaxError, ValueError):
             return None
-        return cls(source, path, kb, tree, list(findings))
+        return cls(source, path, kb, tree, list(findings), device)
 
     @classmethod
     def of_statements(

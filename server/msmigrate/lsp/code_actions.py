@@ -40,7 +40,8 @@ def fix_all_edits(server: MsMigrateServer, analysis: Analysis) -> tuple[list[typ
     kb = get_knowledge_base(server.settings.mindspore_version)
     options = analysis_options(server.settings)
     path = server.path_of(analysis.uri)
-    new_source, applied = fix_all(analysis.source, path, kb, options, analysis.result.findings)
+    new_source, applied = fix_all(analysis.source, path, kb, options, analysis.result.findings,
+                                  device=server.settings.device)
     if not applied:
         return [], []
     index = LineIndex(analysis.source, analysis.index.codec)
@@ -108,6 +109,7 @@ def quick_fixes(
             context = built
     if context is None:
         return []
+    context.device = server.settings.device  # a cached context follows the current setting
     pairs = fixes_by_finding(analysis.source, path, findings, server.kb, context)
     disabled_ok = server.client_supports("text_document", "code_action", "disabled_support")
     actions: list[types.CodeAction] = []

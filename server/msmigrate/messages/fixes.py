@@ -1,6 +1,16 @@
 """Titles and explanations of quick-fixes (``fix.*``)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "fix.device_target": (
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, from the "
+        "{table} table, was verified on {device})",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
+        "映射表，已在 {device} 上验证）",
+    ),
+    "fix.remove_torch_imports": (
+        "Remove the torch imports that nothing uses any more",
+        "删除不再使用的 torch 导入",
+    ),
     "fix.replace_api": (
         "Replace {torch_api} with {mindspore_api}",
         "将 {torch_api} 替换为 {mindspore_api}",

@@ -1,0 +1,66 @@
+"""Run the executable conversion suite and print the pass rate per namespace and table.
+
+    python benchmarks/conversion_suite.py                      # tables 2.4 and 2.6
+    python benchmarks/conversion_suite.py --table 2.6 --api torch.abs --show
+    python benchmarks/conversion_suite.py --write-expected     # refresh the expected outcomes of the test
+
+A program passes when fix-all turns it into code that imports no torch and gives the same result in
+MindSpore (CPU) as the torch program (see tests/conversion/harness.py). Needs torch 2.13 and MindSpore 2.10.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "conversion"))
+
+import harness  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", action="append", choices=["1.10", "2.3", "2.4", "2.6"])
+    parser.add_argument("--api", action="append", help="only these torch APIs")
+    parser.add_argument("--show", action="store_true", help="print each program's outcome and fixed code")
+    parser.add_argument("--write-expected", action="store_true")
+    args = parser.parse_args()
+    tables = args.table or ["2.4", "2.6"]
+    results = []
+    for table in tables:
+        start = time.perf_counter()
+        programs = harness.programs_for_table(table)
+        if args.api:
+            programs = [p for p in programs if p.torch_api in args.api]
+        result = harness.run_suite(table, programs=programs)
+        results.append(result)
+        elapsed = time.perf_counter() - start
+        print(f"\n## table {table}: {len(programs)} mapped APIs, {elapsed:.0f} s")
+        print("| namespace | pass | of | rate | " + " | ".join(_STATUSES) + " |")
+        print("|---|---|---|---|" + "---|" * len(_STATUSES))
+        counts = result.counts()
+        counts["all"] = sum(counts.values(), Counter())
+        for ns, (passed, total) in result.rates().items():
+            c = counts[ns]
+            rate = f"{passed / total:.1%}" if total else "–"
+            cells = " | ".join(str(c[s]) for s in _STATUSES)
+            print(f"| {ns} | {passed} | {total} | {rate} | {cells} |")
+        if args.show:
+            for o in result.outcomes:
+                print(f"\n### {o.api}: {o.status} {o.detail}\n{o.fixed_source}")
+    if args.write_expected:
+        if args.api:
+            parser.error("--write-expected needs the whole suite (no --api)")
+        harness.EXPECTED.write_text(harness.render_expected(results), encoding="utf-8")
+        print(f"\nwrote {harness.EXPECTED.relative_to(ROOT)}")
+    return 0
+
+
+_STATUSES = ("pass_api", "not_fixed", "no_cpu_kernel", "ms_error", "mismatch", "torch_error", "no_program")
+
+if __name__ == "__main__":
+    sys.exit(main())

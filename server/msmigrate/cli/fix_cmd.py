@@ -1,0 +1,114 @@
+"""``msmigrate fix PATH...``: apply the migration fixes across a project (like ``ruff check --fix``).
+
+Exit status: 0; 1 with ``--check`` when fixes are pending; 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from msmigrate.i18n import t
+
+_MAX_LISTED = 50
+
+
+def _help(key: str) -> str:
+    return f"{t(key, 'en')} / {t(key, 'zh')}"
+
+
+@click.command(help=_help("fix.help.command"))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=str))
+@click.option("--diff", "show_diff", is_flag=True, help=_help("fix.help.diff"))
+@click.option("--check", "check_only", is_flag=True, help=_help("fix.help.check"))
+@click.option("--select", multiple=True, metavar="RULE", help=_help("fix.help.select"))
+@click.option("--ignore", multiple=True, metavar="RULE", help=_help("fix.help.ignore"))
+@click.option("--unsafe-fixes", is_flag=True, help=_help("fix.help.unsafe"))
+@click.option("--mindspore-version", default=None, help=_help("scan.help.mindspore_version"))
+@click.option("--exclude", multiple=True, metavar="GLOB", help=_help("scan.help.exclude"))
+@click.option("--device", type=click.Choice(["CPU", "GPU", "Ascend"], case_sensitive=False), default="CPU",
+              show_default=True, help=_help("fix.help.device"))
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help=_help("scan.help.lang"))
+@click.option("--json", "as_json", is_flag=True, help=_help("fix.help.json"))
+def fix(paths: tuple[str, ...], show_diff: bool, check_only: bool, select: tuple[str, ...],
+        ignore: tuple[str, ...], unsafe_fixes: bool, mindspore_version: str | None, exclude: tuple[str, ...],
+        device: str, lang: str, as_json: bool) -> None:
+    from msmigrate.fixes.project import FixOptions, fix_paths
+    from msmigrate.knowledge.base import VERSIONS, resolve_version
+    from msmigrate.scan import ConfigError
+
+    try:
+        resolve_version(mindspore_version)
+        major = (mindspore_version or "auto").lstrip("rv").split(".")[0]
+        if major != "auto" and major not in {v.split(".")[0] for v in VERSIONS}:
+            raise ValueError(mindspore_version)
+    except ValueError:
+        raise click.BadParameter(
+            t("scan.error.bad_version", lang, version=mindspore_version, choices=", ".join(VERSIONS)),
+            param_hint="--mindspore-version",
+        ) from None
+    options = FixOptions(mindspore_version=mindspore_version, select=select, ignore=ignore,
+                         unsafe=unsafe_fixes, write=not (show_diff or check_only), exclude=exclude,
+                         device=device)
+    try:
+        result = fix_paths(list(paths), options)
+    except ConfigError as exc:
+        raise click.UsageError(t(exc.key, lang, **exc.fields)) from None
+
+    if as_json:
+        click.echo(json.dumps(result.to_json(lang), ensure_ascii=False, indent=1))
+    else:
+        if show_diff:
+            for record in result.files:
+                if record.diff:
+                    click.echo(record.diff, nl=False)
+        _summary(result, lang)
+    if check_only and result.pending:
+        sys.exit(1)
+
+
+def _summary(result, lang: str) -> None:
+    """The human summary on stderr (stdout keeps the diff clean for ``git apply``)."""
+    from msmigrate.fixes.project import FileStatus
+
+    def say(text: str) -> None:
+        click.echo(text, err=True)
+
+    problems = 0
+    for record in result.files:
+        if record.status is FileStatus.UNCHANGED:
+            continue
+        detail = t(record.error_key, lang, **record.error_args) if record.error_key else ""
+        problems += record.status in (FileStatus.ERROR, FileStatus.SYNTAX_ERROR, FileStatus.READ_ONLY)
+        say(t("fix.cli.file_line", lang, path=record.rel, status=t(f"fix.cli.status.{record.status}", lang),
+              count=len(record.applied), detail=detail).rstrip())
+    fixes = sum(len(r.applied) for r in result.files)
+    files = sum(1 for r in result.files if r.applied)
+    key = "fix.cli.summary_written" if result.written else "fix.cli.summary_pending"
+    say(t(key, lang, fixes=fixes, files=files, version=result.version))
+    by_rule = result.fixes_by_rule()
+    if by_rule:
+        say(t("fix.cli.by_rule", lang, items=", ".join(f"{rule} ×{n}" for rule, n in by_rule.items())))
+    if result.usages_before:
+        rate = f"{result.converted / result.usages_before:.1%}"
+        say(t("fix.cli.conversion", lang, converted=result.converted, total=result.usages_before, rate=rate))
+    left = result.left_by_category()
+    if left:
+        say(t("fix.cli.left", lang, items=", ".join(f"{c} {n}" for c, n in left.items())))
+    else:
+        say(t("fix.cli.nothing_left", lang))
+    person = result.needing_a_person()
+    if person:
+        say(t("fix.cli.needs_person", lang, count=len(person)))
+        for rel, finding in person[:_MAX_LISTED]:
+            say(f"  {rel}:{finding.line}:{finding.column} {finding.rule} {finding.message(lang)}")
+        if len(person) > _MAX_LISTED:
+            say("  " + t("fix.cli.more", lang, count=len(person) - _MAX_LISTED))
+    skipped = sum(r.unsafe_skipped for r in result.files)
+    if skipped:
+        say(t("fix.cli.unsafe_skipped", lang, count=skipped))
+    if problems:
+        say(t("fix.cli.problems", lang, count=problems))

@@ -1,0 +1,334 @@
+"""Fix whole projects (``msmigrate fix``): every selected fix of every file, written atomically.
+
+The editor's fix-all and this module share one engine (:func:`msmigrate.fixes.api.fix_all`); this module
+adds what a project needs: discovery (ignore rules, ``[tool.msmigrate]``), rule selection, the safe/unsafe
+policy (:mod:`msmigrate.fixes.safety`), byte-exact encoding round trips (BOM, coding cookie, line endings
+are kept; only the edited text changes), atomic writes (a temporary file renamed over the original, so a
+file is never half-written), and a summary of what was converted and what is left for a person.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import difflib
+import io
+import os
+import stat as stat_mod
+import tempfile
+import tokenize
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from msmigrate.analysis.finding import Finding, FindingCategory, Severity
+from msmigrate.analysis.parse import SourceError, decode
+from msmigrate.fixes.safety import is_safe
+from msmigrate.scan.model import USAGE_CATEGORIES, convertible_rate
+from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from msmigrate.analysis.options import AnalysisOptions
+    from msmigrate.fixes.model import Fix
+    from msmigrate.knowledge.base import KnowledgeBase
+
+# Findings a person must look at after fixing: the rest are hints or already MindSpore-shaped.
+NEEDS_A_PERSON = Severity.WARNING
+
+
+class FileStatus(StrEnum):
+    FIXED = "fixed"  # fixes applied and written
+    WOULD_FIX = "would_fix"  # fixes pending (--diff / --check: nothing written)
+    UNCHANGED = "unchanged"  # nothing to fix
+    SYNTAX_ERROR = "syntax_error"  # left alone: fixes need a file that parses
+    READ_ONLY = "read_only"  # fixes pending but the file is read-only: not written
+    ERROR = "error"  # unreadable, binary, undecodable, changed while fixing, write failed
+
+
+@dataclass(slots=True)
+class FixOptions:
+    mindspore_version: str | None = None
+    select: tuple[str, ...] = ()  # rule ids or prefixes (``MSM5``); empty = every rule
+    ignore: tuple[str, ...] = ()
+    unsafe: bool = False  # also apply fixes that are not known to keep the results
+    write: bool = True  # False: compute diffs only (--diff, --check)
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    device: str = "CPU"  # where the fixed code will run (targets without a kernel there are replaced)
+
+    def selected(self, rule: str) -> bool:
+        rule = rule.upper()
+        chosen = not self.select or any(rule.startswith(s.upper()) for s in self.select)
+        return chosen and not any(rule.startswith(s.upper()) for s in self.ignore)
+
+
+@dataclass(slots=True)
+class FileFix:
+    """What fixing one file did."""
+
+    rel: str
+    status: FileStatus
+    applied: list[Fix] = field(default_factory=list)
+    usages_before: int = 0
+    usages_after: int = 0
+    remaining: list[Finding] = field(default_factory=list)  # findings of the fixed text
+    unsafe_skipped: int = 0  # fixes not applied because they are unsafe (first pass)
+    diff: str = ""
+    error_key: str | None = None
+    error_args: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+@dataclass(slots=True)
+class ProjectFix:
+    """The result of :func:`fix_paths`."""
+
+    files: list[FileFix]
+    version: str
+    root: str
+    written: bool
+
+    def fixes_by_rule(self) -> dict[str, int]:
+        counts = Counter(fix.rule for f in self.files for fix in f.applied)
+        return dict(sorted(counts.items()))
+
+    @property
+    def usages_before(self) -> int:
+        return sum(f.usages_before for f in self.files)
+
+    @property
+    def usages_after(self) -> int:
+        return sum(f.usages_after for f in self.files)
+
+    @property
+    def converted(self) -> int:
+        return max(0, self.usages_before - self.usages_after)
+
+    def left_by_category(self) -> dict[str, int]:
+        counts = Counter(x.category.value for f in self.files for x in f.remaining)
+        return {c.value: counts[c.value] for c in FindingCategory if counts[c.value]}
+
+    def needing_a_person(self) -> list[tuple[str, Finding]]:
+        return [(f.rel, x) for f in self.files for x in f.remaining if x.severity.rank >= NEEDS_A_PERSON.rank]
+
+    @property
+    def pending(self) -> bool:
+        """Whether fixes are (or were) due in some file: ``--check`` exits 1 then."""
+        return any(f.status in (FileStatus.WOULD_FIX, FileStatus.READ_ONLY) for f in self.files)
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        from msmigrate.i18n import t
+
+        return {
+            "mindspore_version": self.version,
+            "root": self.root,
+            "written": self.written,
+            "fixes_by_rule": self.fixes_by_rule(),
+            "usages_before": self.usages_before,
+            "usages_after": self.usages_after,
+            "converted": self.converted,
+            "conversion_rate": convertible_rate(self.converted, self.usages_before),
+            "left_by_category": self.left_by_category(),
+            "unsafe_skipped": sum(f.unsafe_skipped for f in self.files),
+            "files": [
+                {
+                    "path": f.rel,
+                    "status": f.status.value,
+                    "fixes": len(f.applied),
+                    "usages_before": f.usages_before,
+                    "usages_after": f.usages_after,
+                    "error": t(f.error_key, lang, **f.error_args) if f.error_key else None,
+                    "remaining": [x.to_dict(lang) for x in f.remaining],
+                }
+                for f in self.files
+            ],
+        }
+
+
+def source_encoding(data: bytes) -> str:
+    """The encoding Python reads ``data`` with (``utf-8-sig`` when it starts with a BOM)."""
+    if data.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return "utf-8"
+    return encoding
+
+
+def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
+               analysis_options: AnalysisOptions | None = None) -> tuple[bytes | None, FileFix]:
+    """Fix one file's bytes; returns the new bytes (``None`` when nothing changes) and the record."""
+    from msmigrate.analysis.analyzer import analyze_source
+    from msmigrate.fixes.api import fix_all
+
+    try:
+        text = decode(data)
+    except SourceError as exc:
+        return None, FileFix(rel, FileStatus.ERROR, error_key=exc.key, error_args=dict(exc.args_))
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        line = getattr(exc, "lineno", None) or "?"
+        return None, FileFix(rel, FileStatus.SYNTAX_ERROR, error_key="fix.error.syntax",
+                             error_args={"line": line, "detail": getattr(exc, "msg", str(exc))})
+    before = analyze_source(text, rel, kb, analysis_options).findings
+    unsafe_skipped: set[tuple[str, int, int]] = set()
+
+    def accept(finding: Finding, fix: Fix) -> bool:
+        if not options.selected(finding.rule):
+            return False
+        if options.unsafe or is_safe(finding, kb):
+            return True
+        unsafe_skipped.add((finding.rule, finding.line, finding.column))
+        return False
+
+    new_text, applied = fix_all(text, rel, kb, analysis_options, before, accept, options.device)
+    after = analyze_source(new_text, rel, kb, analysis_options).findings if applied else before
+    record = FileFix(
+        rel, FileStatus.UNCHANGED, applied,
+        usages_before=_usages(before), usages_after=_usages(after), remaining=after,
+        unsafe_skipped=len(unsafe_skipped),
+    )
+    if not applied or new_text == text:
+        record.applied = []
+        return None, record
+    encoding = source_encoding(data)
+    try:
+        new_data = new_text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        record.status = FileStatus.ERROR
+        record.error_key, record.error_args = "fix.error.encode", {"encoding": encoding, "detail": str(exc)}
+        return None, record
+    record.diff = unified_diff(text, new_text, rel)
+    record.status = FileStatus.WOULD_FIX
+    return new_data, record
+
+
+def _usages(findings: list[Finding]) -> int:
+    return sum(1 for f in findings if f.category in USAGE_CATEGORIES)
+
+
+def unified_diff(old: str, new: str, rel: str) -> str:
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                 fromfile=f"a/{rel}", tofile=f"b/{rel}")
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
+
+
+def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix:
+    """Fix every Python file under ``paths``. Raises ``FileNotFoundError`` and ``ConfigError`` like a scan."""
+    from msmigrate.analysis.options import AnalysisOptions
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.scan.discovery import discover
+    from msmigrate.scan.options import ScanOptions
+    from msmigrate.scan.runner import prepare_options
+
+    options = options or FixOptions()
+    scan_options = prepare_options(paths, ScanOptions(mindspore_version=options.mindspore_version,
+                                                      exclude=options.exclude))
+    kb = get_knowledge_base(scan_options.mindspore_version)
+    analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False)
+    found = discover(paths, scan_options.include, scan_options.exclude, scan_options.respect_gitignore)
+    records = [fix_file(source.path, source.rel, kb, options, analysis_options) for source in found.files]
+    return ProjectFix(records, kb.version, str(found.root), options.write)
+
+
+def fix_file(path: Path, rel: str, kb: KnowledgeBase, options: FixOptions,
+             analysis_options: AnalysisOptions | None = None) -> FileFix:
+    """Fix one file on disk (written only when ``options.write``; never partially)."""
+    data, before_stat, error = read_regular(path, options.max_file_bytes)
+    if data is None:
+        key, args = error or ("fix.error.read", {"detail": "?"})
+        return FileFix(rel, FileStatus.ERROR, error_key=key, error_args=args)
+    new_data, record = fix_source(data, rel, kb, options, analysis_options)
+    if new_data is None or not options.write:
+        return record
+    assert before_stat is not None
+    if not _writable(path, before_stat):
+        record.status = FileStatus.READ_ONLY
+        return record
+    try:
+        write_atomic(path, new_data, before_stat)
+    except _ChangedMeanwhile:
+        record.status, record.error_key, record.error_args = FileStatus.ERROR, "fix.error.changed", {}
+        return record
+    except OSError as exc:
+        record.status = FileStatus.ERROR
+        record.error_key, record.error_args = "fix.error.write", {"detail": exc.strerror or str(exc)}
+        return record
+    record.status = FileStatus.FIXED
+    return record
+
+
+def read_regular(path: Path, limit: int) -> tuple[bytes | None, os.stat_result | None,
+                                                   tuple[str, dict[str, Any]] | None]:
+    """A regular file's bytes and its stat, or an error (never blocks on a FIFO or a device)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        return None, None, ("fix.error.read", {"detail": exc.strerror or str(exc)})
+    try:
+        info = os.fstat(fd)
+        if not stat_mod.S_ISREG(info.st_mode):
+            return None, None, ("fix.error.not_regular", {})
+        if info.st_size > limit:
+            mb = 1024 * 1024
+            sizes = {"size_mb": info.st_size / mb, "limit_mb": limit / mb}
+            return None, None, ("scan.error.too_large", sizes)
+        chunks = []
+        remaining = info.st_size + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+        if len(data) > limit:
+            return None, None, ("fix.error.changed", {})
+        return data, info, None
+    except OSError as exc:
+        return None, None, ("fix.error.read", {"detail": exc.strerror or str(exc)})
+    finally:
+        os.close(fd)
+
+
+def _writable(path: Path, info: os.stat_result) -> bool:
+    """A file nobody may write (mode without write bits) counts as read-only even for root."""
+    return bool(info.st_mode & 0o222) and os.access(path, os.W_OK)
+
+
+class _ChangedMeanwhile(Exception):
+    """The file changed on disk between reading and writing it."""
+
+
+def write_atomic(path: Path, data: bytes, expected: os.stat_result | None = None) -> None:
+    """Write ``data`` to a temporary file beside ``path`` and rename it over ``path`` (same mode).
+
+    With ``expected`` (the stat of the version that was read), a file modified in the meantime is left
+    alone (:class:`_ChangedMeanwhile`).
+    """
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".msmigrate-tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        current = os.stat(path)
+        os.chmod(tmp, stat_mod.S_IMODE(current.st_mode))
+        if expected is not None and (current.st_mtime_ns, current.st_size) != (
+            expected.st_mtime_ns, expected.st_size
+        ):
+            raise _ChangedMeanwhile()
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,67 @@
+"""Which fixes are *safe*: applied by ``msmigrate fix`` without ``--unsafe-fixes``.
+
+A fix is safe when the rewrite cannot change what the program computes:
+
+* the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
+  ``nn.Sequential`` → ``SequentialCell``, device moves, ``train()/eval()`` → ``set_train``, ``lr`` →
+  ``learning_rate``);
+* an API replacement whose mapping passed the numeric check on CPU (``verified-<table>-CPU.json``),
+  including the device-aware replacement of a target without a CPU kernel
+  (:mod:`msmigrate.knowledge.device_targets`);
+* an API replacement of a *consistent* mapping whose two installed signatures have the same
+  parameters in the same order (a rename of the function only).
+
+Everything else (differences not verified, equivalent replacements of missing APIs) is *unsafe*: the
+editor still offers it, ``msmigrate fix`` applies it only when asked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from msmigrate.analysis.finding import FindingCategory
+
+if TYPE_CHECKING:
+    from msmigrate.analysis.finding import Finding
+    from msmigrate.knowledge.base import KnowledgeBase
+
+EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM504", "MSM505", "MSM508"})
+API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
+_VARIADIC = ("var_positional", "var_keyword")
+
+
+def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
+    """Whether the fix of ``finding`` cannot change the program's results (see the module doc)."""
+    if finding.rule in EXACT_PATTERN_RULES:
+        return True
+    if finding.rule not in API_RULES or not finding.torch_api:
+        return False
+    from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.device_targets import runnable_target
+
+    if runnable_target(finding.torch_api, kb.version, "CPU") is not None:
+        return True  # the fix writes another table's target, which passed the check on CPU
+    status = verified_status(finding.torch_api, kb.version, "CPU")
+    if status is not None and status.status in ("pass", "fail"):
+        return status.passed
+    if finding.category is not FindingCategory.CONSISTENT or not finding.mindspore_api:
+        return False
+    return same_parameters(kb.torch_signatures(finding.torch_api),
+                           kb.mindspore_signatures(finding.mindspore_api))
+
+
+def same_parameters(torch_sigs: list[list[dict[str, Any]]], ms_sigs: list[list[dict[str, Any]]]) -> bool:
+    """Whether one torch signature and one MindSpore signature list the same named parameters in the
+    same order (``self`` ignored); unknown signatures are never the same."""
+    if not torch_sigs or not ms_sigs:
+        return False
+    torch_shapes = {_shape(sig) for sig in torch_sigs}
+    return any(_shape(sig) in torch_shapes for sig in ms_sigs)
+
+
+def _shape(signature: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (p.get("name", ""), p.get("kind", "")) if p.get("kind") not in _VARIADIC else ("*", p.get("kind", ""))
+        for p in signature
+        if p.get("name") != "self"
+    )

@@ -1,0 +1,122 @@
+"""After fix-all: drop the torch imports that nothing uses any more.
+
+A migrated file should end without torch. Once the fixes have replaced every use of a name bound by
+``import torch`` / ``import torch.nn as nn`` / ``from torch import Tensor``, that import is removed. A name
+still written anywhere in the file (code, string annotations, ``__all__``) keeps its import; an import
+statement that binds several names loses only the unused ones; an import inside ``try:`` keeps the block
+valid (``pass`` is left where it would be empty).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+
+from msmigrate.fixes.model import TextEdit
+from msmigrate.fixes.text import split_lines
+
+TORCH_ROOTS = ("torch", "torchvision", "torchaudio", "torchtext")
+
+
+def _is_torch(module: str | None) -> bool:
+    return bool(module) and module.split(".")[0] in TORCH_ROOTS
+
+
+def _bound(alias: ast.alias, from_import: bool) -> str:
+    if alias.asname:
+        return alias.asname
+    return alias.name if from_import else alias.name.split(".")[0]
+
+
+def _used_words(source: str, skip: set[int]) -> set[str]:
+    """Identifiers written outside the lines in ``skip`` (names and words inside strings)."""
+    words: set[str] = set()
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return {w for w in re.findall(r"[A-Za-z_]\w*", source)}
+    for tok in tokens:
+        if tok.start[0] in skip:
+            continue
+        if tok.type == tokenize.NAME:
+            words.add(tok.string)
+        elif tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
+            words.update(re.findall(r"[A-Za-z_]\w*", tok.string))
+    return words
+
+
+def unused_torch_import_edits(source: str) -> list[TextEdit]:
+    """Edits removing torch imports whose names are no longer used (empty when the file has none)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    imports: list[ast.Import | ast.ImportFrom] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(_is_torch(a.name) for a in node.names):
+            imports.append(node)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _is_torch(node.module):
+            imports.append(node)
+    if not imports:
+        return []
+    import_lines = {n for node in imports for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
+    used = _used_words(source, import_lines)
+    lines = split_lines(source)
+    parents = _parents(tree)
+    edits: list[TextEdit] = []
+    for node in imports:
+        from_import = isinstance(node, ast.ImportFrom)
+        if any(a.name == "*" for a in node.names):
+            continue
+        keep = [a for a in node.names if _bound(a, from_import) in used or not _torch_alias(a, node)]
+        if len(keep) == len(node.names):
+            continue
+        # names bound by other imports of the same statement that still count
+        edits.append(_edit_for(node, keep, lines, parents.get(id(node))))
+    return [e for e in edits if e is not None]
+
+
+def _torch_alias(alias: ast.alias, node: ast.Import | ast.ImportFrom) -> bool:
+    return isinstance(node, ast.ImportFrom) or _is_torch(alias.name)
+
+
+def _parents(tree: ast.Module) -> dict[int, list[ast.stmt]]:
+    """For each statement, the body list that holds it."""
+    found: dict[int, list[ast.stmt]] = {}
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody", "handlers"):
+            body = getattr(node, name, None)
+            if isinstance(body, list):
+                for child in body:
+                    found[id(child)] = body
+    return found
+
+
+def _column(line: str, utf8_offset: int) -> int:
+    """0-based code-point column of an ast (UTF-8 byte) offset."""
+    return len(line.encode("utf-8")[:utf8_offset].decode("utf-8", errors="ignore"))
+
+
+def _edit_for(node: ast.Import | ast.ImportFrom, keep: list[ast.alias], lines: list[str],
+              siblings: list[ast.stmt] | None) -> TextEdit | None:
+    first, last = node.lineno, node.end_lineno or node.lineno
+    start = _column(lines[first - 1], node.col_offset)
+    end = _column(lines[last - 1], node.end_col_offset or 0)
+    only_statement_on_lines = (
+        lines[first - 1][:start].strip() == ""
+        and lines[last - 1][end:].strip() == ""
+        and ";" not in "".join(lines[first - 1 : last])
+    )
+    if keep:
+        names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep)
+        text = f"from {node.module} import {names}" if isinstance(node, ast.ImportFrom) else f"import {names}"
+        return TextEdit(first, start + 1, last, end + 1, text)
+    if siblings is not None and len(siblings) == 1:  # the only statement of a block: keep it valid
+        return TextEdit(first, start + 1, last, end + 1, "pass")
+    if not only_statement_on_lines:
+        return None
+    return TextEdit(first, 1, last + 1, 1, "") if last < len(lines) else TextEdit(
+        first, 1, last, len(lines[last - 1]) + 1, ""
+    )

@@ -1,0 +1,404 @@
+"""The executable conversion suite: does fix-all turn a torch program into MindSpore code that runs
+without torch and computes the same numbers?
+
+For every mapped API of a table (and every derived mapping), a small torch program is generated from the
+API's input spec (``mapping_data/input_specs.json``): inputs as literal tensors, one call, ``result``.
+The suite runs it with torch, applies fix-all (every quick-fix, as an editor user who accepts them all),
+runs the output in a fresh MindSpore (CPU) process where torch cannot be imported, and compares
+(shape, dtype class, allclose at rtol=atol=1e-4, NaN/Inf positions). When the converted program fails
+only because its inputs still use torch, the call is tried once more with inputs the suite converts
+itself, which tells "the API's fix is right" apart from "the program is torch-free".
+
+Outcomes: ``pass`` (torch-free and same result), ``pass_api`` (the API's fix is right; the inputs were
+not converted), ``not_fixed`` (the call still uses torch after fix-all), ``no_cpu_kernel``, ``ms_error``,
+``mismatch``, ``no_program`` (the spec skips the API: random, in-place only …), ``torch_error``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+RUNNER = HERE / "run_programs.py"
+EXPECTED = HERE / "expected_outcomes.json"
+RTOL = ATOL = 1e-4
+NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "other")
+NO_KERNEL_MARKERS = ("unregistered", "unsupported op", "only supports ascend", "not found op",
+                     "create kernelmod for op")
+_INPUT_LINE = re.compile(r"^(x\d+) = .*$", re.M)
+
+
+def namespace_of(torch_api: str) -> str:
+    if torch_api.startswith("torch.Tensor."):
+        return "Tensor"
+    if torch_api.startswith("torch.nn.functional."):
+        return "nn.functional"
+    if torch_api.startswith("torch.nn.") and not torch_api.startswith(("torch.nn.init.", "torch.nn.utils.")):
+        return "nn"
+    if torch_api.startswith(("torch.optim.", "torch.utils.", "torch.distributed.", "torch.distributions.",
+                             "torch.nn.init.", "torch.nn.utils.", "torch.cuda.", "torch.autograd.")):
+        return "other"
+    return "torch"
+
+
+@dataclass(slots=True)
+class Program:
+    id: str
+    torch_api: str
+    mindspore_api: str
+    namespace: str
+    source: str  # the torch program
+    inputs: dict[str, tuple[Any, str]]  # variable → (nested list data, dtype name)
+    compare: str = "values"  # values | sorted | shape_dtype
+    skip: str | None = None
+
+
+@dataclass(slots=True)
+class Outcome:
+    api: str
+    namespace: str
+    status: str
+    detail: str = ""
+    fixed_source: str = ""
+
+
+@dataclass(slots=True)
+class SuiteResult:
+    table: str
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def counts(self) -> dict[str, Counter]:
+        per: dict[str, Counter] = {ns: Counter() for ns in NAMESPACES}
+        for o in self.outcomes:
+            per[o.namespace][o.status] += 1
+        return per
+
+    def rates(self) -> dict[str, tuple[int, int]]:
+        """Namespace → (passing programs, mapped APIs with a program)."""
+        found = {}
+        for ns, counter in self.counts().items():
+            total = sum(n for status, n in counter.items() if status not in ("no_program", "torch_error"))
+            found[ns] = (counter["pass"], total)
+        found["all"] = (sum(p for p, _ in found.values()), sum(t for _, t in found.values()))
+        return found
+
+
+# --- generating programs ----------------------------------------------------------------------------
+
+
+def _literal(data: Any, dtype: str) -> str:
+    if dtype == "bool":
+        return repr(np.asarray(data).astype(bool).tolist())
+    if dtype.startswith(("int", "uint")):
+        return repr(np.asarray(data).astype(np.int64).tolist())
+    if dtype.startswith("complex"):
+        return repr(np.round(np.asarray(data), 4).tolist())
+    return repr(np.round(np.asarray(data, dtype=np.float64), 4).tolist())
+
+
+class _Inputs:
+    def __init__(self, api: str) -> None:
+        self.rng = np.random.default_rng(zlib.crc32(api.encode()))
+        self.values: dict[str, tuple[Any, str]] = {}
+
+    def tensor(self, spec: dict[str, Any]) -> str:
+        dtype = spec.get("dtype", "float32")
+        if "data" in spec:
+            data = np.asarray(spec["data"]).tolist()
+        else:
+            shape = tuple(spec.get("shape", (2, 3, 4)))
+            low, high = spec.get("low", -1.0), spec.get("high", 1.0)
+            if dtype == "bool":
+                data = (self.rng.integers(0, 2, shape) > 0).tolist()
+            elif dtype.startswith(("int", "uint")):
+                data = self.rng.integers(int(low), max(int(high), int(low) + 1), shape).tolist()
+            elif dtype.startswith("complex"):
+                data = (self.rng.uniform(low, high, shape) + 1j * self.rng.uniform(low, high, shape)).tolist()
+            else:
+                data = np.round(self.rng.uniform(low, high, shape), 4).tolist()
+        name = f"x{len(self.values)}"
+        self.values[name] = (data, dtype)
+        return name
+
+    def value(self, value: Any) -> str:
+        if isinstance(value, dict):
+            if "tensor" in value:
+                return self.tensor(value["tensor"])
+            if "tuple" in value:
+                items = [self.value(v) for v in value["tuple"]]
+                return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+            if "dtype" in value:
+                return f"torch.{value['dtype']}"
+            raise ValueError(f"value {sorted(value)} has no torch spelling")
+        if isinstance(value, list):
+            return "[" + ", ".join(self.value(v) for v in value) + "]"
+        return repr(value)
+
+
+def tensor_line(name: str, data: Any, dtype: str, framework: str) -> str:
+    return f"{name} = {framework}.tensor({_literal(data, dtype)}, dtype={framework}.{dtype})"
+
+
+def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Program:
+    """The torch program that exercises one API (its call exactly as the spec describes it)."""
+    ns = namespace_of(torch_api)
+    pid = re.sub(r"\W", "_", torch_api)
+    if spec.skip:
+        return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=spec.skip)
+    inputs = _Inputs(torch_api)
+    try:
+        args = [inputs.value(v) for v in spec.args]
+        kwargs = [f"{k}={inputs.value(v)}" for k, v in spec.kwargs.items()]
+        init = [inputs.value(v) for v in spec.init_args] + [
+            f"{k}={inputs.value(v)}" for k, v in spec.init_kwargs.items()
+        ]
+    except ValueError as exc:
+        return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=f"no_spelling: {exc}")
+    lines = ["import torch", ""]
+    lines += [tensor_line(n, d, t, "torch") for n, (d, t) in inputs.values.items()]
+    if kind == "class":
+        lines.append(f"m = {torch_api}({', '.join(init)})")
+        lines.append(f"result = m({', '.join(args + kwargs)})")
+    elif kind == "tensor_method":
+        if not args:
+            return Program(pid, torch_api, mindspore_api, ns, "", {}, skip="no_receiver")
+        member = torch_api.rpartition(".")[2]
+        call = f"{args[0]}.{member}"
+        rest = args[1:] + kwargs
+        if spec.args and not rest and _is_property(member):
+            lines.append(f"result = {call}")
+        else:
+            lines.append(f"result = {call}({', '.join(rest)})")
+    else:
+        lines.append(f"result = {torch_api}({', '.join(args + kwargs)})")
+    compare = spec.compare if spec.compare in ("sorted", "shape_dtype") else "values"
+    return Program(pid, torch_api, mindspore_api, ns, "\n".join(lines) + "\n", inputs.values, compare)
+
+
+_PROPERTIES = frozenset({"T", "mT", "H", "mH", "real", "imag", "shape", "dtype", "data", "grad", "ndim",
+                         "is_leaf", "layout", "device", "is_cuda", "nbytes", "itemsize"})
+
+
+def _is_property(member: str) -> bool:
+    return member in _PROPERTIES
+
+
+def programs_for_table(version: str) -> list[Program]:
+    """One program per mapped torch API of the table (``torch.*`` names only)."""
+    from msmigrate.check.spec import api_kind, spec_for
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.knowledge.model import MappingCategory
+
+    kb = get_knowledge_base(version)
+    programs: dict[str, Program] = {}
+    for row in kb.rows():
+        api = row.torch_api
+        if not api.startswith("torch.") or not row.mindspore_api or api in programs:
+            continue
+        if row.category is MappingCategory.UNSUPPORTED:
+            continue
+        kind = api_kind(api, kb.torch_kind(api))
+        spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=row.mindspore_api)
+        programs[api] = make_program(api, row.mindspore_api, spec, kind)
+    return [programs[api] for api in sorted(programs)]
+
+
+# --- running ------------------------------------------------------------------------------------------
+
+
+def run_programs(framework: str, programs: list[tuple[str, str]], work: Path) -> dict[str, dict[str, Any]]:
+    """Run ``(id, source)`` programs in ``framework``; an interpreter crash costs only its program."""
+    work.mkdir(parents=True, exist_ok=True)
+    results: dict[str, dict[str, Any]] = {}
+    pending = list(programs)
+    while pending:
+        batch = work / "batch.json"
+        batch.write_text(json.dumps([{"id": i, "source": s} for i, s in pending]), encoding="utf-8")
+        log = work / "outcomes.jsonl"
+        log.unlink(missing_ok=True)
+        proc = subprocess.run([sys.executable, str(RUNNER), framework, str(batch), str(work)],
+                              capture_output=True, text=True, timeout=1800)
+        started: str | None = None
+        for line in log.read_text(encoding="utf-8").splitlines() if log.exists() else []:
+            entry = json.loads(line)
+            if entry.get("started"):
+                started = entry["id"]
+                continue
+            started = None
+            results[entry["id"]] = entry
+        done = {i for i, _ in pending if i in results}
+        if started is not None:  # the interpreter died inside this program
+            results[started] = {"id": started, "ok": False,
+                                "error": f"crashed (exit {proc.returncode}): {proc.stderr[-300:]}"}
+            done.add(started)
+        elif len(done) < len(pending) and proc.returncode != 0:
+            for i, _ in pending:
+                results.setdefault(i, {"id": i, "ok": False, "error": f"runner failed: {proc.stderr[-300:]}"})
+            break
+        pending = [(i, s) for i, s in pending if i not in done]
+    return results
+
+
+def _load_leaves(work: Path, pid: str) -> list[np.ndarray]:
+    with np.load(work / f"{pid}.npz", allow_pickle=False) as data:
+        return [data[f"arr_{i}"] for i in range(len(data.files))]
+
+
+def _kind(dtype: np.dtype) -> str:
+    return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}.get(dtype.kind, dtype.kind)
+
+
+def compare(expected: list[np.ndarray], got: list[np.ndarray], mode: str) -> str | None:
+    """``None`` when equal, else what differs."""
+    if len(expected) != len(got):
+        return f"{len(expected)} torch outputs, {len(got)} MindSpore outputs"
+    for index, (a, b) in enumerate(zip(expected, got, strict=True)):
+        if a.shape != b.shape:
+            return f"output {index}: shape {list(a.shape)} vs {list(b.shape)}"
+        if _kind(a.dtype) != _kind(b.dtype):
+            return f"output {index}: dtype {a.dtype} vs {b.dtype}"
+        if mode == "shape_dtype":
+            continue
+        x, y = (np.sort(a.ravel()), np.sort(b.ravel())) if mode == "sorted" else (a, b)
+        if x.dtype.kind in "fc" or y.dtype.kind in "fc":
+            xf, yf = x.astype(np.complex128), y.astype(np.complex128)
+            same_nan = np.array_equal(np.isnan(xf), np.isnan(yf))
+            if not same_nan or not np.array_equal(np.isinf(xf), np.isinf(yf)):
+                return f"output {index}: NaN/Inf positions differ"
+            finite = np.isfinite(xf)
+            if not np.allclose(xf[finite], yf[finite], rtol=RTOL, atol=ATOL) or not np.array_equal(
+                xf[~finite], yf[~finite]
+            ):
+                err = float(np.max(np.abs(xf[finite] - yf[finite]))) if finite.any() else 0.0
+                return f"output {index}: values differ (max abs {err:.3g})"
+        elif not np.array_equal(x, y):
+            return f"output {index}: values differ"
+    return None
+
+
+def uses_torch(source: str) -> bool:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "torch" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
+            return True
+        if isinstance(node, ast.Name) and node.id == "torch":
+            return True
+    return False
+
+
+def with_converted_inputs(program: Program, fixed: str) -> str:
+    """The fixed program with its input lines replaced by MindSpore ones (made by the suite)."""
+    body = _INPUT_LINE.sub(lambda m: tensor_line(m.group(1), *program.inputs[m.group(1)], "mindspore")
+                           if m.group(1) in program.inputs else m.group(0), fixed)
+    lines = [line for line in body.splitlines() if line.strip() not in ("import torch",)]
+    return "import mindspore\n" + "\n".join(lines) + "\n"
+
+
+def run_suite(version: str, work: Path | None = None, programs: list[Program] | None = None) -> SuiteResult:
+    """Generate, run, fix, run converted and compare every program of table ``version``."""
+    from msmigrate.fixes.api import fix_all
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    kb = get_knowledge_base(version)
+    programs = programs if programs is not None else programs_for_table(version)
+    owned = work is None
+    tmp = tempfile.TemporaryDirectory(prefix="msm-conversion-") if owned else None
+    root = Path(tmp.name) if tmp is not None else Path(work)  # type: ignore[arg-type]
+    try:
+        result = SuiteResult(version)
+        runnable = [p for p in programs if not p.skip]
+        torch_runs = run_programs("torch", [(p.id, p.source) for p in runnable], root / "torch")
+        fixed: dict[str, str] = {}
+        for p in runnable:
+            if torch_runs.get(p.id, {}).get("ok"):
+                fixed[p.id], _applied = fix_all(p.source, f"{p.id}.py", kb)
+        ms_runs = run_programs("mindspore", [(i, s) for i, s in fixed.items()], root / "ms")
+        retry = {}
+        for p in runnable:
+            if p.id in fixed and not ms_runs.get(p.id, {}).get("ok") and uses_torch(fixed[p.id]):
+                call = fixed[p.id].rstrip().splitlines()[-1]
+                if "torch" not in call:
+                    retry[p.id] = with_converted_inputs(p, fixed[p.id])
+        retry_runs = run_programs("mindspore", list(retry.items()), root / "ms_inputs") if retry else {}
+        for p in programs:
+            result.outcomes.append(_outcome(p, torch_runs, fixed, ms_runs, retry, retry_runs, root))
+        return result
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Path) -> Outcome:  # noqa: ANN001
+    def done(status: str, detail: str = "") -> Outcome:
+        return Outcome(p.torch_api, p.namespace, status, detail, fixed.get(p.id, ""))
+
+    if p.skip:
+        return done("no_program", p.skip)
+    t = torch_runs.get(p.id, {})
+    if not t.get("ok"):
+        return done("torch_error", t.get("error", "?"))
+    mode = "shape_dtype" if t.get("has_parameters") else p.compare
+    expected = _load_leaves(root / "torch", p.id)
+    m = ms_runs.get(p.id, {})
+    if m.get("ok"):
+        diff = compare(expected, _load_leaves(root / "ms", p.id), mode)
+        if diff is None and not uses_torch(fixed[p.id]):
+            return done("pass")
+        return done("mismatch", diff or "torch still imported")
+    call = fixed[p.id].rstrip().splitlines()[-1]
+    if "torch" in call:
+        return done("not_fixed", call.strip())
+    if p.id in retry:
+        r = retry_runs.get(p.id, {})
+        if r.get("ok"):
+            diff = compare(expected, _load_leaves(root / "ms_inputs", p.id), mode)
+            return done("pass_api") if diff is None else done("mismatch", diff)
+        m = r
+    error = m.get("error", "?")
+    if any(marker in error.lower() for marker in NO_KERNEL_MARKERS):
+        return done("no_cpu_kernel", error.splitlines()[0][:200])
+    return done("ms_error", error.splitlines()[0][:200] if error else "?")
+
+
+# --- expected outcomes ----------------------------------------------------------------------------------
+
+
+def outcome_table(results: list[SuiteResult]) -> dict[str, dict[str, str]]:
+    """table → API → status, for every API that does not pass (the expected-failures file)."""
+    return {r.table: {o.api: o.status for o in r.outcomes if o.status != "pass"} for r in results}
+
+
+def render_expected(results: list[SuiteResult]) -> str:
+    payload = {
+        "about": "APIs whose converted program does not (yet) run torch-free with the same result, by "
+                 "table, with the outcome; written by `python benchmarks/conversion_suite.py "
+                 "--write-expected`. Outcomes: see tests/conversion/harness.py.",
+        "tables": {r.table: {o.api: {"status": o.status, "detail": o.detail} for o in r.outcomes
+                             if o.status != "pass"} for r in results},
+    }
+    return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def load_expected() -> dict[str, dict[str, str]]:
+    if not EXPECTED.is_file():
+        return {}
+    data = json.loads(EXPECTED.read_text(encoding="utf-8"))
+    tables = data["tables"].items()
+    return {table: {api: e["status"] for api, e in entries.items()} for table, entries in tables}

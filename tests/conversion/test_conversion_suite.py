@@ -1,0 +1,123 @@
+"""The executable conversion suite (tests/conversion/harness.py): generated torch programs, fixed by
+fix-all, run in MindSpore without torch and compared. The whole suite runs here (slow: both tables);
+every API that does not pass must be listed with its outcome in expected_outcomes.json, and an API
+listed there that now passes (or fails differently) fails the test until the file is refreshed with
+``python benchmarks/conversion_suite.py --write-expected``."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import harness
+import numpy as np
+import pytest
+
+from msmigrate.check.spec import ApiSpec
+
+needs_frameworks = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None,
+    reason="the conversion suite needs torch and mindspore (pip install -e '.[check]')",
+)
+
+
+def test_program_for_a_function_has_literal_inputs_and_one_call() -> None:
+    spec = ApiSpec(args=({"tensor": {"data": [1.5, -2.0], "dtype": "float32"}}, 1), kwargs={"keepdim": True})
+    program = harness.make_program("torch.sum", "mindspore.mint.sum", spec, "function")
+    assert program.source == (
+        "import torch\n\n"
+        "x0 = torch.tensor([1.5, -2.0], dtype=torch.float32)\n"
+        "result = torch.sum(x0, 1, keepdim=True)\n"
+    )
+    assert program.namespace == "torch"
+
+
+def test_program_for_a_method_and_a_class() -> None:
+    spec = ApiSpec(args=({"tensor": {"data": [[1, 2]], "dtype": "int64"}}, {"tuple": [2, 1]}))
+    method = harness.make_program("torch.Tensor.view", "mindspore.Tensor.view", spec, "tensor_method")
+    assert method.source.splitlines()[-1] == "result = x0.view((2, 1))"
+    relu = ApiSpec(args=({"tensor": {"data": [0.5], "dtype": "float32"}},))
+    module = harness.make_program("torch.nn.ReLU", "mindspore.nn.ReLU", relu, "class")
+    assert module.source.splitlines()[-2:] == ["m = torch.nn.ReLU()", "result = m(x0)"]
+    assert module.namespace == "nn"
+    skipped = harness.make_program("torch.rand", "mindspore.ops.rand", ApiSpec(skip="random"), "function")
+    assert (skipped.skip, skipped.source) == ("random", "")
+
+
+def test_compare_checks_shape_dtype_class_values_and_nan_positions() -> None:
+    a = [np.array([1.0, np.nan, 3.0], np.float32)]
+    assert harness.compare(a, [np.array([1.00001, np.nan, 3.0], np.float64)], "values") is None
+    assert harness.compare(a, [np.array([1.0, 2.0, np.nan], np.float32)], "values") == (
+        "output 0: NaN/Inf positions differ")
+    assert harness.compare(a, [np.array([1, 2, 3], np.int32)], "values") == "output 0: dtype float32 vs int32"
+    assert harness.compare([np.array([1, 2], np.int64)], [np.array([1, 2], np.int32)], "values") is None
+    assert harness.compare(a, [np.ones((1, 3), np.float32)], "values") == "output 0: shape [3] vs [1, 3]"
+    assert harness.compare([np.array([2.0, 1.0])], [np.array([1.0, 2.0])], "sorted") is None
+    assert harness.compare([np.array([1.0])], [np.array([1.01])], "values") == (
+        "output 0: values differ (max abs 0.01)")
+
+
+def test_uses_torch_and_converted_inputs() -> None:
+    assert harness.uses_torch("import torch as t\n")
+    assert harness.uses_torch("from torch import nn\n")
+    assert not harness.uses_torch("import mindspore\nx = 'torch'\n")
+    program = harness.make_program(
+        "torch.abs", "mindspore.mint.abs", ApiSpec(args=({"tensor": {"data": [-1.0], "dtype": "float32"}},)),
+        "function",
+    )
+    fixed = "import torch\nimport mindspore\n\nx0 = torch.tensor([-1.0], dtype=mindspore.float32)\n" \
+            "result = mindspore.mint.abs(x0)\n"
+    assert harness.with_converted_inputs(program, fixed) == (
+        "import mindspore\nimport mindspore\n\nx0 = mindspore.tensor([-1.0], dtype=mindspore.float32)\n"
+        "result = mindspore.mint.abs(x0)\n"
+    )
+
+
+@needs_frameworks
+def test_converted_programs_cannot_import_torch(tmp_path) -> None:
+    results = harness.run_programs("mindspore", [("p", "import torch\nresult = 1\n")], tmp_path)
+    assert results["p"]["ok"] is False
+    assert "torch is blocked" in results["p"]["error"]
+
+
+@needs_frameworks
+def test_a_crashing_program_costs_only_itself(tmp_path) -> None:
+    programs = [("a", "result = 1\n"), ("b", "import os\nos._exit(3)\n"), ("c", "result = 2.5\n")]
+    results = harness.run_programs("torch", programs, tmp_path)
+    assert (results["a"]["ok"], results["b"]["ok"], results["c"]["ok"]) == (True, False, True)
+    assert results["b"]["error"].startswith("crashed (exit 3)")
+
+
+@needs_frameworks
+@pytest.mark.slow
+@pytest.mark.parametrize("table", ["2.4", "2.6"])
+def test_every_mapped_api_converts_or_is_listed(table: str) -> None:
+    result = harness.run_suite(table)
+    got = harness.outcome_table([result])[table]
+    expected = harness.load_expected().get(table, {})
+    changed = {
+        api: (expected.get(api, "pass"), got.get(api, "pass"))
+        for api in sorted(set(got) | set(expected))
+        if expected.get(api, "pass") != got.get(api, "pass")
+    }
+    assert not changed, (
+        f"{len(changed)} outcomes differ from tests/conversion/expected_outcomes.json (expected, got): "
+        f"{dict(list(changed.items())[:30])}; if the change is right, refresh the file with "
+        "`python benchmarks/conversion_suite.py --write-expected`"
+    )
+    assert all(o.status != "torch_error" for o in result.outcomes), "a generated torch program failed"
+
+
+def test_benchmark_script_runs_a_single_api() -> None:
+    """The README's command works (one API, so the test stays quick)."""
+    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None:
+        pytest.skip("needs torch and mindspore")
+    done = subprocess.run(
+        [sys.executable, str(harness.HERE.parents[1] / "benchmarks" / "conversion_suite.py"),
+         "--table", "2.4", "--api", "torch.abs"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    passes = harness.load_expected().get("2.4", {}).get("torch.abs", "pass") == "pass"
+    assert f"| torch | {int(passes)} | 1 |" in done.stdout
