@@ -43,6 +43,7 @@ class WalkHooks:
     # a class that copies the members of another public class (the legacy ``torch.FloatTensor`` types copy
     # ``torch.Tensor``'s): its members resolve through that class, recorded as its base
     members_of: Callable[[str, type], str | None] = lambda name, cls: None
+    extra_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # public names ``__all__`` omits
 
 
 @dataclass
@@ -59,17 +60,25 @@ def walk_package(root: str, modules: dict[str, ModuleType], hooks: WalkHooks | N
     objects: dict[int, Any] = {}
     values: dict[str, Any] = {}  # spellings of plain values (not tied by identity)
     module_entries: list[str] = []
+    module_aliases: dict[str, str] = {}
+    by_object = {id(module): name for name, module in modules.items()}
     for module_name in sorted(modules):
         module = modules[module_name]
         if _is_reachable(module_name, module, modules):
             module_entries.append(module_name)
-        for name in public_names(root, module_name, module):
+        names = {*public_names(root, module_name, module), *hooks.extra_names.get(module_name, ())}
+        for name in sorted(names):
             full = f"{module_name}.{name}"
-            if full in hooks.excluded:
+            if full in hooks.excluded or not _has(module, name):
                 continue
             obj = safe_getattr(module, name)
             if inspect.ismodule(obj):
-                continue  # submodules are entries of their own; module aliases are not APIs
+                # submodules are entries of their own; a module exported under another name is an alias
+                # (``mindspore.dtype`` → ``mindspore.common.dtype``)
+                target = by_object.get(id(obj))
+                if target is not None and target != full:
+                    module_aliases[full] = target
+                continue
             if _tied(obj):
                 spellings.setdefault(id(obj), []).append(full)
                 objects[id(obj)] = obj
@@ -82,7 +91,7 @@ def walk_package(root: str, modules: dict[str, ModuleType], hooks: WalkHooks | N
     canonical = {key: min(names, key=lambda n, o=objects[key]: rank(n, o)) for key, names in spellings.items()}
     inventory = Inventory()
     walker = ModuleWalker(inventory)
-    aliases: dict[str, str] = {}
+    aliases: dict[str, str] = {a: t for a, t in module_aliases.items() if a not in modules}
     for name in module_entries:
         inventory.add_module(name)
     classes: dict[int, str] = {}
@@ -99,11 +108,15 @@ def walk_package(root: str, modules: dict[str, ModuleType], hooks: WalkHooks | N
     for full in sorted(values):
         if full not in inventory.apis and full not in aliases:
             inventory.add(full, "attribute")
+    # a class exported under another name (``mindspore.graph.api.Tensor`` is ``TensorPy``, the C++ base of
+    # ``mindspore.Tensor``) is an implementation base: its members are listed under its public subclasses
+    bases = {key: name for key, name in classes.items()
+             if name.rpartition(".")[2] == getattr(objects[key], "__name__", None)}
     for key in sorted(classes, key=classes.__getitem__):
         cls = objects[key]
         if not _owned(cls, root):
             continue
-        _walk_class(walker, classes[key], cls, classes, aliases, root, hooks)
+        _walk_class(walker, classes[key], cls, {**bases, key: classes[key]}, aliases, root, hooks)
     for alias in [a for a in aliases if a in inventory.apis]:
         del aliases[alias]  # a real entry wins over an alias of the same spelling
     return WalkResult(inventory.apis, dict(sorted(aliases.items())))

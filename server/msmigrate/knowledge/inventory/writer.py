@@ -34,7 +34,7 @@ def dumps(doc: dict[str, Any]) -> str:
             parts.append(f"{compact(key)}:{{\n{lines}\n}}" if lines else f"{compact(key)}:{{}}")
         else:
             parts.append(f"{compact(key)}:{compact(value)}")
-    return "{" + ",\n".join(parts) + "\n}\n"
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def write(doc: dict[str, Any], path: Path) -> Path:
