@@ -33,6 +33,11 @@ class InventoryIndex(Mapping[str, dict[str, Any]]):
         return cls({}, {}, {})
 
     @classmethod
+    def from_apis(cls, apis: dict[str, dict[str, Any]], aliases: dict[str, str] | None = None) -> InventoryIndex:
+        """An index of entries held in memory (tests, tools)."""
+        return cls._from_document({"apis": apis, "aliases": aliases or {}})
+
+    @classmethod
     def load(cls, path: Path) -> InventoryIndex:
         if not path.is_file():
             return cls.empty()

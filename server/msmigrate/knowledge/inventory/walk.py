@@ -212,8 +212,11 @@ def _walk_class(walker: ModuleWalker, class_name: str, cls: type, classes: dict[
             continue
         walker.add_member(class_name, cls, name, method_kind=method_kind, attribute_kind=attribute_kind,
                           stub=stub)
-    for name in _annotated_names(cls, own_only=False):
-        if not name.startswith("_") and _definer(mro, name, classes, annotations=True) is cls:
+    members = set(_member_names(cls))
+    for name in _annotated_names(cls, own_only=False):  # instance attributes declared by annotation only
+        if name.startswith("_") or name in members:
+            continue
+        if _definer(mro, name, classes, annotations=True) is cls:
             walker.inventory.add(f"{class_name}.{name}", attribute_kind)
     entry = walker.inventory.apis.get(class_name)
     if entry is not None and public_bases:
