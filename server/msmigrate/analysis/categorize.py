@@ -151,9 +151,13 @@ def _suggest(torch_api: str, kb: KnowledgeBase) -> str | None:
     if any(part.startswith("_") for part in torch_api.split(".")):
         return None
     parent, _, last = torch_api.rpartition(".")
-    owner = kb.resolve_torch(parent) if parent else None
-    if owner is None:
+    if not parent:
         return None
+    owner = kb.resolve_torch(parent)
+    if owner is None and "." in parent and not kb.children(parent):
+        fixed = _suggest(parent, kb)  # the typo is further up: ``torch.nn.functionl.relu``
+        return _suggest(f"{fixed}.{last}", kb) if fixed else None
+    owner = owner or parent  # ``torchvision.ops`` is known by its cited names only
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
 
@@ -161,10 +165,12 @@ def _suggest(torch_api: str, kb: KnowledgeBase) -> str | None:
     if choices is None:
         choices = _CHOICES.setdefault(kb, {})[owner] = sorted(
             name for name in kb.children(owner) if not name.startswith("_"))
+    if not choices:
+        return None
     limit = 1 if len(last) <= _SHORT_NAME else 2
     found = process.extractOne(last, choices, scorer=OSA.distance, score_cutoff=limit,
                                processor=str.lower)
-    if found is None or found[0] == last:
+    if found is None:
         return None
     return kb.canonical(f"{owner}.{found[0]}")
 
