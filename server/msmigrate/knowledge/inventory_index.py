@@ -33,7 +33,8 @@ class InventoryIndex(Mapping[str, dict[str, Any]]):
         return cls({}, {}, {})
 
     @classmethod
-    def from_apis(cls, apis: dict[str, dict[str, Any]], aliases: dict[str, str] | None = None) -> InventoryIndex:
+    def from_apis(cls, apis: dict[str, dict[str, Any]],
+                  aliases: dict[str, str] | None = None) -> InventoryIndex:
         """An index of entries held in memory (tests, tools)."""
         return cls._from_document({"apis": apis, "aliases": aliases or {}})
 

@@ -5,9 +5,10 @@ Functions and classes are identified by the object: all the spellings of one obj
 (``torch.functional.split``, ``torch.split``) share one entry under the *canonical* spelling, and the
 others become aliases. Canonical = the spelling whose last part is the object's own ``__name__``, then
 the fewest parts (the documented namespace), then the shortest, then alphabetical: ``torch.nn.L1Loss``
-over ``torch.nn.modules.loss.L1Loss``. Members are listed under the class that defines them (or under the first
-public class when a private base defines them, ``torch._C.TensorBase`` → ``torch.Tensor``); a class records
-its public bases in method resolution order, so ``torch.nn.Linear.to`` resolves to ``torch.nn.Module.to``.
+over ``torch.nn.modules.loss.L1Loss``. Members are listed under the class that defines them (or under the
+first public class when a private base defines them, ``torch._C.TensorBase`` → ``torch.Tensor``); a
+class records its public bases in method resolution order: ``torch.nn.Linear.to`` resolves to
+``torch.nn.Module.to``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from msmigrate.knowledge.inventory.introspect import (
 from msmigrate.knowledge.inventory.params import Signature
 from msmigrate.knowledge.inventory.stubs import StubClass
 
-# plain values a module may export as a public constant (``torch.pi``, ``torch.serialization.DEFAULT_PROTOCOL``)
+# plain values a module may export as a constant (``torch.pi``, ``torch.serialization.DEFAULT_PROTOCOL``)
 _CONSTANT_TYPES = (int, float, complex, str, bool, bytes)
 _NEVER_PUBLIC = frozenset({"TYPE_CHECKING", "annotations"})
 
@@ -88,7 +89,8 @@ def walk_package(root: str, modules: dict[str, ModuleType], hooks: WalkHooks | N
     def rank(name: str, obj: object) -> tuple[bool, int, int, str]:
         return (name.rpartition(".")[2] != getattr(obj, "__name__", None), name.count("."), len(name), name)
 
-    canonical = {key: min(names, key=lambda n, o=objects[key]: rank(n, o)) for key, names in spellings.items()}
+    canonical = {key: min(names, key=lambda n, o=objects[key]: rank(n, o))
+                 for key, names in spellings.items()}
     inventory = Inventory()
     walker = ModuleWalker(inventory)
     aliases: dict[str, str] = {a: t for a, t in module_aliases.items() if a not in modules}
@@ -125,8 +127,8 @@ def walk_package(root: str, modules: dict[str, ModuleType], hooks: WalkHooks | N
 def public_names(root: str, module_name: str, module: ModuleType) -> list[str]:
     """Public names of one module: its ``__all__``, plus the objects defined in it, in its submodules or in
     private modules of the package (``torch.jit.is_scripting`` comes from ``torch._jit_internal``), plus
-    C operators of the package, plus constants of the package's own types (``torch.float32``). Names imported from other public modules of
-    the package (``from torch import Tensor``) are left to those modules."""
+    C operators of the package, plus constants of the package's own types (``torch.float32``). Names
+    imported from other public modules of the package (``from torch import Tensor``) are left to those."""
     names: set[str] = set()
     declared = safe_getattr(module, "__all__")
     if isinstance(declared, list | tuple):
@@ -238,7 +240,8 @@ def _member_names(cls: type) -> list[str]:
     return sorted(n for n in names if not n.startswith("_"))
 
 
-def _definer(mro: Iterable[type], name: str, classes: dict[int, str], annotations: bool = False) -> type | None:
+def _definer(mro: Iterable[type], name: str, classes: dict[int, str],
+             annotations: bool = False) -> type | None:
     """The class a member belongs to: the first class in the MRO defining it, moved down to the nearest
     public class when a private or foreign base defines it (``None`` for ``object``'s members)."""
     mro = list(mro)
