@@ -79,6 +79,8 @@ def walk_package(root: str, modules: dict[str, ModuleType], hooks: WalkHooks | N
                 target = by_object.get(id(obj))
                 if target is not None and target != full:
                     module_aliases[full] = target
+                elif target is None and getattr(obj, "__name__", None) == full:
+                    values[full] = obj  # a dynamic namespace object (``torch.ops``): an attribute
                 continue
             if _tied(obj):
                 spellings.setdefault(id(obj), []).append(full)
@@ -137,7 +139,11 @@ def public_names(root: str, module_name: str, module: ModuleType) -> list[str]:
         if name.startswith("_") or name in names or name in _NEVER_PUBLIC:
             continue
         obj = safe_getattr(module, name)
-        if inspect.ismodule(obj) or obj is None or _is_type_alias(obj):
+        if inspect.ismodule(obj):
+            if getattr(obj, "__name__", None) == f"{module_name}.{name}":
+                names.add(name)  # a submodule, or a namespace object like ``torch.ops``
+            continue
+        if obj is None or _is_type_alias(obj):
             continue
         if _tied(obj):
             owner = getattr(obj, "__module__", None)
