@@ -22,8 +22,8 @@ from msmigrate.knowledge.importer.facts import (
 )
 from msmigrate.knowledge.importer.mapping_table import MappingDocument, TableRow, parse_mapping_file
 from msmigrate.knowledge.importer.signatures import SigParam
-from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.importer.urls import diff_page_name, zh_url_from_en
+from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.model import MappingCategory
 
 SCHEMA_VERSION = 1
