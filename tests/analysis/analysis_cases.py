@@ -548,7 +548,8 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
     (
         "parameter_is_tensor",
         "import torch.nn as nn\np = nn.Parameter(torch_tensor)\np.data\n",
-        [(2, 5, "torch.nn.Parameter", MIS), (3, 3, "torch.Tensor.data", MIS)],
+        # the table's row is spelled torch.nn.parameter.Parameter: the same class
+        [(2, 5, "torch.nn.Parameter", DIF), (3, 3, "torch.Tensor.data", MIS)],
     ),
     (
         "tensor_compare_result",
@@ -1087,12 +1088,18 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
     (
         "class_enum_member_is_not_a_typo",
         "import torch.distributed as dist\ndist.all_reduce(t, op=dist.ReduceOp.SUM)\n",
-        [(2, 1, "torch.distributed.all_reduce", DIF), (2, 23, "torch.distributed.ReduceOp", MIS)],
+        # the complete inventory lists the enum's members: the value is reported, not the class
+        [(2, 1, "torch.distributed.all_reduce", DIF), (2, 23, "torch.distributed.ReduceOp.SUM", MIS)],
     ),
     (
         "class_unlisted_attribute_reports_the_class",
-        "import torch\ntorch.nn.Linear.weight\n",
+        "import torch\ntorch.nn.Linear.no_such_attribute\n",
         [(2, 1, "torch.nn.Linear", DIF)],
+    ),
+    (
+        "class_annotated_attribute_is_listed",
+        "import torch\ntorch.nn.Linear.weight\n",
+        [(2, 1, "torch.nn.Linear.weight", MIS)],
     ),
     (
         "for_else_reported_once",
@@ -1248,10 +1255,12 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         "d.type\n",
         [
             (2, 10, "torch.cuda.amp.GradScaler", MIS),
-            (3, 8, "torch.amp.GradScaler.scale", MIS),
+            # torch.amp.GradScaler's canonical spelling is the shorter torch.GradScaler (the same class)
+            (3, 8, "torch.GradScaler.scale", MIS),
             (3, 20, "torch.Tensor.backward", MIS),
-            (4, 8, "torch.amp.GradScaler.step", MIS),
+            (4, 8, "torch.GradScaler.step", MIS),
             (5, 5, "torch.device", MIS),
+            (6, 3, "torch.device.type", MIS),
         ],
     ),
     (

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 from msmigrate.cli import main
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.consistency import check_table
+from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.model import MappingCategory, MappingRow, MappingTable
 
 
@@ -25,16 +26,16 @@ def test_check_table_on_a_small_table():
         _row("torch.Tensor.foo", None, MappingCategory.UNSUPPORTED),
     )
     kb.__dict__["table"] = MappingTable("2.6", "r2.6.0", "2.1", (), rows)
-    kb.__dict__["torch_inventory"] = {
+    kb.__dict__["torch_inventory"] = InventoryIndex.from_apis({
         "torch.abs": {"kind": "function", "signatures": []},
         "torch.flip": {"kind": "function", "signatures": []},
         "torchvision.ops.nms": {"kind": "function", "signatures": [], "source": "mapping_table"},
-    }
-    kb.__dict__["mindspore_inventory"] = {
+    })
+    kb.__dict__["mindspore_inventory"] = InventoryIndex.from_apis({
         "mindspore.mint.abs": {"kind": "function"},
         "mindspore.nn.SeLU": {"kind": "class"},
         "mindspore.ops.NMSWithMask": {"kind": "class"},
-    }
+    })
     check = check_table(kb)
     assert check.counts() == {"rows": 6, "missing_mindspore": 1, "missing_torch": 2, "unverified_torch": 1}
     assert check.missing_mindspore == (("torch.flip", "mindspore.ops.no_such_op"),)

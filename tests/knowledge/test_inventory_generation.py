@@ -222,19 +222,25 @@ def test_walk_members_kinds_and_self_dropping():
 
 def test_dumps_is_sorted_one_api_per_line_and_round_trips():
     apis = {"b.f": {"kind": "function", "signatures": [[]], "source": "inspect"}, "a": {"kind": "module"}}
-    text = dumps(document("pkg", "1.0", apis))
+    text = dumps(document("pkg", "1.0", apis, {"a.g": "b.f"}, {"a.tests": "tests or entry point"}))
     assert text.splitlines() == [
-        '{"apis":{',
+        "{",
+        '"aliases":{',
+        '"a.g":"b.f"',
+        "},",
+        '"apis":{',
         '"a":{"kind":"module"},',
         '"b.f":{"kind":"function","signatures":[[]],"source":"inspect"}',
         "},",
         '"package":"pkg",',
-        '"schema_version":1,',
+        '"schema_version":2,',
+        '"skipped":{"a.tests":"tests or entry point"},',
         '"version":"1.0"',
         "}",
     ]
     doc = json.loads(text)
-    assert doc == {"schema_version": 1, "package": "pkg", "version": "1.0", "apis": apis}
+    assert doc == {"schema_version": 2, "package": "pkg", "version": "1.0", "apis": apis,
+                   "aliases": {"a.g": "b.f"}, "skipped": {"a.tests": "tests or entry point"}}
     assert dumps(doc) == text and text.endswith("}\n")
 
 

@@ -153,6 +153,7 @@ def _finding(verdict: ApiVerdict, span: tuple[int, int, int, int], usage: UsageK
     return Finding(
         line, column, end_line, end_column, verdict.torch_api, verdict.mindspore_api, verdict.category,
         verdict.rule, _HINT, verdict.message_key, dict(verdict.message_args), verdict.fixable, usage,
+        verdict.written_api,
     )
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
 
 _MAX_ITEMS = 4
-_LAST_PART_CUTOFF = 60
+_SHORT_NAME = 7  # last parts up to this length may have one typo (insertion, deletion, swap), longer ones two
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +31,13 @@ class ApiVerdict:
     message_key: str
     message_args: dict[str, Any]
     fixable: bool
+    written_api: str | None = None  # the spelling looked up, when it is not the canonical name
 
 
 def categorize(torch_api: str, kb: KnowledgeBase, cache: dict[str, ApiVerdict] | None = None) -> ApiVerdict:
-    """The verdict for a resolved torch name (cached per knowledge base; pass ``verdict_cache(kb)`` in
-    loops to skip the cache lookup)."""
+    """The verdict for a torch name as resolved from the code, under its canonical name (``torch_api``;
+    ``written_api`` keeps the spelling when it differs). Cached per knowledge base; pass
+    ``verdict_cache(kb)`` in loops to skip the cache lookup."""
     if cache is None:
         cache = verdict_cache(kb)
     found = cache.get(torch_api)
@@ -67,8 +69,10 @@ def rule_info(rule_id: str) -> Rule:
         raise
 
 
-def _categorize(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
-    row = kb.row(torch_api)
+def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
+    row = kb.row(written)  # the row of this spelling, else of the canonical name
+    torch_api = kb.resolve_torch(written) or written
+    written_api = written if written != torch_api else None
     mapped = row is not None and row.mindspore_api and row.category is not MappingCategory.UNSUPPORTED
     ms = row.mindspore_api if mapped else None
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": ms or "", "version": kb.version}
@@ -84,6 +88,7 @@ def _categorize(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
             args.update(describe_differences(row))
     elif row is not None or kb.is_torch_api(torch_api):
         category, key = FindingCategory.MISSING, "analysis.api.missing"
+
     else:
         category, key = FindingCategory.UNKNOWN_TORCH_NAME, "analysis.api.unknown"
         suggestion = _suggest(torch_api, kb)
@@ -92,7 +97,7 @@ def _categorize(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
             args["suggestion"] = suggestion
     rule = RULE_FOR_CATEGORY[category]
     fixable = bool(ms) and rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row)
-    return ApiVerdict(torch_api, ms, category, rule, key, args, fixable)
+    return ApiVerdict(torch_api, ms, category, rule, key, args, fixable, written_api)
 
 
 def _nothing_to_rewrite(torch_api: str, mindspore_api: str | None, row: MappingRow | None) -> bool:
@@ -140,22 +145,34 @@ def _items(values) -> str:
 
 
 def _suggest(torch_api: str, kb: KnowledgeBase) -> str | None:
-    """The nearest public torch name for a probable typo (none for private names like ``torch._C``)."""
+    """A near-miss spelling of the last part among the real names next to it (``torch.nn.Linaer`` →
+    ``torch.nn.Linear``, ``torch.sofmax`` → ``torch.softmax``); none for a different word
+    (``is_scripting`` is not a typo of ``script``) or for private names like ``torch._C``."""
     if any(part.startswith("_") for part in torch_api.split(".")):
         return None
-    from rapidfuzz import fuzz, process
+    parent, _, last = torch_api.rpartition(".")
+    if not parent:
+        return None
+    owner = kb.resolve_torch(parent)
+    if owner is None and "." in parent and not kb.children(parent):
+        fixed = _suggest(parent, kb)  # the typo is further up: ``torch.nn.functionl.relu``
+        return _suggest(f"{fixed}.{last}", kb) if fixed else None
+    owner = owner or parent  # ``torchvision.ops`` is known by its cited names only
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
 
-    choices = _CHOICES.get(kb)
+    choices = _CHOICES.get(kb, {}).get(owner)
     if choices is None:
-        choices = _CHOICES[kb] = sorted({*kb.torch_inventory, *(r.torch_api for r in kb.rows())})
-    # the long shared module prefix inflates the score of the full names: the last parts must look alike
-    # too (``torchvision.ops.box_iou`` is not a typo of ``torchvision.ops.roi_align``)
-    last = torch_api.rpartition(".")[2]
-    for name, _score, _index in process.extract(torch_api, choices, scorer=fuzz.ratio, score_cutoff=75,
-                                                limit=5):
-        if name != torch_api and fuzz.ratio(last, name.rpartition(".")[2]) >= _LAST_PART_CUTOFF:
-            return name
-    return None
+        choices = _CHOICES.setdefault(kb, {})[owner] = sorted(
+            name for name in kb.children(owner) if not name.startswith("_"))
+    if not choices:
+        return None
+    limit = 1 if len(last) <= _SHORT_NAME else 2
+    found = process.extractOne(last, choices, scorer=OSA.distance, score_cutoff=limit,
+                               processor=str.lower)
+    if found is None:
+        return None
+    return kb.canonical(f"{owner}.{found[0]}")
 
 
 _CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -66,13 +66,14 @@ class Finding:
     message_args: dict[str, Any] = field(default_factory=dict)
     fixable: bool = False
     usage: UsageKind = UsageKind.CALL
+    written_api: str | None = None  # the torch name as the code spells it, when not ``torch_api`` itself
 
     def message(self, lang: str = "en") -> str:
         return t(self.message_key, lang, **self.message_args)
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         """The public JSON shape (documented in docs/report-schema.md)."""
-        return {
+        shape = {
             "line": self.line,
             "column": self.column,
             "end_line": self.end_line,
@@ -86,6 +87,9 @@ class Finding:
             "fixable": self.fixable,
             "usage": self.usage.value,
         }
+        if self.written_api is not None:
+            shape["written_api"] = self.written_api
+        return shape
 
 
 @dataclass(slots=True)

@@ -365,7 +365,8 @@ def _moved(findings: list[Finding], delta: int) -> list[Finding]:
     diagnostic cache recognises a moved finding by it)."""
     return [
         Finding(f.line + delta, f.column, f.end_line + delta, f.end_column, f.torch_api, f.mindspore_api,
-                f.category, f.rule, f.severity, f.message_key, f.message_args, f.fixable, f.usage)
+                f.category, f.rule, f.severity, f.message_key, f.message_args, f.fixable, f.usage,
+                f.written_api)
         for f in findings
     ]
 

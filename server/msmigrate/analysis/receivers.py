@@ -75,12 +75,12 @@ class TorchFacts:
     def known(self, name: str) -> bool:
         found = self._known.get(name)
         if found is None:
-            found = self._known[name] = name in self.inventory or self.kb.row(name) is not None
+            found = self._known[name] = self.kb.is_torch_api(name) or self.kb.row(name) is not None
         return found
 
     def kind(self, name: str) -> str | None:
-        entry = self.inventory.get(name)
-        return entry["kind"] if entry else None
+        """The inventory kind of the object ``name`` spells (aliases and inherited members resolved)."""
+        return self.kb.torch_kind(name)
 
     def is_namespace(self, name: str) -> bool:
         """A module or class whose attributes are torch names themselves (``torch.nn``, ``torch.Tensor``)."""
@@ -234,7 +234,7 @@ def member_api(owner: Instance, name: str, facts: TorchFacts) -> str | None:
             return None  # defined or assigned by the user's class
         if owner.torch_class:
             specific = f"{owner.torch_class}.{name}"
-            if facts.kind(specific) == "method":
+            if specific in facts.inventory and facts.kind(specific) == "method":  # the class's own method
                 return specific
         return "torch.nn.Module." + name if name in facts.module_members else None
     if kind == OPTIMIZER:

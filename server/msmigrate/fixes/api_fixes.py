@@ -92,7 +92,7 @@ def _shape_of(kind: str | None) -> str | None:
 
 def _same_shape(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> bool:
     """False when the inventories say the two names are used differently (e.g. class vs function)."""
-    entry = kb.mindspore_inventory.get(mindspore_api)
+    entry = kb.mindspore_entry(mindspore_api)
     mindspore_shape = _shape_of(entry.get("kind")) if entry else None
     torch_shape = _shape_of(kb.torch_kind(torch_api))
     return torch_shape is None or mindspore_shape is None or torch_shape == mindspore_shape

@@ -8,6 +8,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.model import MappingRow, MappingTable
 from msmigrate.paths import data_dir
 
@@ -115,9 +116,22 @@ class KnowledgeBase:
             rows.setdefault(row.torch_api, row)  # first row wins when a table lists an API twice
         return rows
 
+    @cached_property
+    def _rows_by_canonical(self) -> dict[str, MappingRow]:
+        """Rows under the canonical spelling of their torch name (a table may cite ``torch.amp.GradScaler``
+        for the class whose canonical name is ``torch.GradScaler``)."""
+        rows: dict[str, MappingRow] = {}
+        for name, row in self._rows.items():
+            rows.setdefault(self.torch_inventory.resolve(name) or name, row)
+        return rows
+
     def row(self, torch_api: str) -> MappingRow | None:
-        """The mapping row of a canonical torch name, if the table has one."""
-        return self._rows.get(torch_api)
+        """The mapping row of a torch name: the row of this very spelling, else of its canonical name."""
+        found = self._rows.get(torch_api)
+        if found is None:
+            canonical = self.torch_inventory.resolve(torch_api)
+            found = self._rows_by_canonical.get(canonical) if canonical is not None else None
+        return found
 
     def rows(self) -> tuple[MappingRow, ...]:
         return self.table.rows
@@ -128,47 +142,72 @@ class KnowledgeBase:
 
     # --- inventories ---------------------------------------------------------------------------
     @cached_property
-    def torch_inventory(self) -> dict[str, dict[str, Any]]:
+    def torch_inventory(self) -> InventoryIndex:
+        """Canonical torch name → entry (kind, signatures, bases); ``.aliases``, ``.resolve(spelling)``."""
         return _inventory("torch")
 
     @cached_property
-    def mindspore_inventory(self) -> dict[str, dict[str, Any]]:
+    def mindspore_inventory(self) -> InventoryIndex:
         return _inventory("mindspore")
 
+    def resolve_torch(self, name: str) -> str | None:
+        """The canonical torch 2.13 name any spelling refers to, ``None`` when torch has no such name."""
+        return self.torch_inventory.resolve(name)
+
     def is_torch_api(self, name: str) -> bool:
-        return name in self.torch_inventory or name in self._rows
+        return self.torch_inventory.resolve(name) is not None or name in self._rows
+
+    def torch_entry(self, name: str) -> dict[str, Any] | None:
+        canonical = self.torch_inventory.resolve(name)
+        return self.torch_inventory[canonical] if canonical is not None else None
 
     def torch_kind(self, name: str) -> str | None:
-        entry = self.torch_inventory.get(name)
+        entry = self.torch_entry(name)
         return entry["kind"] if entry else None
 
     def torch_signatures(self, name: str) -> list[list[dict[str, Any]]]:
-        entry = self.torch_inventory.get(name)
+        entry = self.torch_entry(name)
         return entry.get("signatures", []) if entry else []
 
+    # MindSpore names: any spelling (``mindspore.dtype.float32``, ``mindspore.nn.Dense.construct``)
+    def mindspore_canonical(self, name: str) -> str | None:
+        """The canonical MindSpore 2.10 name ``name`` spells, ``None`` when MindSpore has no such name."""
+        return self.mindspore_inventory.resolve(name)
+
+    def mindspore_has(self, name: str) -> bool:
+        return self.mindspore_inventory.resolve(name) is not None
+
+    def mindspore_entry(self, name: str) -> dict[str, Any] | None:
+        canonical = self.mindspore_inventory.resolve(name)
+        return self.mindspore_inventory[canonical] if canonical is not None else None
+
+    def mindspore_kind(self, name: str) -> str | None:
+        entry = self.mindspore_entry(name)
+        return entry["kind"] if entry else None
+
     def mindspore_signatures(self, name: str) -> list[list[dict[str, Any]]]:
-        entry = self.mindspore_inventory.get(name)
+        entry = self.mindspore_entry(name)
         return entry.get("signatures", []) if entry else []
 
     @cached_property
     def tensor_members(self) -> frozenset[str]:
         """Short names of ``torch.Tensor`` methods and attributes."""
-        return _members(self.torch_inventory, "torch.Tensor.")
+        return self.torch_inventory.all_members("torch.Tensor")
 
     @cached_property
     def module_members(self) -> frozenset[str]:
-        return _members(self.torch_inventory, "torch.nn.Module.")
+        return self.torch_inventory.all_members("torch.nn.Module")
 
     @cached_property
     def optimizer_members(self) -> frozenset[str]:
-        return _members(self.torch_inventory, "torch.optim.Optimizer.")
+        return self.torch_inventory.all_members("torch.optim.Optimizer")
 
     def children(self, module: str) -> frozenset[str]:
         """Short names directly inside a torch module or class (``torch.nn`` → ``Linear``, …)."""
-        return _members(self.torch_inventory, module + ".")
+        return self.torch_inventory.all_members(self.torch_inventory.resolve(module) or module)
 
     # --- names ---------------------------------------------------------------------------------
-    def canonical(self, name: str) -> str:
+    def expand(self, name: str) -> str:
         """Expand common aliases (``nn.Linear``, ``F.relu``, ``Tensor.view``) to full torch names."""
         name = name.strip()
         if name.startswith(("torch.", "torchvision.", "torchaudio.", "torchtext.")) or name == "torch":
@@ -178,6 +217,14 @@ class KnowledgeBase:
                 return full + name[len(prefix) :]
         candidate = "torch." + name
         return candidate if self.is_torch_api(candidate) else name
+
+    def canonical(self, name: str) -> str:
+        """The canonical torch name of any spelling: import aliases (``F.relu``), re-exports
+        (``torch.functional.split`` → ``torch.split``), internal modules (``torch.nn.modules.loss.L1Loss`` →
+        ``torch.nn.L1Loss``), inherited members (``torch.nn.Linear.to`` → ``torch.nn.Module.to``). A name
+        torch does not have is returned expanded but otherwise as written."""
+        expanded = self.expand(name)
+        return self.torch_inventory.resolve(expanded) or expanded
 
     def suggest(self, name: str, limit: int = 5) -> list[str]:
         """Near names for a probable typo, best first."""
@@ -195,16 +242,8 @@ class KnowledgeBase:
 
 
 @cache
-def _inventory(package: str) -> dict[str, dict[str, Any]]:
-    path = data_dir() / f"{package}_inventory.json"
-    if not path.is_file():
-        return {}
-    return _load_json(path)["apis"]
-
-
-def _members(inventory: dict[str, dict[str, Any]], prefix: str) -> frozenset[str]:
-    size = len(prefix)
-    return frozenset(n[size:] for n in inventory if n.startswith(prefix) and "." not in n[size:])
+def _inventory(package: str) -> InventoryIndex:
+    return InventoryIndex.load(data_dir() / f"{package}_inventory.json")
 
 
 def get_knowledge_base(version: str | None = None) -> KnowledgeBase:

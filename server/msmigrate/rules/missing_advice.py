@@ -13,6 +13,7 @@ maps. ``advice_for`` combines them; hover, ``lookup`` and the ``MSM2xx`` rules s
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
@@ -820,13 +821,31 @@ def _other_versions(torch_api: str, version: str) -> dict[str, str]:
     return found
 
 
+def _catalogue_by_canonical(kb: KnowledgeBase) -> dict[str, CatalogueEntry]:
+    """The catalogue under the canonical names of its entries (``torch.nn.functional.pixel_unshuffle``
+    is the same function as ``torch.pixel_unshuffle``)."""
+    found = _BY_CANONICAL.get(kb)
+    if found is None:
+        found = _BY_CANONICAL[kb] = {}
+        for name, entry in CATALOGUE.items():
+            found.setdefault(kb.canonical(name), entry)
+    return found
+
+
+_BY_CANONICAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def advice_for(torch_api: str, kb: KnowledgeBase) -> MissingAdvice | None:
     """Advice for a real torch API without a row in ``kb``'s table; ``None`` when it is mapped or unknown."""
+    written = kb.expand(torch_api)
     torch_api = kb.canonical(torch_api)
     if kb.row(torch_api) is not None or not kb.is_torch_api(torch_api) or kb.is_data_processing(torch_api):
         return None
     others = _other_versions(torch_api, kb.version)
-    entry = CATALOGUE.get(torch_api)
+    entry = CATALOGUE.get(written) or _catalogue_by_canonical(kb).get(torch_api)
+    owner = torch_api.rpartition(".")[0]
+    if entry is None and kb.torch_kind(torch_api) == "attribute" and kb.torch_kind(owner) == "class":
+        entry = _catalogue_by_canonical(kb).get(owner)  # ``ReduceOp.SUM``: the advice for ``ReduceOp``
     if entry is not None:
         return MissingAdvice(
             torch_api=torch_api,

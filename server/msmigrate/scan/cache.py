@@ -31,7 +31,7 @@ from msmigrate.scan.worker import CompactReader, compact, expand, result_from_ca
 if TYPE_CHECKING:
     from msmigrate.analysis.finding import FileResult
 
-CACHE_FORMAT = 2  # 2: message arguments may hold message references (i18n.ref)
+CACHE_FORMAT = 3  # 2: message arguments may hold message references (i18n.ref); 3: Finding.written_api
 _SIZE_LIMIT = 512 * 1024 * 1024
 _BATCH = 256  # buffered writes per transaction
 _RACY_NS = 2_000_000_000  # a file modified this close to the scan that hashed it is hashed again

@@ -23,6 +23,7 @@ from msmigrate.knowledge.importer.facts import (
 from msmigrate.knowledge.importer.mapping_table import MappingDocument, TableRow, parse_mapping_file
 from msmigrate.knowledge.importer.signatures import SigParam
 from msmigrate.knowledge.importer.urls import diff_page_name, zh_url_from_en
+from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.model import MappingCategory
 
 SCHEMA_VERSION = 1
@@ -37,23 +38,24 @@ class SourceError(Exception):
 
 @dataclass(slots=True)
 class Inventories:
-    """Signatures from ``torch_inventory.json`` / ``mindspore_inventory.json`` (empty when missing)."""
+    """Signatures from ``torch_inventory.json`` / ``mindspore_inventory.json`` (empty when missing); any
+    spelling of an API finds its canonical entry."""
 
-    torch: dict[str, Any] = field(default_factory=dict)
-    mindspore: dict[str, Any] = field(default_factory=dict)
+    torch: InventoryIndex = field(default_factory=InventoryIndex.empty)
+    mindspore: InventoryIndex = field(default_factory=InventoryIndex.empty)
 
     @classmethod
     def load(cls, folder: Path | None) -> Inventories:
-        def read(name: str) -> dict[str, Any]:
+        def read(name: str) -> InventoryIndex:
             path = folder / f"{name}_inventory.json" if folder else None
-            if path is None or not path.is_file():
-                return {}
-            return json.loads(path.read_text(encoding="utf-8")).get("apis", {})
+            return InventoryIndex.load(path) if path is not None else InventoryIndex.empty()
 
         return cls(read("torch"), read("mindspore"))
 
     def overloads(self, package: str, api: str) -> list[list[SigParam]]:
-        entry = (self.torch if package == "torch" else self.mindspore).get(api) or {}
+        index = self.torch if package == "torch" else self.mindspore
+        canonical = index.resolve(api)
+        entry = index[canonical] if canonical is not None else {}
         return [params_from_inventory(sig) for sig in entry.get("signatures", [])]
 
 

@@ -21,13 +21,14 @@ def generate(package: str, out_dir: Path, sources: Path | None = None, data: Pat
     if package == "torch":
         from msmigrate.knowledge.inventory import torch_gen
 
-        apis = torch_gen.build(sources=sources, data=data)
+        result = torch_gen.build(sources=sources, data=data)
         version = torch_gen.torch_version()
     elif package == "mindspore":
         from msmigrate.knowledge.inventory import mindspore_gen
 
-        apis = mindspore_gen.build(sources=sources, data=data)
+        result = mindspore_gen.build(sources=sources, data=data)
         version = mindspore_gen.mindspore_version()
     else:
         raise ValueError(f"unknown package {package!r}; choose one of {', '.join(PACKAGES)}")
-    return write(document(package, version, apis), inventory_path(package, out_dir))
+    doc = document(package, version, result.apis, result.aliases, result.skipped)
+    return write(doc, inventory_path(package, out_dir))

@@ -7,6 +7,7 @@ itself imports neither torch nor MindSpore.
 from __future__ import annotations
 
 import ast
+import enum
 import importlib
 import inspect
 import re
@@ -259,7 +260,7 @@ class ModuleWalker:
             return
         if inspect.isclass(obj):
             self.add_object(full, name, obj)
-        elif not callable(obj):
+        elif not callable(obj) or _is_enum_value(obj):
             self.inventory.add(full, attribute_kind)
         else:
             bound = isinstance(raw, staticmethod | classmethod)
@@ -276,6 +277,11 @@ def _annotated_names(cls: type, own_only: bool) -> list[str]:
         except Exception:  # annotations of C types or broken ones
             continue
     return sorted(names)
+
+
+def _is_enum_value(obj: object) -> bool:
+    """``ReduceOp.SUM``: a value of an enumeration (Python or pybind11; the latter are callable)."""
+    return isinstance(obj, enum.Enum) or isinstance(getattr(type(obj), "__members__", None), dict)
 
 
 def _is_type_alias(obj: object) -> bool:
