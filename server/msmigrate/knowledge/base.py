@@ -8,6 +8,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from msmigrate.knowledge.derived import DerivedMapping, DerivedTable, load_derived
 from msmigrate.knowledge.model import MappingRow, MappingTable
 from msmigrate.paths import data_dir
 
@@ -121,6 +122,26 @@ class KnowledgeBase:
 
     def rows(self) -> tuple[MappingRow, ...]:
         return self.table.rows
+
+    # --- derived mappings (knowledge/derived.py) --------------------------------------------------
+    @cached_property
+    def derived_table(self) -> DerivedTable:
+        return load_derived(self.version, data_dir())
+
+    def derived(self, torch_api: str) -> DerivedMapping | None:
+        """The derived mapping offered for a torch API the table does not map, or maps to a MindSpore API
+        the installed MindSpore no longer has (never a candidate that failed its numeric check)."""
+        return self.derived_table.offered(torch_api)
+
+    def gone_target(self, torch_api: str) -> str | None:
+        """The table row's MindSpore target when the MindSpore inventory no longer has it."""
+        return self.derived_table.gone_target(torch_api)
+
+    def mapping(self, torch_api: str) -> MappingRow | None:
+        """The row to apply: the table's, unless its target is gone and a derived replacement exists;
+        else the derived one."""
+        derived = self.derived(torch_api)
+        return derived.row if derived is not None else self.row(torch_api)
 
     @property
     def general_difference_params(self) -> tuple[str, ...]:

@@ -121,7 +121,8 @@ def _is_member(name: str) -> bool:
 def _signature(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> SignatureFacts:
     torch_entry = kb.torch_inventory.get(torch_api) or {}
     ms_entry = kb.mindspore_inventory.get(mindspore_api) or {}
-    return compare_signatures(torch_entry, ms_entry, member=_is_member(torch_api) and _is_member(mindspore_api))
+    member = _is_member(torch_api) and _is_member(mindspore_api)
+    return compare_signatures(torch_entry, ms_entry, member=member)
 
 
 def _name_row(torch_api: str, mindspore_api: str, facts: SignatureFacts, torch_url: str | None) -> MappingRow:
@@ -225,7 +226,9 @@ def _counts(mappings: dict[str, Any], excluded: dict[str, list[dict[str, str]]])
         "same_signature": sum(1 for c in candidates if c["signature"] in (SAME, NO_PARAMETERS)),
         "consistent": sum(1 for c in candidates if c["row"]["category"] == MappingCategory.CONSISTENT.value),
         "gone_targets": sum(1 for item in mappings.values() if item["replaces"]),
-        "gone_targets_replaced": sum(1 for item in mappings.values() if item["replaces"] and item["candidates"]),
+        "gone_targets_replaced": sum(
+            1 for item in mappings.values() if item["replaces"] and item["candidates"]
+        ),
         "excluded": sum(len(v) for v in excluded.values()),
     }
 

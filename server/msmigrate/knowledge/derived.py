@@ -21,6 +21,7 @@ SCHEMA_VERSION = 1
 CHECK_DEVICE = "CPU"
 SECTION = "derived"  # ``MappingRow.section`` of a derived row
 NO_KERNEL = "unsupported_on_device"
+MINDSPORE_ERROR = "mindspore_error"  # the torch call ran, the MindSpore one raised
 
 
 def derived_path(version: str, folder: Path) -> Path:
@@ -63,8 +64,6 @@ class DerivedMapping:
     def evidence(self) -> tuple[MessageRef, ...]:
         """Where the mapping comes from, as message references (``derived.evidence.*``)."""
         parts: list[MessageRef] = []
-        if self.replaces:
-            parts.append(ref("derived.evidence.replaces", gone=self.replaces, mindspore=self.mindspore_version))
         if self.tables:
             parts.append(ref("derived.evidence.tables", tables=", ".join(self.tables)))
         if self.signature == "same":
@@ -81,10 +80,19 @@ class DerivedMapping:
         if self.check == "pass":
             parts.append(ref("derived.evidence.verified", device=CHECK_DEVICE))
         elif self.check == "error" and self.check_reason == NO_KERNEL:
-            parts.append(ref("derived.evidence.no_kernel", device=CHECK_DEVICE, mindspore=self.mindspore_version))
-        elif self.check == "error":
+            parts.append(
+                ref("derived.evidence.no_kernel", device=CHECK_DEVICE, mindspore=self.mindspore_version)
+            )
+        elif self.check == "error" and self.check_reason == MINDSPORE_ERROR:
             parts.append(ref("derived.evidence.check_error", device=CHECK_DEVICE))
         return tuple(parts)
+
+    def provenance(self, table_version: str) -> tuple[MessageRef]:
+        """One sentence: not in (or outdated in) table ``table_version``, and the evidence."""
+        if self.replaces:
+            return (ref("derived.provenance_replaces", version=table_version, gone=self.replaces,
+                        mindspore=self.mindspore_version, evidence=self.evidence()),)
+        return (ref("derived.provenance", version=table_version, evidence=self.evidence()),)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -122,6 +130,11 @@ class DerivedTable:
     def empty(cls) -> DerivedTable:
         return cls({}, {})
 
+    @property
+    def mindspore_version(self) -> str:
+        """``2.10`` for a MindSpore 2.10.0 inventory."""
+        return short_version(self.header.get("mindspore_version"))
+
     def entry(self, torch_api: str) -> DerivedEntry | None:
         return self.entries.get(torch_api)
 
@@ -139,6 +152,10 @@ def load_derived(version: str, folder: Path) -> DerivedTable:
     path = derived_path(version, folder)
     checks_path = derived_check_path(folder)
     return _load(path, _mtime(path), checks_path, _mtime(checks_path))
+
+
+def short_version(version: object) -> str:
+    return ".".join(str(version or "?").split(".")[:2])
 
 
 def _mtime(path: Path) -> float:
@@ -163,7 +180,7 @@ def _load(path: Path, _mtime: float, checks_path: Path, _checks_mtime: float) ->
     if data is None or not isinstance(data.get("mappings"), dict):
         return DerivedTable.empty()
     checks = (read_json(checks_path) or {}).get("results") or {}
-    ms_version = ".".join(str(data.get("mindspore_version") or "?").split(".")[:2])
+    ms_version = short_version(data.get("mindspore_version"))
     entries: dict[str, DerivedEntry] = {}
     for torch_api, item in data["mappings"].items():
         replaces = item.get("replaces")

@@ -2,33 +2,29 @@
 
 MESSAGES: dict[str, tuple[str, str]] = {
     # --- evidence, joined with the list separator into "derived: …" ----------------------------------
-    "derived.evidence.replaces": (
-        "replaces {gone}, which MindSpore {mindspore} no longer has",
-        "替代 MindSpore {mindspore} 中已不存在的 {gone}",
-    ),
     "derived.evidence.tables": (
-        "mapped so in the {tables} table",
-        "{tables} 版映射表中有此映射",
+        "in the official mapping of MindSpore {tables}",
+        "MindSpore {tables} 官方映射表中有此映射",
     ),
     "derived.evidence.same_parameters": (
-        "same name and parameters in MindSpore {mindspore}",
-        "MindSpore {mindspore} 中有同名接口且参数相同",
+        "counterpart in MindSpore {mindspore} with the same parameters",
+        "MindSpore {mindspore} 中有参数相同的对应接口",
     ),
     "derived.evidence.same_signature": (
         "same parameters in MindSpore {mindspore}",
         "MindSpore {mindspore} 中参数相同",
     ),
     "derived.evidence.same_name": (
-        "same name in MindSpore {mindspore}",
-        "MindSpore {mindspore} 中有同名接口",
+        "counterpart in MindSpore {mindspore}",
+        "MindSpore {mindspore} 中有对应接口",
     ),
     "derived.evidence.name_params_differ": (
-        "same name in MindSpore {mindspore}, parameters differ",
-        "MindSpore {mindspore} 中有同名接口，参数不同",
+        "counterpart in MindSpore {mindspore}, parameters differ",
+        "MindSpore {mindspore} 中有对应接口，参数不同",
     ),
     "derived.evidence.name_unknown_params": (
-        "same name in MindSpore {mindspore}, parameters not compared",
-        "MindSpore {mindspore} 中有同名接口，参数未比较",
+        "counterpart in MindSpore {mindspore}, parameters not compared",
+        "MindSpore {mindspore} 中有对应接口，参数未比较",
     ),
     "derived.evidence.params_differ": (
         "parameters differ in MindSpore {mindspore}",
@@ -40,33 +36,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "未验证：MindSpore {mindspore} 没有对应的 {device} 算子",
     ),
     "derived.evidence.check_error": (
-        "the {device} check could not run",
-        "{device} 上的数值检查未能运行",
+        "MindSpore rejected the {device} check's arguments",
+        "{device} 数值检查时 MindSpore 不接受所给参数",
     ),
     # --- findings, hover and lookup ---------------------------------------------------------------------
     "derived.provenance": (
         "Not in the MindSpore {version} mapping table; derived: {evidence:messages}.",
         "MindSpore {version} 映射表中没有此接口；推导得出：{evidence:messages}。",
     ),
+    "derived.provenance_replaces": (
+        "The MindSpore {version} mapping table maps it to {gone}, which MindSpore {mindspore} no longer has; "
+        "derived replacement: {evidence:messages}.",
+        "MindSpore {version} 映射表将其映射到 {gone}，但 MindSpore {mindspore} 中已没有该接口；推导出的替代："
+        "{evidence:messages}。",
+    ),
     "derived.gone_target": (
         "The MindSpore {version} mapping table maps it to {gone}, which MindSpore {mindspore} no longer has.",
         "MindSpore {version} 映射表将其映射到 {gone}，但 MindSpore {mindspore} 中已没有该接口。",
     ),
+    "derived.details_then_provenance": ("{details}. {provenance}", "{details}。{provenance}"),
     "analysis.api.derived_consistent": (
-        "{torch_api} → {mindspore_api}: same behaviour; replacing the name is enough. Not in the MindSpore "
-        "{version} mapping table; derived: {evidence:messages}.",
-        "{torch_api} → {mindspore_api}：功能一致，替换接口名即可。MindSpore {version} 映射表中没有此接口；"
-        "推导得出：{evidence:messages}。",
+        "{torch_api} → {mindspore_api}: same behaviour; replacing the name is enough. {provenance:messages}",
+        "{torch_api} → {mindspore_api}：功能一致，替换接口名即可。{provenance:messages}",
     ),
     "analysis.api.derived_differences": (
-        "{torch_api} → {mindspore_api} ({details:messages}). Not in the MindSpore {version} mapping table; "
-        "derived: {evidence:messages}.",
-        "{torch_api} → {mindspore_api}（{details:messages}）。MindSpore {version} 映射表中没有此接口；"
-        "推导得出：{evidence:messages}。",
+        "{torch_api} → {mindspore_api} ({details:messages}). {provenance:messages}",
+        "{torch_api} → {mindspore_api}（{details:messages}）。{provenance:messages}",
     ),
     "analysis.api.gone_target": (
-        "{torch_api}: the MindSpore {version} mapping table maps it to {gone}, which MindSpore {mindspore} no "
-        "longer has.",
+        "{torch_api}: the MindSpore {version} mapping table maps it to {gone}, which MindSpore {mindspore} "
+        "no longer has.",
         "{torch_api}：MindSpore {version} 映射表将其映射到 {gone}，但 MindSpore {mindspore} 中已没有该接口。",
     ),
     # --- msmigrate data derive / check --derived --------------------------------------------------------

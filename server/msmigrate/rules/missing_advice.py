@@ -825,6 +825,8 @@ def advice_for(torch_api: str, kb: KnowledgeBase) -> MissingAdvice | None:
     torch_api = kb.canonical(torch_api)
     if kb.row(torch_api) is not None or not kb.is_torch_api(torch_api) or kb.is_data_processing(torch_api):
         return None
+    if kb.derived(torch_api) is not None:
+        return None  # a derived mapping answers it (never "no mapping; equivalent replacement …")
     others = _other_versions(torch_api, kb.version)
     entry = CATALOGUE.get(torch_api)
     if entry is not None:
