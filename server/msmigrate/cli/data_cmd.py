@@ -86,6 +86,8 @@ def stats(as_json: bool, lang: str) -> None:
         )
     console = Console()
     console.print(table)
+    for version, counts in result.get("derived", {}).items():
+        console.print(t("derived.stats.line", lang, version=version, **counts), markup=False)
     console.print(
         t(
             "kb.stats.inventories",

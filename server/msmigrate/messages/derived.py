@@ -68,6 +68,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no longer has.",
         "{torch_api}：MindSpore {version} 映射表将其映射到 {gone}，但 MindSpore {mindspore} 中已没有该接口。",
     ),
+    "derived.stats.line": (
+        "Derived mappings below the {version} table: {mappings} (from other tables {from_other_tables}, "
+        "by name {by_name}, verified on CPU {verified_cpu}; {not_offered_failed_check} withheld after a "
+        "failed check; {gone_targets_replaced} of {gone_targets} gone targets replaced)",
+        "{version} 映射表之外的推导映射：{mappings} 个（来自其他映射表 {from_other_tables}，"
+        "按名称 {by_name}，已在 CPU 上验证 {verified_cpu}；"
+        "{not_offered_failed_check} 个因数值检查失败未提供；"
+        "{gone_targets} 个已失效目标中替换了 {gone_targets_replaced} 个）",
+    ),
     # --- msmigrate data derive / check --derived --------------------------------------------------------
     "derived.cli.wrote": (
         "Wrote {path}: {mapped} torch APIs with derived mappings ({candidates} candidates).",
