@@ -117,15 +117,27 @@ def test_not_found_text_and_exit_code() -> None:
 
 
 def test_real_torch_api_without_mapping() -> None:
-    data = lookup_json("torch.allclose", "2.4")
+    # torch.allclose, used here before, is now a derived mapping (the 2.6 table's mint.allclose exists in
+    # MindSpore 2.10); torch.aminmax's only candidate, mindspore.ops.aminmax, failed its CPU check
+    data = lookup_json("torch.aminmax", "2.4")
     assert data["status"] == "missing"
     assert data["mindspore_api"] is None
-    assert data["other_versions"] == {"2.6": "mindspore.mint.allclose"}
-    assert (
-        data["notes"][0]
-        == "torch.allclose is a PyTorch API, but the MindSpore 2.4 mapping table has no equivalent."
-    )
+    assert data["other_versions"] == {}
+    assert data["notes"] == [
+        "torch.aminmax is a PyTorch API, but the MindSpore 2.4 mapping table has no equivalent.",
+        "Not offered: mindspore.ops.aminmax failed the numeric check on CPU.",
+    ]
     assert "advice" in data
+
+
+def test_api_mapped_by_another_table_is_derived() -> None:
+    data = lookup_json("torch.allclose", "2.4")
+    assert (data["status"], data["mindspore_api"], data["source"]) == (
+        "mapped",
+        "mindspore.mint.allclose",
+        "derived",
+    )
+    assert data["derived"]["tables"] == ["2.6"]
 
 
 def test_unsupported_row() -> None:

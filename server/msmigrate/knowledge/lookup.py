@@ -49,6 +49,7 @@ class LookupResult:
     derived: DerivedMapping | None = None  # the row is derived: not in this table (knowledge/derived.py)
     gone_target: str | None = None  # the table's target, which the installed MindSpore no longer has
     inventory_mindspore: str = "?"  # version of the MindSpore inventory, e.g. "2.10"
+    withheld: tuple[str, ...] = ()  # derived candidates not offered: their numeric check failed
 
     @property
     def found(self) -> bool:
@@ -92,6 +93,8 @@ class LookupResult:
                            mindspore=self.inventory_mindspore))
         elif self.status == "missing":
             notes.append(t("kb.note.missing", lang, torch_api=self.torch_api, version=self.mindspore_version))
+            if self.withheld:
+                notes.append(t("derived.withheld", lang, names=", ".join(self.withheld), device="CPU"))
             if self.advice_markdown(lang) is None:
                 notes.append(t("kb.note.missing_hint", lang))
         elif self.status == "unsupported":
@@ -332,8 +335,10 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> Look
         status = "unsupported"
     else:
         status = "mapped"
+    entry = kb.derived_table.entry(torch_api)
+    withheld = tuple(c.mindspore_api for c in entry.candidates if c.check == "fail") if entry else ()
     result = LookupResult(query, torch_api, status, version, row, alternatives, general_params=general,
-                          derived=derived, gone_target=gone,
+                          derived=derived, gone_target=gone, withheld=withheld if derived is None else (),
                           inventory_mindspore=kb.derived_table.mindspore_version)
     if status != "mapped":
         result.advice = _missing_advice(torch_api, kb)
@@ -368,7 +373,8 @@ def _other_versions(torch_api: str, current: str) -> dict[str, str]:
             row = get_knowledge_base(version).row(torch_api)
         except (OSError, ValueError):
             continue
-        if row is not None and row.mindspore_api:
+        gone = get_knowledge_base(version).gone_target(torch_api)  # not in the installed MindSpore
+        if row is not None and row.mindspore_api and row.mindspore_api != gone:
             found[version] = row.mindspore_api
     return found
 

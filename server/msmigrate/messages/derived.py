@@ -50,6 +50,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore {version} 映射表将其映射到 {gone}，但 MindSpore {mindspore} 中已没有该接口；推导出的替代："
         "{evidence:messages}。",
     ),
+    "derived.withheld": (
+        "Not offered: {names} failed the numeric check on {device}.",
+        "未提供：{names} 未通过 {device} 上的数值检查。",
+    ),
     "derived.gone_target": (
         "The MindSpore {version} mapping table maps it to {gone}, which MindSpore {mindspore} no longer has.",
         "MindSpore {version} 映射表将其映射到 {gone}，但 MindSpore {mindspore} 中已没有该接口。",

@@ -814,8 +814,9 @@ def _other_versions(torch_api: str, version: str) -> dict[str, str]:
     for other in VERSIONS:
         if other == version:
             continue
-        row = get_knowledge_base(other).row(torch_api)
-        if row is not None and row.mindspore_api:
+        kb = get_knowledge_base(other)
+        row = kb.row(torch_api)
+        if row is not None and row.mindspore_api and row.mindspore_api != kb.gone_target(torch_api):
             found[other] = row.mindspore_api
     return found
 
