@@ -101,8 +101,9 @@ def table_path(version: str) -> Path:
 class KnowledgeBase:
     """Everything the analyzer, rules, fixes, hover and reports ask about torch and MindSpore APIs."""
 
-    def __init__(self, version: str | None = None) -> None:
+    def __init__(self, version: str | None = None, *, derived: bool = True) -> None:
         self.version = resolve_version(version)
+        self.use_derived = derived  # False: the official table only (no derived mappings)
 
     # --- mapping table -------------------------------------------------------------------------
     @cached_property
@@ -126,7 +127,7 @@ class KnowledgeBase:
     # --- derived mappings (knowledge/derived.py) --------------------------------------------------
     @cached_property
     def derived_table(self) -> DerivedTable:
-        return load_derived(self.version, data_dir())
+        return load_derived(self.version, data_dir()) if self.use_derived else DerivedTable.empty()
 
     def derived(self, torch_api: str) -> DerivedMapping | None:
         """The derived mapping offered for a torch API the table does not map, or maps to a MindSpore API
@@ -228,12 +229,12 @@ def _members(inventory: dict[str, dict[str, Any]], prefix: str) -> frozenset[str
     return frozenset(n[size:] for n in inventory if n.startswith(prefix) and "." not in n[size:])
 
 
-def get_knowledge_base(version: str | None = None) -> KnowledgeBase:
+def get_knowledge_base(version: str | None = None, *, derived: bool = True) -> KnowledgeBase:
     """Shared instance per resolved version: ``auto`` and the version it resolves to share one instance,
-    so a table is loaded once."""
-    return _knowledge_base(resolve_version(version))
+    so a table is loaded once. ``derived=False``: the official table alone, without derived mappings."""
+    return _knowledge_base(resolve_version(version), derived)
 
 
 @cache
-def _knowledge_base(version: str) -> KnowledgeBase:
-    return KnowledgeBase(version)
+def _knowledge_base(version: str, derived: bool = True) -> KnowledgeBase:
+    return KnowledgeBase(version, derived=derived)
