@@ -247,3 +247,31 @@ def test_derived_files_hold_no_api_the_table_maps(version: str) -> None:
         assert row is None or entry.replaces == row.mindspore_api, torch_api
         for candidate in entry.candidates:
             assert candidate.mindspore_api in kb.mindspore_inventory, (torch_api, candidate.mindspore_api)
+
+
+def test_reviewed_exceptions_are_not_offered_and_keep_their_reason() -> None:
+    from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
+
+    kb = get_knowledge_base("2.6")
+    assert kb.row("torch.cond") is None and kb.derived("torch.cond") is None  # ops.cond is a matrix norm
+    data = json.loads((data_dir() / "derived-2.6.json").read_text(encoding="utf-8"))
+    assert data["excluded"]["torch.cond"] == [
+        {"mindspore_api": "mindspore.ops.cond", "reason": EXCEPTIONS[("torch.cond", "mindspore.ops.cond")]}
+    ]
+    assert all(reason.strip() for reason in EXCEPTIONS.values())
+
+
+def test_check_targets_cover_every_candidate_and_skip_values() -> None:
+    from msmigrate.check.derived import derived_targets
+    from msmigrate.check.request import precheck
+
+    targets = {(t.torch_api, t.mindspore_api): t for t in derived_targets()}
+    view = targets[("torch.Tensor.view", "mindspore.Tensor.view")]
+    assert (view.kind, view.row.section) == ("tensor_method", "derived")
+    dtype = targets[("torch.float32", "mindspore.float32")]
+    skipped = precheck(dtype)
+    assert skipped is not None and skipped.reason == "not_op"
+    for version in VERSIONS:
+        for entry in get_knowledge_base(version).derived_table.entries.values():
+            for candidate in entry.candidates:
+                assert (candidate.torch_api, candidate.mindspore_api) in targets
