@@ -19,6 +19,7 @@ from pathlib import Path
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derive import counterpart_names
+from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
 
 API_RULES = ("MSM1", "MSM2", "MSM6")
 MISSING_RULES = frozenset({"MSM200", "MSM201", "MSM202", "MSM203", "MSM204"})
@@ -38,15 +39,14 @@ def default_paths() -> list[Path]:
 
 def has_counterpart(torch_api: str, kb: KnowledgeBase) -> bool:
     """MindSpore has an API of the same name in a counterpart namespace, or another table maps it to an
-    API MindSpore still has."""
+    API MindSpore still has (pairs the reviewed exceptions reject do not count)."""
     inventory = kb.mindspore_inventory
-    if any(name in inventory for name in counterpart_names(torch_api)):
-        return True
+    names = set(counterpart_names(torch_api))
     for version in VERSIONS:
         row = get_knowledge_base(version, derived=False).row(torch_api)
-        if row is not None and row.mindspore_api in inventory:
-            return True
-    return False
+        if row is not None and row.mindspore_api:
+            names.add(row.mindspore_api)
+    return any(name in inventory and (torch_api, name) not in EXCEPTIONS for name in names)
 
 
 def measure(files: list[Path], kb: KnowledgeBase) -> dict[str, object]:
