@@ -13,7 +13,7 @@ from msmigrate.analysis.finding import FindingCategory
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
 from msmigrate.knowledge.derive import counterpart_names, derive_all
 from msmigrate.knowledge.derive_signature import compare_signatures
-from msmigrate.knowledge.derived import load_derived
+from msmigrate.knowledge.derived import NO_KERNEL, load_derived
 from msmigrate.knowledge.lookup import lookup
 from msmigrate.knowledge.model import DefaultDifference, MappingCategory
 from msmigrate.knowledge.stats import derived_stats
@@ -275,3 +275,36 @@ def test_check_targets_cover_every_candidate_and_skip_values() -> None:
         for entry in get_knowledge_base(version).derived_table.entries.values():
             for candidate in entry.candidates:
                 assert (candidate.torch_api, candidate.mindspore_api) in targets
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [("x.size()", "x.shape"), ("x.size(1)", "x.shape[1]"), ("x.size(dim=-1)", "x.shape[-1]")],
+)
+def test_derived_member_of_another_shape_keeps_the_catalogue_rewrite(before: str, after: str) -> None:
+    """``torch.Tensor.size`` is derived (→ ``mindspore.Tensor.shape``, an attribute) under 2.6: the
+    catalogue's exact rewrite is offered for it."""
+    from msmigrate.fixes.api import fixes_for
+    from msmigrate.fixes.text import apply_edits
+
+    kb = get_knowledge_base("2.6")
+    source = f"import torch\n\n\ndef f(x: torch.Tensor):\n    return {before}\n"
+    findings = analyze_source(source, "s.py", kb).findings
+    size = next(f for f in findings if f.torch_api == "torch.Tensor.size")
+    assert (size.rule, size.mindspore_api) == ("MSM101", "mindspore.Tensor.shape")
+    (fix,) = [fix for fix in fixes_for(source, "s.py", [size], kb) if fix.edits]
+    assert fix.title_key == "fix.pattern.shape"
+    assert apply_edits(source, fix.edits).splitlines()[-1] == f"    return {after}"
+
+
+def test_a_candidate_mindspore_rejected_yields_to_a_working_one(tmp_path: Path) -> None:
+    rejected = {"status": "error", "reason": "mindspore_error"}
+    _write_derived(tmp_path, {"torch.foo -> mindspore.mint.foo": rejected,
+                              "torch.foo -> mindspore.ops.foo": {"status": "skipped", "reason": "not_op"}})
+    assert load_derived("2.6", tmp_path).offered("torch.foo").mindspore_api == "mindspore.ops.foo"
+    _write_derived(tmp_path, {"torch.foo -> mindspore.mint.foo": rejected,
+                              "torch.foo -> mindspore.ops.foo": {"status": "fail"}})
+    assert load_derived("2.6", tmp_path).offered("torch.foo").mindspore_api == "mindspore.mint.foo"
+    _write_derived(tmp_path, {"torch.foo -> mindspore.mint.foo": {"status": "error", "reason": NO_KERNEL},
+                              "torch.foo -> mindspore.ops.foo": {"status": "pass"}})
+    assert load_derived("2.6", tmp_path).offered("torch.foo").mindspore_api == "mindspore.mint.foo"

@@ -29,6 +29,9 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("torch.TensorType", "mindspore.TensorType"): (
         "torch.TensorType is a TorchScript type; mindspore.TensorType is the dtype of a tensor-typed value"
     ),
+    ("torch.Tensor.copy_", "mindspore.Tensor.copy"): (
+        "mindspore.Tensor.copy() returns a copy of the tensor; torch's copy_(src) writes src into the tensor"
+    ),
     ("torch.Tensor.unfold", "mindspore.Tensor.unfold"): (
         "torch's Tensor.unfold(dimension, size, step) takes sliding windows along one dimension; MindSpore "
         "2.10's Tensor.unfold(kernel_size, dilation, padding, stride) is ops.unfold (im2col)"

@@ -3,7 +3,8 @@
 (``mapping_data/verified-derived-CPU.json``, written by ``msmigrate check --derived --all``).
 
 For a torch API without a usable row in table ``<v>``, the offered mapping is the first candidate (in
-evidence order) whose numeric check did not fail; a failed candidate is never offered.
+evidence order) whose numeric check did not fail, preferring one MindSpore did not reject on the check's
+arguments; a failed candidate is never offered.
 """
 
 from __future__ import annotations
@@ -116,7 +117,10 @@ class DerivedEntry:
 
     @property
     def offered(self) -> DerivedMapping | None:
-        return next((c for c in self.candidates if c.check != "fail"), None)
+        """The best candidate that did not fail its check; one that MindSpore rejected while torch ran
+        (``mindspore_error``) only when no other is left."""
+        usable = [c for c in self.candidates if c.check != "fail"]
+        return min(usable, key=lambda c: c.check_reason == MINDSPORE_ERROR, default=None)
 
 
 class DerivedTable:
