@@ -164,6 +164,10 @@ class KnowledgeBase:
         entry = self.torch_inventory.get(name)
         return entry["kind"] if entry else None
 
+    def mindspore_kind(self, name: str) -> str | None:
+        entry = self.mindspore_inventory.get(name)
+        return entry["kind"] if entry else None
+
     def torch_signatures(self, name: str) -> list[list[dict[str, Any]]]:
         entry = self.torch_inventory.get(name)
         return entry.get("signatures", []) if entry else []

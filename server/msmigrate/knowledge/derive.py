@@ -109,8 +109,8 @@ def counterpart_names(torch_api: str) -> list[str]:
     return []
 
 
-def _kind_group(entry: dict[str, Any] | None) -> str | None:
-    return KIND_GROUPS.get(entry.get("kind", "")) if entry else None
+def _kind_group(kind: str | None) -> str | None:
+    return KIND_GROUPS.get(kind or "")
 
 
 def _is_member(name: str) -> bool:
@@ -119,8 +119,11 @@ def _is_member(name: str) -> bool:
 
 
 def _signature(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> SignatureFacts:
-    torch_entry = kb.torch_inventory.get(torch_api) or {}
-    ms_entry = kb.mindspore_inventory.get(mindspore_api) or {}
+    torch_entry = {"kind": kb.torch_kind(torch_api), "signatures": kb.torch_signatures(torch_api)}
+    ms_entry = {
+        "kind": kb.mindspore_kind(mindspore_api),
+        "signatures": kb.mindspore_signatures(mindspore_api),
+    }
     member = _is_member(torch_api) and _is_member(mindspore_api)
     return compare_signatures(torch_entry, ms_entry, member=member)
 
@@ -154,11 +157,9 @@ def candidates_for(torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase
             continue
         facts = _signature(kb, torch_api, target)
         found[target] = Candidate(replace(row, section=SECTION), [other.version], False, facts.signature)
-    torch_entry = kb.torch_inventory.get(torch_api)
-    group = _kind_group(torch_entry)
+    group = _kind_group(kb.torch_kind(torch_api))
     for target in counterpart_names(torch_api):
-        ms_entry = ms_inventory.get(target)
-        if group is None or _kind_group(ms_entry) != group:
+        if group is None or _kind_group(kb.mindspore_kind(target)) != group:
             continue
         if target in found:
             found[target].by_name = True
@@ -170,10 +171,10 @@ def candidates_for(torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase
 
 
 def _wanted(torch_api: str, kb: KnowledgeBase) -> bool:
-    entry = kb.torch_inventory.get(torch_api)
+    kind = kb.torch_kind(torch_api)
     return (
-        entry is not None
-        and entry.get("kind") != "module"
+        kind is not None
+        and kind != "module"
         and not any(part.startswith("_") for part in torch_api.split("."))
         and not kb.is_data_processing(torch_api)
     )
