@@ -308,3 +308,21 @@ def test_a_candidate_mindspore_rejected_yields_to_a_working_one(tmp_path: Path) 
     _write_derived(tmp_path, {"torch.foo -> mindspore.mint.foo": {"status": "error", "reason": NO_KERNEL},
                               "torch.foo -> mindspore.ops.foo": {"status": "pass"}})
     assert load_derived("2.6", tmp_path).offered("torch.foo").mindspore_api == "mindspore.mint.foo"
+
+
+def test_stats_count_derived_mappings_by_evidence(tmp_path: Path) -> None:
+    _write_derived(tmp_path, {"torch.foo -> mindspore.mint.foo": {"status": "error", "reason": NO_KERNEL},
+                              "torch.foo -> mindspore.ops.foo": {"status": "pass"}})
+    assert derived_stats("2.6", tmp_path) == {
+        "mappings": 1,
+        "from_other_tables": 0,
+        "by_name": 1,
+        "by_name_same_signature": 1,
+        "verified_cpu": 0,  # the offered candidate (mint.foo) has no CPU kernel
+        "consistent": 1,
+        "candidates": 2,
+        "candidate_checks": {"pass": 1, "fail": 0, "error": 0, "no_kernel": 1, "skipped": 0, "unchecked": 0},
+        "not_offered_failed_check": 0,
+        "gone_targets": 1,
+        "gone_targets_replaced": 0,
+    }
