@@ -326,3 +326,22 @@ def test_stats_count_derived_mappings_by_evidence(tmp_path: Path) -> None:
         "gone_targets": 1,
         "gone_targets_replaced": 0,
     }
+
+
+def test_reports_say_the_provenance(tmp_path: Path) -> None:
+    from msmigrate.reports import render
+    from msmigrate.scan import scan_paths
+    from msmigrate.scan.options import ScanOptions
+
+    (tmp_path / "m.py").write_text("import torch\n\ny = torch.zeros(2).view(2, 1)\n", encoding="utf-8")
+    report = scan_paths([tmp_path], ScanOptions(use_cache=False, jobs=1, mindspore_version="2.6"))
+    text = render(report, "text", "en")
+    assert f"torch.Tensor.view → mindspore.Tensor.view  {VIEW_PROVENANCE}  [MSM100" in text
+    data = json.loads(render(report, "json", "en"))
+    (view,) = [f for f in data["files"][0]["findings"] if f["torch_api"] == "torch.Tensor.view"]
+    assert view["message"] == (
+        "torch.Tensor.view → mindspore.Tensor.view: same behaviour; replacing the name is enough. "
+        + VIEW_PROVENANCE
+    )
+    zh = render(report, "text", "zh")
+    assert "MindSpore 2.6 映射表中没有此接口；推导得出：" in zh
