@@ -86,6 +86,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Wrote {path}: {mapped} torch APIs with derived mappings ({candidates} candidates).",
         "已写入 {path}：{mapped} 个 torch 接口有推导映射（共 {candidates} 个候选）。",
     ),
+    "derived.check.replacement": ("derived replacement: {api}", "推导出的替代：{api}"),
     "check.cli.derived_needs_all": (
         "--derived checks the derived candidates: use it with --all.",
         "--derived 用于检查推导映射候选，请与 --all 一起使用。",
