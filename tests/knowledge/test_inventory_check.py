@@ -72,9 +72,22 @@ def test_data_check_all_versions_counts():
     counts = {v: (t["rows"], t["missing_mindspore"], t["missing_torch"]) for v, t in versions.items()}
     assert counts == {"1.10": (374, 9, 0), "2.3": (875, 4, 6), "2.4": (887, 4, 6), "2.6": (514, 0, 2)}
     # 1.10 targets MindSpore 1.x names that MindSpore 2.10 no longer has
-    assert {"torch_api": "torch.nn.Upsample", "mindspore_api": "mindspore.nn.ResizeBilinear"} in versions[
-        "1.10"
-    ]["missing_mindspore_apis"]
+    assert {
+        "torch_api": "torch.nn.Upsample",
+        "mindspore_api": "mindspore.nn.ResizeBilinear",
+        "derived_replacement": "mindspore.mint.nn.Upsample",
+    } in versions["1.10"]["missing_mindspore_apis"]
+    # a gone target points to its derived replacement when there is one
+    assert versions["2.4"]["missing_mindspore_apis"] == [
+        {"torch_api": "torch.nn.Hardsigmoid", "mindspore_api": "mindspore.nn.Hsigmoid",
+         "derived_replacement": "mindspore.mint.nn.Hardsigmoid"},
+        {"torch_api": "torch.nn.Hardswish", "mindspore_api": "mindspore.nn.Hswish",
+         "derived_replacement": "mindspore.mint.nn.Hardswish"},
+        {"torch_api": "torch.nn.LogSoftMax", "mindspore_api": "mindspore.nn.LogSoftMax",
+         "derived_replacement": None},
+        {"torch_api": "torch.nn.MultiLabelMarginLoss", "mindspore_api": "mindspore.nn.MultiLabelMarginLoss",
+         "derived_replacement": None},
+    ]
     assert versions["2.4"]["missing_torch_apis"] == [
         "torch.Tensor.log_normal",
         "torch.nn.CeLU",

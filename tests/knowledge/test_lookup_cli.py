@@ -117,15 +117,27 @@ def test_not_found_text_and_exit_code() -> None:
 
 
 def test_real_torch_api_without_mapping() -> None:
-    data = lookup_json("torch.allclose", "2.4")
+    # torch.allclose, used here before, is now a derived mapping (the 2.6 table's mint.allclose exists in
+    # MindSpore 2.10); torch.aminmax's only candidate, mindspore.ops.aminmax, failed its CPU check
+    data = lookup_json("torch.aminmax", "2.4")
     assert data["status"] == "missing"
     assert data["mindspore_api"] is None
-    assert data["other_versions"] == {"2.6": "mindspore.mint.allclose"}
-    assert (
-        data["notes"][0]
-        == "torch.allclose is a PyTorch API, but the MindSpore 2.4 mapping table has no equivalent."
-    )
+    assert data["other_versions"] == {}
+    assert data["notes"] == [
+        "torch.aminmax is a PyTorch API, but the MindSpore 2.4 mapping table has no equivalent.",
+        "Not offered: mindspore.ops.aminmax failed the numeric check on CPU.",
+    ]
     assert "advice" in data
+
+
+def test_api_mapped_by_another_table_is_derived() -> None:
+    data = lookup_json("torch.allclose", "2.4")
+    assert (data["status"], data["mindspore_api"], data["source"]) == (
+        "mapped",
+        "mindspore.mint.allclose",
+        "derived",
+    )
+    assert data["derived"]["tables"] == ["2.6"]
 
 
 def test_unsupported_row() -> None:
@@ -177,7 +189,9 @@ def test_data_stats_json() -> None:
     code, out = run("data", "stats", "--json")
     assert code == 0
     stats = json.loads(out)
-    assert set(stats) == {"versions", "torch_inventory", "mindspore_inventory"}
+    assert set(stats) == {"versions", "derived", "derived_checks", "torch_inventory", "mindspore_inventory"}
+    assert set(stats["derived"]) == {"1.10", "2.3", "2.4", "2.6"}
+    assert set(stats["derived_checks"]) == {"pass", "fail", "error", "skipped"}
     assert {v: s["rows"] for v, s in stats["versions"].items()} == {
         "1.10": 374,
         "2.3": 875,
@@ -265,5 +279,8 @@ def test_wrapped_note_lines_stay_under_the_note_text() -> None:
     code, out = run("lookup", "torch.Tensor.permute", "--mindspore-version", "2.6")
     assert code == 0
     lines = out.splitlines()
-    start = lines.index("  - Mapped in other MindSpore versions: 1.10: mindspore.ops.Transpose, 2.3:")
-    assert lines[start + 1] == "    mindspore.Tensor.permute, 2.4: mindspore.Tensor.permute."
+    # torch.Tensor.permute is a derived mapping under 2.6 (its provenance note is the long one now)
+    start = lines.index(
+        "  - Not in the MindSpore 2.6 mapping table; derived: in the official mapping of MindSpore 2.4, 2.3;"
+    )
+    assert lines[start + 1] == "    counterpart in MindSpore 2.10 with the same parameters; verified on CPU."

@@ -62,12 +62,25 @@ async def test_hover_in_english_and_chinese(client: LanguageClient, tmp_path: Pa
 
 async def test_hover_on_missing_api_shows_advice(client: LanguageClient, tmp_path: Path):
     await initialize(client, tmp_path, settings={"mindsporeVersion": "2.6"})
+    uri = open_document(client, tmp_path / "m.py", "import torch\n\n\ny = torch.clamp_min(x, 0.5)\n")
+    await wait_until(lambda: published_for(client, uri, 1), what="diagnostics")
+    text = (await hover_at(client, uri, 3, 12)).contents.value
+    assert "torch.clamp\\_min has no row in the MindSpore 2.6 mapping table." in text
+
+
+async def test_hover_on_derived_mapping_says_where_it_comes_from(client: LanguageClient, tmp_path: Path):
+    await initialize(client, tmp_path, settings={"mindsporeVersion": "2.6"})
     uri = open_document(
         client, tmp_path / "m.py", "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    pass\n"
     )
     await wait_until(lambda: published_for(client, uri, 1), what="diagnostics")
-    text = (await hover_at(client, uri, 3, 12)).contents.value
-    assert "Subclass mindspore.nn.Cell and rename forward to construct." in text
+    text = (await hover_at(client, uri, 3, 12)).contents.value.replace("\\", "")
+    assert "**torch.nn.Module → mindspore.nn.Cell (MindSpore 2.6)**" in text
+    assert (
+        "- Not in the MindSpore 2.6 mapping table; derived: in the official mapping of MindSpore 1.10; "
+        "counterpart in MindSpore 2.10 with the same parameters." in text
+    )
+    assert "has no" not in text and "equivalent replacement" not in text
 
 
 async def code_actions(client: LanguageClient, uri: str, line: int, diagnostics, only=None):

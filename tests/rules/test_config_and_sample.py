@@ -68,27 +68,36 @@ def test_sample_compliance_demo_findings(sample_report):
         if file.path == "utils/compliance_demo.py" and f.rule[:4] in ("MSM2", "MSM3", "MSM4", "MSM5")
     ]
     assert found == [
-        (9, 21, "MSM201", "torch.nn.Module"),
-        (12, 21, "MSM201", "torch.nn.AdaptiveMaxPool2d"),
         (16, 9, "MSM501", "torch.nn.Module.forward"),
-        (17, 18, "MSM201", "torch.nn.functional.adaptive_max_pool2d"),
-        (18, 31, "MSM201", "torch.Tensor.view"),
-        (18, 43, "MSM201", "torch.Tensor.size"),
-        (21, 30, "MSM201", "torch.Tensor"),
         (23, 12, "MSM301", "torch.masked_select"),
         (24, 16, "MSM302", None),
         (26, 40, "MSM303", None),
-        (30, 31, "MSM201", "torch.Tensor"),
-        (30, 53, "MSM201", "torch.Tensor"),
         (31, 17, "MSM401", "torch.sparse_coo_tensor"),
         (32, 12, "MSM403", "torch.sparse.mm"),
+    ]
+    # the APIs reported missing (MSM201) with the 2.6 table alone have derived mappings in MindSpore 2.10
+    derived = [
+        (f.line, f.column, f.rule, f.torch_api, f.mindspore_api)
+        for file, f in sample_report.findings()
+        if file.path == "utils/compliance_demo.py" and f.message_key.startswith("analysis.api.derived_")
+    ]
+    assert derived == [
+        (9, 21, "MSM100", "torch.nn.Module", "mindspore.nn.Cell"),
+        (12, 21, "MSM100", "torch.nn.AdaptiveMaxPool2d", "mindspore.nn.AdaptiveMaxPool2d"),
+        (17, 18, "MSM100", "torch.nn.functional.adaptive_max_pool2d", "mindspore.ops.adaptive_max_pool2d"),
+        (18, 31, "MSM100", "torch.Tensor.view", "mindspore.Tensor.view"),
+        (18, 43, "MSM101", "torch.Tensor.size", "mindspore.Tensor.shape"),
+        (21, 30, "MSM100", "torch.Tensor", "mindspore.Tensor"),
+        (30, 31, "MSM100", "torch.Tensor", "mindspore.Tensor"),
+        (30, 53, "MSM100", "torch.Tensor", "mindspore.Tensor"),
+        (31, 17, "MSM101", "torch.sparse_coo_tensor", "mindspore.SparseTensor"),
     ]
     fixable = {
         (f.line, f.column)
         for file, f in sample_report.findings()
         if file.path == "utils/compliance_demo.py" and f.fixable and f.rule[:4] != "MSM1"
     }
-    assert fixable == {(16, 9), (17, 18), (18, 31), (18, 43)}
+    assert fixable == {(16, 9)}
 
 
 def test_sample_reports_every_family(sample_report):

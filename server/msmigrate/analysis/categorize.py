@@ -15,6 +15,7 @@ from msmigrate.rules.registry import Rule, get_rule
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
+    from msmigrate.knowledge.derived import DerivedMapping
 
 _MAX_ITEMS = 4
 _SHORT_NAME = 7  # last parts up to this length may have one typo (insertion, deletion, swap), longer ones two
@@ -48,7 +49,7 @@ def categorize(torch_api: str, kb: KnowledgeBase, cache: dict[str, ApiVerdict] |
 
 def possible_verdict(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
     """The verdict for ``obj.name(...)`` on a receiver of unknown type (``torch_api`` = torch.Tensor.name)."""
-    row = kb.row(torch_api)
+    row = kb.mapping(torch_api)
     ms = row.mindspore_api if row is not None and row.category is not MappingCategory.UNSUPPORTED else None
     name = torch_api.rpartition(".")[2]
     key = "analysis.api.possible" if ms else "analysis.api.possible_unmapped"
@@ -70,10 +71,15 @@ def rule_info(rule_id: str) -> Rule:
 
 
 def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
-    row = kb.row(written)  # the row of this spelling, else of the canonical name
     torch_api = kb.resolve_torch(written) or written
     written_api = written if written != torch_api else None
+    derived = kb.derived(torch_api)
+    if derived is not None and not kb.is_data_processing(torch_api):
+        return _derived_verdict(torch_api, derived, kb, written_api)
+    row = kb.row(written)  # the row of this spelling, else of the canonical name
+    gone = kb.gone_target(torch_api)
     mapped = row is not None and row.mindspore_api and row.category is not MappingCategory.UNSUPPORTED
+    mapped = mapped and not gone
     ms = row.mindspore_api if mapped else None
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": ms or "", "version": kb.version}
     if kb.is_data_processing(torch_api):
@@ -86,9 +92,11 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
         else:
             category, key = FindingCategory.DIFFERENCES, "analysis.api.differences"
             args.update(describe_differences(row))
+    elif gone:
+        category, key = FindingCategory.MISSING, "analysis.api.gone_target"
+        args.update(gone=gone, mindspore=_mindspore_version(kb))
     elif row is not None or kb.is_torch_api(torch_api):
         category, key = FindingCategory.MISSING, "analysis.api.missing"
-
     else:
         category, key = FindingCategory.UNKNOWN_TORCH_NAME, "analysis.api.unknown"
         suggestion = _suggest(torch_api, kb)
@@ -98,6 +106,32 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
     rule = RULE_FOR_CATEGORY[category]
     fixable = bool(ms) and rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row)
     return ApiVerdict(torch_api, ms, category, rule, key, args, fixable, written_api)
+
+
+def _derived_verdict(torch_api: str, derived: DerivedMapping, kb: KnowledgeBase,
+                     written_api: str | None = None) -> ApiVerdict:
+    """A derived mapping: consistent or differences like a table row, its message saying where it comes
+    from (``analysis.api.derived_*``)."""
+    row = derived.row
+    ms = derived.mindspore_api
+    args: dict[str, Any] = {
+        "torch_api": torch_api,
+        "mindspore_api": ms,
+        "version": kb.version,
+        "provenance": derived.provenance(kb.version),
+    }
+    if row.category.is_consistent:
+        category, key = FindingCategory.CONSISTENT, "analysis.api.derived_consistent"
+    else:
+        category, key = FindingCategory.DIFFERENCES, "analysis.api.derived_differences"
+        args.update(describe_differences(row))
+    rule = RULE_FOR_CATEGORY[category]
+    fixable = rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row)
+    return ApiVerdict(torch_api, ms, category, rule, key, args, fixable, written_api)
+
+
+def _mindspore_version(kb: KnowledgeBase) -> str:
+    return kb.derived_table.mindspore_version
 
 
 def _nothing_to_rewrite(torch_api: str, mindspore_api: str | None, row: MappingRow | None) -> bool:

@@ -191,7 +191,7 @@ def mapping_overrides() -> dict[str, str]:
 
 def target_for(torch_api: str, kb: Any, specs: dict[str, ApiSpec] | None = None) -> CheckTarget:
     """Resolve a torch API against a knowledge base (``KnowledgeBase``) into a check target."""
-    row = kb.row(torch_api)
+    row = kb.mapping(torch_api)  # a derived mapping where the table has none
     mindspore_api = row.mindspore_api if row else None
     override = mapping_overrides().get(torch_api)
     if override:

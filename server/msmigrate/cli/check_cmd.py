@@ -20,6 +20,11 @@ CATEGORIES = tuple(category.value for category in MappingCategory)
 @click.argument("apis", nargs=-1)
 @click.option("--all", "check_all", is_flag=True, help="Check every row of the mapping table.")
 @click.option(
+    "--derived",
+    is_flag=True,
+    help="With --all: check every derived candidate (mapping_data/derived-<v>.json) instead of table rows.",
+)
+@click.option(
     "--category", multiple=True, type=click.Choice(CATEGORIES), help="With --all: only these categories."
 )
 @click.option("--device", type=click.Choice(["CPU", "GPU", "Ascend"]), default="CPU", show_default=True)
@@ -49,6 +54,7 @@ CATEGORIES = tuple(category.value for category in MappingCategory)
 def check(
     apis: tuple[str, ...],
     check_all: bool,
+    derived: bool,
     category: tuple[str, ...],
     device: str,
     mindspore_version: str,
@@ -93,8 +99,15 @@ def check(
     )
     options = {"device": device, "jobs": jobs, "rtol": rtol, "atol": atol}
 
+    if derived and not check_all:
+        raise click.UsageError(t("check.cli.derived_needs_all", lang))
     if check_all:
-        targets = service.table_targets(kb, category)
+        if derived:
+            from msmigrate.check.derived import derived_targets
+
+            targets = derived_targets()
+        else:
+            targets = service.table_targets(kb, category)
         done = Counter()
 
         def progress(result) -> None:  # noqa: ANN001
@@ -116,7 +129,12 @@ def check(
     else:
         results = service.check_apis(apis, kb, config, **options)
 
-    if check_all and not no_write:
+    if check_all and not no_write and derived:
+        from msmigrate.check.derived import write_derived_checks
+
+        path = write_derived_checks(results, targets, device, output)
+        click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
+    elif check_all and not no_write:
         path = service.write_verified_table(results, targets, kb.version, device, output)
         click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
     if as_json:

@@ -44,6 +44,24 @@ def build(sources: Path, out: Path | None) -> None:
         click.echo(t("kb.build.wrote", None, path=str(path)))
 
 
+@data.command("derive")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to write derived-<version>.json (default: the bundled mapping_data folder).",
+)
+def derive(out: Path | None) -> None:
+    """Derive mappings for torch APIs each table lacks, from the other tables and the inventories."""
+    from msmigrate.knowledge.derive import derive_all
+    from msmigrate.paths import data_dir
+
+    for path in derive_all(out or data_dir()):
+        counts = json.loads(path.read_text(encoding="utf-8"))["counts"]
+        click.echo(t("derived.cli.wrote", None, path=str(path), mapped=counts["torch_apis"],
+                     candidates=counts["candidates"]))
+
+
 @data.command("stats")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
@@ -68,6 +86,8 @@ def stats(as_json: bool, lang: str) -> None:
         )
     console = Console()
     console.print(table)
+    for version, counts in result.get("derived", {}).items():
+        console.print(t("derived.stats.line", lang, version=version, **counts), markup=False)
     console.print(
         t(
             "kb.stats.inventories",

@@ -234,7 +234,7 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     """Rewrite one mapped torch reference (and its call's keyword arguments) to MindSpore."""
     if finding.usage in SKIPPED_USAGES or not finding.torch_api:
         return None
-    row = ctx.kb.row(finding.torch_api)
+    row = ctx.kb.mapping(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
     swap = None
     if row is not None and mindspore_api == row.mindspore_api:

@@ -13,7 +13,7 @@ import re
 from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
-from msmigrate.rules.missing_advice import advice_for
+from msmigrate.rules.missing_advice import CATALOGUE, advice_for
 from msmigrate.rules.missing_api import NAME_FIX
 from msmigrate.rules.patterns import (
     device_move_fixable,
@@ -49,6 +49,26 @@ def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
         _edits(raw),
         title_args(advice.fix, call, advice.torch_api, ctx),
     )
+
+
+def derived_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM100/MSM101 of a derived mapping to a member of another shape (``x.size(1)`` →
+    ``mindspore.Tensor.shape``): the catalogue's exact rewrite (``x.shape[1]``), when the catalogue names
+    the same MindSpore target."""
+    target = finding.mindspore_api
+    if not finding.torch_api or not target or not finding.message_key.startswith("analysis.api.derived_"):
+        return None
+    entry = CATALOGUE.get(finding.torch_api)
+    if entry is None or entry.fix in (None, NAME_FIX) or target not in entry.replacements:
+        return None
+    if target.rpartition(".")[2] == finding.torch_api.rpartition(".")[2]:
+        return None  # the same member name: the mapping's own fix (if any) applies
+    call = ctx.call_of(finding)
+    raw = rewrite(entry.fix, ctx, call, finding.torch_api)
+    if not raw or call is None:
+        return None
+    return Fix(finding.rule, f"fix.pattern.{entry.fix}", _edits(raw),
+               title_args(entry.fix, call, finding.torch_api, ctx))
 
 
 def _mindspore_name(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fix | None:
@@ -229,6 +249,8 @@ def learning_rate(ctx: FixContext, finding: Finding) -> Fix | None:
 
 
 FIXERS = {
+    "MSM100": derived_rewrite,
+    "MSM101": derived_rewrite,
     "MSM201": missing_api,
     "MSM501": construct,
     "MSM502": sequential,

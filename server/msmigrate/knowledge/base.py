@@ -8,6 +8,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from msmigrate.knowledge.derived import DerivedMapping, DerivedTable, load_derived
 from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.model import MappingRow, MappingTable
 from msmigrate.paths import data_dir
@@ -101,8 +102,9 @@ def table_path(version: str) -> Path:
 class KnowledgeBase:
     """Everything the analyzer, rules, fixes, hover and reports ask about torch and MindSpore APIs."""
 
-    def __init__(self, version: str | None = None) -> None:
+    def __init__(self, version: str | None = None, *, derived: bool = True) -> None:
         self.version = resolve_version(version)
+        self.use_derived = derived  # False: the official table only (no derived mappings)
 
     # --- mapping table -------------------------------------------------------------------------
     @cached_property
@@ -135,6 +137,26 @@ class KnowledgeBase:
 
     def rows(self) -> tuple[MappingRow, ...]:
         return self.table.rows
+
+    # --- derived mappings (knowledge/derived.py) --------------------------------------------------
+    @cached_property
+    def derived_table(self) -> DerivedTable:
+        return load_derived(self.version, data_dir()) if self.use_derived else DerivedTable.empty()
+
+    def derived(self, torch_api: str) -> DerivedMapping | None:
+        """The derived mapping offered for a torch API the table does not map, or maps to a MindSpore API
+        the installed MindSpore no longer has (never a candidate that failed its numeric check)."""
+        return self.derived_table.offered(torch_api)
+
+    def gone_target(self, torch_api: str) -> str | None:
+        """The table row's MindSpore target when the MindSpore inventory no longer has it."""
+        return self.derived_table.gone_target(torch_api)
+
+    def mapping(self, torch_api: str) -> MappingRow | None:
+        """The row to apply: the table's, unless its target is gone and a derived replacement exists;
+        else the derived one."""
+        derived = self.derived(torch_api)
+        return derived.row if derived is not None else self.row(torch_api)
 
     @property
     def general_difference_params(self) -> tuple[str, ...]:
@@ -246,12 +268,12 @@ def _inventory(package: str) -> InventoryIndex:
     return InventoryIndex.load(data_dir() / f"{package}_inventory.json")
 
 
-def get_knowledge_base(version: str | None = None) -> KnowledgeBase:
+def get_knowledge_base(version: str | None = None, *, derived: bool = True) -> KnowledgeBase:
     """Shared instance per resolved version: ``auto`` and the version it resolves to share one instance,
-    so a table is loaded once."""
-    return _knowledge_base(resolve_version(version))
+    so a table is loaded once. ``derived=False``: the official table alone, without derived mappings."""
+    return _knowledge_base(resolve_version(version), derived)
 
 
 @cache
-def _knowledge_base(version: str) -> KnowledgeBase:
-    return KnowledgeBase(version)
+def _knowledge_base(version: str, derived: bool = True) -> KnowledgeBase:
+    return KnowledgeBase(version, derived=derived)

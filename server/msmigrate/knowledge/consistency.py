@@ -26,6 +26,7 @@ class TableCheck:
     missing_mindspore: tuple[tuple[str, str], ...]  # (torch API, MindSpore API) pairs
     missing_torch: tuple[str, ...]
     unverified_torch: tuple[str, ...]
+    replacements: dict[str, str] = field(default_factory=dict)  # torch API → derived replacement
 
     def counts(self) -> dict[str, int]:
         return {
@@ -35,12 +36,14 @@ class TableCheck:
             "unverified_torch": len(self.unverified_torch),
         }
 
+    def _gone(self, torch_api: str, target: str) -> dict[str, str | None]:
+        replacement = self.replacements.get(torch_api)
+        return {"torch_api": torch_api, "mindspore_api": target, "derived_replacement": replacement}
+
     def to_json(self) -> dict[str, Any]:
         return {
             **self.counts(),
-            "missing_mindspore_apis": [
-                {"torch_api": name, "mindspore_api": target} for name, target in self.missing_mindspore
-            ],
+            "missing_mindspore_apis": [self._gone(name, target) for name, target in self.missing_mindspore],
             "missing_torch_apis": list(self.missing_torch),
             "unverified_torch_apis": list(self.unverified_torch),
         }
@@ -67,7 +70,12 @@ class ConsistencyReport:
             lines.append(t("inventory.check.version", lang, version=version, **check.counts()))
             if check.missing_mindspore:
                 lines.append(t("inventory.check.missing_mindspore", lang, count=len(check.missing_mindspore)))
-                lines.extend(f"  {torch_api} -> {ms_api}" for torch_api, ms_api in check.missing_mindspore)
+                for torch_api, ms_api in check.missing_mindspore:
+                    replacement = check.replacements.get(torch_api)
+                    extra = ""
+                    if replacement:
+                        extra = f" ({t('derived.check.replacement', lang, api=replacement)})"
+                    lines.append(f"  {torch_api} -> {ms_api}{extra}")
             if check.missing_torch:
                 lines.append(t("inventory.check.missing_torch", lang, count=len(check.missing_torch)))
                 lines.extend(f"  {name}" for name in check.missing_torch)
@@ -91,7 +99,13 @@ def check_table(kb: KnowledgeBase) -> TableCheck:
             unverified.add(row.torch_api)
         if row.mindspore_api and not kb.mindspore_has(row.mindspore_api):
             missing_ms.add((row.torch_api, row.mindspore_api))
+    replacements = {}
+    for torch_api, _target in missing_ms:
+        derived = kb.derived(torch_api)
+        if derived is not None:
+            replacements[torch_api] = derived.mindspore_api
     return TableCheck(
+        replacements=replacements,
         version=kb.version,
         rows=len(rows),
         missing_mindspore=tuple(sorted(missing_ms)),

@@ -10,8 +10,9 @@ import io
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from msmigrate.i18n import t
+from msmigrate.i18n import t, t_list
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
+from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 
 Status = Literal["mapped", "unsupported", "missing", "not_found"]
@@ -45,6 +46,10 @@ class LookupResult:
     other_versions: dict[str, str] = field(default_factory=dict)  # version → MindSpore API
     advice: Any = None  # rules.missing_advice.MissingAdvice when that module exists
     mindspore_counterparts: list[str] = field(default_factory=list)  # when the query is a MindSpore name
+    derived: DerivedMapping | None = None  # the row is derived: not in this table (knowledge/derived.py)
+    gone_target: str | None = None  # the table's target, which the installed MindSpore no longer has
+    inventory_mindspore: str = "?"  # version of the MindSpore inventory, e.g. "2.10"
+    withheld: tuple[str, ...] = ()  # derived candidates not offered: their numeric check failed
 
     @property
     def found(self) -> bool:
@@ -81,8 +86,15 @@ class LookupResult:
             if self.suggestions:
                 notes.append(t("kb.note.suggestions", lang, names=", ".join(self.suggestions)))
             return notes
-        if self.status == "missing":
+        if self.derived is not None:
+            notes.append(t_list(self.derived.provenance(self.mindspore_version), lang))
+        if self.gone_target and self.derived is None:
+            notes.append(t("derived.gone_target", lang, version=self.mindspore_version, gone=self.gone_target,
+                           mindspore=self.inventory_mindspore))
+        elif self.status == "missing":
             notes.append(t("kb.note.missing", lang, torch_api=self.torch_api, version=self.mindspore_version))
+            if self.withheld:
+                notes.append(t("derived.withheld", lang, names=", ".join(self.withheld), device="CPU"))
             if self.advice_markdown(lang) is None:
                 notes.append(t("kb.note.missing_hint", lang))
         elif self.status == "unsupported":
@@ -163,6 +175,9 @@ class LookupResult:
             "urls": self.urls(lang),
             "suggestions": list(self.suggestions),
             "advice": self.advice_markdown(lang),
+            "source": "derived" if self.derived else ("table" if self.status == "mapped" else None),
+            "derived": self.derived.to_json() if self.derived is not None else None,
+            "gone_target": self.gone_target,
         }
 
     def _param_rows(self, lang: str) -> list[tuple[str, str, str]]:
@@ -308,13 +323,23 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> Look
         return LookupResult(query, None, "not_found", version, suggestions=suggestions)
     alternatives = tuple(r for r in kb.rows() if r.torch_api == torch_api and r is not row)
     general = _general_params_in_signature(kb, torch_api)
+    derived = kb.derived(torch_api)
+    gone = kb.gone_target(torch_api)
+    if derived is not None:
+        row, alternatives = derived.row, ()
+    elif gone:
+        row = None
     if row is None:
         status: Status = "missing"
     elif row.mindspore_api is None:
         status = "unsupported"
     else:
         status = "mapped"
-    result = LookupResult(query, torch_api, status, version, row, alternatives, general_params=general)
+    entry = kb.derived_table.entry(torch_api)
+    withheld = tuple(c.mindspore_api for c in entry.candidates if c.check == "fail") if entry else ()
+    result = LookupResult(query, torch_api, status, version, row, alternatives, general_params=general,
+                          derived=derived, gone_target=gone, withheld=withheld if derived is None else (),
+                          inventory_mindspore=kb.derived_table.mindspore_version)
     if status != "mapped":
         result.advice = _missing_advice(torch_api, kb)
         if other_versions:
@@ -348,7 +373,8 @@ def _other_versions(torch_api: str, current: str) -> dict[str, str]:
             row = get_knowledge_base(version).row(torch_api)
         except (OSError, ValueError):
             continue
-        if row is not None and row.mindspore_api:
+        gone = get_knowledge_base(version).gone_target(torch_api)  # not in the installed MindSpore
+        if row is not None and row.mindspore_api and row.mindspore_api != gone:
             found[version] = row.mindspore_api
     return found
 

@@ -70,6 +70,26 @@ class MappingRow:
             diff_page=data.get("diff_page"),
         )
 
+    def to_json(self) -> dict[str, Any]:
+        """The row as stored in ``mapping_data/`` (the inverse of :meth:`from_json`)."""
+        return {
+            "torch_api": self.torch_api,
+            "mindspore_api": self.mindspore_api,
+            "category": self.category.value,
+            "section": self.section,
+            "urls": dict(self.urls),
+            "param_renames": dict(self.param_renames),
+            "param_renames_source": self.param_renames_source,
+            "input_renames": dict(self.input_renames),
+            "torch_only_params": list(self.torch_only_params),
+            "mindspore_only_params": list(self.mindspore_only_params),
+            "default_differences": [
+                {"param": d.param, "torch_default": d.torch_default, "mindspore_default": d.mindspore_default}
+                for d in self.default_differences
+            ],
+            "diff_page": self.diff_page,
+        }
+
     @property
     def has_differences(self) -> bool:
         return not self.category.is_consistent

@@ -31,7 +31,7 @@ def doc_url(server: MsMigrateServer, finding: Finding) -> str | None:
     """The MindSpore page of the finding's mapping row, else the rule's documentation."""
     lang = "zh" if server.lang == "zh" else "en"
     if finding.torch_api:
-        row = server.kb.row(finding.torch_api)
+        row = server.kb.mapping(finding.torch_api)
         if row is not None:
             url = row.urls.get(f"mindspore_{lang}") or row.urls.get("mindspore_en")
             if url:

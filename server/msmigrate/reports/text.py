@@ -25,6 +25,10 @@ _SECTION_STYLE = {
 }
 
 
+_ARROW_KEYS = frozenset({"analysis.api.differences", "analysis.api.derived_differences"})
+_DERIVED_KEYS = frozenset({"analysis.api.derived_consistent", "analysis.api.derived_differences"})
+
+
 def _finding_line(finding: Finding, lang: str) -> Text:
     line = Text("    ")
     line.append(location(finding).ljust(8), style="dim")
@@ -37,9 +41,16 @@ def _finding_line(finding: Finding, lang: str) -> Text:
     details = None
     if finding.category is FindingCategory.DIFFERENCES:
         line.append(f"({category_label(finding.category.value, lang)}) ", style="yellow")
-        if finding.message_key == "analysis.api.differences" and finding.mindspore_api:
+        if finding.message_key in _ARROW_KEYS and finding.mindspore_api:
             # the arrow is already printed: only the differences follow it
             details = t_list(finding.message_args.get("details") or (), lang)
+    if finding.message_key in _DERIVED_KEYS:  # a derived mapping says where it comes from
+        provenance = t_list(finding.message_args.get("provenance") or (), lang)
+        details = (
+            t("derived.details_then_provenance", lang, details=details, provenance=provenance)
+            if details
+            else provenance
+        )
     if details:
         line.append(_c(details) + "  ")
     elif finding.category is not FindingCategory.CONSISTENT or not finding.mindspore_api:

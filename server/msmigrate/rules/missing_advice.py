@@ -815,8 +815,9 @@ def _other_versions(torch_api: str, version: str) -> dict[str, str]:
     for other in VERSIONS:
         if other == version:
             continue
-        row = get_knowledge_base(other).row(torch_api)
-        if row is not None and row.mindspore_api:
+        kb = get_knowledge_base(other)
+        row = kb.row(torch_api)
+        if row is not None and row.mindspore_api and row.mindspore_api != kb.gone_target(torch_api):
             found[other] = row.mindspore_api
     return found
 
@@ -841,6 +842,8 @@ def advice_for(torch_api: str, kb: KnowledgeBase) -> MissingAdvice | None:
     torch_api = kb.canonical(torch_api)
     if kb.row(torch_api) is not None or not kb.is_torch_api(torch_api) or kb.is_data_processing(torch_api):
         return None
+    if kb.derived(torch_api) is not None:
+        return None  # a derived mapping answers it (never "no mapping; equivalent replacement …")
     others = _other_versions(torch_api, kb.version)
     entry = CATALOGUE.get(written) or _catalogue_by_canonical(kb).get(torch_api)
     owner = torch_api.rpartition(".")[0]

@@ -1,0 +1,104 @@
+"""Numeric check of the derived candidates (``msmigrate check --derived --all``).
+
+Every distinct (torch API, MindSpore API) candidate of the ``derived-<v>.json`` files is run like a
+table row (same input specs, same worker, same comparison); the results go to
+``mapping_data/verified-derived-<device>.json``, keyed by pair. The knowledge base then never offers a
+candidate that failed (``knowledge/derived.py``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from msmigrate.check.request import CheckTarget
+from msmigrate.check.result import CheckResult, Reason
+from msmigrate.check.spec import ApiSpec, api_kind, load_specs, pair_key, spec_for
+from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
+from msmigrate.knowledge.derived import derived_check_path, derived_path, read_json
+from msmigrate.knowledge.derived import pair_key as derived_key
+from msmigrate.knowledge.model import MappingRow
+from msmigrate.paths import data_dir
+
+SCHEMA_VERSION = 1
+_NOT_CALLABLE = frozenset({"attribute", "tensor_attribute", "module"})
+_MS_FIELDS = ("ms_args", "ms_kwargs", "ms_init_args", "ms_init_kwargs", "ms_outputs", "ms_call")
+
+
+def _generic_ms_side(spec: ApiSpec) -> ApiSpec:
+    """A spec written for the official row's target, without the MindSpore-side arguments it set for that
+    target (a derived candidate takes the torch call's arguments, renamed by its row)."""
+    return replace(spec, **{name: None for name in _MS_FIELDS})
+
+
+def derived_targets(folder: Path | None = None, versions: tuple[str, ...] = VERSIONS) -> list[CheckTarget]:
+    """One target per distinct candidate pair of the derived files, newest table's row first, sorted."""
+    folder = folder or data_dir()
+    rows: dict[tuple[str, str], MappingRow] = {}
+    for version in sorted(versions, key=lambda v: tuple(int(p) for p in v.split(".")), reverse=True):
+        data = read_json(derived_path(version, folder)) or {}
+        for torch_api, item in (data.get("mappings") or {}).items():
+            for candidate in item.get("candidates", ()):
+                row = MappingRow.from_json(candidate["row"])
+                rows.setdefault((torch_api, row.mindspore_api or ""), row)
+    kb = get_knowledge_base()  # inventory accessors only: the same for every table
+    specs = load_specs()
+    targets = []
+    for (torch_api, mindspore_api), row in sorted(rows.items()):
+        kind = api_kind(torch_api, kb.torch_kind(torch_api))
+        signatures = kb.torch_signatures(torch_api)
+        spec = spec_for(torch_api, kind, signatures, specs, mindspore_api)
+        if pair_key(torch_api, mindspore_api) not in specs:
+            spec = _generic_ms_side(spec)
+        if kb.torch_kind(torch_api) in _NOT_CALLABLE:
+            spec = replace(spec, skip=Reason.NOT_OP.value)  # dtypes, constants, tensor attributes
+        names = tuple(tuple(p["name"] for p in sig) for sig in signatures)
+        targets.append(CheckTarget(torch_api, mindspore_api, kind, spec, row, names))
+    return targets
+
+
+def render_derived_checks(
+    results: list[CheckResult], device: str, date: str, notes: dict[str, str] | None = None
+) -> str:
+    """The deterministic text of ``verified-derived-<device>.json``."""
+    from msmigrate.check.verified import entry_of
+
+    notes = notes or {}
+    entries = {
+        derived_key(r.api, r.mindspore_api or ""): entry_of(r, notes.get(r.api)) for r in results
+    }
+    versions = next(
+        ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version), (None, None)
+    )
+    counts = Counter(str(r.status) for r in results)
+    payload: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "device": device,
+        "torch_version": versions[0],
+        "mindspore_version": versions[1],
+        "date": date,
+        "counts": {s: counts.get(s, 0) for s in ("pass", "fail", "error", "skipped")},
+        "results": {key: entries[key] for key in sorted(entries)},
+    }
+    return json.dumps(payload, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_derived_checks(
+    results: list[CheckResult],
+    targets: list[CheckTarget],
+    device: str,
+    path: Path | None = None,
+    date: str | None = None,
+) -> Path:
+    from msmigrate.check.service import DATE_ENV
+    from msmigrate.check.verified import write_verified
+
+    notes = {target.torch_api: target.spec.note for target in targets if target.spec.note}
+    date = date or os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
+    text = render_derived_checks(results, device, date, notes)
+    return write_verified(path or derived_check_path(data_dir(), device), text)

@@ -1,0 +1,39 @@
+"""Reviewed exceptions to the derived mappings: candidates that are wrong although the names match.
+
+Each entry is ``(torch API, MindSpore API or "*" for every candidate): reason``. The reason is kept in
+``derived-<v>.json`` (``excluded``) so a reader of the data sees why a candidate is not offered. Add an
+entry only after reading both APIs' documentation; never use this table to add mappings.
+"""
+
+from __future__ import annotations
+
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("torch.Size", "mindspore.ops.Size"): (
+        "torch.Size is the tuple type of tensor shapes; mindspore.ops.Size is an operator returning the "
+        "number of elements"
+    ),
+    ("torch.cond", "mindspore.ops.cond"): (
+        "torch.cond is data-dependent control flow (pred, true_fn, false_fn, operands); mindspore.ops.cond "
+        "computes a matrix or vector norm"
+    ),
+    ("torch.fill", "mindspore.ops.fill"): (
+        "mindspore.ops.fill(type, shape, value) builds a new tensor (deprecated after MindSpore 2.9); "
+        "torch.fill(input, value) fills a tensor of the input's shape"
+    ),
+    ("torch.Node", "mindspore.Node"): (
+        "torch.Node is a node of the autograd graph; mindspore.Node is a node of the mindspore.rewrite API"
+    ),
+    ("torch.Type", "mindspore.Type"): (
+        "torch.Type is a TorchScript type; mindspore.Type is the base of MindSpore dtypes"
+    ),
+    ("torch.TensorType", "mindspore.TensorType"): (
+        "torch.TensorType is a TorchScript type; mindspore.TensorType is the dtype of a tensor-typed value"
+    ),
+    ("torch.Tensor.copy_", "mindspore.Tensor.copy"): (
+        "mindspore.Tensor.copy() returns a copy of the tensor; torch's copy_(src) writes src into the tensor"
+    ),
+    ("torch.Tensor.unfold", "mindspore.Tensor.unfold"): (
+        "torch's Tensor.unfold(dimension, size, step) takes sliding windows along one dimension; MindSpore "
+        "2.10's Tensor.unfold(kernel_size, dilation, padding, stride) is ops.unfold (im2col)"
+    ),
+}
