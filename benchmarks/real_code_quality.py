@@ -148,7 +148,8 @@ def module_receivers(tree: ast.Module, classes: set[str]) -> set[tuple[int, int]
                         assigned.setdefault(target.id, []).append(_is_module_call(node.value, classes))
         modules = {name for name, kinds in assigned.items() if all(kinds)}
         for node in ast.walk(function):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
+            receiver = getattr(node, "value", None)
+            if isinstance(node, ast.Attribute) and isinstance(receiver, ast.Name) and receiver.id in modules:
                 found.add(_name_position(node))
     return found
 
@@ -237,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
           f"(MindSpore table {args.mindspore_version})")
     print("findings per 1,000 lines: " + ", ".join(f"{k} {v}" for k, v in figures["per_1000_lines"].items()))
     print(f"duplicate positions: {figures['duplicate_positions']} {figures['duplicate_rules'] or ''}")
-    print(f"Tensor findings on receivers shown to be modules: {figures['tensor_findings_on_module_receivers']}")
+    on_modules = figures["tensor_findings_on_module_receivers"]
+    print(f"Tensor findings on receivers shown to be modules: {on_modules}")
     print(f"missing/unknown findings with a same-name MindSpore counterpart: "
           f"{figures['missing_with_counterpart']} of {figures['api_findings']} API findings "
           f"({figures['missing_with_counterpart_pct']}%)")

@@ -20,6 +20,7 @@ from msmigrate.analysis.tables import (
     NON_TENSOR_FUNCTIONS,
     NON_TENSOR_METHODS,
     NON_TORCH_PACKAGES,
+    SAME_CELL_ATTRIBUTES,
     TENSOR_CLASSES,
     TENSOR_FUNCTION_NAMESPACES,
     TENSOR_RETURNING_MEMBERS,
@@ -232,6 +233,8 @@ def member_api(owner: Instance, name: str, facts: TorchFacts) -> str | None:
         user = owner.user_class
         if user is not None and name in user.attrs:
             return None  # defined or assigned by the user's class
+        if name in SAME_CELL_ATTRIBUTES:
+            return None
         if owner.torch_class:
             specific = f"{owner.torch_class}.{name}"
             if facts.kind(specific) == "method":

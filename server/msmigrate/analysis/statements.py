@@ -38,8 +38,9 @@ class StatementWalker:
 
     # --- annotations --------------------------------------------------------------------------
     def _annotation(self, node: ast.expr) -> object:
-        """Evaluate an annotation (its torch names are usages) and return the value it declares."""
-        value = self.ev(node)
+        """Evaluate an annotation (its torch names are ``reference`` usages) and return the value it
+        declares."""
+        value = self.reference(node)
         if type(node) in (ast.Name, ast.Attribute):
             return instance_of_annotation(value, self.facts)
         return self._declared(node)

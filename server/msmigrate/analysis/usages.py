@@ -59,6 +59,7 @@ from msmigrate.analysis.values import (
 _Constant = ast.Constant
 _Name = ast.Name
 ATTRIBUTE = UsageKind.ATTRIBUTE
+REFERENCE = UsageKind.REFERENCE
 CALL = UsageKind.CALL
 _BUILTINS = Foreign("builtins")
 _MEMBER_USAGE = {
@@ -102,6 +103,7 @@ class UsageCollector(StatementWalker):
         self.candidates: list[Candidate] = []
         self.values: dict[ast.AST, object] = {}
         self.imports_torch = False
+        self.in_reference = 0  # > 0 while evaluating an annotation or an isinstance class argument
         self.scope = Scope(MODULE_SCOPE, None)
         self._deferred: deque[UserFunction] = deque()
         self._on_demand = 0
@@ -172,6 +174,8 @@ class UsageCollector(StatementWalker):
 
     def _report(self, node: ast.expr, name: str, usage: UsageKind, call: ast.Call | None) -> None:
         if not self.facts.is_module_object(name):
+            if self.in_reference and usage is ATTRIBUTE:
+                usage = REFERENCE
             self.usages.append(Usage(node, name, usage, call))
 
     def _name(self, node: ast.Name, usage: UsageKind | None, call: ast.Call | None = None) -> object:
@@ -254,7 +258,12 @@ class UsageCollector(StatementWalker):
         if type(value) is str or type(value) is Instance:
             self.values[func] = value
         ev = self.ev
-        for arg in node.args:
+        args = node.args
+        if value is _BUILTINS and kind is ast.Name and func.id in _TYPE_TESTS and len(args) == 2:
+            ev(args[0])
+            self.reference(args[1])  # isinstance(x, torch.Tensor) names a type, it uses no API
+            args = ()
+        for arg in args:
             if type(arg) is not _Constant:
                 ev(arg)
         for keyword in node.keywords:
@@ -266,6 +275,14 @@ class UsageCollector(StatementWalker):
         elif kind is UserClass:
             self._call_now(value.init)
         return call_result(value, self.facts)
+
+    def reference(self, node: ast.expr) -> object:
+        """Evaluate ``node`` as a type reference: its torch names are ``reference`` usages."""
+        self.in_reference += 1
+        try:
+            return self.ev(node)
+        finally:
+            self.in_reference -= 1
 
     def _subscript(self, node: ast.Subscript, usage: UsageKind | None) -> object:
         value = self.ev(node.value)
@@ -452,6 +469,7 @@ _EXPR = {
 }
 del C
 
+_TYPE_TESTS = frozenset({"isinstance", "issubclass"})
 _MAX_ON_DEMAND = 8  # nesting of on-demand function analyses (a call chain through many functions)
 _DECORATOR = UsageKind.DECORATOR
 _CONTEXT = UsageKind.CONTEXT_MANAGER

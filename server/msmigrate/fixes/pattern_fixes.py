@@ -54,7 +54,7 @@ def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
 def _mindspore_name(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fix | None:
     """A dtype such as ``torch.float32`` → ``mindspore.float32`` (plain references only, not imports)."""
     reference = ctx.reference_of(finding)
-    if finding.usage is not UsageKind.ATTRIBUTE or reference is None:
+    if finding.usage not in (UsageKind.ATTRIBUTE, UsageKind.REFERENCE) or reference is None:
         return None
     name, import_edits = ctx.mindspore_reference(mindspore_api, finding.line)
     edit = TextEdit(*ctx.node_range(reference), name)

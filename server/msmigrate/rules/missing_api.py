@@ -42,7 +42,7 @@ def refine(ctx) -> Iterable[Finding]:
             continue
         rule = RULE_FOR_POLICY[advice.policy]
         finding.rule = rule
-        finding.message_key = f"finding.{rule}"
+        finding.message_key = f"finding.{rule}" if advice.replacements else f"finding.{rule}.drop"
         finding.message_args = {
             "torch_api": finding.torch_api,
             "replacement": ", ".join(advice.replacements) or "-",
@@ -51,7 +51,7 @@ def refine(ctx) -> Iterable[Finding]:
             advice.replacements[0] if advice.replacements else None
         )
         if advice.fix == NAME_FIX:
-            finding.fixable = finding.usage is UsageKind.ATTRIBUTE
+            finding.fixable = finding.usage in (UsageKind.ATTRIBUTE, UsageKind.REFERENCE)
         else:
             finding.fixable = bool(rewrite(advice.fix, ctx, ctx.call_of(finding), finding.torch_api))
     return ()
