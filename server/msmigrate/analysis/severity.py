@@ -7,8 +7,9 @@ torch-only parameter the call passes). A rename with a quick-fix is a hint; a ma
 that need a look, an equivalent replacement without a fix, data processing: information. A type named in
 an annotation or an ``isinstance`` argument is a reference, never more than a hint.
 
-:func:`one_per_position` keeps the most specific finding where several start at the same position (a
-framework-pattern or graph-mode rule over the API finding) and puts the others' messages in its ``also``.
+:func:`one_per_position` keeps the most specific finding where several start at the same position (one
+with a quick-fix, then a framework-pattern or graph-mode rule over the API finding) and puts the others'
+messages in its ``also``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from msmigrate.analysis.finding import Finding, Severity, UsageKind
+from msmigrate.analysis.finding import Finding, FindingCategory, Severity, UsageKind
 from msmigrate.i18n import ref
 from msmigrate.knowledge.model import MappingCategory
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from msmigrate.knowledge.model import MappingRow
 
 HINT, INFORMATION, WARNING = Severity.HINT, Severity.INFORMATION, Severity.WARNING
+FIX_OF = "fix_of"  # message argument: the merged fixable finding (rule, category, usage, apis, message)
+_MERGED = frozenset({"also", FIX_OF})
 API_RULE_PREFIXES = ("MSM1", "MSM2", "MSM6")  # findings of API references (categorize + missing_api)
 
 # severity by rule for the API findings whose severity does not depend on the call
@@ -138,26 +141,45 @@ def one_per_position(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def _specificity(finding: Finding) -> tuple[int, int]:
-    return (0 if is_api_finding(finding) else 1, finding.severity.rank)
+def _specificity(finding: Finding) -> tuple[int, int, bool]:
+    """A rule's finding over the API finding (the framework pattern or graph-mode fact is the more
+    specific one), then the severity, then one with a quick-fix."""
+    return (0 if is_api_finding(finding) else 1, finding.severity.rank, finding.fixable)
+
+
+def carried_fix(finding: Finding) -> Finding | None:
+    """The fixable finding merged into ``finding`` (its quick-fix stays offered), rebuilt."""
+    carried = finding.message_args.get(FIX_OF)
+    if not carried:
+        return None
+    rule, category, usage, torch_api, mindspore_api, key, args = carried
+    return Finding(finding.line, finding.column, finding.end_line, finding.end_column, torch_api,
+                   mindspore_api, FindingCategory(category), rule, finding.severity, key, dict(args), True,
+                   UsageKind(usage))
 
 
 def _merge(group: list[Finding]) -> Finding:
     winner = max(group, key=_specificity)  # the first of equals (the group is sorted by rule)
     also = list(winner.message_args.get("also", ()))
+    fix_of = None
     for other in group:
         if other is winner:
             continue
+        own = {key: value for key, value in other.message_args.items() if key not in _MERGED}
         if other.message_key != winner.message_key or other.message_args != winner.message_args:
-            own = {key: value for key, value in other.message_args.items() if key != "also"}
             also.append(ref(other.message_key, **own))
             also.extend(other.message_args.get("also", ()))
+        if other.fixable and not winner.fixable and fix_of is None:
+            fix_of = (other.rule, other.category.value, other.usage.value, other.torch_api,
+                      other.mindspore_api, other.message_key, tuple(own.items()))
         if winner.mindspore_api is None:
             winner.mindspore_api = other.mindspore_api
         if winner.torch_api is None:
             winner.torch_api = other.torch_api
         if other.severity.rank > winner.severity.rank:
             winner.severity = other.severity
-    if also:
+    if also or fix_of:
         winner.message_args = {**winner.message_args, "also": tuple(also)}
+        if fix_of:  # offered with this finding (``fixable`` stays this rule's own)
+            winner.message_args[FIX_OF] = fix_of
     return winner

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from msmigrate.i18n import normalize_lang, t
+from msmigrate.knowledge.model import MappingCategory
 from msmigrate.rules.snippets import SNIPPETS
 
 if TYPE_CHECKING:
@@ -798,7 +799,8 @@ def _md_escape(text: str) -> str:
 
 def same_name_method(torch_api: str, kb: KnowledgeBase) -> str | None:
     """``mindspore.Tensor.X`` for an unmapped tensor method ``torch.Tensor.X`` that MindSpore has as a
-    tensor method of the same name (preferred to the function form)."""
+    tensor method of the same name (preferred to a function form whose differences only a difference
+    page tells, ``torch.flatten`` → ``ops.flatten``)."""
     prefix = "torch.Tensor."
     if not torch_api.startswith(prefix) or kb.torch_kind(torch_api) != "tensor_method":
         return None
@@ -859,8 +861,11 @@ def advice_for(torch_api: str, kb: KnowledgeBase) -> MissingAdvice | None:
             pattern_rule=entry.pattern_rule,
             other_versions=others,
         )
+    function = function_form(torch_api, kb)
     same = same_name_method(torch_api, kb)
-    if same is not None:  # ``x.flatten(1)``: mindspore.Tensor.flatten, not the function form
+    function_row = kb.row(function) if function is not None else None
+    if same is not None and (function_row is None or function_row.category is MappingCategory.DIFF_PAGE):
+        # ``x.flatten(1)``: mindspore.Tensor.flatten, not ops.flatten (whose parameters differ)
         return MissingAdvice(
             torch_api=torch_api,
             mindspore_version=kb.version,
@@ -870,7 +875,6 @@ def advice_for(torch_api: str, kb: KnowledgeBase) -> MissingAdvice | None:
             note_args=_note_args(torch_api, (same,)),
             other_versions=others,
         )
-    function = function_form(torch_api, kb)
     if function is not None:
         row = kb.row(function)
         replacement = row.mindspore_api if row and row.mindspore_api else function
