@@ -103,7 +103,7 @@ def analyze_parsed(
     options = options or AnalysisOptions()
     text, lines = parsed.text, parsed.lines
     count = _line_count(lines)
-    collector = UsageCollector(facts_for(kb))
+    collector = UsageCollector(facts_for(kb), options.module_classes)
     with _recursion_room():
         collector.run(parsed.tree)
     columns = ColumnMap(lines, text.isascii())
@@ -164,6 +164,7 @@ def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBa
               options: AnalysisOptions, columns: ColumnMap):
     """The candidates that become findings: possible Tensor APIs, or definite ones when jedi knows."""
     oracle: JediOracle | None = None
+    shared = facts_for(kb).shared_members
     for candidate in candidates:
         name = candidate.node.attr
         torch_api = "torch.Tensor." + name
@@ -171,7 +172,10 @@ def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBa
             continue
         verdict = possible_verdict(torch_api, kb)
         usage = UsageKind.CALL
-        if options.use_jedi and options.jedi_budget_ms > 0 and _ask_jedi(candidate.receiver_value):
+        ask = options.use_jedi and options.jedi_budget_ms > 0 and _ask_jedi(candidate.receiver_value)
+        if name in shared and not ask:
+            continue  # ``m.to(device)``, ``m.half()``: modules have them too; a Tensor finding needs a tensor
+        if ask:
             if oracle is None:
                 oracle = JediOracle(text, path, options.jedi_budget_ms / 1000)
             receiver = candidate.node.value
@@ -182,6 +186,8 @@ def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBa
                 continue  # jedi knows the receiver and it is not a tensor
             if answer == "torch.Tensor":
                 verdict, usage = categorize(torch_api, kb), UsageKind.TENSOR_METHOD
+            elif name in shared:
+                continue
         yield candidate, _finding(verdict, columns.attribute_name_range(candidate.node), usage)
 
 

@@ -67,6 +67,8 @@ class TorchFacts:
         self.tensor_members = kb.tensor_members
         self.module_members = kb.module_members
         self.optimizer_members = kb.optimizer_members
+        # methods tensors and modules share (to, half, float, cuda, …): Tensor findings need a tensor
+        self.shared_members = self.tensor_members & self.module_members
         self._namespace: dict[str, bool] = {}
         self._known: dict[str, bool] = {}
         self._result: dict[str, object] = {}

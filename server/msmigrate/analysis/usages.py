@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from msmigrate.analysis.finding import UsageKind
+from msmigrate.analysis.project_classes import is_project_module_class
 from msmigrate.analysis.receivers import (
     TorchFacts,
     call_result,
@@ -97,8 +98,9 @@ class Candidate:
 class UsageCollector(StatementWalker):
     """Walks one module; fills ``usages``, ``candidates`` and ``values`` (informative node values)."""
 
-    def __init__(self, facts: TorchFacts) -> None:
+    def __init__(self, facts: TorchFacts, module_classes: frozenset[str] = frozenset()) -> None:
         self.facts = facts
+        self.module_classes = module_classes  # the project's module classes of other files
         self.usages: list[Usage] = []
         self.candidates: list[Candidate] = []
         self.values: dict[ast.AST, object] = {}
@@ -274,6 +276,8 @@ class UsageCollector(StatementWalker):
             self._call_now(value)
         elif kind is UserClass:
             self._call_now(value.init)
+        elif kind is Foreign and is_project_module_class(value.name, self.module_classes):
+            return Instance(MODULE)  # ``Net()`` with ``from .model import Net``, a module class
         return call_result(value, self.facts)
 
     def reference(self, node: ast.expr) -> object:

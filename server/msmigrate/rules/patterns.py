@@ -429,7 +429,7 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
                 apis=apis,
                 convertible=_TAKE_OVER,
                 fixable=device_move_fixable(ctx, call),
-                torch_api=f"torch.nn.Module.{attr}" if kind == "module" else f"torch.Tensor.{attr}",
+                torch_api=_device_method_api(ctx, func, kind),
             )
         ]
     if attr in {"train", "eval"} and _receiver_is_model(ctx, receiver) and train_mode_flag(call) is not None:
@@ -473,6 +473,17 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
             )
         ]
     return []
+
+
+def _device_method_api(ctx, func: ast.Attribute, kind: str | None) -> str | None:
+    """``torch.nn.Module.to`` on a module, ``torch.Tensor.to`` on a tensor (or the API the analyzer
+    reported there); none when the receiver's kind is unknown (modules and tensors both have it)."""
+    if kind == "module":
+        return f"torch.nn.Module.{func.attr}"
+    if kind == "tensor":
+        return f"torch.Tensor.{func.attr}"
+    existing = usage_at(ctx, attribute_range(ctx, func))
+    return existing.torch_api if existing is not None else None
 
 
 def train_mode_flag(call: ast.Call) -> str | None:
