@@ -54,7 +54,8 @@ def test_key_findings(report: ScanReport) -> None:
     assert (flatten.column, flatten.mindspore_api, flatten.category.value) == (13, "mindspore.mint.flatten",
                                                                                "consistent")
     # one finding per position: the MSM510 pattern finding carries the mapping (MSM101 until one per position)
-    init = _finding(report, "utils/distributed.py", 17, "torch.distributed.init_process_group", "framework_pattern")
+    init = _finding(report, "utils/distributed.py", 17, "torch.distributed.init_process_group",
+                    "framework_pattern")
     assert (init.rule, init.mindspore_api) == ("MSM510", "mindspore.mint.distributed.init_process_group")
     assert init.message().endswith("Also: torch.distributed.init_process_group → "
                                    "mindspore.mint.distributed.init_process_group (parameter names differ).")
