@@ -878,8 +878,14 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
     ),
     (
         "possible_from_unknown_call",
-        "import torch\nbatch = next(it)\nbatch.cuda()\n",
-        [(3, 7, "torch.Tensor.cuda", POS)],
+        "import torch\nbatch = next(it)\nbatch.unsqueeze(0)\n",
+        [(3, 7, "torch.Tensor.unsqueeze", POS)],
+    ),
+    (
+        # modules have cuda/to/half/float/… too: a Tensor finding needs a receiver shown to be a tensor
+        "shared_method_on_unknown_receiver",
+        "import torch\nbatch = next(it)\nbatch.cuda()\nbatch.to(0)\nbatch.half()\n",
+        [],
     ),
     (
         "possible_lambda_param",

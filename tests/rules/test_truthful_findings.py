@@ -66,6 +66,28 @@ def test_references_are_reference_usages(analyze):
     assert usages[(18, 24)] is UsageKind.CALL
 
 
+def test_a_type_reference_is_a_rename_not_a_missing_api(analyze, kb):
+    source = (
+        "import torch\nfrom torch import nn\ndef f(x: torch.Tensor, m: nn.Module):\n"
+        "    return isinstance(m, nn.Module)\n"
+    )
+    result = analyze(source)
+    tensor = "torch.Tensor names a type here; in MindSpore it is mindspore.Tensor"
+    module = "torch.nn.Module names a type here; in MindSpore it is mindspore.nn.Cell"
+    found = [(f.line, f.column, f.rule, f.severity.value, f.fixable, f.message()) for f in result.findings]
+    assert found == [
+        (3, 10, "MSM201", "hint", True, tensor),
+        (3, 27, "MSM201", "hint", True, module),
+        (4, 26, "MSM201", "hint", True, module),
+    ]
+    zh = "torch.Tensor 在此处作为类型引用；在 MindSpore 中为 mindspore.Tensor"
+    assert result.findings[0].message("zh") == zh
+    fixes = fixes_for(source, "s.py", result.findings, kb)
+    assert [[e.new_text for e in fix.edits] for fix in fixes] == [
+        ["mindspore.Tensor", "import mindspore\n"], ["mindspore.nn.Cell", "import mindspore\n"],
+        ["mindspore.nn.Cell", "import mindspore\n"]]
+
+
 def test_configured_severities_still_apply(analyze):
     result = analyze(SEVERITIES, severities={"differences": "error", "missing": "off"})
     assert quads(result) == [

@@ -58,6 +58,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} has no MindSpore mapping; equivalent replacement: {replacement}",
         "{torch_api} 没有 MindSpore 映射；可等价替换为：{replacement}",
     ),
+    "finding.MSM201.reference": (
+        "{torch_api} names a type here; in MindSpore it is {replacement}",
+        "{torch_api} 在此处作为类型引用；在 MindSpore 中为 {replacement}",
+    ),
     "finding.MSM201.drop": (
         "{torch_api} has no MindSpore counterpart and needs none: remove it",
         "{torch_api} 在 MindSpore 中没有对应接口，也无需对应：请删除它",
