@@ -116,7 +116,8 @@ async def test_diagnostics_hover_and_quick_fix(client: LanguageClient) -> None:
     linear = linear_diagnostic(list(diagnostics))
     assert linear.range == types.Range(types.Position(7, 18), types.Position(7, 27))
     assert linear.source == "msmigrate"
-    assert linear.severity == types.DiagnosticSeverity.Information
+    # the template's "default" level: the finding's own severity (only MindSpore-only parameters: a hint)
+    assert linear.severity == types.DiagnosticSeverity.Hint
     assert linear.message.startswith("torch.nn.Linear → mindspore.mint.nn.Linear")
     # the nn.Module base of a class with forward is part of MSM501 (one finding per class)
     assert {(d.range.start.line, d.code) for d in diagnostics} >= {(9, "MSM501"), (7, "MSM101")}

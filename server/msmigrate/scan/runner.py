@@ -213,7 +213,8 @@ def _apply_settings(result: FileResult, options: ScanOptions) -> FileResult:
         level = options.severity.get(finding.category.value)
         if finding.rule in disabled or level == "off":
             continue
-        kept.append(replace(finding, severity=Severity(level)) if level else finding)
+        own = not level or level == "default"  # the finding's own severity (analysis/severity.py)
+        kept.append(finding if own else replace(finding, severity=Severity(level)))
     return replace(result, findings=kept)
 
 
