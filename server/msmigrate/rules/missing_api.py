@@ -16,7 +16,7 @@ DOC = POLICY_DOC.format(lang="en")
 NAME_FIX = "mindspore_name"  # the reference itself is replaced by the MindSpore name (dtypes)
 
 RULES = [
-    Rule("MSM201", C.MISSING, S.WARNING, DOC, fixable=True),
+    Rule("MSM201", C.MISSING, S.INFORMATION, DOC, fixable=True),  # a hint when a rename or a fix does it
     Rule("MSM202", C.MISSING, S.WARNING, DOC),
     Rule("MSM203", C.MISSING, S.WARNING, DOC),
     Rule("MSM204", C.MISSING, S.WARNING, DOC),
