@@ -27,7 +27,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from msmigrate.analysis.finding import Severity
+from msmigrate.analysis.finding import Severity, UsageKind
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.scan import scan_paths
 from msmigrate.scan.options import ScanOptions
@@ -185,7 +185,7 @@ def _measure(folders: list[str], version: str) -> dict:
     lines = sum(f.lines for f in report.files)
     severities: Counter[str] = Counter()
     positions: Counter[tuple[str, int, int]] = Counter()
-    api = missing_with_counterpart = on_modules = 0
+    api = missing_with_counterpart = references = on_modules = 0
     examples: Counter[str] = Counter()
     for file in report.files:
         tree = trees.get(str((root / file.path).resolve()))
@@ -199,6 +199,7 @@ def _measure(folders: list[str], version: str) -> dict:
                 if finding.rule in _MISSING_RULES and name and counterpart(name, mindspore):
                     missing_with_counterpart += 1
                     examples[name] += 1
+                    references += finding.usage is UsageKind.REFERENCE
             # columns are 1-based code points; the torch sources are ASCII, so they are byte columns + 1
             if name.startswith("torch.Tensor.") and (finding.line, finding.column - 1) in receivers:
                 on_modules += 1
@@ -220,6 +221,7 @@ def _measure(folders: list[str], version: str) -> dict:
         "api_findings": api,
         "missing_with_counterpart": missing_with_counterpart,
         "missing_with_counterpart_pct": round(100 * missing_with_counterpart / api, 2) if api else 0.0,
+        "of_which_type_references": references,
         "top_missing_with_counterpart": examples.most_common(10),
     }
 
@@ -242,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Tensor findings on receivers shown to be modules: {on_modules}")
     print(f"missing/unknown findings with a same-name MindSpore counterpart: "
           f"{figures['missing_with_counterpart']} of {figures['api_findings']} API findings "
-          f"({figures['missing_with_counterpart_pct']}%)")
+          f"({figures['missing_with_counterpart_pct']}%), of which {figures['of_which_type_references']} are "
+          "type references (annotations, isinstance: hints renamed by a quick-fix)")
     for name, count in figures["top_missing_with_counterpart"]:
         print(f"    {count:5d}  {name}")
     return 0
