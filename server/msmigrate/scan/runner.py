@@ -128,6 +128,16 @@ def _analysis_options(options: ScanOptions) -> Any:
     return AnalysisOptions(use_jedi=options.use_jedi)
 
 
+def project_module_classes(paths: Sequence[str | os.PathLike[str]], include: tuple[str, ...] = ("*.py",),
+                           exclude: tuple[str, ...] = (), limit: int = 1024 * 1024) -> frozenset[str]:
+    """The nn.Module subclasses of the Python files under ``paths`` (the language server's workspace)."""
+    try:
+        found = discover(paths, include, exclude)
+    except (OSError, ValueError):
+        return frozenset()
+    return _module_classes(found.files, limit)
+
+
 def _module_classes(files: list[Any], limit: int) -> frozenset[str]:
     """The project's nn.Module subclasses over all scanned files (a line scan of their class headers);
     part of the analysis options, so of the cache key: a new module class re-analyses the files."""
