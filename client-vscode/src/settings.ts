@@ -6,7 +6,7 @@ export const SECTION = "msmigrate";
 export const MINDSPORE_VERSIONS = ["auto", "1.10", "2.3", "2.4", "2.6"] as const;
 export const LANGUAGES = ["en", "zh"] as const;
 export const DEVICES = ["CPU", "GPU", "Ascend"] as const;
-export const SEVERITY_LEVELS = ["error", "warning", "information", "hint", "off"] as const;
+export const SEVERITY_LEVELS = ["default", "error", "warning", "information", "hint", "off"] as const;
 export const SEVERITY_CATEGORIES = [
   "consistent",
   "differences",

@@ -141,7 +141,7 @@ describe("package.json contributes every server setting", () => {
     assert.deepEqual(properties["msmigrate.language"].enum, ["en", "zh"]);
     assert.deepEqual(properties["msmigrate.device"].enum, ["CPU", "GPU", "Ascend"]);
     for (const c of SEVERITY_CATEGORIES) {
-      assert.deepEqual(properties[`msmigrate.severity.${c}`].enum, ["error", "warning", "information", "hint", "off"]);
+      assert.deepEqual(properties[`msmigrate.severity.${c}`].enum, ["default", "error", "warning", "information", "hint", "off"]);
     }
   });
 

@@ -879,8 +879,14 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
     ),
     (
         "possible_from_unknown_call",
-        "import torch\nbatch = next(it)\nbatch.cuda()\n",
-        [(3, 7, "torch.Tensor.cuda", POS)],
+        "import torch\nbatch = next(it)\nbatch.unsqueeze(0)\n",
+        [(3, 7, "torch.Tensor.unsqueeze", POS)],
+    ),
+    (
+        # modules have cuda/to/half/float/… too: a Tensor finding needs a receiver shown to be a tensor
+        "shared_method_on_unknown_receiver",
+        "import torch\nbatch = next(it)\nbatch.cuda()\nbatch.to(0)\nbatch.half()\n",
+        [],
     ),
     (
         "possible_lambda_param",
@@ -1355,8 +1361,7 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
             (4, 12, "torch.nn.Module.parameters", MIS),
             (5, 7, "torch.Tensor.requires_grad", MIS),
             (6, 9, "torch.nn.Module", MIS),
-            (9, 19, "torch.nn.Linear", DIF),
-            (10, 14, "torch.nn.Module.training", MIS),
+            (9, 19, "torch.nn.Linear", DIF),  # self.training: a Cell has it too, no finding
         ],
     ),
     (

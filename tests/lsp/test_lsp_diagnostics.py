@@ -314,3 +314,32 @@ async def test_big_edit_is_published_fast_then_confirmed(client: LanguageClient,
     kb = get_knowledge_base("2.4")
     expected = analyze_source(edited, "many.py", kb, AnalysisOptions(use_jedi=False))
     assert expected.findings == [] and list(confirmed.diagnostics) == []
+
+
+async def test_each_finding_keeps_its_own_severity_by_default(client: LanguageClient, tmp_path: Path):
+    """The default ``default`` level publishes the analyzer's per-finding severity: the same mapped API is
+    a hint where its difference does not apply and a warning where the call passes a torch-only parameter."""
+    options = {"settings": {"mindsporeVersion": "2.6"}}
+    await initialize(client, tmp_path, init_options=options, configuration=False)
+    source = ("import torch.nn.functional as F\na = F.leaky_relu(x, 0.2)\n"
+              "b = F.leaky_relu(x, 0.2, inplace=True)\n")
+    uri = open_document(client, tmp_path / "own.py", source)
+    params = await wait_until(lambda: published_for(client, uri, 1), what="diagnostics for version 1")
+    assert [(d.range, d.code, d.severity) for d in params.diagnostics] == [
+        (rng(1, 4, 16), "MSM101", types.DiagnosticSeverity.Hint),
+        (rng(2, 4, 16), "MSM101", types.DiagnosticSeverity.Warning),
+    ]
+
+
+async def test_module_classes_of_other_workspace_files(client: LanguageClient, tmp_path: Path):
+    """The server indexes the workspace's nn.Module subclasses: ``Net()`` imported from another file is a
+    module, so ``.half()`` is the module method (a plain unknown receiver gets no Tensor finding)."""
+    (tmp_path / "model.py").write_text("import torch.nn as nn\nclass Net(nn.Module):\n    pass\n")
+    options = {"settings": {"mindsporeVersion": "2.6"}}
+    await initialize(client, tmp_path, init_options=options, configuration=False)
+    source = "import torch\nfrom .model import Net\nNet().half()\nthing().half()\n"
+    uri = open_document(client, tmp_path / "train.py", source)
+    params = await wait_until(lambda: published_for(client, uri, 1), what="diagnostics for version 1")
+    assert [(d.range, d.code, d.data["torch_api"]) for d in params.diagnostics] == [
+        (rng(2, 6, 10), "MSM201", "torch.nn.Module.half"),
+    ]

@@ -19,7 +19,8 @@ def test_settings_defaults():
         "CPU",
     )
     assert settings.severity == DEFAULT_SEVERITY
-    assert DEFAULT_SEVERITY["missing"] == "warning" and DEFAULT_SEVERITY["consistent"] == "hint"
+    # every category keeps each finding's own severity unless the user picks a level for it
+    assert set(DEFAULT_SEVERITY.values()) == {"default"} and len(DEFAULT_SEVERITY) == 9
 
 
 def test_settings_from_nested_and_dotted_keys():
@@ -38,7 +39,7 @@ def test_settings_from_nested_and_dotted_keys():
     )
     assert settings.mindspore_version == "2.4" and settings.language == "zh" and settings.device == "Ascend"
     assert settings.severity["missing"] == "error" and settings.severity["consistent"] == "off"
-    assert settings.severity["differences"] == "information"
+    assert settings.severity["differences"] == "default"  # each finding keeps its own severity
     assert settings.code_lens is False and settings.python_path == "/opt/py/bin/python"
     assert settings.disabled_rules == ("MSM103",) and settings.exclude == ("build/**",)
     assert settings.problems == ()

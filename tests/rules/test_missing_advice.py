@@ -21,7 +21,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "real_world_training.py"
 
 
 def test_catalogue_covers_at_least_100_unmapped_torch_apis(kb):
-    assert len(CATALOGUE) == 253
+    assert len(CATALOGUE) == 256  # 253 + torch.jit.ignore/unused/export (advice: remove the decorator)
     for api in CATALOGUE:
         assert kb.is_torch_api(api), api
         assert kb.torch_entry(api) is not None, api
@@ -36,7 +36,7 @@ def test_catalogue_entries_are_complete(kb):
         assert entry.fix is None or entry.fix in REWRITES or entry.fix == NAME_FIX, api
         assert entry.pattern_rule is None or get_rule(entry.pattern_rule).id == entry.pattern_rule
         if entry.policy in (Policy.EQUIVALENT, Policy.COMPOSE, Policy.CUSTOM_OPERATOR):
-            assert entry.replacements, api
+            assert entry.replacements or entry.note == "jit_decorator", api  # a decorator to remove
         if entry.policy is Policy.COMPOSE and entry.note != "lr_list":
             assert entry.snippet, api
 

@@ -53,8 +53,12 @@ def test_key_findings(report: ScanReport) -> None:
     flatten = _finding(report, "models/resnet.py", 120, "torch.flatten")
     assert (flatten.column, flatten.mindspore_api, flatten.category.value) == (13, "mindspore.mint.flatten",
                                                                                "consistent")
-    init = _finding(report, "utils/distributed.py", 17, "torch.distributed.init_process_group", "differences")
-    assert init.mindspore_api == "mindspore.mint.distributed.init_process_group"
+    # one finding per position: the MSM510 pattern finding carries the mapping (MSM101 until one per position)
+    init = _finding(report, "utils/distributed.py", 17, "torch.distributed.init_process_group",
+                    "framework_pattern")
+    assert (init.rule, init.mindspore_api) == ("MSM510", "mindspore.mint.distributed.init_process_group")
+    assert init.message().endswith("Also: torch.distributed.init_process_group → "
+                                   "mindspore.mint.distributed.init_process_group (parameter names differ).")
     crop = _finding(report, "data/dataset.py", 19, "torchvision.transforms.RandomResizedCrop")
     assert (crop.category.value, crop.mindspore_api) == ("data_processing",
                                                          "mindspore.dataset.vision.RandomResizedCrop")

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING
 
-from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, rule_info, verdict_cache
+from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, verdict_cache
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
 from msmigrate.analysis.finding import FileResult, Finding, Severity, UsageKind
@@ -27,6 +27,7 @@ from msmigrate.analysis.options import OFF, AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
 from msmigrate.analysis.possible import JediOracle, arguments_fit, excluded
 from msmigrate.analysis.receivers import facts_for
+from msmigrate.analysis.severity import api_severity, is_api_finding, one_per_position
 from msmigrate.analysis.suppress import is_suppressed, suppressions
 from msmigrate.analysis.tables import NON_TORCH_PACKAGES
 from msmigrate.analysis.usages import Candidate, UsageCollector
@@ -102,7 +103,7 @@ def analyze_parsed(
     options = options or AnalysisOptions()
     text, lines = parsed.text, parsed.lines
     count = _line_count(lines)
-    collector = UsageCollector(facts_for(kb))
+    collector = UsageCollector(facts_for(kb), options.module_classes)
     with _recursion_room():
         collector.run(parsed.tree)
     columns = ColumnMap(lines, text.isascii())
@@ -131,6 +132,9 @@ def analyze_parsed(
                 extra.extend(f for f in checker(ctx) if isinstance(f, Finding))
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
+    for finding in usages:
+        if is_api_finding(finding):
+            finding.severity = api_severity(finding, calls.get(id(finding)), kb)
     findings = _settle(usages, extra, text, options)
     line, detail = syntax_error_parts(parsed.syntax_error)
     result = FileResult(path, findings, lines=count, syntax_error_line=line, syntax_error_detail=detail)
@@ -161,6 +165,7 @@ def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBa
               options: AnalysisOptions, columns: ColumnMap):
     """The candidates that become findings: possible Tensor APIs, or definite ones when jedi knows."""
     oracle: JediOracle | None = None
+    shared = facts_for(kb).shared_members
     for candidate in candidates:
         name = candidate.node.attr
         torch_api = "torch.Tensor." + name
@@ -168,7 +173,10 @@ def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBa
             continue
         verdict = possible_verdict(torch_api, kb)
         usage = UsageKind.CALL
-        if options.use_jedi and options.jedi_budget_ms > 0 and _ask_jedi(candidate.receiver_value):
+        ask = options.use_jedi and options.jedi_budget_ms > 0 and _ask_jedi(candidate.receiver_value)
+        if name in shared and not ask:
+            continue  # ``m.to(device)``, ``m.half()``: modules have them too; a Tensor finding needs a tensor
+        if ask:
             if oracle is None:
                 oracle = JediOracle(text, path, options.jedi_budget_ms / 1000)
             receiver = candidate.node.value
@@ -179,6 +187,8 @@ def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBa
                 continue  # jedi knows the receiver and it is not a tensor
             if answer == "torch.Tensor":
                 verdict, usage = categorize(torch_api, kb), UsageKind.TENSOR_METHOD
+            elif name in shared:
+                continue
         yield candidate, _finding(verdict, columns.attribute_name_range(candidate.node), usage)
 
 
@@ -192,23 +202,17 @@ def _ask_jedi(receiver_value: object) -> bool:
 def _settle(
     usages: list[Finding], extra: list[Finding], text: str, options: AnalysisOptions
 ) -> list[Finding]:
-    """Apply severities (rule default after refinement, then settings), disabled rules and ignore comments."""
+    """Apply the severity settings, disabled rules and ignore comments; one finding per position."""
     disabled = options.disabled()
     ignored = suppressions(text)
     configured_for: dict = {}
-    defaults: dict[str, Severity] = {}
     out: list[Finding] = []
-    for index, finding in enumerate([*usages, *extra]):
+    for finding in [*usages, *extra]:
         rule = finding.rule
         if rule in disabled or (disabled and rule.upper() in disabled):
             continue
         if ignored and is_suppressed(rule, finding.line, ignored):
             continue
-        if index < len(usages):
-            severity = defaults.get(rule)
-            if severity is None:
-                severity = defaults[rule] = _default_severity(rule, finding.severity)
-            finding.severity = severity
         category = finding.category
         key = id(category)  # enum members hash in Python code; their identity is enough here
         if key not in configured_for:
@@ -220,14 +224,7 @@ def _settle(
             finding.severity = configured
         out.append(finding)
     out.sort(key=lambda f: (f.line, f.column, f.rule))
-    return out
-
-
-def _default_severity(rule: str, current: Severity) -> Severity:
-    try:
-        return rule_info(rule).severity
-    except Exception:
-        return current
+    return one_per_position(out)
 
 
 @cache

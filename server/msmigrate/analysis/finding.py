@@ -39,7 +39,8 @@ class Severity(StrEnum):
 
 class UsageKind(StrEnum):
     CALL = "call"
-    ATTRIBUTE = "attribute"  # a reference that is not called (torch.float32, annotations, isinstance)
+    ATTRIBUTE = "attribute"  # a reference that is not called (torch.float32, act = nn.ReLU)
+    REFERENCE = "reference"  # a type named, not used: annotations, isinstance/issubclass class arguments
     BASE_CLASS = "base_class"
     DECORATOR = "decorator"
     CONTEXT_MANAGER = "context_manager"
@@ -69,7 +70,9 @@ class Finding:
     written_api: str | None = None  # the torch name as the code spells it, when not ``torch_api`` itself
 
     def message(self, lang: str = "en") -> str:
-        return t(self.message_key, lang, **self.message_args)
+        text = t(self.message_key, lang, **self.message_args)
+        also = self.message_args.get("also")
+        return t("analysis.also", lang, message=text, also=also) if also else text
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         """The public JSON shape (documented in docs/report-schema.md)."""

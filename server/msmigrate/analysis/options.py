@@ -20,6 +20,8 @@ class AnalysisOptions:
     use_jedi: bool = True
     jedi_budget_ms: float = 200.0
     run_checkers: bool = True
+    # the project's nn.Module subclasses (analysis/project_classes.py): their instances are modules
+    module_classes: frozenset[str] = frozenset()
 
     def severity_for(self, category: FindingCategory) -> Severity | str | None:
         """The configured severity (a :class:`Severity` or ``"off"``), or ``None`` for the rule default."""

@@ -20,6 +20,7 @@ from msmigrate.analysis.tables import (
     NON_TENSOR_FUNCTIONS,
     NON_TENSOR_METHODS,
     NON_TORCH_PACKAGES,
+    SAME_CELL_ATTRIBUTES,
     TENSOR_CLASSES,
     TENSOR_FUNCTION_NAMESPACES,
     TENSOR_RETURNING_MEMBERS,
@@ -66,6 +67,8 @@ class TorchFacts:
         self.tensor_members = kb.tensor_members
         self.module_members = kb.module_members
         self.optimizer_members = kb.optimizer_members
+        # methods tensors and modules share (to, half, float, cuda, …): Tensor findings need a tensor
+        self.shared_members = self.tensor_members & self.module_members
         self._namespace: dict[str, bool] = {}
         self._known: dict[str, bool] = {}
         self._result: dict[str, object] = {}
@@ -232,6 +235,8 @@ def member_api(owner: Instance, name: str, facts: TorchFacts) -> str | None:
         user = owner.user_class
         if user is not None and name in user.attrs:
             return None  # defined or assigned by the user's class
+        if name in SAME_CELL_ATTRIBUTES:
+            return None
         if owner.torch_class:
             specific = f"{owner.torch_class}.{name}"
             if specific in facts.inventory and facts.kind(specific) == "method":  # the class's own method

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from msmigrate.analysis.finding import UsageKind
+from msmigrate.analysis.project_classes import is_project_module_class
 from msmigrate.analysis.receivers import instance_of_annotation
 from msmigrate.analysis.resolve import (
     CLASS_SCOPE,
@@ -38,8 +39,9 @@ class StatementWalker:
 
     # --- annotations --------------------------------------------------------------------------
     def _annotation(self, node: ast.expr) -> object:
-        """Evaluate an annotation (its torch names are usages) and return the value it declares."""
-        value = self.ev(node)
+        """Evaluate an annotation (its torch names are ``reference`` usages) and return the value it
+        declares."""
+        value = self.reference(node)
         if type(node) in (ast.Name, ast.Attribute):
             return instance_of_annotation(value, self.facts)
         return self._declared(node)
@@ -248,6 +250,8 @@ class StatementWalker:
         for base in node.bases:
             value = self.ev(base, UsageKind.BASE_CLASS)
             kind = kind or class_kind(value, self.facts)
+            if type(value) is Foreign and is_project_module_class(value.name, self.module_classes):
+                kind = kind or MODULE  # a subclass of the project's module class of another file
         for keyword in node.keywords:
             self.ev(keyword.value)
         user_class = UserClass(node.name, kind)

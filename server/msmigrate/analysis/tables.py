@@ -113,6 +113,10 @@ TENSOR_RETURNING_MEMBERS: frozenset[str] = frozenset(
      "torch.distributions.Distribution.entropy"}
 )
 
+# Module members a mindspore.nn.Cell has under the same name and meaning though the inventory cannot list
+# them (instance attributes set in ``__init__``): reading or setting them needs no change, so no finding.
+SAME_CELL_ATTRIBUTES: frozenset[str] = frozenset({"training"})
+
 # Module methods that return the module itself.
 MODULE_RETURNING_METHODS: frozenset[str] = frozenset(
     {"to", "cuda", "cpu", "xpu", "ipu", "mtia", "train", "eval", "float", "double", "half", "bfloat16",

@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from msmigrate.analysis.finding import UsageKind
+from msmigrate.analysis.project_classes import is_project_module_class
 from msmigrate.analysis.receivers import (
     TorchFacts,
     call_result,
@@ -59,6 +60,7 @@ from msmigrate.analysis.values import (
 _Constant = ast.Constant
 _Name = ast.Name
 ATTRIBUTE = UsageKind.ATTRIBUTE
+REFERENCE = UsageKind.REFERENCE
 CALL = UsageKind.CALL
 _BUILTINS = Foreign("builtins")
 _MEMBER_USAGE = {
@@ -96,12 +98,14 @@ class Candidate:
 class UsageCollector(StatementWalker):
     """Walks one module; fills ``usages``, ``candidates`` and ``values`` (informative node values)."""
 
-    def __init__(self, facts: TorchFacts) -> None:
+    def __init__(self, facts: TorchFacts, module_classes: frozenset[str] = frozenset()) -> None:
         self.facts = facts
+        self.module_classes = module_classes  # the project's module classes of other files
         self.usages: list[Usage] = []
         self.candidates: list[Candidate] = []
         self.values: dict[ast.AST, object] = {}
         self.imports_torch = False
+        self.in_reference = 0  # > 0 while evaluating an annotation or an isinstance class argument
         self.scope = Scope(MODULE_SCOPE, None)
         self._deferred: deque[UserFunction] = deque()
         self._on_demand = 0
@@ -172,6 +176,8 @@ class UsageCollector(StatementWalker):
 
     def _report(self, node: ast.expr, name: str, usage: UsageKind, call: ast.Call | None) -> None:
         if not self.facts.is_module_object(name):
+            if self.in_reference and usage is ATTRIBUTE:
+                usage = REFERENCE
             self.usages.append(Usage(node, name, usage, call))
 
     def _name(self, node: ast.Name, usage: UsageKind | None, call: ast.Call | None = None) -> object:
@@ -254,7 +260,12 @@ class UsageCollector(StatementWalker):
         if type(value) is str or type(value) is Instance:
             self.values[func] = value
         ev = self.ev
-        for arg in node.args:
+        args = node.args
+        if value is _BUILTINS and kind is ast.Name and func.id in _TYPE_TESTS and len(args) == 2:
+            ev(args[0])
+            self.reference(args[1])  # isinstance(x, torch.Tensor) names a type, it uses no API
+            args = ()
+        for arg in args:
             if type(arg) is not _Constant:
                 ev(arg)
         for keyword in node.keywords:
@@ -265,7 +276,17 @@ class UsageCollector(StatementWalker):
             self._call_now(value)
         elif kind is UserClass:
             self._call_now(value.init)
+        elif kind is Foreign and is_project_module_class(value.name, self.module_classes):
+            return Instance(MODULE)  # ``Net()`` with ``from .model import Net``, a module class
         return call_result(value, self.facts)
+
+    def reference(self, node: ast.expr) -> object:
+        """Evaluate ``node`` as a type reference: its torch names are ``reference`` usages."""
+        self.in_reference += 1
+        try:
+            return self.ev(node)
+        finally:
+            self.in_reference -= 1
 
     def _subscript(self, node: ast.Subscript, usage: UsageKind | None) -> object:
         value = self.ev(node.value)
@@ -452,6 +473,7 @@ _EXPR = {
 }
 del C
 
+_TYPE_TESTS = frozenset({"isinstance", "issubclass"})
 _MAX_ON_DEMAND = 8  # nesting of on-demand function analyses (a call chain through many functions)
 _DECORATOR = UsageKind.DECORATOR
 _CONTEXT = UsageKind.CONTEXT_MANAGER

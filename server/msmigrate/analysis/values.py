@@ -92,11 +92,12 @@ TENSOR_VALUE = Instance(TENSOR)  # the value of any tensor (instances carry no m
 
 
 def prefer(a: object, b: object) -> object:
-    """Merge two values a name may have after branches: keep the more informative one."""
+    """Merge two values a name may have after branches: keep the more informative one. Two different
+    torch objects (``act = nn.ReLU`` / ``act = nn.GELU``) merge to UNKNOWN: the name is neither."""
     if a is b:
         return a
     if type(a) is str:
-        return a
+        return a if type(b) is not str or a == b else UNKNOWN
     if type(b) is str:
         return b
     if type(a) is Instance:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.finding import Finding
+from msmigrate.analysis.severity import carried_fix
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.imports import IMPORT_LINE
 from msmigrate.fixes.model import Fix, TextEdit
@@ -67,17 +68,26 @@ def _verified(ctx: FixContext, fix: Fix) -> bool:
 def _collect(ctx: FixContext, findings: list[Finding], verify: bool) -> list[tuple[Finding, Fix]]:
     found: list[tuple[Finding, Fix]] = []
     for finding in findings:
-        for fixer in fixers_for(finding.rule):
-            try:
-                fix = fixer(ctx, finding)
-            except Exception:  # a fixer bug must not take the caller down
-                log.exception(
-                    "fixer %s failed on %s:%s", getattr(fixer, "__name__", fixer), ctx.path, finding.line
-                )
-                continue
-            if fix is not None and (not verify or _verified(ctx, fix)):
-                found.append((finding, fix))
+        _run_fixers(ctx, finding, finding, verify, found)
+        carried = carried_fix(finding)  # a fixable finding merged into this one at the same position
+        if carried is not None:
+            _run_fixers(ctx, finding, carried, verify, found)
     return found
+
+
+def _run_fixers(ctx: FixContext, finding: Finding, source: Finding, verify: bool,
+                found: list[tuple[Finding, Fix]]) -> None:
+    """The fixes of ``source``'s rule, offered for ``finding``."""
+    for fixer in fixers_for(source.rule):
+        try:
+            fix = fixer(ctx, source)
+        except Exception:  # a fixer bug must not take the caller down
+            log.exception(
+                "fixer %s failed on %s:%s", getattr(fixer, "__name__", fixer), ctx.path, finding.line
+            )
+            continue
+        if fix is not None and (not verify or _verified(ctx, fix)):
+            found.append((finding, fix))
 
 
 def fixes_by_finding(

@@ -14,7 +14,7 @@ from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.rules.missing_advice import CATALOGUE, advice_for
-from msmigrate.rules.missing_api import NAME_FIX
+from msmigrate.rules.missing_api import NAME_FIX, reference_rename
 from msmigrate.rules.patterns import (
     device_move_fixable,
     learning_rate_fixable,
@@ -33,7 +33,12 @@ def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
     if not finding.torch_api:
         return None
     advice = advice_for(finding.torch_api, ctx.kb)
-    if advice is None or advice.fix is None:
+    if advice is None:
+        return None
+    renamed = reference_rename(finding, advice, ctx.kb)
+    if renamed is not None:
+        return _mindspore_name(ctx, finding, renamed)
+    if advice.fix is None:
         return None
     if advice.fix == NAME_FIX:
         return _mindspore_name(ctx, finding, advice.replacements[0])
@@ -74,7 +79,7 @@ def derived_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
 def _mindspore_name(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fix | None:
     """A dtype such as ``torch.float32`` → ``mindspore.float32`` (plain references only, not imports)."""
     reference = ctx.reference_of(finding)
-    if finding.usage is not UsageKind.ATTRIBUTE or reference is None:
+    if finding.usage not in (UsageKind.ATTRIBUTE, UsageKind.REFERENCE) or reference is None:
         return None
     name, import_edits = ctx.mindspore_reference(mindspore_api, finding.line)
     edit = TextEdit(*ctx.node_range(reference), name)

@@ -181,7 +181,7 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     unsafe_skipped: set[tuple[str, int, int]] = set()
 
     def accept(finding: Finding, fix: Fix) -> bool:
-        if not options.selected(finding.rule):
+        if not options.selected(fix.rule):
             return False
         if options.unsafe or is_safe(finding, kb):
             return True

@@ -10,9 +10,7 @@ valid (``pass`` is left where it would be empty).
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
 
 from msmigrate.fixes.model import TextEdit
 from msmigrate.fixes.text import split_lines
@@ -30,20 +28,17 @@ def _bound(alias: ast.alias, from_import: bool) -> str:
     return alias.name if from_import else alias.name.split(".")[0]
 
 
-def _used_words(source: str, skip: set[int]) -> set[str]:
-    """Identifiers written outside the lines in ``skip`` (names and words inside strings)."""
+def _used_words(tree: ast.Module) -> set[str]:
+    """Names the code reads or binds (not attribute names: ``mindspore.nn`` does not use ``nn``) and the
+    words inside string constants (string annotations, ``__all__``)."""
     words: set[str] = set()
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return {w for w in re.findall(r"[A-Za-z_]\w*", source)}
-    for tok in tokens:
-        if tok.start[0] in skip:
-            continue
-        if tok.type == tokenize.NAME:
-            words.add(tok.string)
-        elif tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
-            words.update(re.findall(r"[A-Za-z_]\w*", tok.string))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            words.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            words.update(re.findall(r"[A-Za-z_]\w*", node.value))
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            words.update(node.names)
     return words
 
 
@@ -61,8 +56,7 @@ def unused_torch_import_edits(source: str) -> list[TextEdit]:
             imports.append(node)
     if not imports:
         return []
-    import_lines = {n for node in imports for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
-    used = _used_words(source, import_lines)
+    used = _used_words(tree)
     lines = split_lines(source)
     parents = _parents(tree)
     edits: list[TextEdit] = []

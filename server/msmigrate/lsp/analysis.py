@@ -20,11 +20,13 @@ log = logging.getLogger(__name__)
 USE_JEDI = False
 
 
-def analysis_options(settings: Settings) -> object:
-    """The analyzer options the server uses for a document."""
+def analysis_options(settings: Settings, module_classes: frozenset[str] = frozenset()) -> object:
+    """The analyzer options the server uses for a document (``module_classes``: the workspace's
+    nn.Module subclasses, see ``MsMigrateServer.project_classes``)."""
     from msmigrate.analysis.options import AnalysisOptions
 
-    return AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI)
+    return AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI,
+                           module_classes=module_classes)
 
 
 def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Settings) -> FileResult:
@@ -58,6 +60,7 @@ class OpenDocuments:
         settings: Settings,
         generation: int,
         provisional: bool = False,
+        module_classes: frozenset[str] = frozenset(),
     ) -> tuple[FileResult, IncrementalAnalyzer | None]:
         """Findings of the document's new text (never raises), and the analyzer that produced them.
         With ``provisional``, a big re-analysis may be shortened first (then :meth:`confirm`)."""
@@ -65,7 +68,7 @@ class OpenDocuments:
 
         entry = self._analyzers.get(uri)
         if entry is None or entry[0] != generation or entry[1].kb is not kb or entry[1].path != path:
-            analyzer = IncrementalAnalyzer(path, kb, analysis_options(settings))
+            analyzer = IncrementalAnalyzer(path, kb, analysis_options(settings, module_classes))
             entry = (generation, analyzer)
             self._analyzers[uri] = entry
         entry[1].allow_provisional = provisional

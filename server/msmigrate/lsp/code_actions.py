@@ -38,7 +38,7 @@ def fix_all_edits(server: MsMigrateServer, analysis: Analysis) -> tuple[list[typ
     from msmigrate.knowledge.base import get_knowledge_base
 
     kb = get_knowledge_base(server.settings.mindspore_version)
-    options = analysis_options(server.settings)
+    options = analysis_options(server.settings, server.project_classes())
     path = server.path_of(analysis.uri)
     new_source, applied = fix_all(analysis.source, path, kb, options, analysis.result.findings,
                                   device=server.settings.device)

@@ -14,21 +14,14 @@ from typing import Any
 from msmigrate.analysis.finding import FindingCategory
 from msmigrate.knowledge.base import VERSIONS
 
-SEVERITY_LEVELS = ("error", "warning", "information", "hint", "off")
+SEVERITY_LEVELS = ("default", "error", "warning", "information", "hint", "off")
 DEVICES = ("CPU", "GPU", "Ascend")
 LANGUAGES = ("en", "zh")
 
-DEFAULT_SEVERITY: dict[str, str] = {
-    FindingCategory.CONSISTENT.value: "hint",
-    FindingCategory.DIFFERENCES.value: "information",
-    FindingCategory.MISSING.value: "warning",
-    FindingCategory.POSSIBLE_TENSOR_API.value: "hint",
-    FindingCategory.DATA_PROCESSING.value: "information",
-    FindingCategory.UNKNOWN_TORCH_NAME.value: "warning",
-    FindingCategory.DYNAMIC_SHAPE.value: "warning",
-    FindingCategory.SPARSE.value: "warning",
-    FindingCategory.FRAMEWORK_PATTERN.value: "information",
-}
+# ``default``: each finding's own severity (analysis/severity.py: a warning only where the code will
+# not work on MindSpore as written); any other level overrides a whole category.
+DEFAULT_LEVEL = "default"
+DEFAULT_SEVERITY: dict[str, str] = {category.value: DEFAULT_LEVEL for category in FindingCategory}
 
 
 @dataclass(frozen=True)
@@ -107,7 +100,8 @@ class Settings:
         return cls.from_dict(initialization_section(options))
 
     def severity_of(self, category: str) -> str:
-        return self.severity.get(category, "information")
+        """The configured level of a category: ``default`` (the finding's own), a level, or ``off``."""
+        return self.severity.get(category, DEFAULT_LEVEL)
 
 
 def initialization_section(options: Any) -> dict[str, Any]:

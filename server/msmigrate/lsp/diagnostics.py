@@ -15,6 +15,7 @@ from typing import Any
 from lsprotocol import types
 
 from msmigrate.analysis.finding import Finding
+from msmigrate.lsp.config import DEFAULT_LEVEL
 from msmigrate.lsp.server import Analysis, MsMigrateServer
 from msmigrate.rules.registry import get_rule
 
@@ -96,6 +97,8 @@ class Renderer:
         level = self.server.settings.severity_of(finding.category.value)
         if level == "off":
             return None
+        if level == DEFAULT_LEVEL:
+            level = finding.severity.value
         item: dict[str, Any] = {
             "range": analysis.index.range_dict(
                 finding.line, finding.column, finding.end_line, finding.end_column
@@ -141,7 +144,8 @@ class Renderer:
         """The diagnostic's JSON text after its range, up to (without) its version number and closing
         braces, shared by all findings of the same kind; ``None`` when its category is switched off."""
         message = self.message(finding)
-        key = (finding.rule, finding.category, finding.torch_api, finding.mindspore_api, message)
+        key = (finding.rule, finding.category, finding.severity, finding.torch_api, finding.mindspore_api,
+               message)
         if key in self._rest:
             return self._rest[key]
         item = self.diagnostic(analysis, finding)
@@ -179,7 +183,10 @@ class Renderer:
             if text is None:
                 args_key = id(finding.message_args)
                 known = rests.get(args_key)
-                if known is not None and known[0].rule == finding.rule and known[0].column == finding.column:
+                old = known[0] if known is not None else None
+                if old is not None and (old.rule, old.column, old.severity) == (
+                    finding.rule, finding.column, finding.severity
+                ):
                     # moved by an edit: same kind, same columns (its line did not change), new line number
                     rest, start_char, end_char = known[1], known[2], known[3]
                 else:

@@ -71,6 +71,7 @@ class MsMigrateServer(LanguageServer):
         self._result_counter = 0
         self.analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-analysis")
         self.documents = OpenDocuments()  # incremental analysis state per open document
+        self._project_classes: tuple[int, frozenset[str]] | None = None  # (generation, index)
         self.last_request = 0.0  # loop time of the last request that needed an analysis
         self.on_settings_changed: list[Callable[[], Any]] = []
         # extra code actions from optional features: provider(server, analysis, params) -> [CodeAction]
@@ -94,6 +95,30 @@ class MsMigrateServer(LanguageServer):
             for problem in settings.problems:
                 self.log(t("lsp.log.bad_setting", "en", detail=problem), types.MessageType.Warning)
         return changed
+
+    def project_classes(
+        self, generation: int | None = None, settings: Settings | None = None
+    ) -> frozenset[str]:
+        """The workspace's nn.Module subclasses (a line scan of the Python files' class headers, once per
+        settings generation, on the analysis thread), so ``from .model import Net`` gives module receivers.
+        A class added later counts from the next settings change or restart."""
+        generation = self.generation if generation is None else generation
+        if self._project_classes is not None and self._project_classes[0] == generation:
+            return self._project_classes[1]
+        settings = settings or self.settings
+        found: frozenset[str] = frozenset()
+        try:
+            folders = self.workspace.folders.values()
+            roots = [self.path_of(folder.uri) for folder in folders] or (
+                [self.workspace.root_path] if self.workspace.root_path else [])
+            if roots:
+                from msmigrate.scan.runner import project_module_classes
+
+                found = project_module_classes(roots, settings.include or ("*.py",), settings.exclude)
+        except Exception:  # no workspace yet, an unreadable folder: no cross-file classes
+            log.debug("no project class index", exc_info=True)
+        self._project_classes = (generation, found)
+        return found
 
     # --- client capabilities ------------------------------------------------------------------
     def client_supports(self, *path: str) -> bool:
@@ -126,7 +151,8 @@ class MsMigrateServer(LanguageServer):
         kb = get_knowledge_base(settings.mindspore_version)
         provisional = not self.client_supports("text_document", "diagnostic")  # pushing: confirm follows
         result, analyzer = self.documents.analyze(
-            uri, source, self.path_of(uri), kb, settings, generation, provisional
+            uri, source, self.path_of(uri), kb, settings, generation, provisional,
+            self.project_classes(generation, settings),
         )
         if analyzer is not None:
             stats = analyzer.stats

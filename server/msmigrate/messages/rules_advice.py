@@ -58,6 +58,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} has no MindSpore mapping; equivalent replacement: {replacement}",
         "{torch_api} 没有 MindSpore 映射；可等价替换为：{replacement}",
     ),
+    "finding.MSM201.reference": (
+        "{torch_api} names a type here; in MindSpore it is {replacement}",
+        "{torch_api} 在此处作为类型引用；在 MindSpore 中为 {replacement}",
+    ),
+    "finding.MSM201.drop": (
+        "{torch_api} has no MindSpore counterpart and needs none: remove it",
+        "{torch_api} 在 MindSpore 中没有对应接口，也无需对应：请删除它",
+    ),
     "finding.MSM202": (
         "{torch_api} has no MindSpore mapping; compose it from mapped APIs ({replacement})",
         "{torch_api} 没有 MindSpore 映射；可用已映射接口组合实现（{replacement}）",
@@ -206,12 +214,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The MindSpore dtype is {replacement}; the quick-fix writes it.",
         "对应的 MindSpore 数据类型是 {replacement}；快速修复会直接改写。",
     ),
-    "advice.note.dist_initialized": (
-        "Call mindspore.communication.init() once at start-up; after it, get_rank() and get_group_size() "
-        "work, so no initialization check is needed.",
-        "在启动时调用一次 mindspore.communication.init()；此后即可使用 get_rank() 和 get_group_size()，"
-        "无需再检查是否已初始化。",
-    ),
     "advice.note.reduce_op": (
         "{replacement} names the same reductions (SUM, MAX, MIN, PROD).",
         "{replacement} 提供相同的归约类型（SUM、MAX、MIN、PROD）。",
@@ -235,6 +237,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "advice.note.device_move": (
         "MindSpore places data on the device chosen once with mindspore.set_device; remove the call.",
         "MindSpore 按通过 mindspore.set_device 统一指定的设备放置数据；请删除该调用。",
+    ),
+    "advice.note.tensor_device": (
+        "{replacement} tells where the tensor is; MindSpore places tensors on the device chosen once with "
+        "mindspore.set_device, so moving other data to this device (.to(x.device)) is not needed.",
+        "{replacement} 表示张量所在的设备；MindSpore 按通过 mindspore.set_device 统一指定的设备放置张量，"
+        "因此无需再把其他数据移动到该设备（.to(x.device)）。",
+    ),
+    "advice.note.jit_decorator": (
+        "A TorchScript-only decorator: MindSpore needs nothing in its place. Remove the decorator; code that "
+        "mindspore.jit must not compile stays outside the jit-compiled function.",
+        "仅用于 TorchScript 的装饰器：MindSpore 无需任何替代。请删除该装饰器；"
+        "不应被 mindspore.jit 编译的代码放在 jit 编译的函数之外即可。",
+    ),
+    "advice.note.same_name_method": (
+        "{replacement} is the MindSpore tensor method of the same name; check its parameters.",
+        "{replacement} 是 MindSpore 中同名的张量方法；请核对其参数。",
     ),
     "advice.note.device_attribute": (
         "Tensors carry no device in MindSpore; read the configured device with "

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from msmigrate.i18n import normalize_lang, t
+from msmigrate.knowledge.model import MappingCategory
 from msmigrate.rules.snippets import SNIPPETS
 
 if TYPE_CHECKING:
@@ -264,13 +265,11 @@ _ENTRIES: list[CatalogueEntry] = [
     *_rows(E, "torch.Tensor.dtype mindspore.Tensor.dtype", "same_attribute"),
     *_rows(
         E,
-        """
-        torch.Tensor.device mindspore.get_context
-        torch.Tensor.is_cuda mindspore.get_context
-    """,
+        "torch.Tensor.is_cuda mindspore.get_context",
         "device_attribute",
         rule="MSM504",
     ),
+    *_rows(E, "torch.Tensor.device mindspore.Tensor.device", "tensor_device", rule="MSM504"),
     *_rows(E, "torch.nn.Module.register_buffer mindspore.Parameter", "buffer"),
     *_rows(
         E,
@@ -648,7 +647,17 @@ _ENTRIES: list[CatalogueEntry] = [
         "amp",
         rule="MSM509",
     ),
-    *_rows(E, "torch.distributed.is_initialized mindspore.communication.init", "dist_initialized"),
+    *_rows(E, "torch.distributed.is_initialized mindspore.mint.distributed.is_initialized", "same_function"),
+    # TorchScript-only decorators: nothing to replace them with (no replacement: "remove it")
+    *_rows(
+        E,
+        """
+        torch.jit.ignore
+        torch.jit.unused
+        torch.jit.export
+    """,
+        "jit_decorator",
+    ),
     *_rows(E, "torch.distributed.destroy_process_group mindspore.communication.release", "same_function"),
     *_rows(E, "torch.distributed.ReduceOp mindspore.ops.ReduceOp", "reduce_op"),
     *_rows(E, "torch.optim.lr_scheduler.LRScheduler.step mindspore.nn.Optimizer", "lr_schedule_step"),
@@ -789,6 +798,18 @@ def _md_escape(text: str) -> str:
     return "".join("\\" + ch if ch in "*_[]<>#|" else ch for ch in text)
 
 
+def same_name_method(torch_api: str, kb: KnowledgeBase) -> str | None:
+    """``mindspore.Tensor.X`` for an unmapped tensor method ``torch.Tensor.X`` that MindSpore has as a
+    tensor method of the same name (preferred to a function form whose differences only a difference
+    page tells, ``torch.flatten`` → ``ops.flatten``)."""
+    prefix = "torch.Tensor."
+    if not torch_api.startswith(prefix) or kb.torch_kind(torch_api) != "tensor_method":
+        return None
+    name = "mindspore.Tensor." + torch_api[len(prefix):]
+    entry = kb.mindspore_inventory.get(name)
+    return name if entry is not None and entry.get("kind") == "tensor_method" else None
+
+
 def function_form(torch_api: str, kb: KnowledgeBase) -> str | None:
     """``torch.X`` when ``torch.Tensor.X`` is unmapped, ``torch.X`` is mapped and takes the tensor first."""
     prefix = "torch.Tensor."
@@ -863,6 +884,19 @@ def advice_for(torch_api: str, kb: KnowledgeBase) -> MissingAdvice | None:
             other_versions=others,
         )
     function = function_form(torch_api, kb)
+    same = same_name_method(torch_api, kb)
+    function_row = kb.row(function) if function is not None else None
+    if same is not None and (function_row is None or function_row.category is MappingCategory.DIFF_PAGE):
+        # ``x.flatten(1)``: mindspore.Tensor.flatten, not ops.flatten (whose parameters differ)
+        return MissingAdvice(
+            torch_api=torch_api,
+            mindspore_version=kb.version,
+            policy=Policy.EQUIVALENT,
+            replacements=(same,),
+            note_key="advice.note.same_name_method",
+            note_args=_note_args(torch_api, (same,)),
+            other_versions=others,
+        )
     if function is not None:
         row = kb.row(function)
         replacement = row.mindspore_api if row and row.mindspore_api else function

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
-from msmigrate.rules.missing_advice import POLICY_DOC, RULE_FOR_POLICY, MissingAdvice, advice_for
+from msmigrate.rules.missing_advice import POLICY_DOC, RULE_FOR_POLICY, MissingAdvice, Policy, advice_for
 from msmigrate.rules.registry import Rule
 from msmigrate.rules.rewrites import rewrite
 
@@ -16,7 +16,7 @@ DOC = POLICY_DOC.format(lang="en")
 NAME_FIX = "mindspore_name"  # the reference itself is replaced by the MindSpore name (dtypes)
 
 RULES = [
-    Rule("MSM201", C.MISSING, S.WARNING, DOC, fixable=True),
+    Rule("MSM201", C.MISSING, S.INFORMATION, DOC, fixable=True),  # a hint when a rename or a fix does it
     Rule("MSM202", C.MISSING, S.WARNING, DOC),
     Rule("MSM203", C.MISSING, S.WARNING, DOC),
     Rule("MSM204", C.MISSING, S.WARNING, DOC),
@@ -42,7 +42,11 @@ def refine(ctx) -> Iterable[Finding]:
             continue
         rule = RULE_FOR_POLICY[advice.policy]
         finding.rule = rule
-        finding.message_key = f"finding.{rule}"
+        renamed = reference_rename(finding, advice, ctx.kb)
+        if renamed is not None:
+            finding.message_key = f"finding.{rule}.reference"  # a type named, not a missing API
+        else:
+            finding.message_key = f"finding.{rule}" if advice.replacements else f"finding.{rule}.drop"
         finding.message_args = {
             "torch_api": finding.torch_api,
             "replacement": ", ".join(advice.replacements) or "-",
@@ -50,11 +54,25 @@ def refine(ctx) -> Iterable[Finding]:
         finding.mindspore_api = finding.mindspore_api or (
             advice.replacements[0] if advice.replacements else None
         )
-        if advice.fix == NAME_FIX:
-            finding.fixable = finding.usage is UsageKind.ATTRIBUTE
+        if renamed is not None:
+            finding.fixable = True
+        elif advice.fix == NAME_FIX:
+            finding.fixable = finding.usage in (UsageKind.ATTRIBUTE, UsageKind.REFERENCE)
         else:
             finding.fixable = bool(rewrite(advice.fix, ctx, ctx.call_of(finding), finding.torch_api))
     return ()
 
 
 CHECKERS = [refine]
+
+
+def reference_rename(finding: Finding, advice: MissingAdvice, kb) -> str | None:
+    """The MindSpore class a type reference becomes (``x: torch.Tensor`` → ``mindspore.Tensor``): an
+    annotation or ``isinstance`` argument naming a class with an equivalent class is a rename."""
+    if finding.usage is not UsageKind.REFERENCE or advice.policy is not Policy.EQUIVALENT:
+        return None
+    if not advice.replacements:
+        return None
+    replacement = advice.replacements[0]
+    entry = kb.mindspore_inventory.get(replacement)
+    return replacement if entry is not None and entry.get("kind") == "class" else None

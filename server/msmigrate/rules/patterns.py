@@ -19,7 +19,6 @@ from msmigrate.rules.registry import Rule
 from msmigrate.rules.support import (
     API_RULES,
     attribute_range,
-    attributes_named,
     named_nodes,
     new_finding,
     outer_first,
@@ -27,6 +26,7 @@ from msmigrate.rules.support import (
     report,
     short,
     tree_index,
+    usage_at,
 )
 
 _DOCS = "https://www.mindspore.cn/docs/en/r2.6.0/"
@@ -185,7 +185,8 @@ def check(ctx) -> Iterable[Finding]:
         if type(values.get(func)) is str or (type(func) is ast.Attribute and func.attr in _METHODS):
             found.extend(_call(ctx, node))  # (other calls: neither a torch name nor a method of interest)
     if "param_groups" in ctx.source:  # the only member without a torch name that matters here
-        named = sorted(dict.fromkeys([*named, *attributes_named(ctx.tree, "param_groups")]), key=outer_first)
+        written = param_groups_written(ctx.tree)
+        named = sorted(dict.fromkeys([*named, *written]), key=outer_first)
     references = [*named, *named_nodes(ctx, ast.Name)]
     for node in references:
         if type(node.ctx) is ast.Load and id(node) not in inner:
@@ -242,6 +243,7 @@ def _class(ctx, node: ast.ClassDef, is_module: bool) -> list[Finding | None]:
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "forward":
                 span = forward_name_range(ctx, stmt)
                 if span:
+                    _fold_module_base(ctx, node)
                     found.append(
                         new_finding(
                             MODULE_FORWARD,
@@ -268,6 +270,16 @@ def _class(ctx, node: ast.ClassDef, is_module: bool) -> list[Finding | None]:
                 )
             )
     return found
+
+
+def _fold_module_base(ctx, node: ast.ClassDef) -> None:
+    """``class M(nn.Module)`` with a ``forward``: MSM501 says M becomes a ``mindspore.nn.Cell``, so the
+    base's own finding (``torch.nn.Module`` → ``mindspore.nn.Cell``) is dropped: one finding per class."""
+    for base in node.bases:
+        if ctx.qualified_name(base) == "torch.nn.Module":
+            existing = usage_at(ctx, reference_range(ctx, base), ["torch.nn.Module"])
+            if existing is not None and existing.rule in _TAKE_OVER:
+                ctx.usages.remove(existing)
 
 
 # --- calls ---------------------------------------------------------------------------------------------
@@ -417,7 +429,7 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
                 apis=apis,
                 convertible=_TAKE_OVER,
                 fixable=device_move_fixable(ctx, call),
-                torch_api=f"torch.nn.Module.{attr}" if kind == "module" else f"torch.Tensor.{attr}",
+                torch_api=_device_method_api(ctx, func, kind),
             )
         ]
     if attr in {"train", "eval"} and _receiver_is_model(ctx, receiver) and train_mode_flag(call) is not None:
@@ -461,6 +473,17 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
             )
         ]
     return []
+
+
+def _device_method_api(ctx, func: ast.Attribute, kind: str | None) -> str | None:
+    """``torch.nn.Module.to`` on a module, ``torch.Tensor.to`` on a tensor (or the API the analyzer
+    reported there); none when the receiver's kind is unknown (modules and tensors both have it)."""
+    if kind == "module":
+        return f"torch.nn.Module.{func.attr}"
+    if kind == "tensor":
+        return f"torch.Tensor.{func.attr}"
+    existing = usage_at(ctx, attribute_range(ctx, func))
+    return existing.torch_api if existing is not None else None
 
 
 def train_mode_flag(call: ast.Call) -> str | None:
@@ -510,6 +533,74 @@ def learning_rate_fixable(kb, optimizer: str) -> bool:
     return optimizer_target(kb, optimizer) is not None and (row is None or "lr" not in row.param_renames)
 
 
+# --- param_groups: only writing to a group changes the learning rate -------------------------------
+def param_groups_written(tree: ast.Module) -> list[ast.Attribute]:
+    """The ``x.param_groups`` whose groups the code writes to: ``opt.param_groups[0]["lr"] = v``,
+    ``for g in opt.param_groups: g["lr"] *= 0.1`` (also ``g.update(...)``), ``g = opt.param_groups[0]``
+    then ``g["lr"] = v``. Reading a group (``print(g["lr"])``) changes nothing."""
+    found: list[ast.Attribute] = []
+    holders: dict[str, list[ast.Attribute]] = {}  # name bound to a group (or the list) → its param_groups
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            groups = _param_groups_in(node.iter)
+            for name in _target_names(node.target) if groups else ():
+                holders.setdefault(name, []).extend(groups)
+        elif isinstance(node, ast.Assign) and not _written_targets(node.targets):
+            groups = _param_groups_in(node.value)
+            for target in node.targets if groups else ():
+                for name in _target_names(target):
+                    holders.setdefault(name, []).extend(groups)
+    for node in ast.walk(tree):
+        for target in _written_targets(_assign_targets(node)):
+            base = target
+            while isinstance(base, ast.Subscript | ast.Attribute):
+                base = base.value
+                if isinstance(base, ast.Attribute) and base.attr == "param_groups":
+                    found.append(base)
+                    break
+            else:
+                if isinstance(base, ast.Name):
+                    found.extend(holders.get(base.id, ()))
+        if (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("update", "setdefault", "__setitem__")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            found.extend(holders.get(node.func.value.id, ()))
+    return list(dict.fromkeys(found))
+
+
+def _param_groups_in(node: ast.expr) -> list[ast.Attribute]:
+    """``opt.param_groups`` read by ``node`` as a whole or indexed (``enumerate(opt.param_groups)`` too)."""
+    while isinstance(node, ast.Subscript) or (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id in ("enumerate", "list") and node.args
+    ):
+        node = node.value if isinstance(node, ast.Subscript) else node.args[0]
+    return [node] if isinstance(node, ast.Attribute) and node.attr == "param_groups" else []
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for elt in target.elts for name in _target_names(elt)]
+    return []
+
+
+def _assign_targets(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, ast.AugAssign | ast.AnnAssign):
+        return [node.target]
+    return []
+
+
+def _written_targets(targets: list[ast.expr]) -> list[ast.expr]:
+    """The item/attribute assignments among ``targets`` (``g["lr"] = …``, not ``lr = …``)."""
+    return [t for t in targets if isinstance(t, ast.Subscript | ast.Attribute)]
+
+
 # --- plain references: grad mode, amp, distributed, torch.device, param_groups -------------------------
 def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
     name = ctx.qualified_name(node)
@@ -518,7 +609,7 @@ def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
             isinstance(node, ast.Attribute)
             and node.attr == "param_groups"
             and (ctx.receiver_kind(node.value) == "optimizer" or _looks_like(node.value, _OPTIMIZER_NAME))
-        ):
+        ):  # (only the param_groups that are written reach here, see param_groups_written)
             return [new_finding(LEARNING_RATE, attribute_range(ctx, node), "finding.MSM508.param_groups", {})]
         return []
     span = reference_range(ctx, node)

@@ -14,7 +14,7 @@ from msmigrate.analysis.finding import FindingCategory
 
 ProgressCallback = Callable[[int, int], None]  # (files done, files in total)
 
-SEVERITY_VALUES = ("error", "warning", "information", "hint", "off")
+SEVERITY_VALUES = ("default", "error", "warning", "information", "hint", "off")  # default: the finding's own
 DEFAULT_INCLUDE = ("*.py",)
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
 

@@ -49,6 +49,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
         ) from None
     found = discover(paths, options.include, options.exclude, options.respect_gitignore)
     analysis_options = _analysis_options(options)
+    analysis_options.module_classes = _module_classes(found.files, options.max_file_bytes)
     prefix = scan_key_prefix(version, analysis_options)
     total = len(found.files)
     done = 0
@@ -127,6 +128,36 @@ def _analysis_options(options: ScanOptions) -> Any:
     return AnalysisOptions(use_jedi=options.use_jedi)
 
 
+def project_module_classes(paths: Sequence[str | os.PathLike[str]], include: tuple[str, ...] = ("*.py",),
+                           exclude: tuple[str, ...] = (), limit: int = 1024 * 1024) -> frozenset[str]:
+    """The nn.Module subclasses of the Python files under ``paths`` (the language server's workspace)."""
+    try:
+        found = discover(paths, include, exclude)
+    except (OSError, ValueError):
+        return frozenset()
+    return _module_classes(found.files, limit)
+
+
+def _module_classes(files: list[Any], limit: int) -> frozenset[str]:
+    """The project's nn.Module subclasses over all scanned files (a line scan of their class headers);
+    part of the analysis options, so of the cache key: a new module class re-analyses the files."""
+    from msmigrate.analysis.project_classes import module_class_index
+
+    def texts():
+        for source in files:
+            try:
+                if os.path.getsize(source.path) > limit:
+                    continue
+                with open(source.path, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                continue
+            if b"class" in data:
+                yield source.rel, data.decode("utf-8", "replace")
+
+    return module_class_index(texts())
+
+
 def _progress(options: ScanOptions, done: int, total: int) -> None:
     if options.progress is not None:
         options.progress(done, total)
@@ -192,7 +223,8 @@ def _apply_settings(result: FileResult, options: ScanOptions) -> FileResult:
         level = options.severity.get(finding.category.value)
         if finding.rule in disabled or level == "off":
             continue
-        kept.append(replace(finding, severity=Severity(level)) if level else finding)
+        own = not level or level == "default"  # the finding's own severity (analysis/severity.py)
+        kept.append(finding if own else replace(finding, severity=Severity(level)))
     return replace(result, findings=kept)
 
 
