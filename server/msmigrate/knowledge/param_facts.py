@@ -1,0 +1,154 @@
+"""Parameter facts checked against the installed MindSpore signature (``mindspore_inventory.json``).
+
+A mapping row's renames come from documentation written for older MindSpore versions; the inventory
+holds the signatures of the installed one (2.10). :func:`plan_arguments` maps the arguments of one call
+(torch parameter names, by position and by keyword) onto the MindSpore overload that takes them all:
+a keyword the MindSpore signature accepts keeps its name, else the row's rename if the signature has it,
+else a parameter of the signature found by name similarity or by position; what is left is a parameter
+MindSpore lacks. :func:`default_differences` compares the defaults of the two signatures.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Param = dict[str, Any]
+Signature = Sequence[Param]
+
+POSITIONAL = ("positional_only", "positional_or_keyword")
+_VARIADIC = ("var_positional", "var_keyword")
+_SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
+# a MindSpore default that means "not given" (decided by other parameters), and a torch default the
+# stubs do not show: neither can be compared
+_UNCOMPARABLE = frozenset({"None", "..."})
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentPlan:
+    """How one call's arguments are written for the chosen MindSpore overload."""
+
+    overload: int
+    renames: tuple[tuple[str, str], ...] = ()  # keyword: torch name → MindSpore name
+    to_keyword: tuple[tuple[int, str], ...] = ()  # positional argument index → MindSpore keyword
+    shifted: tuple[tuple[str, str], ...] = ()  # by position: torch parameter → MindSpore parameter there
+    missing: tuple[str, ...] = ()  # torch parameters passed that the MindSpore signature lacks
+    var_keyword: bool = False  # the MindSpore overload takes **kwargs (unknown keywords pass unchecked)
+    targets: tuple[tuple[str, str], ...] = ()  # every torch parameter name → its MindSpore name
+
+
+def names_of(signature: Signature) -> list[str]:
+    return [p["name"] for p in signature if p.get("kind") not in _VARIADIC]
+
+
+def accepts(signatures: Sequence[Signature], name: str) -> bool:
+    """Whether some overload takes ``name`` as a keyword (or takes ``**kwargs``)."""
+    return any(
+        p.get("kind") == "var_keyword" or (p["name"] == name and p.get("kind") not in ("positional_only",
+                                                                                       *_VARIADIC))
+        for signature in signatures for p in signature
+    )
+
+
+def keyword_target(name: str, overload: Signature, renames: Mapping[str, str],
+                   torch_names: Sequence[str]) -> str | None:
+    """The MindSpore keyword of ``overload`` for torch parameter ``name``: the same name, the row's
+    rename, a similar name, or the parameter at the same position (names the torch signature also has
+    are never taken over), else ``None``."""
+    keywords = [p["name"] for p in overload if p.get("kind") not in ("positional_only", *_VARIADIC)]
+    if name in keywords:
+        return name
+    renamed = renames.get(name)
+    if renamed in keywords:
+        return renamed
+    free = [k for k in keywords if k not in torch_names]
+    close = difflib.get_close_matches(name, free, n=1, cutoff=_SIMILAR)
+    if close:
+        return close[0]
+    if name in torch_names:
+        position = list(torch_names).index(name)
+        positional = [p["name"] for p in overload if p.get("kind") in POSITIONAL]
+        if position < len(positional) and positional[position] in free:
+            return positional[position]
+    return None
+
+
+def plan_arguments(
+    positional: Sequence[str | None],
+    keywords: Sequence[str],
+    torch_names: Sequence[str],
+    mindspore_signatures: Sequence[Signature],
+    renames: Mapping[str, str],
+) -> ArgumentPlan | None:
+    """The best MindSpore overload for a call passing ``positional`` (the torch parameter of each
+    positional argument, ``None`` when unknown) and ``keywords``; ``None`` without a signature."""
+    best: tuple[tuple[int, int, int], ArgumentPlan] | None = None
+    for index, overload in enumerate(mindspore_signatures):
+        plan = _plan(index, overload, positional, keywords, torch_names, renames)
+        score = (len(plan.missing), len(plan.to_keyword), len(plan.renames))
+        if best is None or score < best[0]:
+            best = (score, plan)
+    return best[1] if best is not None else None
+
+
+def _plan(index: int, overload: Signature, positional: Sequence[str | None], keywords: Sequence[str],
+          torch_names: Sequence[str], renames: Mapping[str, str]) -> ArgumentPlan:
+    var_keyword = any(p.get("kind") == "var_keyword" for p in overload)
+    var_positional = any(p.get("kind") == "var_positional" for p in overload)
+    slots = [p["name"] for p in overload if p.get("kind") in POSITIONAL]
+    targets = {n: keyword_target(n, overload, renames, torch_names) for n in {*torch_names, *keywords}}
+    renamed: list[tuple[str, str]] = []
+    to_keyword: list[tuple[int, str]] = []
+    shifted: list[tuple[str, str]] = []
+    missing: list[str] = []
+    converting = False
+    for position, name in enumerate(positional):
+        if name is None:
+            continue
+        target = targets.get(name)
+        slot = slots[position] if position < len(slots) else None
+        if not converting and slot is not None and (slot == target or target is None and slot == name):
+            continue
+        if not converting and slot is None and var_positional:
+            continue
+        converting = True  # once one argument moves to a keyword, the ones after it must too
+        if slot is not None and slot != target:
+            shifted.append((name, slot))
+        if target is None:
+            missing.append(name)
+        else:
+            to_keyword.append((position, target))
+    for name in keywords:
+        target = targets.get(name)
+        if target is None:
+            if not var_keyword:
+                missing.append(name)
+        elif target != name:
+            renamed.append((name, target))
+    return ArgumentPlan(
+        index, tuple(renamed), tuple(to_keyword), tuple(shifted), tuple(missing), var_keyword,
+        tuple(sorted((n, t) for n, t in targets.items() if t is not None)),
+    )
+
+
+def default_differences(torch_signature: Signature, mindspore_overload: Signature,
+                        targets: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """(torch parameter, torch default, MindSpore default) where the two signatures give one parameter
+    (same name or its target) different defaults."""
+    ms_defaults = {p["name"]: p.get("default") for p in mindspore_overload if p.get("kind") not in _VARIADIC}
+    found = []
+    for param in torch_signature:
+        name, torch_default = param["name"], param.get("default")
+        target = targets.get(name)
+        ms_default = ms_defaults.get(target) if target else None
+        if torch_default is None or ms_default is None or _UNCOMPARABLE & {torch_default, ms_default}:
+            continue
+        if _normal(torch_default) != _normal(ms_default):
+            found.append((name, torch_default, ms_default))
+    return found
+
+
+def _normal(default: str) -> str:
+    return default.replace('"', "'").replace("torch.", "").replace("mindspore.", "")
