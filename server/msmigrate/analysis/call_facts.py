@@ -40,6 +40,7 @@ class CallVerdict:
     rule: str
     message_key: str
     message_args: dict[str, Any]
+    fixable: bool = True
 
 
 def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
@@ -56,7 +57,7 @@ def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     target = table_target
     if form is not None:
         target = overload_target(torch_api, form, table_target, kb) or table_target
-    ms_signatures = kb.mindspore_signatures(target)
+    ms_signatures = [s for s in kb.mindspore_signatures(target) if not _opaque(s)]
     if not ms_signatures:
         return _overload_only(verdict, target, form) if target != table_target else None
     binding = bindings[0] if len(bindings) == 1 else None
@@ -71,6 +72,7 @@ def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     if plan is None:
         return None
     facts, changes = _facts(call, binding, plan, row if same_target else None, ms_signatures[plan.overload])
+    fixable = not _same_member(torch_api, target) or bool(plan.renames or plan.to_keyword or plan.missing)
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
                             "changes_results": changes, "arg_plan": _plan_args(plan)}
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
@@ -78,25 +80,34 @@ def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         details = ((form_ref,) if form_ref else ()) + tuple(facts)
         if row is not None and same_target and row.diff_page:
             details += (ref("analysis.detail.diff_page"),)
-        return _differences(target, args, details)
+        return _differences(target, args, details, fixable)
     if row is not None and same_target and not row.category.is_consistent:
         details = describe_differences(_row_beyond_call(row, torch_signatures))["details"]
         if form_ref:
             details = (form_ref, *details)
-        return _differences(target, args, details)
+        return _differences(target, args, details, fixable)
     if form_ref is not None:
         args["form"] = (form_ref,)
         key = "analysis.api.consistent_form"
     else:
         key = "analysis.api.consistent"
     category = FindingCategory.CONSISTENT
-    return CallVerdict(target, category, RULE_FOR_CATEGORY[category], key, args)
+    return CallVerdict(target, category, RULE_FOR_CATEGORY[category], key, args, fixable)
 
 
-def _differences(target: str, args: dict[str, Any], details: tuple[MessageRef, ...]) -> CallVerdict:
+def _same_member(torch_api: str, mindspore_api: str) -> bool:
+    """``x.mean()`` → ``mindspore.Tensor.mean``: already written the MindSpore way."""
+    torch_owner, _, torch_name = torch_api.rpartition(".")
+    ms_owner, _, ms_name = mindspore_api.rpartition(".")
+    members = torch_owner.rpartition(".")[2][:1].isupper() and ms_owner.rpartition(".")[2][:1].isupper()
+    return members and torch_name == ms_name
+
+
+def _differences(target: str, args: dict[str, Any], details: tuple[MessageRef, ...],
+                 fixable: bool) -> CallVerdict:
     category = FindingCategory.DIFFERENCES
     return CallVerdict(target, category, RULE_FOR_CATEGORY[category], "analysis.api.differences",
-                       {**args, "details": details})
+                       {**args, "details": details}, fixable)
 
 
 def _overload_only(verdict: ApiVerdict, target: str, form: str | None) -> CallVerdict:
@@ -131,15 +142,19 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     if dropped:
         facts.append(ref("analysis.detail.call_dropped", items=_items(dropped)))
     passed = set(binding.arguments) if binding else set(values)
-    if plan.var_keyword:
-        unchecked = [n for n in values if n not in dict(plan.targets)]
-        if unchecked:
-            facts.append(ref("analysis.detail.call_var_keyword", items=_items(unchecked)))
     defaults = _defaults(binding, plan, row, ms_overload, passed)
     if defaults:
         facts.append(ref("analysis.detail.call_defaults", items=_items(defaults)))
         changes = True
+    unchecked = [n for n in values if n not in dict(plan.targets)] if plan.var_keyword else []
+    if unchecked and facts:  # a note on the other facts, not a difference of its own
+        facts.append(ref("analysis.detail.call_var_keyword", items=_items(unchecked)))
     return facts, changes
+
+
+def _opaque(signature) -> bool:
+    """``(*args, **kwargs)``: a wrapper's signature says nothing about the parameters."""
+    return all(p.get("kind") in ("var_positional", "var_keyword") for p in signature) and bool(signature)
 
 
 def _defaults(binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None, ms_overload,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from msmigrate.analysis.call_facts import call_verdict
-from msmigrate.analysis.categorize import categorize, verdict_cache
+from msmigrate.analysis.categorize import categorize, rule_info, verdict_cache
 from msmigrate.analysis.finding import Finding
 
 RULES: list = []
@@ -33,6 +33,7 @@ def refine_calls(ctx) -> Iterable[Finding]:
         finding.rule = found.rule
         finding.message_key = found.message_key
         finding.message_args = found.message_args
+        finding.fixable = found.fixable and rule_info(found.rule).fixable
     return ()
 
 
