@@ -24,6 +24,7 @@ INT, FLOAT, STR, BOOL, NONE, TENSOR, NOT_INT = "int", "float", "str", "bool", "n
 # what a parameter takes, by its name (only used to choose between overloads that fit by count and names)
 INTEGER_PARAMS = frozenset({"dim", "dims", "axis", "dim0", "dim1", "start_dim", "end_dim", "k"})
 TENSOR_PARAMS = frozenset({"other", "input", "tensor", "index", "indices", "mask"})
+_CONVERSIONS = {"int": INT, "len": INT, "float": FLOAT, "str": STR, "bool": BOOL}
 _REJECTS = {
     "int": frozenset({FLOAT, STR, TENSOR, NOT_INT}),
     "tensor": frozenset({INT, STR, BOOL}),
@@ -79,6 +80,8 @@ def argument_kind(node: ast.expr, is_tensor: Callable[[ast.expr], bool] | None =
     if isinstance(node, ast.Tuple | ast.List) and node.elts:
         kinds = {argument_kind(e) for e in node.elts}
         return INT if kinds == {INT} else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONVERSIONS:
+        return _CONVERSIONS[node.func.id]
     if is_tensor is not None and is_tensor(node):
         return TENSOR
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
