@@ -76,6 +76,7 @@ def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
                             "changes_results": changes, "arg_plan": _plan_args(plan)}
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
+    args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
         details = ((form_ref,) if form_ref else ()) + tuple(facts)
         if row is not None and same_target and row.diff_page:
@@ -113,7 +114,7 @@ def _differences(target: str, args: dict[str, Any], details: tuple[MessageRef, .
 def _overload_only(verdict: ApiVerdict, target: str, form: str | None) -> CallVerdict:
     category = FindingCategory.CONSISTENT
     form_ref = ref(f"analysis.form.{form or 'full'}")
-    args = {**verdict.message_args, "mindspore_api": target, "form": (form_ref,)}
+    args = {**verdict.message_args, "mindspore_api": target, "form": (form_ref,), "call_specific": True}
     return CallVerdict(target, category, RULE_FOR_CATEGORY[category], "analysis.api.consistent_form", args)
 
 
