@@ -111,7 +111,8 @@ def test_overload_quick_fix_and_hover_follow_the_chosen_overload():
     source, [finding] = _findings("return torch.max(x, y)", "2.4")
     [fix] = fixes_for(source, "t.py", [finding], kb)
     assert [e.new_text for e in fix.edits] == ["mindspore.ops.maximum", "import mindspore\n"]
-    assert hover_markdown(finding, kb, "en").startswith(
+    sections = hover_markdown(finding, kb, "en").split("\n\n---\n\n")
+    assert sections[1].startswith(  # after the name's mapping (torch.max → mindspore.ops.max)
         "**This call:** torch.max with two tensors (element-wise) → mindspore.ops.maximum: same behaviour;")
     source, [method] = _findings("return x.max(y)", "2.4")
     [fix] = fixes_for(source, "t.py", [method], kb)
