@@ -126,15 +126,18 @@ def test_overload_quick_fix_and_hover_follow_the_chosen_overload():
         # GELU: the default of approximate differs ('none' vs True) only when the call leaves it out
         ("nn.GELU()", "left out, the default differs: approximate: 'none' vs True; see the difference page",
          True),
-        ("nn.GELU(approximate='tanh')", "see the difference page", False),
+        # ... and MindSpore 2.10's approximate is a bool: 'tanh' is a value of another type there
+        ("nn.GELU(approximate='tanh')", "values of another type in MindSpore: approximate: 'tanh' "
+         "(MindSpore: a bool, default True); see the difference page", True),
         # Dropout(0.1): MindSpore's first parameter is keep_prob
         ("nn.Dropout(0.1)", "arguments passed by position land on other MindSpore parameters (p→keep_prob): "
          "pass them by keyword; see the difference page", True),
         ("nn.Dropout(p=0.1)", "MindSpore-only parameters: keep_prob, dtype; see the difference page", False),
         ("nn.Conv2d(3, 16, 3, 1, 1)",
          "arguments passed by position land on other MindSpore parameters (padding→pad_mode): pass them by "
-         "keyword; left out, the default differs: bias→has_bias: True vs False, padding_mode→pad_mode: "
-         "'zeros' vs 'same'; see the difference page", True),
+         "keyword; left out, the default differs: bias→has_bias: True vs False; MindSpore needs "
+         "pad_mode='pad' (MindSpore default 'same') to compute what torch does; see the difference page",
+         True),
         ("torch.flatten(x)", "left out, the default differs: start_dim: 0 vs 1; see the difference page",
          True),
         ("torch.flatten(x, 1)", "arguments passed by position land on other MindSpore parameters "
@@ -160,7 +163,11 @@ def test_parameter_facts_of_one_call(call, details, changes):
         ("nn.Dropout(0.1)", "2.4", "mindspore.nn.Dropout(p=0.1)"),
         ("torch.flatten(x, 1)", "2.4", "mindspore.ops.flatten(x, start_dim=1)"),
         ("nn.Conv2d(3, 16, 3, 1, 1, bias=False)", "2.4",
-         "mindspore.nn.Conv2d(3, 16, 3, 1, padding=1, has_bias=False)"),
+         "mindspore.nn.Conv2d(3, 16, 3, 1, padding=1, has_bias=False, pad_mode='pad')"),
+        # left-out defaults that differ are passed with torch's value when MindSpore takes that type
+        ("nn.Conv2d(3, 16, 3)", "2.4", "mindspore.nn.Conv2d(3, 16, 3, has_bias=True, pad_mode='pad')"),
+        ("torch.flatten(x)", "2.4", "mindspore.ops.flatten(x, start_dim=0)"),
+        ("nn.GELU(approximate='tanh')", "2.4", "nn.GELU(approximate='tanh')"),  # by hand: a bool there
         ("x.sum(dim=1, keepdim=True)", "2.4", "x.sum(dim=1, keepdim=True)"),  # nothing to rewrite
     ],
 )
@@ -184,6 +191,13 @@ def test_a_parameter_mindspore_lacks_is_a_difference_never_a_rename():
         "torch.sum → mindspore.mint.sum (MindSpore has no out (the value passed can be dropped)).")
     assert dropped.message_args["changes_results"] is False
     assert _one("torch.sum(x, 1)", "2.6").rule == "MSM100"
+
+
+def test_value_of_another_type_blocks_the_quick_fix():
+    source, [finding] = _findings("return nn.GELU(approximate='tanh')", "2.4")
+    [fix] = fixes_for(source, "t.py", [finding], get_knowledge_base("2.4"))
+    assert (fix.title_key, fix.edits) == ("fix.blocked.value_type", [])
+    assert fix.title_args["param"] == "approximate"
 
 
 def test_message_in_chinese():

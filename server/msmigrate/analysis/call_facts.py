@@ -22,7 +22,13 @@ from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
-from msmigrate.knowledge.param_facts import ArgumentPlan, default_differences, plan_arguments
+from msmigrate.knowledge.param_facts import (
+    ArgumentPlan,
+    companions,
+    default_differences,
+    literal_kind,
+    plan_arguments,
+)
 from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
 
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
@@ -71,10 +77,24 @@ def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     plan = plan_arguments(positional, keywords, torch_names, ms_signatures, renames)
     if plan is None:
         return None
-    facts, changes = _facts(call, binding, plan, row if same_target else None, ms_signatures[plan.overload])
+    overload = ms_signatures[plan.overload]
+    passed_targets = {t for n, t in plan.targets if binding and n in binding.arguments} | set(keywords)
+    added = companions(target, overload, passed_targets)
+    skipped = {name for name, _value, _default in added}
+    facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped)
+    if added:
+        facts.append(ref("analysis.detail.call_companion",
+                         items=_items(f"{n}={v} (MindSpore default {d})" for n, v, d in added)))
+        changes = True
+    retyped = _value_types(binding, plan, overload, is_tensor)
+    if retyped:
+        facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
+        changes = True
     fixable = not _same_member(torch_api, target) or bool(plan.renames or plan.to_keyword or plan.missing)
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
-                            "changes_results": changes, "arg_plan": _plan_args(plan)}
+                            "changes_results": changes,
+                            "arg_plan": _plan_args(plan, (*explicit, *((n, v) for n, v, _d in added)),
+                                                   tuple(item.partition(":")[0] for item in retyped))}
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
     args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
@@ -125,7 +145,7 @@ def _form(torch_api: str, bindings: list[Binding]) -> str | None:
 
 
 def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None,
-           ms_overload) -> tuple[list[MessageRef], bool]:
+           ms_overload, skipped: set[str]) -> tuple[list[MessageRef], bool, list[tuple[str, str]]]:
     facts: list[MessageRef] = []
     changes = False
     if plan.shifted:
@@ -143,14 +163,36 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     if dropped:
         facts.append(ref("analysis.detail.call_dropped", items=_items(dropped)))
     passed = set(binding.arguments) if binding else set(values)
-    defaults = _defaults(binding, plan, row, ms_overload, passed)
+    defaults = _defaults(binding, plan, row, ms_overload, passed, skipped)
     if defaults:
-        facts.append(ref("analysis.detail.call_defaults", items=_items(defaults)))
+        items = _items(_default_item(name, *fact) for name, fact in defaults.items())
+        facts.append(ref("analysis.detail.call_defaults", items=items))
         changes = True
     unchecked = [n for n in values if n not in dict(plan.targets)] if plan.var_keyword else []
     if unchecked and facts:  # a note on the other facts, not a difference of its own
         facts.append(ref("analysis.detail.call_var_keyword", items=_items(unchecked)))
-    return facts, changes
+    return facts, changes, _torch_defaults_to_pass(defaults)
+
+
+def _value_types(binding: Binding | None, plan: ArgumentPlan, overload, is_tensor) -> list[str]:
+    """Arguments whose literal value has the type of the torch default but not of the MindSpore one
+    (``nn.GELU(approximate='tanh')``: MindSpore 2.10's approximate is a bool)."""
+    if binding is None:
+        return []
+    targets = dict(plan.targets)
+    torch_defaults = {p["name"]: p.get("default") for p in binding.signature}
+    ms_defaults = {p["name"]: p.get("default") for p in overload}
+    found = []
+    for name, node in binding.arguments.items():
+        target = targets.get(name)
+        torch_kind, ms_kind = literal_kind(torch_defaults.get(name)), literal_kind(ms_defaults.get(target))
+        kinds = {torch_kind, ms_kind}
+        if None in kinds or len(kinds) == 1 or kinds == {"int", "float"}:
+            continue
+        if argument_kind(node, is_tensor) == torch_kind:
+            shown = f"{name}: {ast.unparse(node)}"
+            found.append(f"{shown} (MindSpore: a {ms_kind}, default {ms_defaults[target]})")
+    return found
 
 
 def _opaque(signature) -> bool:
@@ -159,23 +201,37 @@ def _opaque(signature) -> bool:
 
 
 def _defaults(binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None, ms_overload,
-              passed: set[str]) -> list[str]:
-    found: dict[str, str] = {}
+              passed: set[str], skipped: set[str]) -> dict[str, tuple[str | None, str, str]]:
+    """Parameters the call leaves out whose defaults differ: name → (MindSpore name, torch default,
+    MindSpore default); ``skipped``: MindSpore parameters stated otherwise (companions)."""
+    found: dict[str, tuple[str | None, str, str]] = {}
     targets = dict(plan.targets)
     if row is not None:
         for diff in row.default_differences:
             known = diff.torch_default is not None and diff.mindspore_default is not None
             if known and diff.param not in passed:
-                found[diff.param] = _default_item(diff.param, targets.get(diff.param), diff.torch_default,
-                                                  diff.mindspore_default)
+                found[diff.param] = (targets.get(diff.param), diff.torch_default or "",
+                                     diff.mindspore_default or "")
     if binding is not None and binding.complete:
         for name, torch_default, ms_default in default_differences(binding.signature, ms_overload, targets):
             if name not in passed:
-                found.setdefault(name, _default_item(name, targets.get(name), torch_default, ms_default))
-    return list(found.values())
+                found.setdefault(name, (targets.get(name), torch_default, ms_default))
+    return {name: fact for name, fact in found.items() if fact[0] not in skipped}
+
+
+def _torch_defaults_to_pass(defaults: dict[str, tuple[str | None, str, str]]) -> list[tuple[str, str]]:
+    """(MindSpore name, value): left-out defaults the quick-fix passes explicitly, where the torch default
+    is a literal of the type MindSpore's default has (``has_bias=True``, ``start_dim=0``)."""
+    found = []
+    for target, torch_default, ms_default in defaults.values():
+        kinds = {literal_kind(torch_default), literal_kind(ms_default)}
+        if target and None not in kinds and (len(kinds) == 1 or kinds == {"int", "float"}):
+            found.append((target, torch_default))
+    return found
 
 
 def _default_item(name: str, target: str | None, torch_default: str, ms_default: str) -> str:
+    """``start_dim: 0 vs 1``, ``bias→has_bias: True vs False``."""
     shown = name if target in (None, name) else f"{name}→{target}"
     return f"{shown}: {torch_default} vs {ms_default}"
 
@@ -196,9 +252,9 @@ def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
                    mindspore_only_params=only)
 
 
-def _plan_args(plan: ArgumentPlan) -> tuple:
+def _plan_args(plan: ArgumentPlan, added=(), blocked=()) -> tuple:
     """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py)."""
-    return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing)
+    return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked)
 
 
 def _items(values) -> str:

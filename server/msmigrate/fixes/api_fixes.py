@@ -184,6 +184,22 @@ def _whole_lines(
     return TextEdit(line, 1, comma_line + 1, 1, "")
 
 
+def _append_keywords(ctx: FixContext, call: ast.Call, keywords: list[str]) -> TextEdit | None:
+    """An edit adding ``keywords`` after the call's last argument."""
+    found = _separators(ctx, call)
+    if found is None:
+        return None
+    commas, (line, column) = found
+    count = len(call.args) + len(call.keywords)
+    if count == 0:
+        text = ", ".join(keywords)
+    elif len(commas) >= count:  # a trailing comma
+        text = " " + ", ".join(keywords)
+    else:
+        text = ", " + ", ".join(keywords)
+    return TextEdit(line, column, line, column, text)
+
+
 def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> Fix:
     return Fix(
         finding.rule, key, [], {"torch_api": finding.torch_api, "mindspore_api": mindspore_api, **args}
@@ -214,6 +230,15 @@ def _argument_edits(
         passed = {kw.arg for kw in call.keywords}
         for name in sorted(missing - passed):  # an argument by position MindSpore has no parameter for
             return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
+        for name in plan[4] if len(plan) > 4 else ():  # a value of another type in MindSpore
+            return _explain(finding, mindspore_api, "fix.blocked.value_type", param=name)
+        added = plan[3] if len(plan) > 3 else ()
+        if added:
+            edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
+            if edit is None:
+                return None
+            edits.append(edit)
+            changes.extend(f"+{name}={value}" for name, value in added)
         for index, name in plan[1]:
             position = int(index)
             if position >= len(call.args) or not _identifier(name):

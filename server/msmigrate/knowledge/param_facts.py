@@ -145,9 +145,45 @@ def default_differences(torch_signature: Signature, mindspore_overload: Signatur
         ms_default = ms_defaults.get(target) if target else None
         if torch_default is None or ms_default is None or _UNCOMPARABLE & {torch_default, ms_default}:
             continue
+        if torch_default.startswith("<") or ms_default.startswith("<"):  # an object's repr (an enum member)
+            continue
         if _normal(torch_default) != _normal(ms_default):
             found.append((name, torch_default, ms_default))
     return found
+
+
+# MindSpore-only parameters whose default changes what a torch call computes, and the value that makes
+# MindSpore compute what torch does (reviewed; checked under MindSpore 2.10): the nn convolutions pad to
+# keep the size by default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by
+# ``padding`` (default 0).
+COMPANIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    f"mindspore.nn.{name}": (("pad_mode", "'pad'"),)
+    for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")
+}
+
+
+def companions(mindspore_api: str, overload: Signature,
+               passed_targets: set[str]) -> list[tuple[str, str, str]]:
+    """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` the call must add: the
+    overload has the parameter with another default and the call does not pass it."""
+    defaults = {p["name"]: p.get("default") for p in overload}
+    return [(name, value, defaults[name]) for name, value in COMPANIONS.get(mindspore_api, ())
+            if name in defaults and defaults[name] != value and name not in passed_targets]
+
+
+def literal_kind(text: str | None) -> str | None:
+    """``str`` / ``bool`` / ``int`` / ``float`` for a default written as a literal, else ``None``."""
+    if not text:
+        return None
+    if text[0] in "'\"":
+        return "str"
+    if text in ("True", "False"):
+        return "bool"
+    try:
+        float(text)
+    except ValueError:
+        return None
+    return "float" if any(c in text for c in ".eE") else "int"
 
 
 def _normal(default: str) -> str:

@@ -121,6 +121,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "left out, the default differs: {items}",
         "未传入且默认值不同：{items}",
     ),
+    "analysis.detail.call_companion": (
+        "MindSpore needs {items} to compute what torch does",
+        "MindSpore 需传入 {items} 才与 torch 计算一致",
+    ),
+    "analysis.detail.call_value_type": (
+        "values of another type in MindSpore: {items}",
+        "MindSpore 中取值类型不同：{items}",
+    ),
     # --- overloads chosen by the call's arguments ---------------------------------------------------
     "analysis.form.other": ("with two tensors (element-wise)", "传入两个张量（逐元素）"),
     "analysis.form.dim": ("along an axis (reduction)", "沿某一轴（归约）"),
