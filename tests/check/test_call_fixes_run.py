@@ -22,11 +22,16 @@ import torch.nn.functional as F
 
 def run(x: torch.Tensor, y: torch.Tensor):
     return (torch.max(x, y), torch.max(x, 1)[0], torch.max(x), torch.min(x, dim=0)[0], F.gelu(input=x),
-            torch.flatten(x, 1), x.sum(dim=1, keepdim=True), x.max(y), torch.max(x, dim=1, keepdim=True)[0])
+            torch.flatten(x, 1), x.sum(dim=1, keepdim=True), x.max(y), torch.max(x, dim=1, keepdim=True)[0],
+            torch.flatten(x))
 
 
 def dropout():
     return nn.Dropout(0.25)
+
+
+def convolutions():
+    return nn.Conv2d(3, 16, 3, 1, 1), nn.Conv2d(3, 8, 3)
 """
 
 RUNNER = textwrap.dedent("""
@@ -39,13 +44,18 @@ RUNNER = textwrap.dedent("""
     space = {}
     exec(original, space)
     expected = [t.numpy() for t in space["run"](torch.tensor(a), torch.tensor(b))]
+    image = np.ones((1, 3, 8, 8), np.float32)
+    torch_convs = [(tuple(c(torch.tensor(image)).shape), c.bias is not None) for c in space["convolutions"]()]
     import mindspore
     space = {}
     exec(fixed, space)
     got = [t.asnumpy() for t in space["run"](mindspore.Tensor(a), mindspore.Tensor(b))]
     drop = space["dropout"]()
+    ms_convs = [(tuple(c(mindspore.Tensor(image)).shape), c.bias is not None)
+                for c in space["convolutions"]()]
     print(json.dumps({"same": [bool(np.allclose(e, g, atol=1e-3)) and e.shape == g.shape
                                for e, g in zip(expected, got)],
+                      "convolutions": [torch_convs, ms_convs],
                       "dropout_p": float(drop.p), "keep_prob": float(drop.dropout.keep_prob)}))
 """)
 
@@ -56,9 +66,12 @@ def test_fixed_calls_run_under_mindspore_and_match_torch():
     assert "mindspore.ops.maximum(x, y)" in fixed and "mindspore.ops.amax(x)" in fixed
     assert "mindspore.ops.gelu(input=x)" in fixed and "mindspore.ops.flatten(x, start_dim=1)" in fixed
     assert "mindspore.ops.max(x, axis=1, keepdims=True)" in fixed and "x.maximum(y)" in fixed
-    assert "mindspore.nn.Dropout(p=0.25)" in fixed
+    assert "mindspore.nn.Dropout(p=0.25)" in fixed and "mindspore.ops.flatten(x, start_dim=0)" in fixed
+    assert "mindspore.nn.Conv2d(3, 16, 3, 1, padding=1, has_bias=True, pad_mode='pad')" in fixed
     done = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps([SOURCE, fixed]), text=True,
                           capture_output=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result == {"same": [True] * 9, "dropout_p": 0.25, "keep_prob": 0.75}
+    convolutions = [[[1, 16, 8, 8], True], [[1, 8, 6, 6], True]]
+    assert result == {"same": [True] * 10, "convolutions": [convolutions, convolutions], "dropout_p": 0.25,
+                      "keep_prob": 0.75}
