@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from msmigrate.knowledge.param_facts import param_kind
+
 Param = dict[str, Any]
 Signature = Sequence[Param]
 KindOf = Callable[[ast.expr], str | None]
@@ -21,9 +23,6 @@ KindOf = Callable[[ast.expr], str | None]
 POSITIONAL = ("positional_only", "positional_or_keyword")
 INT, FLOAT, STR, BOOL, NONE, TENSOR, NOT_INT = "int", "float", "str", "bool", "none", "tensor", "not_int"
 
-# what a parameter takes, by its name (only used to choose between overloads that fit by count and names)
-INTEGER_PARAMS = frozenset({"dim", "dims", "axis", "dim0", "dim1", "start_dim", "end_dim", "k"})
-TENSOR_PARAMS = frozenset({"other", "input", "tensor", "index", "indices", "mask"})
 _CONVERSIONS = {"int": INT, "len": INT, "float": FLOAT, "str": STR, "bool": BOOL}
 _REJECTS = {
     "int": frozenset({FLOAT, STR, TENSOR, NOT_INT}),
@@ -130,7 +129,7 @@ def _bind_one(call: ast.Call, index: int, signature: Signature) -> Binding | Non
 
 def _kinds_fit(binding: Binding, kind_of: KindOf) -> bool:
     for name, node in binding.arguments.items():
-        expected = "int" if name in INTEGER_PARAMS else "tensor" if name in TENSOR_PARAMS else None
+        expected = param_kind(name)
         if expected is not None and kind_of(node) in _REJECTS[expected]:
             return False
     return True

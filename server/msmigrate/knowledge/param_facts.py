@@ -20,6 +20,11 @@ Signature = Sequence[Param]
 
 POSITIONAL = ("positional_only", "positional_or_keyword")
 _VARIADIC = ("var_positional", "var_keyword")
+# what a parameter takes, by its name: an axis, or a tensor (to tell overloads apart, and to keep a
+# parameter from being matched by position with one of another kind: torch's ``other`` is no ``axis``)
+INTEGER_PARAMS = frozenset({"dim", "dims", "axis", "axes", "dim0", "dim1", "axis0", "axis1", "start_dim",
+                            "end_dim", "k"})
+TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", "mask"})
 _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
 # a MindSpore default that means "not given" (decided by other parameters), and a torch default the
 # stubs do not show: neither can be compared
@@ -70,9 +75,19 @@ def keyword_target(name: str, overload: Signature, renames: Mapping[str, str],
     if name in torch_names:
         position = list(torch_names).index(name)
         positional = [p["name"] for p in overload if p.get("kind") in POSITIONAL]
-        if position < len(positional) and positional[position] in free:
+        if position < len(positional) and positional[position] in free \
+                and _same_kind(name, positional[position]):
             return positional[position]
     return None
+
+
+def param_kind(name: str) -> str | None:
+    return "int" if name in INTEGER_PARAMS else "tensor" if name in TENSOR_PARAMS else None
+
+
+def _same_kind(a: str, b: str) -> bool:
+    kinds = {param_kind(a), param_kind(b)}
+    return None in kinds or len(kinds) == 1
 
 
 def plan_arguments(
@@ -187,4 +202,9 @@ def literal_kind(text: str | None) -> str | None:
 
 
 def _normal(default: str) -> str:
+    """A default for comparison: ``2.0`` and ``2`` are one number, quotes and package prefixes aside."""
+    try:
+        return repr(float(default))
+    except ValueError:
+        pass
     return default.replace('"', "'").replace("torch.", "").replace("mindspore.", "")
