@@ -223,3 +223,17 @@ def test_data_check_lists_renames_the_installed_signature_rejects():
     assert ("torch.Tensor.expand", "mindspore.Tensor.broadcast_to", "sizes", "shape", "drop") in facts
     assert len(facts) == 23
     assert rename_facts(get_knowledge_base("2.6")) == ()
+
+
+def test_data_check_text_states_the_rejected_renames_in_both_languages():
+    from click.testing import CliRunner
+
+    from msmigrate.cli import main
+
+    en = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.4"])
+    zh = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.4", "--lang", "zh"])
+    assert en.exit_code == 0 and zh.exit_code == 0
+    assert "Parameter renames the installed MindSpore signature rejects (23)" in en.output
+    assert ("  torch.nn.functional.gelu -> mindspore.ops.gelu: input -> input_x (MindSpore takes the torch "
+            "name: no rename)\n") in en.output
+    assert "已安装的 MindSpore 签名不接受的参数改名（23 个）" in zh.output

@@ -65,3 +65,35 @@ def test_literal_kinds_and_companions():
     assert companions("mindspore.nn.Conv2d", conv, set()) == [("pad_mode", "'pad'", "'same'")]
     assert companions("mindspore.nn.Conv2d", conv, {"pad_mode"}) == []
     assert companions("mindspore.mint.nn.Conv2d", conv, set()) == []
+
+
+def test_rename_facts_resolutions_on_a_small_table():
+    from msmigrate.knowledge.base import KnowledgeBase
+    from msmigrate.knowledge.consistency import rename_facts
+    from msmigrate.knowledge.model import MappingCategory, MappingRow, MappingTable
+
+    def row(torch_api, ms_api, renames):
+        return MappingRow(torch_api, ms_api, MappingCategory.PARAM_NAMES, "torch", param_renames=renames)
+
+    kb = KnowledgeBase("2.6")
+    kb.__dict__["table"] = MappingTable("2.6", "r2.6.0", "2.1", (), (
+        row("torch.a", "mindspore.ops.a", {"dim": "dims"}),  # 2.10 calls it axis: found by position
+        row("torch.b", "mindspore.ops.b", {"input": "input_x"}),  # 2.10 takes input: no rename
+        row("torch.c", "mindspore.ops.c", {"weight": "w"}),  # no such parameter: dropped
+        row("torch.d", "mindspore.ops.d", {"dim": "axis"}),  # accepted: not listed
+        row("torch.e", "mindspore.ops.e", {"dim": "nope"}),  # **kwargs: cannot be rejected
+    ))
+    torch_sig = {"signatures": [[_p("input"), _p("dim"), _p("weight", "None")]]}
+    kb.__dict__["torch_inventory"] = {f"torch.{n}": torch_sig for n in "abcde"}
+    kb.__dict__["mindspore_inventory"] = {
+        "mindspore.ops.a": {"signatures": [[_p("input"), _p("axis")]]},
+        "mindspore.ops.b": {"signatures": [[_p("input")]]},
+        "mindspore.ops.c": {"signatures": [[_p("input")]]},
+        "mindspore.ops.d": {"signatures": [[_p("input"), _p("axis")]]},
+        "mindspore.ops.e": {"signatures": [[_p("input"), _p("kwargs", kind="var_keyword")]]},
+    }
+    assert rename_facts(kb) == (
+        ("torch.a", "mindspore.ops.a", "dim", "dims", "use:axis"),
+        ("torch.b", "mindspore.ops.b", "input", "input_x", "keep"),
+        ("torch.c", "mindspore.ops.c", "weight", "w", "drop"),
+    )

@@ -86,8 +86,9 @@ def param_kind(name: str) -> str | None:
 
 
 def _same_kind(a: str, b: str) -> bool:
-    kinds = {param_kind(a), param_kind(b)}
-    return None in kinds or len(kinds) == 1
+    """Two names known to take the same kind of value (``dim`` and ``axis``)."""
+    kind = param_kind(a)
+    return kind is not None and kind == param_kind(b)
 
 
 def plan_arguments(
