@@ -114,7 +114,8 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
     var_keyword = any(p.get("kind") == "var_keyword" for p in overload)
     var_positional = any(p.get("kind") == "var_positional" for p in overload)
     slots = [p["name"] for p in overload if p.get("kind") in POSITIONAL]
-    targets = {n: keyword_target(n, overload, renames, torch_names) for n in {*torch_names, *keywords}}
+    targets = _targets(overload, tuple(torch_names), tuple(sorted(renames.items())),
+                       tuple(sorted(set(keywords) - set(torch_names))))
     renamed: list[tuple[str, str]] = []
     to_keyword: list[tuple[int, str]] = []
     shifted: list[tuple[str, str]] = []
@@ -147,6 +148,24 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
         index, tuple(renamed), tuple(to_keyword), tuple(shifted), tuple(missing), var_keyword,
         tuple(sorted((n, t) for n, t in targets.items() if t is not None)),
     )
+
+
+_TARGETS: dict[tuple, tuple[Signature, dict[str, str | None]]] = {}
+
+
+def _targets(overload: Signature, torch_names: tuple[str, ...], renames: tuple[tuple[str, str], ...],
+             extra: tuple[str, ...]) -> dict[str, str | None]:
+    """:func:`keyword_target` of every name, cached per overload (the inventories' signatures live as long
+    as the process; the cache keeps the overload so that its id stays its own)."""
+    key = (id(overload), torch_names, renames, extra)
+    found = _TARGETS.get(key)
+    if found is None or found[0] is not overload:
+        if len(_TARGETS) > 20000:
+            _TARGETS.clear()
+        mapping = dict(renames)
+        found = _TARGETS[key] = (overload, {n: keyword_target(n, overload, mapping, torch_names)
+                                            for n in (*torch_names, *extra)})
+    return found[1]
 
 
 def default_differences(torch_signature: Signature, mindspore_overload: Signature,
