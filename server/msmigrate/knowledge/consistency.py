@@ -14,6 +14,7 @@ from typing import Any
 
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
+from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import accepts, keyword_target
 
 UNVERIFIED_SOURCE = "mapping_table"
@@ -122,28 +123,35 @@ def check_table(kb: KnowledgeBase) -> TableCheck:
 
 def rename_facts(kb: KnowledgeBase) -> tuple[tuple[str, str, str, str, str], ...]:
     """The table's parameter renames that the installed MindSpore signature rejects, with what the
-    analysis and the quick-fix do instead (see :class:`TableCheck`). Targets whose signature is unknown or
-    takes ``**kwargs`` cannot reject a name and are not listed."""
+    analysis and the quick-fix do instead (see :class:`TableCheck`)."""
     found: set[tuple[str, str, str, str, str]] = set()
     for row in kb.rows():
-        if not row.mindspore_api or not row.param_renames:
-            continue
-        signatures = kb.mindspore_signatures(row.mindspore_api)
-        if not signatures or any(p.get("kind") == "var_keyword" for s in signatures for p in s):
-            continue
-        torch_names = [p["name"] for s in kb.torch_signatures(row.torch_api)[:1] for p in s]
         for old, new in row.param_renames.items():
-            if accepts(signatures, new):
-                continue
-            if accepts(signatures, old):
-                resolution = "keep"
-            else:
-                others = {k: v for k, v in row.param_renames.items() if k != old}
-                targets = (keyword_target(old, s, others, torch_names) for s in signatures)
-                target = next((x for x in targets if x), None)
-                resolution = f"use:{target}" if target else "drop"
-            found.add((row.torch_api, row.mindspore_api, old, new, resolution))
+            resolution = rename_resolution(kb, row, old)
+            if resolution is not None:
+                found.add((row.torch_api, row.mindspore_api or "", old, new, resolution))
     return tuple(sorted(found))
+
+
+def rename_resolution(kb: KnowledgeBase, row: MappingRow, old: str) -> str | None:
+    """``None`` when the installed MindSpore signature takes the row's new name for ``old`` (or cannot
+    reject it: unknown, or ``**kwargs``); else ``keep`` (it takes the torch name), ``use:<name>`` (the
+    parameter found by name similarity or position) or ``drop`` (no such parameter)."""
+    new = row.param_renames.get(old)
+    if not row.mindspore_api or new is None:
+        return None
+    signatures = kb.mindspore_signatures(row.mindspore_api)
+    if not signatures or any(p.get("kind") == "var_keyword" for s in signatures for p in s):
+        return None
+    if accepts(signatures, new):
+        return None
+    if accepts(signatures, old):
+        return "keep"
+    torch_names = [p["name"] for s in kb.torch_signatures(row.torch_api)[:1] for p in s]
+    others = {k: v for k, v in row.param_renames.items() if k != old}
+    targets = (keyword_target(old, s, others, torch_names) for s in signatures)
+    target = next((x for x in targets if x), None)
+    return f"use:{target}" if target else "drop"
 
 
 def check_versions(versions: tuple[str, ...] | list[str] | None = None) -> ConsistencyReport:
