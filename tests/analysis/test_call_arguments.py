@@ -237,3 +237,23 @@ def test_data_check_text_states_the_rejected_renames_in_both_languages():
     assert ("  torch.nn.functional.gelu -> mindspore.ops.gelu: input -> input_x (MindSpore takes the torch "
             "name: no rename)\n") in en.output
     assert "已安装的 MindSpore 签名不接受的参数改名（23 个）" in zh.output
+
+
+def test_lookup_states_the_renames_the_installed_signature_rejects():
+    from msmigrate.knowledge.lookup import lookup
+
+    kb = get_knowledge_base("2.4")
+    gelu = lookup("F.gelu", kb)
+    assert gelu.rejected_renames == {"input": "keep"}
+    assert ("The table renames input to input_x, but the installed MindSpore takes input: keep the name."
+            in gelu.notes("en"))
+    zh = "映射表将 input 改名为 input_x，但已安装的 MindSpore 接受 input：保留原名即可。"
+    assert zh in gelu.notes("zh")
+    assert [r for r in gelu._param_rows("en") if r[0] == "input"] == []  # no rename row
+    expand = lookup("torch.Tensor.expand", kb)
+    assert expand.rejected_renames == {"sizes": "drop"}
+    assert ("The table renames sizes to shape, a parameter the installed MindSpore does not have: the rename "
+            "does not apply." in expand.notes("en"))
+    linear = lookup("torch.nn.Linear", kb)
+    assert linear.rejected_renames == {}
+    assert "Parameter in_features is called in_channels in MindSpore." in linear.notes("en")
