@@ -223,7 +223,8 @@ def test_message_references_come_back_from_the_cache_as_analysed(tmp_path: Path,
                                                                  served_by: str) -> None:
     """The details of a "differences" finding are message references (tuples, i18n.ref); JSON makes
     lists of them, and the cache gives tuples back: equal to a fresh analysis, hashable, same text."""
-    root = make_tree(tmp_path / "p", {"m.py": "import torch\nlayer = torch.nn.Linear(2, 3)\n"})
+    source = "import torch\nlayer = torch.nn.Linear(in_features=2, out_features=3)\n"
+    root = make_tree(tmp_path / "p", {"m.py": source})
     if served_by == "manifest":
         _age(root, 60)
     scans = [_scan(root, mindspore_version="2.4") for _ in range(3)]
@@ -231,21 +232,19 @@ def test_message_references_come_back_from_the_cache_as_analysed(tmp_path: Path,
     linear = [[f for _, f in s.findings() if f.rule == "MSM101"] for s in scans]
     assert [len(found) for found in linear] == [1, 1, 1]
     fresh, *cached = (found[0] for found in linear)
-    details = (
-        ("analysis.detail.renames",
-         (("items", "bias→has_bias, in_features→in_channels, out_features→out_channels"),)),
-        ("analysis.detail.input_renames", (("items", "input→x"),)),
-        ("analysis.detail.mindspore_only", (("items", "weight_init, bias_init, activation"),)),
+    details = (  # the facts of this call (its keywords), see analysis/call_facts.py
+        ("analysis.detail.call_renames", (("items", "in_features→in_channels, out_features→out_channels"),)),
         ("analysis.detail.diff_page", ()),
     )
     assert fresh.message_args["details"] == details
+    plan = ((("in_features", "in_channels"), ("out_features", "out_channels")), (), (), (), ())
+    assert fresh.message_args["arg_plan"] == plan
     for finding in cached:
         assert finding.message_args == fresh.message_args
         assert finding.message_args["details"] == details and type(finding.message_args["details"]) is tuple
         hash(tuple(finding.message_args.items()))
         assert finding.message("zh") == (
-            "torch.nn.Linear → mindspore.nn.Dense（参数名不同：bias→has_bias, in_features→in_channels, "
-            "out_features→out_channels；输入名不同：input→x；MindSpore 独有参数：weight_init, bias_init, "
-            "activation；请参阅差异对比页面）。"
+            "torch.nn.Linear → mindspore.nn.Dense（需改名的关键字参数：in_features→in_channels, "
+            "out_features→out_channels；请参阅差异对比页面）。"
         )
     assert scans[1].to_json("zh") == scans[2].to_json("zh") == scans[0].to_json("zh")

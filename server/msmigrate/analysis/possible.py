@@ -20,6 +20,8 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
+from msmigrate.analysis.arguments import bind
+
 log = logging.getLogger(__name__)
 
 # Method names shared with everyday non-tensor objects; on an unknown receiver they are not reported.
@@ -55,42 +57,13 @@ def excluded(name: str) -> bool:
 
 
 def arguments_fit(call: ast.Call, signatures: list[list[dict[str, Any]]]) -> bool:
-    """Whether the call's positional count and keyword names fit at least one signature."""
+    """Whether the call's positional count and keyword names fit at least one signature (a call that
+    unpacks ``*args`` / ``**kwargs`` cannot be told apart: it fits)."""
     if not signatures:
         return True
-    positional = 0
-    for arg in call.args:
-        if type(arg) is ast.Starred:
-            return True  # cannot count
-        positional += 1
-    keywords = []
-    for keyword in call.keywords:
-        if keyword.arg is None:
-            return True  # **kwargs: cannot tell
-        keywords.append(keyword.arg)
-    return any(_fits(positional, keywords, signature) for signature in signatures)
-
-
-def _fits(positional: int, keywords: list[str], signature: list[dict[str, Any]]) -> bool:
-    params = [p for p in signature if p.get("name") != "self"]
-    var_positional = any(p["kind"] == "var_positional" for p in params)
-    var_keyword = any(p["kind"] == "var_keyword" for p in params)
-    positional_params = [p for p in params if p["kind"] in ("positional_only", "positional_or_keyword")]
-    if positional > len(positional_params) and not var_positional:
-        return False
-    filled = {p["name"] for p in positional_params[:positional]}
-    by_name = {p["name"]: p for p in params if p["kind"] in ("positional_or_keyword", "keyword_only")}
-    for name in keywords:
-        if name in filled:
-            return False
-        if name not in by_name and not var_keyword:
-            return False
-        filled.add(name)
-    for p in params:
-        if "default" not in p and p["kind"] in ("positional_only", "positional_or_keyword", "keyword_only"):
-            if p["name"] not in filled:
-                return False
-    return True
+    if any(type(arg) is ast.Starred for arg in call.args) or any(k.arg is None for k in call.keywords):
+        return True
+    return bool(bind(call, [[p for p in signature if p.get("name") != "self"] for signature in signatures]))
 
 
 class JediOracle:

@@ -186,6 +186,22 @@ def _whole_lines(
     return TextEdit(line, 1, comma_line + 1, 1, "")
 
 
+def _append_keywords(ctx: FixContext, call: ast.Call, keywords: list[str]) -> TextEdit | None:
+    """An edit adding ``keywords`` after the call's last argument."""
+    found = _separators(ctx, call)
+    if found is None:
+        return None
+    commas, (line, column) = found
+    count = len(call.args) + len(call.keywords)
+    if count == 0:
+        text = ", ".join(keywords)
+    elif len(commas) >= count:  # a trailing comma
+        text = " " + ", ".join(keywords)
+    else:
+        text = ", " + ", ".join(keywords)
+    return TextEdit(line, column, line, column, text)
+
+
 def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> Fix:
     return Fix(
         finding.rule, key, [], {"torch_api": finding.torch_api, "mindspore_api": mindspore_api, **args}
@@ -195,13 +211,43 @@ def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> 
 def _argument_edits(
     ctx: FixContext, finding: Finding, call: ast.Call, row: MappingRow | None, mindspore_api: str
 ) -> tuple[list[TextEdit], list[str]] | Fix | None:
-    """Keyword renames and drops for a call, or an explaining Fix when an argument blocks the fix."""
-    renames = {**(row.input_renames if row else {}), **(row.param_renames if row else {})}
+    """Keyword renames and drops for a call, or an explaining Fix when an argument blocks the fix.
+
+    With the call's argument plan (``message_args["arg_plan"]``, checked against the installed MindSpore
+    signature by ``analysis/call_facts.py``) only its renames are made, and the arguments by position that
+    would land on another MindSpore parameter are passed by keyword; without one, the row's renames."""
+    plan = finding.message_args.get("arg_plan")
+    if plan is not None:
+        renames = {old: new for old, new in plan[0]}
+        missing = set(plan[2])
+    else:
+        renames = {**(row.input_renames if row else {}), **(row.param_renames if row else {})}
+        missing = set()
     general = _general_params(ctx.kb)
-    torch_only = set(row.torch_only_params) if row else set()
+    torch_only = (set(row.torch_only_params) if row else set()) | missing
     edits: list[TextEdit] = []
     changes: list[str] = []
     dropped: set[int] = set()
+    if plan is not None:
+        passed = {kw.arg for kw in call.keywords}
+        for name in sorted(missing - passed):  # an argument by position MindSpore has no parameter for
+            return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
+        for name in plan[4] if len(plan) > 4 else ():  # a value of another type in MindSpore
+            return _explain(finding, mindspore_api, "fix.blocked.value_type", param=name)
+        added = plan[3] if len(plan) > 3 else ()
+        if added:
+            edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
+            if edit is None:
+                return None
+            edits.append(edit)
+            changes.extend(f"+{name}={value}" for name, value in added)
+        for index, name in plan[1]:
+            position = int(index)
+            if position >= len(call.args) or not _identifier(name):
+                return None
+            line, col = ctx.node_range(call.args[position])[:2]
+            edits.append(TextEdit(line, col, line, col, f"{name}="))
+            changes.append(f"{name}=")
     for kw in call.keywords:
         name = kw.arg
         if name is None:
@@ -267,7 +313,10 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
             return outcome
         edits, changes = outcome
     args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
-    review = row is not None and row.has_differences
+    if "arg_plan" in finding.message_args:
+        review = finding.rule == "MSM101"
+    else:
+        review = row is not None and row.has_differences
     if finding.usage in METHOD_USAGES:
         owner, _, new_name = mindspore_api.rpartition(".")
         if not isinstance(ref, ast.Attribute) or not owner.rpartition(".")[2][:1].isupper():

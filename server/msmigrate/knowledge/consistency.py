@@ -3,7 +3,8 @@
 A row is reported when its MindSpore target is not in the MindSpore inventory (the installed MindSpore
 has no such name), or when its torch API is not in the torch inventory (no such name in the torch wheel).
 torchvision / torchaudio / torchtext names cannot be verified (those packages are not installed beside
-torch) and are listed apart.
+torch) and are listed apart. A parameter rename whose new name the installed MindSpore signature does not
+take is listed with what the analysis does instead (:func:`rename_facts`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
+from msmigrate.knowledge.model import MappingRow
+from msmigrate.knowledge.param_facts import accepts, keyword_target
 
 UNVERIFIED_SOURCE = "mapping_table"
 
@@ -27,6 +30,10 @@ class TableCheck:
     missing_torch: tuple[str, ...]
     unverified_torch: tuple[str, ...]
     replacements: dict[str, str] = field(default_factory=dict)  # torch API → derived replacement
+    # (torch API, MindSpore API, torch parameter, table's name, resolution): the table renames a parameter
+    # to a name the installed MindSpore signature rejects; resolution "keep" (it takes the torch name),
+    # "use:<name>" (the parameter found by name similarity or position), "drop" (no such parameter)
+    rejected_renames: tuple[tuple[str, str, str, str, str], ...] = ()
 
     def counts(self) -> dict[str, int]:
         return {
@@ -46,6 +53,11 @@ class TableCheck:
             "missing_mindspore_apis": [self._gone(name, target) for name, target in self.missing_mindspore],
             "missing_torch_apis": list(self.missing_torch),
             "unverified_torch_apis": list(self.unverified_torch),
+            "rejected_renames": len(self.rejected_renames),
+            "rejected_rename_facts": [
+                {"torch_api": a, "mindspore_api": b, "param": p, "table": n, "resolution": r}
+                for a, b, p, n, r in self.rejected_renames
+            ],
         }
 
 
@@ -82,6 +94,12 @@ class ConsistencyReport:
             if check.unverified_torch:
                 lines.append(t("inventory.check.unverified_torch", lang, count=len(check.unverified_torch)))
                 lines.extend(f"  {name}" for name in check.unverified_torch)
+            if check.rejected_renames:
+                lines.append(t("inventory.check.rejected_renames", lang, count=len(check.rejected_renames)))
+                for a, b, p, n, r in check.rejected_renames:
+                    kind, _, name = r.partition(":")
+                    note = t("inventory.check.resolution." + kind, lang, name=name)
+                    lines.append(f"  {a} -> {b}: {p} -> {n} ({note})")
         return "\n".join(lines) + "\n"
 
 
@@ -111,7 +129,41 @@ def check_table(kb: KnowledgeBase) -> TableCheck:
         missing_mindspore=tuple(sorted(missing_ms)),
         missing_torch=tuple(sorted(missing_torch)),
         unverified_torch=tuple(sorted(unverified)),
+        rejected_renames=rename_facts(kb),
     )
+
+
+def rename_facts(kb: KnowledgeBase) -> tuple[tuple[str, str, str, str, str], ...]:
+    """The table's parameter renames that the installed MindSpore signature rejects, with what the
+    analysis and the quick-fix do instead (see :class:`TableCheck`)."""
+    found: set[tuple[str, str, str, str, str]] = set()
+    for row in kb.rows():
+        for old, new in row.param_renames.items():
+            resolution = rename_resolution(kb, row, old)
+            if resolution is not None:
+                found.add((row.torch_api, row.mindspore_api or "", old, new, resolution))
+    return tuple(sorted(found))
+
+
+def rename_resolution(kb: KnowledgeBase, row: MappingRow, old: str) -> str | None:
+    """``None`` when the installed MindSpore signature takes the row's new name for ``old`` (or cannot
+    reject it: unknown, or ``**kwargs``); else ``keep`` (it takes the torch name), ``use:<name>`` (the
+    parameter found by name similarity or position) or ``drop`` (no such parameter)."""
+    new = row.param_renames.get(old)
+    if not row.mindspore_api or new is None:
+        return None
+    signatures = kb.mindspore_signatures(row.mindspore_api)
+    if not signatures or any(p.get("kind") == "var_keyword" for s in signatures for p in s):
+        return None
+    if accepts(signatures, new):
+        return None
+    if accepts(signatures, old):
+        return "keep"
+    torch_names = [p["name"] for s in kb.torch_signatures(row.torch_api)[:1] for p in s]
+    others = {k: v for k, v in row.param_renames.items() if k != old}
+    targets = (keyword_target(old, s, others, torch_names) for s in signatures)
+    target = next((x for x in targets if x), None)
+    return f"use:{target}" if target else "drop"
 
 
 def check_versions(versions: tuple[str, ...] | list[str] | None = None) -> ConsistencyReport:

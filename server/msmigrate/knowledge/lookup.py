@@ -50,6 +50,9 @@ class LookupResult:
     gone_target: str | None = None  # the table's target, which the installed MindSpore no longer has
     inventory_mindspore: str = "?"  # version of the MindSpore inventory, e.g. "2.10"
     withheld: tuple[str, ...] = ()  # derived candidates not offered: their numeric check failed
+    # renames the installed MindSpore signature rejects: torch name → keep | use:<name> | drop
+    # (knowledge/consistency.py rename_resolution)
+    rejected_renames: dict[str, str] = field(default_factory=dict)
 
     @property
     def found(self) -> bool:
@@ -110,7 +113,13 @@ class LookupResult:
         if row.category in _CATEGORY_NOTES:
             notes.append(t(_CATEGORY_NOTES[row.category], lang))
         for torch_name, ms_name in row.param_renames.items():
-            notes.append(t("kb.note.rename", lang, torch_name=torch_name, mindspore_name=ms_name))
+            resolution = self.rejected_renames.get(torch_name)
+            if resolution is None:
+                notes.append(t("kb.note.rename", lang, torch_name=torch_name, mindspore_name=ms_name))
+                continue
+            kind, _, name = resolution.partition(":")
+            notes.append(t(f"kb.note.rename_rejected_{kind}", lang, torch_name=torch_name,
+                           mindspore_name=ms_name, name=name))
         if row.param_renames and row.param_renames_source == "derived":
             notes.append(t("kb.note.derived", lang))
         for torch_name, ms_name in row.input_renames.items():
@@ -185,7 +194,13 @@ class LookupResult:
         if row is None:
             return []
         absent = t("kb.lookup.absent", lang)
-        rows = [(a, b, t("kb.lookup.kind_rename", lang)) for a, b in row.param_renames.items()]
+        rows = []
+        for a, b in row.param_renames.items():
+            kind, _, name = self.rejected_renames.get(a, "").partition(":")
+            if kind == "use":
+                rows.append((a, name, t("kb.lookup.kind_rename", lang)))
+            elif not kind:
+                rows.append((a, b, t("kb.lookup.kind_rename", lang)))
         rows += [(a, b, t("kb.lookup.kind_input_rename", lang)) for a, b in row.input_renames.items()]
         rows += [(a, absent, t("kb.lookup.kind_torch_only", lang)) for a in row.torch_only_params]
         rows += [(absent, b, t("kb.lookup.kind_mindspore_only", lang)) for b in row.mindspore_only_params]
@@ -340,6 +355,13 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> Look
     result = LookupResult(query, torch_api, status, version, row, alternatives, general_params=general,
                           derived=derived, gone_target=gone, withheld=withheld if derived is None else (),
                           inventory_mindspore=kb.derived_table.mindspore_version)
+    if row is not None:
+        from msmigrate.knowledge.consistency import rename_resolution
+
+        for old in row.param_renames:
+            resolution = rename_resolution(kb, row, old)
+            if resolution is not None:
+                result.rejected_renames[old] = resolution
     if status != "mapped":
         result.advice = _missing_advice(torch_api, kb)
         if other_versions:

@@ -115,6 +115,9 @@ def hover_markdown(finding: Finding, kb: KnowledgeBase, lang: str, device: str =
         sections.append(row_markdown(row, lang))
     else:
         sections.append(f"{_code(name)}\n\n{finding.message(lang)}")
+    if finding.message_args.get("call_specific"):
+        # the call's own mapping (its overload) and the parameter facts that apply to it
+        sections.insert(1, t("lsp.hover.this_call", lang, message=finding.message(lang)))
     if finding.category in UNMAPPED and not looked_up:  # lookup renders the advice itself
         advice = _advice_markdown(name, kb, lang)
         if advice:

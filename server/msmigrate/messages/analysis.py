@@ -38,6 +38,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} → {mindspore_api}: same behaviour; replacing the name is enough.",
         "{torch_api} → {mindspore_api}：功能一致，替换接口名即可。",
     ),
+    # ``form``: one reference to an "analysis.form.*" fragment (the overload the call's arguments select)
+    "analysis.api.consistent_form": (
+        "{torch_api} {form:messages} → {mindspore_api}: same behaviour; replacing the name is enough.",
+        "{torch_api}（{form:messages}）→ {mindspore_api}：功能一致，替换接口名即可。",
+    ),
     # ``details``: references to the "analysis.detail.*" fragments below (see i18n's ``:messages``)
     "analysis.api.differences": (
         "{torch_api} → {mindspore_api} ({details:messages}).",
@@ -93,4 +98,41 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "analysis.detail.no_inplace": ("MindSpore has no inplace parameter", "MindSpore 没有 inplace 参数"),
     "analysis.detail.other_difference": ("behaviour differs", "行为存在差异"),
     "analysis.detail.diff_page": ("see the difference page", "请参阅差异对比页面"),
+    # --- facts of one call, checked against the installed MindSpore signature ----------------------
+    "analysis.detail.call_renames": (
+        "keywords to rename: {items}",
+        "需改名的关键字参数：{items}",
+    ),
+    "analysis.detail.call_positional": (
+        "arguments passed by position land on other MindSpore parameters ({items}): pass them by keyword",
+        "按位置传入的参数会落到 MindSpore 的其他参数上（{items}）：请改用关键字传参",
+    ),
+    "analysis.detail.call_unsupported": (
+        "passes {items}, which MindSpore does not accept",
+        "传入了 MindSpore 不接受的参数：{items}",
+    ),
+    "analysis.detail.call_dropped": (
+        "MindSpore has no {items} (the value passed can be dropped)",
+        "MindSpore 没有 {items}（传入的值可以去掉）",
+    ),
+    "analysis.detail.call_var_keyword": (
+        "MindSpore takes **kwargs here: {items} not checked against its signature",
+        "MindSpore 此处接受 **kwargs：{items} 未能按其签名核对",
+    ),
+    "analysis.detail.call_defaults": (
+        "left out, the default differs: {items}",
+        "未传入且默认值不同：{items}",
+    ),
+    "analysis.detail.call_companion": (
+        "MindSpore needs {items} to compute what torch does",
+        "MindSpore 需传入 {items} 才与 torch 计算一致",
+    ),
+    "analysis.detail.call_value_type": (
+        "values of another type in MindSpore: {items}",
+        "MindSpore 中取值类型不同：{items}",
+    ),
+    # --- overloads chosen by the call's arguments ---------------------------------------------------
+    "analysis.form.other": ("with two tensors (element-wise)", "传入两个张量（逐元素）"),
+    "analysis.form.dim": ("along an axis (reduction)", "沿某一轴（归约）"),
+    "analysis.form.full": ("over all elements (full reduction)", "对全部元素（完全归约）"),
 }

@@ -57,6 +57,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} 无法自动修复：{mindspore_api} 没有 '{param}' 参数，删除 {param}={value} 会改变结果；"
         "请参照差异说明手动改写。",
     ),
+    "fix.blocked.value_type": (
+        "No automatic fix for {torch_api}: {mindspore_api} takes another type of value for '{param}'; "
+        "rewrite this argument by hand (see the difference page).",
+        "{torch_api} 无法自动修复：{mindspore_api} 的参数 '{param}' 取值类型不同，"
+        "请参照差异说明手动改写该参数。",
+    ),
     "fix.blocked.unsupported": (
         "No automatic fix for {torch_api}: {mindspore_api} does not take '{param}'; "
         "rewrite this argument by hand (see the difference page).",

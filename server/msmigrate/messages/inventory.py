@@ -35,4 +35,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Names of packages not installed beside torch, not verifiable ({count}):",
         "未与 torch 一同安装的包中的接口，无法核实（{count} 个）：",
     ),
+    "inventory.check.rejected_renames": (
+        "Parameter renames the installed MindSpore signature rejects ({count}); the analysis and the "
+        "quick-fix do as stated:",
+        "已安装的 MindSpore 签名不接受的参数改名（{count} 个）；分析与快速修复按所注方式处理：",
+    ),
+    "inventory.check.resolution.keep": (
+        "MindSpore takes the torch name: no rename",
+        "MindSpore 接受 torch 的参数名：无需改名",
+    ),
+    "inventory.check.resolution.use": ("renamed to {name} instead", "改为 {name}"),
+    "inventory.check.resolution.drop": (
+        "no such MindSpore parameter: the rename is dropped",
+        "MindSpore 没有该参数：不做此改名",
+    ),
 }

@@ -68,6 +68,23 @@ MESSAGES.update(
             "replacing the call.",
             "行为差异列在差异对比页面中，替换调用前请先查看。",
         ),
+        "kb.note.rename_rejected_keep": (
+            "The table renames {torch_name} to {mindspore_name}, but the installed MindSpore takes "
+            "{torch_name}: keep the name.",
+            "映射表将 {torch_name} 改名为 {mindspore_name}，但已安装的 MindSpore 接受 {torch_name}："
+            "保留原名即可。",
+        ),
+        "kb.note.rename_rejected_use": (
+            "Parameter {torch_name} is called {name} in the installed MindSpore (the table says "
+            "{mindspore_name}, which it rejects).",
+            "参数 {torch_name} 在已安装的 MindSpore 中名为 {name}"
+            "（映射表写作 {mindspore_name}，该名不被接受）。",
+        ),
+        "kb.note.rename_rejected_drop": (
+            "The table renames {torch_name} to {mindspore_name}, a parameter the installed MindSpore does "
+            "not have: the rename does not apply.",
+            "映射表将 {torch_name} 改名为 {mindspore_name}，但已安装的 MindSpore 没有该参数：此改名不适用。",
+        ),
         "kb.note.rename": (
             "Parameter {torch_name} is called {mindspore_name} in MindSpore.",
             "参数 {torch_name} 在 MindSpore 中名为 {mindspore_name}。",

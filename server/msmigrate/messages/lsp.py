@@ -85,4 +85,5 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lsp.category.other_difference": ("other differences", "其他差异"),
     "lsp.category.diff_page": ("differences (see the difference page)", "存在差异（见差异对比页）"),
     "lsp.category.unsupported": ("no MindSpore counterpart in the table", "映射表中无对应 MindSpore 接口"),
+    "lsp.hover.this_call": ("**This call:** {message}", "**此处调用：** {message}"),
 }

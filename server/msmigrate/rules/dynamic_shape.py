@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from msmigrate.analysis.arguments import Binding, argument_kind, bind, bound
 from msmigrate.analysis.finding import Finding
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
@@ -308,28 +309,44 @@ class _ScopeChecker:
             return
         name, is_method = op
         shift = 1 if is_method else 0
+        api = f"torch.Tensor.{name}" if is_method else f"torch.{name}"
+        bindings = self._bindings(call, api)
         if name == "topk":
-            k = call_argument(call, 1 - shift, "k")
+            k = self._argument(call, bindings, 1 - shift, "k")
             if k is not None and self.flow.data_dependent(k):
                 self._add(TOPK_VARIABLE_K, ctx.node_range(k), "finding.MSM303", {"k": short(ctx, k)})
         elif name in _GATHERS:
             function_pos, method_pos, keyword = _GATHERS[name]
-            index = call_argument(call, method_pos if is_method else function_pos, keyword)
+            index = self._argument(call, bindings, method_pos if is_method else function_pos, keyword)
             if index is not None and self.is_dynamic_shaped(index):
-                api = f"torch.Tensor.{name}" if is_method else f"torch.{name}"
                 args = {"api": api, "index": short(ctx, index)}
                 self._add(DYNAMIC_GATHER, ctx.node_range(index), "finding.MSM305", args, api)
         elif name in _AXIS_FUNCTIONS:
             positions, keywords = _AXIS_FUNCTIONS[name]
-            axes = [call_argument(call, p - shift, *keywords) for p in positions]
+            if bindings is None:
+                axes = [call_argument(call, p - shift, *keywords) for p in positions]
+            else:  # by the torch signature: torch.max(r, 1 / r) passes no axis, x.sum(1) does
+                axes = [bound(bindings, keyword) for keyword in keywords if keyword != "axis"]
             if name == "permute" and is_method:
                 axes = list(call.args)
             for axis in axes:
                 if axis is not None and self.flow.data_dependent(axis):
-                    api = f"torch.Tensor.{name}" if is_method else f"torch.{name}"
                     args = {"api": api, "axis": short(ctx, axis)}
                     self._add(VARIABLE_AXIS, ctx.node_range(axis), "finding.MSM306", args, api)
                     break
+
+    def _bindings(self, call: ast.Call, api: str) -> list[Binding] | None:
+        """The overloads of ``api``'s torch signature the call fits (``None``: no signature known, or
+        the call fits none of them)."""
+        signatures = self.ctx.kb.torch_signatures(api)
+        if not signatures:
+            return None
+        return bind(call, signatures, lambda node: argument_kind(node, self.ctx.is_tensor)) or None
+
+    @staticmethod
+    def _argument(call: ast.Call, bindings: list[Binding] | None, position: int,
+                  name: str) -> ast.expr | None:
+        return call_argument(call, position, name) if bindings is None else bound(bindings, name)
 
     def _subscript(self, node: ast.Subscript) -> None:
         ctx = self.ctx

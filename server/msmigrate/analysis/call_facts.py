@@ -1,0 +1,263 @@
+"""Per-call facts of a mapped torch API: the overload the arguments select, and the parameter facts
+that apply to this call, checked against the installed MindSpore signature.
+
+:func:`call_verdict` gives the mapping, rule, message and the quick-fix's argument plan for one call
+(``None`` when the call changes nothing about the API's verdict). Facts that apply: the arguments' renames
+to keywords MindSpore 2.10 takes, arguments by position that would land on another MindSpore parameter,
+parameters passed that MindSpore lacks, and defaults that differ for parameters the call leaves out.
+``message_args["changes_results"]`` says whether one of them changes what the code computes.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from msmigrate.analysis.arguments import Binding, argument_kind, bind
+from msmigrate.analysis.categorize import ApiVerdict, describe_differences
+from msmigrate.analysis.finding import FindingCategory
+from msmigrate.i18n import MessageRef, ref
+from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.knowledge.model import MappingRow
+from msmigrate.knowledge.overloads import form_of, overload_target
+from msmigrate.knowledge.param_facts import (
+    ArgumentPlan,
+    companions,
+    default_differences,
+    literal_kind,
+    plan_arguments,
+)
+from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
+
+# parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
+# drops them: device placement, memory layout, ``out=None``
+_HARMLESS = {"device": None, "pin_memory": None, "memory_format": None, "non_blocking": None,
+             "out": ("None",), "requires_grad": ("False",), "layout": ("None", "torch.strided"),
+             "inplace": None, "sparse_grad": ("False",)}
+_MAX_ITEMS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class CallVerdict:
+    mindspore_api: str
+    category: FindingCategory
+    rule: str
+    message_key: str
+    message_args: dict[str, Any]
+    fixable: bool = True
+
+
+def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
+                 is_tensor: Callable[[ast.expr], bool] | None = None) -> CallVerdict | None:
+    """The verdict for this call of a mapped API (MSM100 / MSM101), or ``None`` to keep ``verdict``."""
+    torch_api, table_target = verdict.torch_api, verdict.mindspore_api
+    if not table_target or verdict.category not in (FindingCategory.CONSISTENT, FindingCategory.DIFFERENCES):
+        return None
+    row = kb.row(torch_api)
+    torch_signatures = kb.torch_signatures(torch_api)
+    bindings = bind(call, torch_signatures, lambda node: argument_kind(node, is_tensor)) \
+        if torch_signatures else []
+    form = _form(torch_api, bindings)
+    target = table_target
+    if form is not None:
+        target = overload_target(torch_api, form, table_target, kb) or table_target
+    ms_signatures = [s for s in kb.mindspore_signatures(target) if not _opaque(s)]
+    if not ms_signatures:
+        return _overload_only(verdict, target, form) if target != table_target else None
+    binding = bindings[0] if len(bindings) == 1 else None
+    positional: list[str | None] = list(binding.positional) if binding else [None] * len(call.args)
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        positional = []
+    keywords = [k.arg for k in call.keywords if k.arg is not None]
+    torch_names = [p["name"] for p in binding.signature] if binding else []
+    same_target = target == table_target
+    renames = {**row.input_renames, **row.param_renames} if row is not None and same_target else {}
+    plan = plan_arguments(positional, keywords, torch_names, ms_signatures, renames)
+    if plan is None:
+        return None
+    overload = ms_signatures[plan.overload]
+    passed_targets = {t for n, t in plan.targets if binding and n in binding.arguments} | set(keywords)
+    added = companions(target, overload, passed_targets)
+    skipped = {name for name, _value, _default in added}
+    facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped)
+    if added:
+        facts.append(ref("analysis.detail.call_companion",
+                         items=_items(f"{n}={v} (MindSpore default {d})" for n, v, d in added)))
+        changes = True
+    retyped = _value_types(binding, plan, overload, is_tensor)
+    if retyped:
+        facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
+        changes = True
+    fixable = not _same_member(torch_api, target) or bool(plan.renames or plan.to_keyword or plan.missing)
+    args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
+                            "changes_results": changes,
+                            "arg_plan": _plan_args(plan, (*explicit, *((n, v) for n, v, _d in added)),
+                                                   tuple(item.partition(":")[0] for item in retyped))}
+    form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
+    args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
+    if facts:
+        details = ((form_ref,) if form_ref else ()) + tuple(facts)
+        if row is not None and same_target and row.diff_page:
+            details += (ref("analysis.detail.diff_page"),)
+        return _differences(target, args, details, fixable)
+    if row is not None and same_target and not row.category.is_consistent:
+        details = describe_differences(_row_beyond_call(row, torch_signatures))["details"]
+        if form_ref:
+            details = (form_ref, *details)
+        return _differences(target, args, details, fixable)
+    if form_ref is not None:
+        args["form"] = (form_ref,)
+        key = "analysis.api.consistent_form"
+    else:
+        key = "analysis.api.consistent"
+    category = FindingCategory.CONSISTENT
+    return CallVerdict(target, category, RULE_FOR_CATEGORY[category], key, args, fixable)
+
+
+def _same_member(torch_api: str, mindspore_api: str) -> bool:
+    """``x.mean()`` → ``mindspore.Tensor.mean``: already written the MindSpore way."""
+    torch_owner, _, torch_name = torch_api.rpartition(".")
+    ms_owner, _, ms_name = mindspore_api.rpartition(".")
+    members = torch_owner.rpartition(".")[2][:1].isupper() and ms_owner.rpartition(".")[2][:1].isupper()
+    return members and torch_name == ms_name
+
+
+def _differences(target: str, args: dict[str, Any], details: tuple[MessageRef, ...],
+                 fixable: bool) -> CallVerdict:
+    category = FindingCategory.DIFFERENCES
+    return CallVerdict(target, category, RULE_FOR_CATEGORY[category], "analysis.api.differences",
+                       {**args, "details": details}, fixable)
+
+
+def _overload_only(verdict: ApiVerdict, target: str, form: str | None) -> CallVerdict:
+    category = FindingCategory.CONSISTENT
+    form_ref = ref(f"analysis.form.{form or 'full'}")
+    args = {**verdict.message_args, "mindspore_api": target, "form": (form_ref,), "call_specific": True}
+    return CallVerdict(target, category, RULE_FOR_CATEGORY[category], "analysis.api.consistent_form", args)
+
+
+def _form(torch_api: str, bindings: list[Binding]) -> str | None:
+    """The overload form all bindings agree on (``None``: no table entry, or the arguments leave it open)."""
+    forms = {form_of(torch_api, set(b.arguments)) for b in bindings}
+    return forms.pop() if len(forms) == 1 else None
+
+
+def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None,
+           ms_overload, skipped: set[str]) -> tuple[list[MessageRef], bool, list[tuple[str, str]]]:
+    facts: list[MessageRef] = []
+    changes = False
+    if plan.shifted:
+        shifted = _items(f"{a}→{b}" for a, b in plan.shifted)
+        facts.append(ref("analysis.detail.call_positional", items=shifted))
+        changes = True
+    if plan.renames:
+        facts.append(ref("analysis.detail.call_renames", items=_items(f"{a}→{b}" for a, b in plan.renames)))
+    values = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    lacking = [n for n in plan.missing if not _harmless(n, values.get(n))]
+    dropped = [n for n in plan.missing if n not in lacking]
+    if lacking:
+        facts.append(ref("analysis.detail.call_unsupported", items=_items(lacking)))
+        changes = True
+    if dropped:
+        facts.append(ref("analysis.detail.call_dropped", items=_items(dropped)))
+    passed = set(binding.arguments) if binding else set(values)
+    defaults = _defaults(binding, plan, row, ms_overload, passed, skipped)
+    if defaults:
+        items = _items(_default_item(name, *fact) for name, fact in defaults.items())
+        facts.append(ref("analysis.detail.call_defaults", items=items))
+        changes = True
+    unchecked = [n for n in values if n not in dict(plan.targets)] if plan.var_keyword else []
+    if unchecked and facts:  # a note on the other facts, not a difference of its own
+        facts.append(ref("analysis.detail.call_var_keyword", items=_items(unchecked)))
+    return facts, changes, _torch_defaults_to_pass(defaults)
+
+
+def _value_types(binding: Binding | None, plan: ArgumentPlan, overload, is_tensor) -> list[str]:
+    """Arguments whose literal value has the type of the torch default but not of the MindSpore one
+    (``nn.GELU(approximate='tanh')``: MindSpore 2.10's approximate is a bool)."""
+    if binding is None:
+        return []
+    targets = dict(plan.targets)
+    torch_defaults = {p["name"]: p.get("default") for p in binding.signature}
+    ms_defaults = {p["name"]: p.get("default") for p in overload}
+    found = []
+    for name, node in binding.arguments.items():
+        target = targets.get(name)
+        torch_kind, ms_kind = literal_kind(torch_defaults.get(name)), literal_kind(ms_defaults.get(target))
+        kinds = {torch_kind, ms_kind}
+        if None in kinds or len(kinds) == 1 or kinds == {"int", "float"}:
+            continue
+        if argument_kind(node, is_tensor) == torch_kind:
+            shown = f"{name}: {ast.unparse(node)}"
+            found.append(f"{shown} (MindSpore: a {ms_kind}, default {ms_defaults[target]})")
+    return found
+
+
+def _opaque(signature) -> bool:
+    """``(*args, **kwargs)``: a wrapper's signature says nothing about the parameters."""
+    return all(p.get("kind") in ("var_positional", "var_keyword") for p in signature) and bool(signature)
+
+
+def _defaults(binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None, ms_overload,
+              passed: set[str], skipped: set[str]) -> dict[str, tuple[str | None, str, str]]:
+    """Parameters the call leaves out whose defaults differ: name → (MindSpore name, torch default,
+    MindSpore default); ``skipped``: MindSpore parameters stated otherwise (companions)."""
+    found: dict[str, tuple[str | None, str, str]] = {}
+    targets = dict(plan.targets)
+    if row is not None:
+        for diff in row.default_differences:
+            known = diff.torch_default is not None and diff.mindspore_default is not None
+            if known and diff.param not in passed:
+                found[diff.param] = (targets.get(diff.param), diff.torch_default or "",
+                                     diff.mindspore_default or "")
+    if binding is not None and binding.complete:
+        for name, torch_default, ms_default in default_differences(binding.signature, ms_overload, targets):
+            if name not in passed:
+                found.setdefault(name, (targets.get(name), torch_default, ms_default))
+    return {name: fact for name, fact in found.items() if fact[0] not in skipped}
+
+
+def _torch_defaults_to_pass(defaults: dict[str, tuple[str | None, str, str]]) -> list[tuple[str, str]]:
+    """(MindSpore name, value): left-out defaults the quick-fix passes explicitly, where the torch default
+    is a literal of the type MindSpore's default has (``has_bias=True``, ``start_dim=0``)."""
+    found = []
+    for target, torch_default, ms_default in defaults.values():
+        kinds = {literal_kind(torch_default), literal_kind(ms_default)}
+        if target and None not in kinds and (len(kinds) == 1 or kinds == {"int", "float"}):
+            found.append((target, torch_default))
+    return found
+
+
+def _default_item(name: str, target: str | None, torch_default: str, ms_default: str) -> str:
+    """``start_dim: 0 vs 1``, ``bias→has_bias: True vs False``."""
+    shown = name if target in (None, name) else f"{name}→{target}"
+    return f"{shown}: {torch_default} vs {ms_default}"
+
+
+def _harmless(name: str, value: ast.expr | None) -> bool:
+    if name not in _HARMLESS or value is None:
+        return False
+    allowed = _HARMLESS[name]
+    return allowed is None or ast.unparse(value) in allowed
+
+
+def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
+    """The row's facts a call's own facts do not cover: the parameter renames, unsupported parameters and
+    defaults are checked per call; MindSpore-only parameters that torch has too are not MindSpore-only."""
+    torch_names = {p["name"] for signature in torch_signatures for p in signature}
+    only = tuple(n for n in row.mindspore_only_params if n not in torch_names)
+    return replace(row, param_renames={}, input_renames={}, torch_only_params=(), default_differences=(),
+                   mindspore_only_params=only)
+
+
+def _plan_args(plan: ArgumentPlan, added=(), blocked=()) -> tuple:
+    """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py)."""
+    return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked)
+
+
+def _items(values) -> str:
+    values = list(values)
+    text = ", ".join(values[:_MAX_ITEMS])
+    return text + (", …" if len(values) > _MAX_ITEMS else "")

@@ -1,0 +1,230 @@
+"""Parameter facts checked against the installed MindSpore signature (``mindspore_inventory.json``).
+
+A mapping row's renames come from documentation written for older MindSpore versions; the inventory
+holds the signatures of the installed one (2.10). :func:`plan_arguments` maps the arguments of one call
+(torch parameter names, by position and by keyword) onto the MindSpore overload that takes them all:
+a keyword the MindSpore signature accepts keeps its name, else the row's rename if the signature has it,
+else a parameter of the signature found by name similarity or by position; what is left is a parameter
+MindSpore lacks. :func:`default_differences` compares the defaults of the two signatures.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Param = dict[str, Any]
+Signature = Sequence[Param]
+
+POSITIONAL = ("positional_only", "positional_or_keyword")
+_VARIADIC = ("var_positional", "var_keyword")
+# what a parameter takes, by its name: an axis, or a tensor (to tell overloads apart, and to keep a
+# parameter from being matched by position with one of another kind: torch's ``other`` is no ``axis``)
+INTEGER_PARAMS = frozenset({"dim", "dims", "axis", "axes", "dim0", "dim1", "axis0", "axis1", "start_dim",
+                            "end_dim", "k"})
+TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", "mask"})
+_SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
+# a MindSpore default that means "not given" (decided by other parameters), and a torch default the
+# stubs do not show: neither can be compared
+_UNCOMPARABLE = frozenset({"None", "..."})
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentPlan:
+    """How one call's arguments are written for the chosen MindSpore overload."""
+
+    overload: int
+    renames: tuple[tuple[str, str], ...] = ()  # keyword: torch name → MindSpore name
+    to_keyword: tuple[tuple[int, str], ...] = ()  # positional argument index → MindSpore keyword
+    shifted: tuple[tuple[str, str], ...] = ()  # by position: torch parameter → MindSpore parameter there
+    missing: tuple[str, ...] = ()  # torch parameters passed that the MindSpore signature lacks
+    var_keyword: bool = False  # the MindSpore overload takes **kwargs (unknown keywords pass unchecked)
+    targets: tuple[tuple[str, str], ...] = ()  # every torch parameter name → its MindSpore name
+
+
+def names_of(signature: Signature) -> list[str]:
+    return [p["name"] for p in signature if p.get("kind") not in _VARIADIC]
+
+
+def accepts(signatures: Sequence[Signature], name: str) -> bool:
+    """Whether some overload takes ``name`` as a keyword (or takes ``**kwargs``)."""
+    return any(
+        p.get("kind") == "var_keyword" or (p["name"] == name and p.get("kind") not in ("positional_only",
+                                                                                       *_VARIADIC))
+        for signature in signatures for p in signature
+    )
+
+
+def keyword_target(name: str, overload: Signature, renames: Mapping[str, str],
+                   torch_names: Sequence[str]) -> str | None:
+    """The MindSpore keyword of ``overload`` for torch parameter ``name``: the same name, the row's
+    rename, a similar name, or the parameter at the same position (names the torch signature also has
+    are never taken over), else ``None``."""
+    keywords = [p["name"] for p in overload if p.get("kind") not in ("positional_only", *_VARIADIC)]
+    if name in keywords:
+        return name
+    renamed = renames.get(name)
+    if renamed in keywords:
+        return renamed
+    free = [k for k in keywords if k not in torch_names]
+    close = difflib.get_close_matches(name, free, n=1, cutoff=_SIMILAR)
+    if close:
+        return close[0]
+    if name in torch_names:
+        position = list(torch_names).index(name)
+        positional = [p["name"] for p in overload if p.get("kind") in POSITIONAL]
+        if position < len(positional) and positional[position] in free \
+                and _same_kind(name, positional[position]):
+            return positional[position]
+    return None
+
+
+def param_kind(name: str) -> str | None:
+    return "int" if name in INTEGER_PARAMS else "tensor" if name in TENSOR_PARAMS else None
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Two names known to take the same kind of value (``dim`` and ``axis``)."""
+    kind = param_kind(a)
+    return kind is not None and kind == param_kind(b)
+
+
+def plan_arguments(
+    positional: Sequence[str | None],
+    keywords: Sequence[str],
+    torch_names: Sequence[str],
+    mindspore_signatures: Sequence[Signature],
+    renames: Mapping[str, str],
+) -> ArgumentPlan | None:
+    """The best MindSpore overload for a call passing ``positional`` (the torch parameter of each
+    positional argument, ``None`` when unknown) and ``keywords``; ``None`` without a signature."""
+    best: tuple[tuple[int, int, int], ArgumentPlan] | None = None
+    for index, overload in enumerate(mindspore_signatures):
+        plan = _plan(index, overload, positional, keywords, torch_names, renames)
+        score = (len(plan.missing), len(plan.to_keyword), len(plan.renames))
+        if best is None or score < best[0]:
+            best = (score, plan)
+    return best[1] if best is not None else None
+
+
+def _plan(index: int, overload: Signature, positional: Sequence[str | None], keywords: Sequence[str],
+          torch_names: Sequence[str], renames: Mapping[str, str]) -> ArgumentPlan:
+    var_keyword = any(p.get("kind") == "var_keyword" for p in overload)
+    var_positional = any(p.get("kind") == "var_positional" for p in overload)
+    slots = [p["name"] for p in overload if p.get("kind") in POSITIONAL]
+    targets = _targets(overload, tuple(torch_names), tuple(sorted(renames.items())),
+                       tuple(sorted(set(keywords) - set(torch_names))))
+    renamed: list[tuple[str, str]] = []
+    to_keyword: list[tuple[int, str]] = []
+    shifted: list[tuple[str, str]] = []
+    missing: list[str] = []
+    converting = False
+    for position, name in enumerate(positional):
+        if name is None:
+            continue
+        target = targets.get(name)
+        slot = slots[position] if position < len(slots) else None
+        if not converting and slot is not None and (slot == target or target is None and slot == name):
+            continue
+        if not converting and slot is None and var_positional:
+            continue
+        converting = True  # once one argument moves to a keyword, the ones after it must too
+        if slot is not None and slot != target:
+            shifted.append((name, slot))
+        if target is None:
+            missing.append(name)
+        else:
+            to_keyword.append((position, target))
+    for name in keywords:
+        target = targets.get(name)
+        if target is None:
+            if not var_keyword:
+                missing.append(name)
+        elif target != name:
+            renamed.append((name, target))
+    return ArgumentPlan(
+        index, tuple(renamed), tuple(to_keyword), tuple(shifted), tuple(missing), var_keyword,
+        tuple(sorted((n, t) for n, t in targets.items() if t is not None)),
+    )
+
+
+_TARGETS: dict[tuple, tuple[Signature, dict[str, str | None]]] = {}
+
+
+def _targets(overload: Signature, torch_names: tuple[str, ...], renames: tuple[tuple[str, str], ...],
+             extra: tuple[str, ...]) -> dict[str, str | None]:
+    """:func:`keyword_target` of every name, cached per overload (the inventories' signatures live as long
+    as the process; the cache keeps the overload so that its id stays its own)."""
+    key = (id(overload), torch_names, renames, extra)
+    found = _TARGETS.get(key)
+    if found is None or found[0] is not overload:
+        if len(_TARGETS) > 20000:
+            _TARGETS.clear()
+        mapping = dict(renames)
+        found = _TARGETS[key] = (overload, {n: keyword_target(n, overload, mapping, torch_names)
+                                            for n in (*torch_names, *extra)})
+    return found[1]
+
+
+def default_differences(torch_signature: Signature, mindspore_overload: Signature,
+                        targets: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """(torch parameter, torch default, MindSpore default) where the two signatures give one parameter
+    (same name or its target) different defaults."""
+    ms_defaults = {p["name"]: p.get("default") for p in mindspore_overload if p.get("kind") not in _VARIADIC}
+    found = []
+    for param in torch_signature:
+        name, torch_default = param["name"], param.get("default")
+        target = targets.get(name)
+        ms_default = ms_defaults.get(target) if target else None
+        if torch_default is None or ms_default is None or _UNCOMPARABLE & {torch_default, ms_default}:
+            continue
+        if torch_default.startswith("<") or ms_default.startswith("<"):  # an object's repr (an enum member)
+            continue
+        if _normal(torch_default) != _normal(ms_default):
+            found.append((name, torch_default, ms_default))
+    return found
+
+
+# MindSpore-only parameters whose default changes what a torch call computes, and the value that makes
+# MindSpore compute what torch does (reviewed; checked under MindSpore 2.10): the nn convolutions pad to
+# keep the size by default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by
+# ``padding`` (default 0).
+COMPANIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    f"mindspore.nn.{name}": (("pad_mode", "'pad'"),)
+    for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")
+}
+
+
+def companions(mindspore_api: str, overload: Signature,
+               passed_targets: set[str]) -> list[tuple[str, str, str]]:
+    """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` the call must add: the
+    overload has the parameter with another default and the call does not pass it."""
+    defaults = {p["name"]: p.get("default") for p in overload}
+    return [(name, value, defaults[name]) for name, value in COMPANIONS.get(mindspore_api, ())
+            if name in defaults and defaults[name] != value and name not in passed_targets]
+
+
+def literal_kind(text: str | None) -> str | None:
+    """``str`` / ``bool`` / ``int`` / ``float`` for a default written as a literal, else ``None``."""
+    if not text:
+        return None
+    if text[0] in "'\"":
+        return "str"
+    if text in ("True", "False"):
+        return "bool"
+    try:
+        float(text)
+    except ValueError:
+        return None
+    return "float" if any(c in text for c in ".eE") else "int"
+
+
+def _normal(default: str) -> str:
+    """A default for comparison: ``2.0`` and ``2`` are one number, quotes and package prefixes aside."""
+    try:
+        return repr(float(default))
+    except ValueError:
+        pass
+    return default.replace('"', "'").replace("torch.", "").replace("mindspore.", "")
