@@ -81,7 +81,7 @@ def check(
 
     from msmigrate.check import service
     from msmigrate.check.render import describe
-    from msmigrate.check.runner import DEFAULT_MEMORY_MB, RunnerConfig
+    from msmigrate.check.runner import DEFAULT_MEMORY_MB, RunnerConfig, stop_workers_on_signals
     from msmigrate.knowledge.base import get_knowledge_base
 
     try:
@@ -92,6 +92,7 @@ def check(
         python=python, timeout=timeout, memory_mb=DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
     )
     options = {"device": device, "jobs": jobs, "rtol": rtol, "atol": atol}
+    stop_workers_on_signals()  # Ctrl-C or a kill ends the workers too (they lead their own groups)
 
     if check_all:
         targets = service.table_targets(kb, category)
