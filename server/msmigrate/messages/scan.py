@@ -14,8 +14,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "无法读取该文件：{detail}",
     ),
     "scan.error.too_large": (
-        "Skipped: the file is {size_mb:.1f} MB, larger than the {limit_mb:.0f} MB limit.",
-        "已跳过：文件大小为 {size_mb:.1f} MB，超过了 {limit_mb:.0f} MB 的上限。",
+        "Skipped: the file is {size}, larger than the {limit} limit.",
+        "已跳过：文件大小为 {size}，超过了 {limit} 的上限。",
     ),
     "scan.error.not_regular.fifo": (
         "Skipped: a named pipe (FIFO), not a regular file.",

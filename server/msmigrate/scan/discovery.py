@@ -160,13 +160,22 @@ def discover(paths: Sequence[str | os.PathLike[str]], include: Iterable[str] = (
     root_text = str(root)
     prefix = root_text if root_text.endswith(os.sep) else root_text + os.sep
     files = [
-        SourceFile(Path(real), shown[len(prefix):].replace(os.sep, "/") if shown.startswith(prefix)
-                   else _relative(Path(shown), root))
+        SourceFile(Path(real), shown_path(shown[len(prefix):].replace(os.sep, "/") if shown.startswith(prefix)
+                                          else _relative(Path(shown), root)))
         for real, shown in found.items()
     ]
     files.sort(key=lambda f: f.rel)
-    folders = sorted((_relative(Path(folder), root) + "/", why) for folder, why in unreadable.items())
+    folders = sorted((shown_path(_relative(Path(folder), root)) + "/", why)
+                     for folder, why in unreadable.items())
     return Discovery(root, files, scanned_roots, folders)
+
+
+def shown_path(rel: str) -> str:
+    """A path as reports show it: bytes of a file name that are not UTF-8 (a GBK name on a UTF-8 system,
+    kept by Python as lone surrogates) become backslash escapes (``\\xc4``), so every format can hold it."""
+    if rel.isascii():
+        return rel
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -36,7 +36,15 @@ class SkippedFile(Exception):
 
 
 def too_large(size: int, limit: int) -> SkippedFile:
-    return SkippedFile("scan.error.too_large", size_mb=size / _MB, limit_mb=limit / _MB)
+    return SkippedFile("scan.error.too_large", size=size_text(size), limit=size_text(limit))
+
+
+def size_text(size: int) -> str:
+    """``2400`` → ``2.3 KB``; ``10485760`` → ``10 MB`` (no more digits than the size needs)."""
+    for unit, scale in (("GB", 1024 * _MB), ("MB", _MB), ("KB", 1024)):
+        if size >= scale:
+            return f"{size / scale:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{size} B"
 
 
 def kind_of(mode: int) -> str | None:
