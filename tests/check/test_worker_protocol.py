@@ -150,3 +150,41 @@ def test_settings_change_does_not_wait_for_a_running_check(tmp_path):
     finally:
         for name in ("FAKE_WORKER_MODE", "FAKE_WORKER_PID"):
             os.environ.pop(name, None)
+
+
+def _service(tmp_path, mode: str, line: str = ""):
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.lsp.check_feature import CheckService
+
+    class Settings:
+        python_path = fake_python(tmp_path)
+        device = "CPU"
+
+    class Server:
+        settings = Settings()
+        kb = get_knowledge_base("2.6")
+
+    os.environ.update({"FAKE_WORKER_MODE": mode, "FAKE_WORKER_LINE": line})
+    return CheckService(Server())  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def _fake_env():
+    yield
+    for name in ("FAKE_WORKER_MODE", "FAKE_WORKER_LINE", "FAKE_WORKER_PID"):
+        os.environ.pop(name, None)
+
+
+def test_server_check_with_a_broken_worker_is_an_error_result(tmp_path, _fake_env, monkeypatch):
+    service = _service(tmp_path, "reply", '{"status": 3}')
+    result = service.run("torch.nn.functional.softmax", None, None)
+    assert (result.status, result.reason, result.api) == ("error", "bad_reply", "torch.nn.functional.softmax")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the check machinery broke")
+
+    monkeypatch.setattr("msmigrate.check.service.check_one", broken)
+    result = service.run("torch.nn.functional.softmax", None, None)  # an error result, not an exception
+    assert (result.status, result.reason, result.detail) == (
+        "error", "worker_crash", "RuntimeError: the check machinery broke")
+    service.reset()
