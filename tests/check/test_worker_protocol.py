@@ -188,3 +188,16 @@ def test_server_check_with_a_broken_worker_is_an_error_result(tmp_path, _fake_en
     assert (result.status, result.reason, result.detail) == (
         "error", "worker_crash", "RuntimeError: the check machinery broke")
     service.reset()
+
+
+def test_check_command_restores_the_signal_handlers(tmp_path, _fake_env):
+    from click.testing import CliRunner
+
+    from msmigrate.cli import main
+
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    os.environ.update({"FAKE_WORKER_MODE": "reply", "FAKE_WORKER_LINE": '{"status": "pass"}'})
+    result = CliRunner().invoke(main, ["check", "torch.abs", "--python", fake_python(tmp_path),
+                                       "--mindspore-version", "2.6"])
+    assert result.exit_code == 0 and "torch.abs → mindspore.mint.abs: pass" in result.output
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before

@@ -229,9 +229,9 @@ def stop_all_workers() -> None:
 atexit.register(stop_all_workers)
 
 
-def stop_workers_on_signals() -> None:
-    """From now on (a command-line run; main thread only), SIGINT and SIGTERM kill the workers, then end
-    this process the usual way (``KeyboardInterrupt``; exit status 128 + signal number)."""
+def stop_workers_on_signals() -> Callable[[], None]:
+    """Until the returned function is called (main thread only), SIGINT and SIGTERM kill the workers, then
+    end this process the usual way (``KeyboardInterrupt``; exit status 128 + signal number)."""
 
     def on_signal(signum: int, _frame: Any) -> None:
         stop_all_workers()
@@ -239,9 +239,15 @@ def stop_workers_on_signals() -> None:
             raise KeyboardInterrupt
         raise SystemExit(128 + signum)
 
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, on_signal)
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+    return restore
 
 
 class CheckRunner:

@@ -92,7 +92,8 @@ def check(
         python=python, timeout=timeout, memory_mb=DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
     )
     options = {"device": device, "jobs": jobs, "rtol": rtol, "atol": atol}
-    stop_workers_on_signals()  # Ctrl-C or a kill ends the workers too (they lead their own groups)
+    # Ctrl-C or a kill ends the workers too (they lead their own process groups)
+    click.get_current_context().call_on_close(stop_workers_on_signals())
 
     if check_all:
         targets = service.table_targets(kb, category)
