@@ -217,3 +217,12 @@ def test_a_file_replaced_with_its_size_and_mtime_kept_is_analysed_again(tmp_path
     assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
     report = _scan(root, trust_mtime=trust_mtime)
     assert [f.torch_api for _, f in report.findings()] == ["torch.exp"]
+
+
+def test_a_pool_result_that_fails_the_checks_is_an_internal_error() -> None:
+    from msmigrate.scan.runner import _from_worker
+
+    result = _from_worker("a.py", {"findings": [_row(message_key="no.such.message")], "lines": 1})
+    assert (result.path, result.findings, result.error_key) == ("a.py", [], "scan.error.internal")
+    assert result.error("en") == "Internal error while analysing this file: ValueError: not a cached finding"
+    assert _from_worker("a.py", {"findings": [_row()], "lines": 1}).findings[0].torch_api == "torch.abs"

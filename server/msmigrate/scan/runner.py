@@ -233,12 +233,20 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
             for future in completed:
                 for rel, data in future.result():
                     finished.add(rel)
-                    yield rel, keys[rel], result_from_cache(rel, data)
+                    yield rel, keys[rel], _from_worker(rel, data)
     except BrokenProcessPool:  # a worker died (out of memory, killed): finish in this process
         rest = [item for item in pending if item[0] not in finished]
         yield from _analyze_here(rest, version, analysis_options, options)
     finally:
         executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _from_worker(rel: str, data: dict[str, Any]) -> FileResult:
+    """A pool worker's result; one that fails the cache checks is the file's internal error (a bug)."""
+    try:
+        return result_from_cache(rel, data)
+    except (KeyError, TypeError, ValueError) as exc:
+        return FileResult(rel, [], "scan.error.internal", {"detail": f"{type(exc).__name__}: {exc}"})
 
 
 def _analyze_here(pending: list[tuple[str, bytes, str]], version: str, analysis_options: Any,
