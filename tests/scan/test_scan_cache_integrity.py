@@ -138,6 +138,10 @@ def _row(**changes: Any) -> list[Any]:
     {"findings": [_row(line=-3)]},
     {"findings": [_row(rule=["MSM100"])]},
     {"findings": [_row(message_args={"api": {"deep": [1] * 3}, "x": None})] * 2 + [_row(message_args=[])]},
+    {"findings": [_row(message_args={"torch_api": "torch.abs"})]},  # fields of the message missing
+    {"findings": [_row(message_key="analysis.api.differences",  # a message reference to no message
+                       message_args={"torch_api": "a", "mindspore_api": "b", "details": [["no.such", []]]})]},
+    {"findings": [], "error_key": "scan.error.read", "error_args": {}},
     "deep",
 ])
 def test_hostile_entries_with_a_valid_checksum_are_misses(tmp_path: Path, make_tree, value) -> None:

@@ -96,6 +96,18 @@ def _check_kind(values: list[Any]) -> None:
     for index, table in ((_CATEGORY, _CATEGORIES), (_SEVERITY, _SEVERITIES), (_USAGE, _USAGES)):
         if not isinstance(values[index], str) or values[index] not in table:
             raise ValueError(f"cached {FIELDS[index]} {values[index]!r}")
+    _check_message(values[_MESSAGE_KEY], frozen_args(values[ARGS]))
+
+
+def _check_message(key: str, args: dict[str, Any]) -> None:
+    """The message renders with these arguments (the fields it names, message references that exist)."""
+    from msmigrate.i18n import t
+
+    for lang in ("en", "zh"):
+        try:
+            t(key, lang, **{**args, "_": None})  # one field more: t() formats even without arguments
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"cached message {key!r} does not render: {type(exc).__name__}") from None
 
 
 def _plain(value: Any, depth: int) -> bool:
@@ -231,6 +243,8 @@ def _file_fields(value: dict[str, Any]) -> tuple[Any, ...]:
         raise ValueError("not a cached error")
     if type(args) is not dict or not _plain(args, 1) or type(lines) is not int or lines < 0:
         raise ValueError("not a cached result")
+    if key is not None:
+        _check_message(key, args)
     return key, dict(args), lines, *_syntax_error(value.get("syntax_error"))
 
 
