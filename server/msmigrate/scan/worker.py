@@ -78,7 +78,7 @@ _MESSAGE_KEY = FIELDS.index("message_key")
 
 
 def _check_position(numbers: list[Any]) -> None:
-    if any(type(n) is not int or n < 0 for n in numbers):
+    if numbers and (set(map(type, numbers)) != {int} or min(numbers) < 0):
         raise ValueError("not a cached position")
 
 
@@ -190,8 +190,8 @@ class CompactReader:
         if type(rows) is not list or len(rows) % _ROW:
             raise ValueError("malformed compact rows")
         numbers = [iter(rows)] * _ROW  # one iterator five times: the numbers five by five
+        _check_position(rows)  # positions and kind indexes alike: numbers from 0 up
         for line, column, end_line, end_column, index in zip(*numbers, strict=True):
-            _check_position([line, column, end_line, end_column])
             kind = decoded.get(index)
             if kind is None:
                 kind = decoded[index] = self._decode(index)
