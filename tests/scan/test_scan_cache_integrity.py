@@ -230,3 +230,23 @@ def test_a_pool_result_that_fails_the_checks_is_an_internal_error() -> None:
     assert (result.path, result.findings, result.error_key) == ("a.py", [], "scan.error.internal")
     assert result.error("en") == "Internal error while analysing this file: ValueError: not a cached finding"
     assert _from_worker("a.py", {"findings": [_row()], "lines": 1}).findings[0].torch_api == "torch.abs"
+
+
+def test_no_mtime_option_finds_every_result_by_content(tmp_path: Path, make_tree, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from msmigrate.cli import main
+    from msmigrate.scan import runner
+
+    root = make_tree(tmp_path / "p", {"a.py": "import torch\ny = torch.abs(x)\n"})
+    _age(root)
+    _scan(root)
+    served: list[str] = []
+    real = runner._from_manifest
+    monkeypatch.setattr(runner, "_from_manifest", lambda manifest, cache, prefix, rel, stat: (
+        served.append(rel), real(manifest, cache, prefix, rel, stat))[1])
+    assert CliRunner().invoke(main, ["scan", str(root), "-j", "1"]).exit_code == 0
+    assert served == ["a.py"]  # size and timestamps unchanged: from the manifest
+    result = CliRunner().invoke(main, ["scan", str(root), "-j", "1", "--no-mtime", "--format", "json"])
+    assert result.exit_code == 0 and served == ["a.py"]  # read, hashed and found in the store
+    assert json.loads(result.output)["files"][0]["findings"][0]["torch_api"] == "torch.abs"
