@@ -104,3 +104,18 @@ def test_unavailable_device_names_the_available_ones():
         "  Device Ascend; available: CPU. "
         "Choose an available device in the msmigrate.device setting or with --device."
     )
+
+
+def test_first_tensor_operation_of_a_fresh_worker_passes():
+    """MindSpore 2.10 with NumPy 2 fails the first Tensor×Tensor of a process once ("Numpy init failed");
+    the worker's warm-up takes that failure, so the first check of a worker is not a false error."""
+    pytest.importorskip("torch")
+    pytest.importorskip("mindspore")
+    from msmigrate.check.service import check_apis
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    (result,) = check_apis(["torch.Tensor.H"], get_knowledge_base("2.4"),
+                           RunnerConfig(timeout=120, startup_timeout=300))
+    assert (result.api, result.mindspore_api, result.status, result.reason) == (
+        "torch.Tensor.H", "mindspore.Tensor.H", "pass", None)
+    assert result.max_abs_error == 0.0

@@ -41,7 +41,8 @@ def test_too_large_and_unreadable_files_are_reported_not_raised(tmp_path: Path, 
     report = scan_paths([root], ScanOptions(jobs=1, max_file_bytes=100))
     assert [(f.path, f.error_key) for f in report.files] == [("big.py", "scan.error.too_large"),
                                                               ("small.py", None)]
-    assert report.files[0].error("en") == "Skipped: the file is 0.0 MB, larger than the 0 MB limit."
+    assert report.files[0].error("en") == "Skipped: the file is 600 B, larger than the 100 B limit."
+    assert report.files[0].error("zh") == "已跳过：文件大小为 600 B，超过了 100 B 的上限。"
     assert counting_analyzer.calls == ["small.py"]
     assert report.summary()["files_with_errors"] == 1
 

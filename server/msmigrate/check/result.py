@@ -34,6 +34,7 @@ class Reason(StrEnum):
     TIMEOUT = "timeout"
     MEMORY_LIMIT = "memory_limit"
     BAD_REQUEST = "bad_request"
+    BAD_REPLY = "bad_reply"  # the worker answered something that is not a result
     NO_MAPPING = "no_mapping"
     NOT_OP = "not_op"  # distributed, optimizer, data processing … no single-op comparison
     RANDOM = "random"  # output depends on a random generator
@@ -85,6 +86,22 @@ class CheckResult:
         return cls(**values)
 
     @classmethod
+    def from_reply(cls, data: Any) -> CheckResult:
+        """A result from a worker's reply, checked field by field; ``ValueError`` names what is wrong."""
+        if type(data) is not dict:
+            raise ValueError(f"not an object: {type(data).__name__}")
+        status = data.get("status", "error")
+        if status not in CheckStatus.__members__.values():
+            raise ValueError(f"status {status!r}")
+        for name, kinds in _REPLY_FIELDS.items():
+            if name in data and not _is(data[name], kinds):
+                raise ValueError(f"{name}: {type(data[name]).__name__}")
+        reason = data.get("reason")
+        if reason is not None and reason not in Reason.__members__.values():
+            raise ValueError(f"reason {reason!r}")
+        return cls.from_json(data)
+
+    @classmethod
     def error(
         cls, api: str, mindspore_api: str | None, reason: Reason, detail: str, device: str = "CPU"
     ) -> CheckResult:
@@ -100,3 +117,42 @@ class CheckResult:
         device: str = "CPU",
     ) -> CheckResult:
         return cls(api, mindspore_api, CheckStatus.SKIPPED, str(reason), detail, device=device)
+
+
+_NUMBER = (int, float)
+_OPTIONAL_STR = (str, type(None))
+_OPTIONAL_NUMBER = (int, float, type(None))
+# the type of each field of a reply: a tuple of types, or ``list`` with the type of the items
+_REPLY_FIELDS: dict[str, Any] = {
+    "api": (str,),
+    "mindspore_api": _OPTIONAL_STR,
+    "reason": _OPTIONAL_STR,
+    "detail": _OPTIONAL_STR,
+    "max_abs_error": _OPTIONAL_NUMBER,
+    "max_rel_error": _OPTIONAL_NUMBER,
+    "cosine_similarity": _OPTIONAL_NUMBER,
+    "first_mismatch_index": ("list", (int,), True),
+    "first_mismatch_output": (int, type(None)),
+    "torch_shapes": ("list", ("list", (int,), False), False),
+    "mindspore_shapes": ("list", ("list", (int,), False), False),
+    "torch_dtypes": ("list", (str,), False),
+    "mindspore_dtypes": ("list", (str,), False),
+    "rtol": _OPTIONAL_NUMBER,
+    "atol": _OPTIONAL_NUMBER,
+    "torch_version": _OPTIONAL_STR,
+    "mindspore_version": _OPTIONAL_STR,
+    "device": (str,),
+    "duration": _NUMBER,
+}
+
+
+def _is(value: Any, kinds: Any) -> bool:
+    """Whether ``value`` has the type ``kinds`` of :data:`_REPLY_FIELDS` (``bool`` is no number)."""
+    if kinds[0] == "list":
+        _, items, optional = kinds
+        if value is None:
+            return optional
+        return type(value) is list and all(_is(item, items) for item in value)
+    if type(value) is bool:
+        return bool in kinds
+    return isinstance(value, kinds)

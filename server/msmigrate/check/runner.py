@@ -2,7 +2,10 @@
 
 A :class:`CheckRunner` keeps one worker process alive for many checks (importing torch and
 MindSpore takes seconds) and starts a fresh one after a crash or a timeout. Every problem comes
-back as an ``error`` :class:`CheckResult`; nothing here raises to the caller.
+back as an ``error`` :class:`CheckResult`; nothing here raises to the caller. Replies are validated
+(a malformed one is a ``bad_reply`` error and the worker is replaced), the greeting is awaited no longer
+than the per-check timeout, and every live worker's process group is killed when this process exits
+(:func:`stop_all_workers`, run at exit and, in the CLI, on SIGINT/SIGTERM).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,13 +107,21 @@ class Worker:
             )
         except OSError as exc:
             raise WorkerGone(Reason.WORKER_START, f"{config.interpreter}: {exc}") from exc
+        _LIVE.add(self)
         self._limit_memory()
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
-        ready = self._next_line(config.startup_timeout)
-        if not ready.get("ready"):
+        # the greeting comes before the frameworks are imported: a worker that does not greet within
+        # the check timeout is not a worker (loading torch and MindSpore has startup_timeout)
+        try:
+            ready = self._next_line(min(config.timeout, config.startup_timeout))
+        except WorkerGone as gone:
+            if gone.reason is not Reason.BAD_REPLY:
+                raise
+            raise WorkerGone(Reason.WORKER_START, f"unexpected greeting: {gone.detail}") from None
+        if ready.get("ready") is not True:
             self.kill()
-            raise WorkerGone(Reason.WORKER_START, f"unexpected greeting: {ready}")
+            raise WorkerGone(Reason.WORKER_START, f"unexpected greeting: {str(ready)[:200]}")
 
     def _limit_memory(self) -> None:
         """RLIMIT_AS of the worker, set with ``prlimit`` right after the start.
@@ -154,9 +166,13 @@ class Worker:
             if line is None:
                 raise WorkerGone(Reason.WORKER_CRASH, self._exit_text())
             try:
-                return json.loads(line)
-            except json.JSONDecodeError:
+                value = json.loads(line)
+            except (json.JSONDecodeError, RecursionError):
                 continue  # not a protocol line
+            if type(value) is not dict:
+                self.kill()
+                raise WorkerGone(Reason.BAD_REPLY, line.strip()[:200])
+            return value
 
     def _exit_text(self) -> str:
         try:
@@ -191,6 +207,7 @@ class Worker:
         return self.proc.poll() is None
 
     def kill(self) -> None:
+        _LIVE.discard(self)
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)  # the worker leads its own session
@@ -202,6 +219,7 @@ class Worker:
             pass
 
     def close(self) -> None:
+        _LIVE.discard(self)
         if self.proc.poll() is None:
             try:
                 assert self.proc.stdin is not None
@@ -209,6 +227,44 @@ class Worker:
                 self.proc.wait(timeout=10)
             except (OSError, subprocess.TimeoutExpired):
                 self.kill()
+
+
+_LIVE: weakref.WeakSet[Worker] = weakref.WeakSet()
+
+
+def stop_all_workers() -> None:
+    """Kill every live worker of this process (and its process group): at exit, on a signal."""
+    for worker in list(_LIVE):
+        try:
+            if worker.proc.poll() is None:
+                os.killpg(worker.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+        _LIVE.discard(worker)
+
+
+atexit.register(stop_all_workers)
+
+
+def stop_workers_on_signals() -> Callable[[], None]:
+    """Until the returned function is called (main thread only), SIGINT and SIGTERM kill the workers, then
+    end this process the usual way (``KeyboardInterrupt``; exit status 128 + signal number)."""
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        stop_all_workers()
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+    return restore
 
 
 class CheckRunner:
@@ -244,7 +300,8 @@ class CheckRunner:
                 worker.close()
                 self._worker = None
                 raise _LoadFailed(answer)
-            self.versions = {k: answer[k] for k in ("torch_version", "mindspore_version") if k in answer}
+            self.versions = {k: answer[k] for k in ("torch_version", "mindspore_version")
+                             if type(answer.get(k)) is str}
         return worker
 
     def run(self, request: dict[str, Any], timeout: float | None = None) -> CheckResult:
@@ -261,20 +318,29 @@ class CheckRunner:
             except _LoadFailed as failed:
                 answer = {**failed.answer, "api": api, "mindspore_api": ms_api}
             except WorkerGone as gone:
-                if self._worker is not None:
-                    self._worker.kill()
-                    self._worker = None
-                result = CheckResult.error(api, ms_api, gone.reason, gone.detail, device=device)
-                result.duration = round(time.monotonic() - started, 3)
-                result.torch_version = self.versions.get("torch_version")
-                result.mindspore_version = self.versions.get("mindspore_version")
-                return result
-        answer.setdefault("api", api)
-        answer.setdefault("mindspore_api", ms_api)
-        answer.setdefault("device", device)
-        result = CheckResult.from_json(answer)
+                return self._lost(api, ms_api, device, gone.reason, gone.detail, started)
+            answer.setdefault("api", api)
+            answer.setdefault("mindspore_api", ms_api)
+            answer.setdefault("device", device)
+            try:
+                result = CheckResult.from_reply(answer)
+            except ValueError as exc:  # a worker that does not speak the protocol: replace it
+                detail = f"{exc}; reply: {str(answer)[:200]}"
+                return self._lost(api, ms_api, device, Reason.BAD_REPLY, detail, started)
         if result.status is CheckStatus.ERROR and result.reason is None:
             result.reason = str(Reason.BAD_REQUEST)
+        return result
+
+    def _lost(self, api: str, ms_api: str | None, device: str, reason: Reason, detail: str,
+              started: float) -> CheckResult:
+        """The error result of a check whose worker is gone or broken (it is killed; the lock is held)."""
+        if self._worker is not None:
+            self._worker.kill()
+            self._worker = None
+        result = CheckResult.error(api, ms_api, reason, detail, device=device)
+        result.duration = round(time.monotonic() - started, 3)
+        result.torch_version = self.versions.get("torch_version")
+        result.mindspore_version = self.versions.get("mindspore_version")
         return result
 
 

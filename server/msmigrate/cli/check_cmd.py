@@ -87,7 +87,7 @@ def check(
 
     from msmigrate.check import service
     from msmigrate.check.render import describe
-    from msmigrate.check.runner import DEFAULT_MEMORY_MB, RunnerConfig
+    from msmigrate.check.runner import DEFAULT_MEMORY_MB, RunnerConfig, stop_workers_on_signals
     from msmigrate.knowledge.base import get_knowledge_base
 
     try:
@@ -98,6 +98,8 @@ def check(
         python=python, timeout=timeout, memory_mb=DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
     )
     options = {"device": device, "jobs": jobs, "rtol": rtol, "atol": atol}
+    # Ctrl-C or a kill ends the workers too (they lead their own process groups)
+    click.get_current_context().call_on_close(stop_workers_on_signals())
 
     if derived and not check_all:
         raise click.UsageError(t("check.cli.derived_needs_all", lang))

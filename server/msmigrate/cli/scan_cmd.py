@@ -24,21 +24,53 @@ def _help(key: str) -> str:
     return f"{t(key, 'en')} / {t(key, 'zh')}"
 
 
+def _known_version(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A version that names a bundled table (or ``auto``); anything else is a usage error."""
+    from msmigrate.knowledge.base import VERSIONS, resolve_version
+
+    if value is None:
+        return None
+    try:
+        resolve_version(value)
+    except ValueError:
+        lang = ctx.params.get("lang") or "en"
+        message = t("scan.error.bad_version", lang, version=value, choices=", ".join(VERSIONS))
+        raise click.BadParameter(message, ctx=ctx, param=param) from None
+    return value
+
+
+def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    from msmigrate.scan.reading import parse_size
+
+    if value is None:
+        return None
+    try:
+        return parse_size(value)
+    except ValueError:
+        raise click.BadParameter(t("scan.error.bad_size", ctx.params.get("lang") or "en", value=value),
+                                 ctx=ctx, param=param) from None
+
+
 @click.command(help=_help("scan.help.command"))
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help=_help("scan.help.format"))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help=_help("scan.help.output"))
-@click.option("--mindspore-version", default=None, help=_help("scan.help.mindspore_version"))
+@click.option("--mindspore-version", default=None, callback=_known_version,
+              help=_help("scan.help.mindspore_version"))
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
               help=_help("scan.help.lang"))
 @click.option("--fail-on", type=click.Choice(_LEVELS), default=None, help=_help("scan.help.fail_on"))
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help=_help("scan.help.jobs"))
 @click.option("--exclude", multiple=True, metavar="GLOB", help=_help("scan.help.exclude"))
 @click.option("--no-cache", is_flag=True, help=_help("scan.help.no_cache"))
+@click.option("--no-mtime", is_flag=True, help=_help("scan.help.no_mtime"))
+@click.option("--max-file-size", default=None, metavar="SIZE", callback=_size,
+              help=_help("scan.help.max_file_size"))
 def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_version: str | None, lang: str,
-         fail_on: str | None, jobs: int | None, exclude: tuple[str, ...], no_cache: bool) -> None:
+         fail_on: str | None, jobs: int | None, exclude: tuple[str, ...], no_cache: bool, no_mtime: bool,
+         max_file_size: int | None) -> None:
     from msmigrate.analysis.finding import Severity
     from msmigrate.scan import ConfigError, ScanOptions, scan_paths
 
@@ -46,8 +78,11 @@ def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_versio
         if not Path(path).exists():
             raise click.UsageError(t("scan.error.path_not_found", lang, path=path))
     options = ScanOptions(mindspore_version=mindspore_version, exclude=exclude, use_cache=not no_cache)
+    options.trust_mtime = not no_mtime
     if jobs is not None:
         options.jobs = jobs
+    if max_file_size is not None:
+        options.max_file_bytes = max_file_size
     with ExitStack() as stack:
         options.progress = _progress_bar(stack, lang)
         try:

@@ -51,18 +51,19 @@ DATA_PROCESSING_PREFIXES: tuple[str, ...] = (
 
 
 def resolve_version(version: str | None) -> str:
-    """Turn ``None``/``auto``/``2.4.10``/``r2.4`` into a bundled table version."""
+    """Turn ``None``/``auto``/``2.4.10``/``r2.4`` into a bundled table version. ``auto`` takes the table
+    closest to the installed MindSpore; an explicit version must name a table (``ValueError`` otherwise)."""
     if not version or version == "auto":
         installed = _installed_mindspore()
         return closest_version(installed) if installed else DEFAULT_VERSION
     v = version.lstrip("rv")
     if v in VERSIONS:
         return v
-    closest = closest_version(v)
-    if closest is None:
-        choices = ", ".join(VERSIONS)
-        raise ValueError(f"unknown MindSpore version {version!r}; choose one of {choices} or auto")
-    return closest
+    release = ".".join(v.split(".")[:2])  # a release of a table's version: 2.4.10 → 2.4
+    if release in VERSIONS:
+        return release
+    choices = ", ".join(VERSIONS)
+    raise ValueError(f"unknown MindSpore version {version!r}; choose one of {choices} or auto")
 
 
 def closest_version(version: str) -> str | None:

@@ -52,27 +52,34 @@ class CheckService:
             return self._runner
 
     def reset(self) -> None:
-        """Stop the worker (settings changed); the next check starts a fresh one."""
+        """Settings changed: the next check starts a fresh worker. Never waits: the old runner is closed
+        in a thread of its own once the check it may be running ends."""
         with self._lock:
-            if self._runner is not None:
-                self._runner.close()
-            self._runner, self._key = None, None
+            old, self._runner, self._key = self._runner, None, None
+        if old is not None:
+            threading.Thread(target=old.close, name="msmigrate-check-close", daemon=True).start()
 
     def run(self, api: str, call_args: list[str] | None, call_kwargs: dict[str, str] | None,
             python: str | None = None) -> Any:
         """Blocking: check ``api`` against the configured table on the configured device, in the worker
-        interpreter ``python`` (default: the server's own)."""
+        interpreter ``python`` (default: the server's own). Always a result: a failure of the check
+        machinery is an ``error`` result, not a failing handler."""
         from msmigrate.check.request import target_for
+        from msmigrate.check.result import CheckResult, Reason
         from msmigrate.check.service import check_one
         from msmigrate.check.verified import record_session_result
 
         settings = self.server.settings
         kb = self.server.kb
-        target = target_for(kb.canonical(api), kb)
-        runner = self._runner_for(python, settings.device)
-        result = check_one(
-            target, runner, device=settings.device, call_args=call_args, call_kwargs=call_kwargs
-        )
+        try:
+            target = target_for(kb.canonical(api), kb)
+            runner = self._runner_for(python, settings.device)
+            result = check_one(
+                target, runner, device=settings.device, call_args=call_args, call_kwargs=call_kwargs
+            )
+        except Exception as exc:  # noqa: BLE001 - reported as the check's result
+            return CheckResult.error(api, None, Reason.WORKER_CRASH, f"{type(exc).__name__}: {exc}",
+                                     device=settings.device)
         record_session_result(result, kb.version, target.spec.note)
         return result
 

@@ -185,6 +185,8 @@ async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
         exclude=settings.exclude,
         disabled_rules=settings.disabled_rules,
         severity=dict(settings.severity),
+        max_file_bytes=settings.max_file_size,
+        trust_mtime=False,  # an editor's workspace changes under the server: find results by content
         progress=on_progress,
         cancel=cancel,
     )
@@ -284,15 +286,23 @@ def register(server: MsMigrateServer) -> None:
         if analysis is not None:  # the editor's text: nothing is read
             result = analysis.result
         else:
+            from msmigrate.scan.reading import SkippedFile, read_user_file
+
             try:
                 path = Path(checked_path(server, target))
             except OutsideWorkspace as exc:
                 return {"error": str(exc)}
-            try:
-                data = path.read_bytes()
+            try:  # off the loop: even a regular file on a slow disk must not stop the server
+                data, _ = await asyncio.get_running_loop().run_in_executor(
+                    server.thread_pool, read_user_file, path, server.settings.max_file_size
+                )
+            except SkippedFile as skipped:
+                detail = t(skipped.key, server.lang, **skipped.fields)
+                return {"error": t("lsp.command.unreadable", server.lang, path=str(path), detail=detail)}
             except OSError as exc:
                 return {
-                    "error": t("lsp.command.unreadable", server.lang, path=str(path), detail=exc.strerror)
+                    "error": t("lsp.command.unreadable", server.lang, path=str(path),
+                               detail=exc.strerror or str(exc))
                 }
             loop = asyncio.get_running_loop()
             # bytes: the analyzer decodes them (BOM, coding cookie) and reports binary files clearly

@@ -13,6 +13,8 @@ from typing import Any
 
 from msmigrate.analysis.finding import FindingCategory
 from msmigrate.knowledge.base import VERSIONS
+from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
+from msmigrate.scan.reading import parse_size
 
 SEVERITY_LEVELS = ("default", "error", "warning", "information", "hint", "off")
 DEVICES = ("CPU", "GPU", "Ascend")
@@ -35,6 +37,7 @@ class Settings:
     device: str = "CPU"
     python_path: str | None = None
     disabled_rules: tuple[str, ...] = ()
+    max_file_size: int = DEFAULT_MAX_FILE_BYTES  # files not open in the editor larger than this are skipped
     problems: tuple[str, ...] = ()  # "key: why" for each value that was ignored
 
     @classmethod
@@ -89,6 +92,11 @@ class Settings:
                 values["code_lens"] = data["codeLens"]
             else:
                 problems.append(f"codeLens: {data['codeLens']!r}")
+        if data.get("maxFileSize") is not None:
+            try:
+                values["max_file_size"] = parse_size(data["maxFileSize"])
+            except ValueError:
+                problems.append(f"maxFileSize: {data['maxFileSize']!r}")
         python_path = data.get("pythonPath")
         if isinstance(python_path, str) and python_path.strip():
             values["python_path"] = python_path.strip()

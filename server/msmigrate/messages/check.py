@@ -63,6 +63,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "check.reason.timeout": ("the check did not finish in time", "检查超时"),
     "check.reason.memory_limit": ("the check ran out of its memory limit", "检查超出了内存上限"),
     "check.reason.bad_request": ("the check request is invalid", "检查请求无效"),
+    "check.reason.bad_reply": ("the check worker sent an invalid reply", "检查进程返回了无效的应答"),
     "check.reason.no_mapping": (
         "the mapping table names no MindSpore API",
         "映射表中没有对应的 MindSpore API",

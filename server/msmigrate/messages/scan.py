@@ -14,8 +14,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "无法读取该文件：{detail}",
     ),
     "scan.error.too_large": (
-        "Skipped: the file is {size_mb:.1f} MB, larger than the {limit_mb:.0f} MB limit.",
-        "已跳过：文件大小为 {size_mb:.1f} MB，超过了 {limit_mb:.0f} MB 的上限。",
+        "Skipped: the file is {size}, larger than the {limit} limit.",
+        "已跳过：文件大小为 {size}，超过了 {limit} 的上限。",
+    ),
+    "scan.error.not_regular.fifo": (
+        "Skipped: a named pipe (FIFO), not a regular file.",
+        "已跳过：这是命名管道（FIFO），不是普通文件。",
+    ),
+    "scan.error.not_regular.socket": (
+        "Skipped: a socket, not a regular file.",
+        "已跳过：这是套接字，不是普通文件。",
+    ),
+    "scan.error.not_regular.device": (
+        "Skipped: a device, not a regular file.",
+        "已跳过：这是设备文件，不是普通文件。",
+    ),
+    "scan.error.not_regular.folder": (
+        "Skipped: a folder, not a regular file.",
+        "已跳过：这是文件夹，不是普通文件。",
+    ),
+    "scan.error.not_regular.other": (
+        "Skipped: not a regular file.",
+        "已跳过：不是普通文件。",
+    ),
+    "scan.error.unreadable_folder": (
+        "Skipped: the folder could not be read: {detail}",
+        "已跳过：无法读取该文件夹：{detail}",
     ),
     "scan.error.internal": (
         "Internal error while analysing this file: {detail}",
@@ -82,4 +106,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "跳过匹配该 gitignore 风格通配符的路径（可重复指定）。",
     ),
     "scan.help.no_cache": ("Do not read or write the result cache.", "不读取也不写入结果缓存。"),
+    "scan.help.no_mtime": (
+        "Do not trust file sizes and modification times: hash every file's content to find cached results.",
+        "不信任文件大小和修改时间：对每个文件的内容计算哈希来查找缓存结果。",
+    ),
+    "scan.help.max_file_size": (
+        "Skip files larger than this (bytes, or e.g. 5MB, 512KB; default 10MB).",
+        "跳过大于该大小的文件（字节数，或如 5MB、512KB；默认 10MB）。",
+    ),
+    "scan.error.bad_size": (
+        "Invalid size {value!r}: give a number of bytes or a size such as 5MB or 512KB.",
+        "无效的大小 {value!r}：请给出字节数，或如 5MB、512KB 的大小。",
+    ),
 }

@@ -7,9 +7,17 @@ rebuilt once; if that fails too the scan simply runs without a cache.
 
 Writes are buffered and committed in batches (one SQLite transaction per batch, not per file). A
 *manifest* per scanned root and key prefix (one JSON file next to the store) remembers each file's size,
-mtime, content hash and result, so a rescan of unchanged files reads one file: it neither reads nor
-hashes the sources, nor opens the database. An entry is only trusted when the file's mtime was well
-before the scan that hashed it (a file changed twice within the timestamp granularity is read again).
+mtime, ctime, inode, content hash and result, so a rescan of unchanged files reads one file: it neither
+reads nor hashes the sources, nor opens the database. An entry is only trusted when the file's mtime and
+ctime were well before the scan that hashed it (a file changed twice within the timestamp granularity is
+read again); the ctime and inode catch a file replaced with its size and mtime kept (``cp -p``,
+``rsync -t``). Where even that cannot be trusted, scans ask for ``trust_mtime=False`` (``msmigrate scan
+--no-mtime``; always in the language server): every file is read and looked up by its content hash.
+
+Everything read back is checked: each stored value and each manifest entry carries a checksum (blake2b of
+its serialized form; the manifest's table of finding kinds has one too), and the decoded values are
+validated field by field (:mod:`msmigrate.scan.worker`). Anything that fails, however it was damaged, is
+a cache miss: the file is analysed again.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from msmigrate.scan.worker import CompactReader, compact, expand, result_from_ca
 if TYPE_CHECKING:
     from msmigrate.analysis.finding import FileResult
 
-CACHE_FORMAT = 3  # 2: message arguments may hold message references (i18n.ref); 3: Finding.written_api
+CACHE_FORMAT = 4  # 2: message references (i18n.ref); 3: Finding.written_api; 4: checksums, ctime/inode
 _SIZE_LIMIT = 512 * 1024 * 1024
 _BATCH = 256  # buffered writes per transaction
 _RACY_NS = 2_000_000_000  # a file modified this close to the scan that hashed it is hashed again
@@ -51,6 +59,32 @@ def default_cache_dir() -> Path:
 
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+_SUM_CHARS = 32
+
+
+def checksum(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=_SUM_CHARS // 2).hexdigest()
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _sum(value: Any) -> str:
+    """The checksum of a JSON value's serialized form."""
+    return checksum(_dumps(value).encode("utf-8", "surrogatepass"))
+
+
+def _entry_sum(entry: list[Any]) -> str:
+    """The checksum of a manifest entry's fields (all but the checksum itself)."""
+    return _sum(entry[:_ENTRY_FIELDS])
+
+
+def file_stamp(stat: os.stat_result) -> str:
+    """What must not change for a file to count as unchanged without reading it."""
+    return f"{stat.st_mtime_ns}:{stat.st_ctime_ns}:{stat.st_ino}"
 
 
 @cache
@@ -168,10 +202,12 @@ class ResultCache:
             self.misses += 1
             return None
         try:
-            value = json.loads(raw)
+            if type(raw) is not bytes or checksum(raw[_SUM_CHARS:]).encode() != raw[:_SUM_CHARS]:
+                raise ValueError("damaged cache entry")
+            value = json.loads(raw[_SUM_CHARS:].decode("utf-8", "surrogatepass"))
             if not isinstance(value, dict) or not isinstance(value.get("findings"), list):
                 raise ValueError("unexpected cache entry")
-        except (ValueError, TypeError, UnicodeDecodeError):
+        except (ValueError, TypeError, UnicodeDecodeError, RecursionError):
             self.delete(key)
             self.misses += 1
             return None
@@ -181,7 +217,8 @@ class ResultCache:
     def put(self, key: str, value: dict[str, Any]) -> None:
         if self.store is None:
             return
-        self._pending[key] = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+        raw = _dumps(value).encode("utf-8", "surrogatepass")
+        self._pending[key] = checksum(raw).encode() + raw  # the checksum, then the JSON it covers
         if len(self._pending) >= _BATCH:
             self.flush()
 
@@ -218,9 +255,10 @@ class ResultCache:
             data = json.loads(self._manifest_path(root, prefix).read_bytes())
             if isinstance(data, dict) and data.get("format") == CACHE_FORMAT:
                 entries, table = data.get("entries"), data.get("kinds")
-                if isinstance(entries, dict) and isinstance(table, list):
+                intact = isinstance(table, list) and data.get("kinds_sum") == _sum(table)
+                if isinstance(entries, dict) and intact:
                     return Manifest(entries, table)
-        except (OSError, ValueError, UnicodeDecodeError):
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
             pass
         return Manifest({}, [])
 
@@ -236,8 +274,10 @@ class ResultCache:
         temporary: Path | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps({"format": CACHE_FORMAT, "entries": entries, "kinds": table},
-                              separators=(",", ":"), ensure_ascii=False)
+            for entry in entries.values():
+                entry[_ENTRY_FIELDS:] = [_entry_sum(entry)]
+            document = {"format": CACHE_FORMAT, "entries": entries, "kinds": table, "kinds_sum": _sum(table)}
+            text = _dumps(document)
             with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=path.stem,
                                              suffix=".tmp", delete=False) as handle:
                 temporary = Path(handle.name)
@@ -278,11 +318,15 @@ def _prune(folder: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+_ENTRY_FIELDS = 6
+
+
 class Manifest:
     """The files of a root as the last scan with the same key prefix saw them:
-    ``entries[rel] = [size, mtime_ns, content hash, trusted, cache key, result in cache form]``.
+    ``entries[rel] = [size, stamp, content hash, trusted, cache key, result in cache form, checksum]``
+    (``stamp``: :func:`file_stamp`; ``checksum``: of the six fields before it, written when saved).
 
-    A rescan serves an unchanged file (same size and mtime, trusted) from here: no read, no hash, no
+    A rescan serves an unchanged file (same size and stamp, trusted) from here: no read, no hash, no
     database lookup. ``trusted`` is false for a file modified shortly before the scan that hashed it.
     Results are kept in the compact form of :func:`msmigrate.scan.worker.compact`, over one table of
     finding kinds per manifest.
@@ -297,25 +341,34 @@ class Manifest:
         self.changed = False
         self.started_ns = time.time_ns()  # files read by this scan are read after this moment
 
-    def known_hash(self, rel: str, size: int, mtime_ns: int) -> str | None:
-        """The content hash recorded for an unchanged file, if it can be trusted."""
+    def known_hash(self, rel: str, stat: os.stat_result) -> str | None:
+        """The content hash recorded for an unchanged file, if it can be trusted (and its entry is intact:
+        a damaged one is dropped)."""
         entry = self.entries.get(rel)
-        if (
-            type(entry) is list
-            and len(entry) == 6
-            and entry[3] is True
-            and entry[0] == size
-            and entry[1] == mtime_ns
-            and type(entry[2]) is str
-        ):
-            return entry[2]
-        return None
+        if type(entry) is not list or len(entry) != _ENTRY_FIELDS + 1 or not self._intact(rel, entry):
+            return None
+        unchanged = entry[0] == stat.st_size and entry[1] == file_stamp(stat)
+        return entry[2] if unchanged and entry[3] is True and type(entry[2]) is str else None
+
+    def _intact(self, rel: str, entry: list[Any]) -> bool:
+        if entry[_ENTRY_FIELDS] == "checked":  # recorded or checked by this scan
+            return True
+        try:
+            intact = entry[_ENTRY_FIELDS] == _entry_sum(entry)
+        except (TypeError, ValueError, RecursionError):
+            intact = False
+        if intact:
+            entry[_ENTRY_FIELDS] = "checked"
+        else:
+            self.forget(rel)
+        return intact
 
     def result(self, rel: str, key: str) -> FileResult | None:
         """The result recorded for ``rel`` under ``key`` (after :meth:`known_hash`); ``None`` if there is
         none or it is malformed."""
         entry = self.entries.get(rel)
-        if type(entry) is not list or len(entry) != 6 or entry[4] != key or type(entry[5]) is not dict:
+        if (type(entry) is not list or len(entry) != _ENTRY_FIELDS + 1 or entry[_ENTRY_FIELDS] != "checked"
+                or entry[4] != key or type(entry[5]) is not dict):
             return None
         value = entry[5]
         try:
@@ -324,7 +377,8 @@ class Manifest:
                     self._reader = CompactReader(self.table)
                 return self._reader.result(rel, value)
             return result_from_cache(rel, value)
-        except (IndexError, KeyError, TypeError, ValueError):
+        except (IndexError, KeyError, TypeError, ValueError, RecursionError):
+            self.forget(rel)
             return None
 
     def compacted(self, entries: dict[str, list[Any]]) -> list[Any]:
@@ -333,22 +387,23 @@ class Manifest:
         table: list[Any] = []
         kinds: dict[Any, int] = {}
         for rel, entry in list(entries.items()):
-            value = entry[5] if type(entry) is list and len(entry) == 6 else None
-            if type(value) is not dict:
+            value = entry[5] if type(entry) is list and len(entry) == _ENTRY_FIELDS + 1 else None
+            if type(value) is not dict or not self._intact(rel, entry):
+                entries.pop(rel, None)
                 continue
             try:
                 if "rows" in value:  # loaded and not used by this scan: over the loaded table
                     value = expand(value, self.table)
                 entry[5] = compact(value, kinds, table)
-            except (IndexError, KeyError, TypeError, ValueError):
+            except (IndexError, KeyError, TypeError, ValueError, RecursionError):
                 del entries[rel]
         return table
 
-    def record(self, rel: str, size: int, mtime_ns: int, data_hash: str, key: str,
+    def record(self, rel: str, stat: os.stat_result, data_hash: str, key: str,
                value: dict[str, Any] | None) -> None:
         """Remember what this scan found for ``rel`` (``value``: its result in cache form, if cached)."""
-        trusted = mtime_ns + _RACY_NS < self.started_ns
-        entry = [size, mtime_ns, data_hash, trusted, key, value]
+        trusted = max(stat.st_mtime_ns, stat.st_ctime_ns) + _RACY_NS < self.started_ns
+        entry = [stat.st_size, file_stamp(stat), data_hash, trusted, key, value, "checked"]
         self.entries.pop(rel, None)  # re-inserted last: the newest entries survive the size limit
         self.entries[rel] = entry
         self.changed = True

@@ -19,10 +19,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pathspec import GitIgnoreSpec
+
+from msmigrate.scan.reading import SETTINGS_FILE_LIMIT, SkippedFile, read_user_file
 
 SKIP_DIRS: frozenset[str] = frozenset(
     {
@@ -60,6 +62,8 @@ class Discovery:
     root: Path  # the report root: the common folder of everything scanned
     files: list[SourceFile]
     scanned_roots: list[Path]  # the folders (or the single files' folders) that were scanned
+    # folders that could not be read: (path relative to the root, ending in "/"; the OS error text)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
 
 
 class _IgnoreRules:
@@ -70,9 +74,8 @@ class _IgnoreRules:
 
     def with_file(self, folder: str, gitignore: str) -> _IgnoreRules:
         try:
-            with open(gitignore, encoding="utf-8", errors="replace") as fh:
-                lines = fh.read().splitlines()
-        except OSError:
+            lines = read_user_file(gitignore, SETTINGS_FILE_LIMIT)[0].decode("utf-8", "replace").splitlines()
+        except (OSError, SkippedFile):
             return self
         return _IgnoreRules((*self.specs, (folder.rstrip(os.sep) + os.sep, GitIgnoreSpec.from_lines(lines))))
 
@@ -143,24 +146,36 @@ def discover(paths: Sequence[str | os.PathLike[str]], include: Iterable[str] = (
 
     found: dict[str, str] = {}  # real path → path as met (for the report's relative path)
     links: list[tuple[Path, Path, Path]] = []  # (link, target, scanned folder)
+    unreadable: dict[str, str] = {}  # folder → why it could not be read
     for real, is_dir in resolved:
         if not is_dir:
             found.setdefault(str(real), str(real))
             continue
         rules = _ancestor_gitignores(real) if respect_gitignore else _IgnoreRules()
-        _walk(real, str(real), "", rules, include_spec, exclude_spec, respect_gitignore, found, links)
+        _walk(real, str(real), "", rules, include_spec, exclude_spec, respect_gitignore, found, links,
+              unreadable)
     for link, target, folder in links:
         if target.is_relative_to(folder) and str(target) not in found:
             found[str(target)] = str(link)
     root_text = str(root)
     prefix = root_text if root_text.endswith(os.sep) else root_text + os.sep
     files = [
-        SourceFile(Path(real), shown[len(prefix):].replace(os.sep, "/") if shown.startswith(prefix)
-                   else _relative(Path(shown), root))
+        SourceFile(Path(real), shown_path(shown[len(prefix):].replace(os.sep, "/") if shown.startswith(prefix)
+                                          else _relative(Path(shown), root)))
         for real, shown in found.items()
     ]
     files.sort(key=lambda f: f.rel)
-    return Discovery(root, files, scanned_roots)
+    folders = sorted((shown_path(_relative(Path(folder), root)) + "/", why)
+                     for folder, why in unreadable.items())
+    return Discovery(root, files, scanned_roots, folders)
+
+
+def shown_path(rel: str) -> str:
+    """A path as reports show it: bytes of a file name that are not UTF-8 (a GBK name on a UTF-8 system,
+    kept by Python as lone surrogates) become backslash escapes (``\\xc4``), so every format can hold it."""
+    if rel.isascii():
+        return rel
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -195,15 +210,16 @@ def _is_skipped_dir(entry: os.DirEntry[str]) -> bool:
 
 def _walk(top: Path, folder: str, rel_folder: str, rules: _IgnoreRules, include: _Globs,
           exclude: _Globs, respect_gitignore: bool, found: dict[str, str],
-          links: list[tuple[Path, Path, Path]]) -> None:
+          links: list[tuple[Path, Path, Path]], unreadable: dict[str, str]) -> None:
     """Walk ``folder`` (absolute, real) whose path relative to ``top`` is ``rel_folder`` (``""`` at top)."""
     gitignore = os.path.join(folder, ".gitignore")
     if respect_gitignore and os.path.isfile(gitignore):
         rules = rules.with_file(folder, gitignore)
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return  # unreadable folder: nothing to report from it
+    except OSError as exc:  # reported as skipped, with the reason
+        unreadable[folder] = exc.strerror or str(exc)
+        return
     for entry in entries:
         rel = rel_folder + entry.name
         try:
@@ -215,7 +231,8 @@ def _walk(top: Path, folder: str, rel_folder: str, rules: _IgnoreRules, include:
         if is_dir:
             if _is_skipped_dir(entry) or exclude.match_file(rel + "/") or rules.ignored(entry.path, True):
                 continue
-            _walk(top, entry.path, rel + "/", rules, include, exclude, respect_gitignore, found, links)
+            _walk(top, entry.path, rel + "/", rules, include, exclude, respect_gitignore, found, links,
+                  unreadable)
             continue
         if not is_file or not include.match_file(rel) or exclude.match_file(rel):
             continue

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.analysis.finding import FindingCategory
+from msmigrate.i18n import t
+from msmigrate.scan.reading import SETTINGS_FILE_LIMIT, SkippedFile, parse_size, read_user_file
 
 ProgressCallback = Callable[[int, int], None]  # (files done, files in total)
 
@@ -67,7 +69,10 @@ class ScanOptions:
     # jedi's inference runs within a time budget, so its answers depend on machine load; project scans
     # leave it off by default to stay reproducible (same files → same report, safe to cache)
     use_jedi: bool = False
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES  # larger files are skipped (reported with the reason)
+    # serve a file from the manifest when its size and timestamps are unchanged, without reading it; off:
+    # every file is read and looked up by its content hash (msmigrate scan --no-mtime, the language server)
+    trust_mtime: bool = True
     progress: ProgressCallback | None = None
     cancel: CancellationToken | None = None
 
@@ -86,6 +91,8 @@ class ScanOptions:
             dict.fromkeys(r.upper() for r in (*config.get("disabled_rules", ()), *self.disabled_rules))
         )
         merged.severity = {**config.get("severity", {}), **self.severity}
+        if config.get("max_file_bytes") and self.max_file_bytes == DEFAULT_MAX_FILE_BYTES:
+            merged.max_file_bytes = config["max_file_bytes"]
         return merged
 
 
@@ -96,7 +103,11 @@ _CONFIG_KEYS: dict[str, tuple[str, type]] = {
     "exclude": ("exclude", list),
     "include": ("include", list),
     "severity": ("severity", dict),
+    "max-file-size": ("max_file_bytes", int | str),
 }
+
+
+_TYPE_NAMES: dict[Any, str] = {str: "a string", list: "a list", dict: "a table", int | str: "a size"}
 
 
 def load_project_config(root: Path) -> dict[str, Any]:
@@ -105,14 +116,20 @@ def load_project_config(root: Path) -> dict[str, Any]:
     Raises :class:`ConfigError` for a file that is not TOML or settings of the wrong type.
     """
     path = root / "pyproject.toml"
-    if not path.is_file():
+    if not path.exists():
         return {}
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError("scan.error.bad_config", path=str(path), detail=str(exc)) from None
-    section = data.get("tool", {}).get("msmigrate", {})
+        data = tomllib.loads(read_user_file(path, SETTINGS_FILE_LIMIT)[0].decode("utf-8"))
+    except SkippedFile as skipped:
+        detail = t(skipped.key, "en", **skipped.fields)
+        raise ConfigError("scan.error.bad_config", path=str(path), detail=detail) from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError("scan.error.bad_config", path=str(path), detail=detail) from None
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError("scan.error.bad_config", path=str(path), detail="[tool] is not a table")
+    section = tool.get("msmigrate", {})
     if not isinstance(section, dict):
         raise ConfigError("scan.error.bad_config", path=str(path), detail="[tool.msmigrate] is not a table")
     config: dict[str, Any] = {}
@@ -120,12 +137,17 @@ def load_project_config(root: Path) -> dict[str, Any]:
         if key not in _CONFIG_KEYS:
             continue  # settings of other parts (e.g. the language server) live in the same table
         name, expected = _CONFIG_KEYS[key]
-        if not isinstance(value, expected):
-            raise ConfigError(
-                "scan.error.bad_config", path=str(path), detail=f"{key} must be a {expected.__name__}"
-            )
+        if not isinstance(value, expected) or type(value) is bool:
+            raise ConfigError("scan.error.bad_config", path=str(path),
+                              detail=f"{key} must be {_TYPE_NAMES[expected]}")
         if expected is list and not all(isinstance(v, str) for v in value):
             raise ConfigError("scan.error.bad_config", path=str(path), detail=f"{key} must list strings")
+        if name == "max_file_bytes":
+            try:
+                value = parse_size(value)
+            except ValueError:
+                raise ConfigError("scan.error.bad_config", path=str(path),
+                                  detail=f"{key} = {value!r} (a size: 5000000, \"5MB\", \"512KB\")") from None
         config[name] = value
     severity = config.get("severity", {})
     for category, level in severity.items():

@@ -18,6 +18,7 @@ from msmigrate.scan.cache import Manifest, ResultCache, content_hash, file_key, 
 from msmigrate.scan.discovery import discover, report_root
 from msmigrate.scan.model import ScanReport
 from msmigrate.scan.options import ConfigError, ScanCancelled, ScanOptions, load_project_config
+from msmigrate.scan.reading import SkippedFile, kind_of, not_regular, read_user_file
 from msmigrate.scan.worker import (
     analyze_chunk,
     analyze_file,
@@ -74,10 +75,11 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
                 _progress(options, done, total)
                 continue
             cached = tried = None
-            if manifest is not None and stat.st_size <= limit:
+            if (manifest is not None and options.trust_mtime and stat.st_size <= limit
+                    and kind_of(stat.st_mode) is None):
                 cached, tried = _from_manifest(manifest, cache, prefix, rel, stat)
             if cached is None:
-                data, error = _read(source.path, limit, stat.st_size)
+                data, error, stat = _read(source.path, limit, stat)
                 if error is not None:
                     results[rel] = FileResult(rel, [], *error)
                     if manifest is not None:
@@ -93,7 +95,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
                         hashed[rel] = (stat, data_hash)
                         continue
                     if manifest is not None:
-                        manifest.record(rel, stat.st_size, stat.st_mtime_ns, data_hash, key, value)
+                        manifest.record(rel, stat, data_hash, key, value)
             if cached is not None:
                 results[rel] = cached
             done += 1
@@ -106,7 +108,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
                 cache.put(key, value)
                 if manifest is not None:
                     stat, data_hash = hashed[rel]
-                    manifest.record(rel, stat.st_size, stat.st_mtime_ns, data_hash, key, value)
+                    manifest.record(rel, stat, data_hash, key, value)
             done += 1
             _progress(options, done, total)
     finally:
@@ -117,6 +119,10 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
             cache.close()
 
     files = [_apply_settings(results[f.rel], options) for f in found.files]
+    if found.unreadable:  # folders the walk could not read, listed among the files with the reason
+        files += [FileResult(rel, [], "scan.error.unreadable_folder", {"detail": why})
+                  for rel, why in found.unreadable]
+        files.sort(key=lambda f: f.path)
     return ScanReport(files, version, root=str(found.root), cache_hits=hits, cache_misses=misses)
 
 
@@ -168,15 +174,20 @@ def _check_cancel(options: ScanOptions) -> None:
         raise ScanCancelled()
 
 
-def _read(path: Path, limit: int, size: int) -> tuple[bytes | None, tuple[str, dict[str, Any]] | None]:
-    """The file's bytes (``size`` from a stat just before), or an error for a huge or unreadable file."""
-    if size > limit:
-        mb = 1024 * 1024
-        return None, ("scan.error.too_large", {"size_mb": size / mb, "limit_mb": limit / mb})
+def _read(path: Path, limit: int, before: os.stat_result
+          ) -> tuple[bytes | None, tuple[str, dict[str, Any]] | None, os.stat_result]:
+    """The file's bytes and ``fstat`` (``before``: a stat just before), or the reason it is skipped: not a
+    regular file, larger than ``limit``, unreadable."""
+    if kind_of(before.st_mode) is not None:  # known without opening it (a FIFO, a device …)
+        skipped = not_regular(before.st_mode)
+        return None, (skipped.key, skipped.fields), before
     try:
-        return path.read_bytes(), None
+        data, info = read_user_file(path, limit)
+    except SkippedFile as skipped:
+        return None, (skipped.key, skipped.fields), before
     except OSError as exc:
-        return None, ("scan.error.read", {"detail": exc.strerror or str(exc)})
+        return None, ("scan.error.read", {"detail": exc.strerror or str(exc)}), before
+    return data, None, info
 
 
 def _decoded(cache: ResultCache | None, key: str, rel: str,
@@ -198,7 +209,7 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
                    stat: os.stat_result) -> tuple[FileResult | None, str | None]:
     """An unchanged file's result without reading it (from the manifest, else from the store), and the
     key looked up in the store, if any."""
-    known = manifest.known_hash(rel, stat.st_size, stat.st_mtime_ns)
+    known = manifest.known_hash(rel, stat)
     if known is None or cache is None:
         return None, None
     key = file_key(prefix, rel, known)
@@ -209,7 +220,7 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
     value = cache.get(key)
     result = _decoded(cache, key, rel, value)
     if result is not None:
-        manifest.record(rel, stat.st_size, stat.st_mtime_ns, known, key, value)
+        manifest.record(rel, stat, known, key, value)
     return result, key
 
 
@@ -254,12 +265,20 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
             for future in completed:
                 for rel, data in future.result():
                     finished.add(rel)
-                    yield rel, keys[rel], result_from_cache(rel, data)
+                    yield rel, keys[rel], _from_worker(rel, data)
     except BrokenProcessPool:  # a worker died (out of memory, killed): finish in this process
         rest = [item for item in pending if item[0] not in finished]
         yield from _analyze_here(rest, version, analysis_options, options)
     finally:
         executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _from_worker(rel: str, data: dict[str, Any]) -> FileResult:
+    """A pool worker's result; one that fails the cache checks is the file's internal error (a bug)."""
+    try:
+        return result_from_cache(rel, data)
+    except (KeyError, TypeError, ValueError) as exc:
+        return FileResult(rel, [], "scan.error.internal", {"detail": f"{type(exc).__name__}: {exc}"})
 
 
 def _analyze_here(pending: list[tuple[str, bytes, str]], version: str, analysis_options: Any,

@@ -55,11 +55,72 @@ def finding_from_row(row: list[Any]) -> Finding:
     if type(row) is not list or len(row) != len(FIELDS):
         raise ValueError("not a cached finding")
     values = row.copy()
+    _check_position(values[:_POSITION])
+    _check_kind(values)
     values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
     values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
     values[_USAGE] = _USAGES[values[_USAGE]]
     values[ARGS] = frozen_args(values[ARGS])
     return Finding(*values)
+
+
+# --- validation of what is read back: a cached value of the wrong type or shape raises ValueError (the
+# cache treats it as a miss), so it can neither crash a scan nor reach a report
+_OPTIONAL_TEXT = (str, type(None))
+_MAX_DEPTH = 8  # message arguments: plain values, or (nested) lists of them (message references)
+_TEXT_FIELDS = {
+    FIELDS.index(name): kinds
+    for name, kinds in (("torch_api", _OPTIONAL_TEXT), ("mindspore_api", _OPTIONAL_TEXT), ("rule", (str,)),
+                        ("message_key", (str,)))
+}
+_FIXABLE = FIELDS.index("fixable")
+_MESSAGE_KEY = FIELDS.index("message_key")
+
+
+def _check_position(numbers: list[Any]) -> None:
+    if numbers and (set(map(type, numbers)) != {int} or min(numbers) < 0):
+        raise ValueError("not a cached position")
+
+
+def _check_kind(values: list[Any]) -> None:
+    """The fields after the position of a cached finding (``values``: all fields, position included)."""
+    from msmigrate.i18n import catalogue
+
+    for index, kinds in _TEXT_FIELDS.items():
+        if not isinstance(values[index], kinds):
+            raise ValueError(f"cached {FIELDS[index]} of type {type(values[index]).__name__}")
+    if type(values[_FIXABLE]) is not bool or values[_MESSAGE_KEY] not in catalogue():
+        raise ValueError("not a cached finding")
+    if not isinstance(values[ARGS], dict) or not _plain(values[ARGS], _MAX_DEPTH):
+        raise ValueError("not cached message arguments")
+    for index, table in ((_CATEGORY, _CATEGORIES), (_SEVERITY, _SEVERITIES), (_USAGE, _USAGES)):
+        if not isinstance(values[index], str) or values[index] not in table:
+            raise ValueError(f"cached {FIELDS[index]} {values[index]!r}")
+    _check_message(values[_MESSAGE_KEY], frozen_args(values[ARGS]))
+
+
+def _check_message(key: str, args: dict[str, Any]) -> None:
+    """The message renders with these arguments (the fields it names, message references that exist)."""
+    from msmigrate.i18n import t
+
+    for lang in ("en", "zh"):
+        try:
+            t(key, lang, **{**args, "_": None})  # one field more: t() formats even without arguments
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"cached message {key!r} does not render: {type(exc).__name__}") from None
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """JSON scalars, lists (tuples) and string-keyed objects of them, nested at most ``depth`` deep."""
+    if value is None or isinstance(value, str | int | float):
+        return True
+    if depth <= 0:
+        return False
+    if isinstance(value, list | tuple):
+        return all(_plain(item, depth - 1) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v, depth - 1) for k, v in value.items())
+    return False
 
 
 def _tuples(value: Any) -> Any:
@@ -129,6 +190,7 @@ class CompactReader:
         if type(rows) is not list or len(rows) % _ROW:
             raise ValueError("malformed compact rows")
         numbers = [iter(rows)] * _ROW  # one iterator five times: the numbers five by five
+        _check_position(rows)  # positions and kind indexes alike: numbers from 0 up
         for line, column, end_line, end_column, index in zip(*numbers, strict=True):
             kind = decoded.get(index)
             if kind is None:
@@ -136,8 +198,7 @@ class CompactReader:
             before, args, after = kind
             # message arguments are copied: never shared between findings
             findings.append(Finding(line, column, end_line, end_column, *before, args.copy(), *after))
-        return FileResult(rel_path, findings, value.get("error_key"), dict(value.get("error_args") or {}),
-                          int(value.get("lines") or 0), *_syntax_error(value.get("syntax_error")))
+        return FileResult(rel_path, findings, *_file_fields(value))
 
     def _decode(self, index: int) -> tuple[list[Any], dict[str, Any], list[Any]]:
         """The kind's fields before the message arguments, the arguments, the fields after them."""
@@ -147,11 +208,10 @@ class CompactReader:
         if type(kind) is not list or len(kind) != len(FIELDS) - _POSITION:
             raise ValueError("not a cached finding kind")
         values = [0] * _POSITION + kind
+        _check_kind(values)
         values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
         values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
         values[_USAGE] = _USAGES[values[_USAGE]]
-        if type(values[ARGS]) is not dict:
-            raise ValueError("not a cached finding kind")
         values[ARGS] = frozen_args(values[ARGS])
         return values[_POSITION:ARGS], values[ARGS], values[ARGS + 1 :]
 
@@ -168,14 +228,24 @@ def result_to_cache(result: FileResult) -> dict[str, Any]:
 
 
 def result_from_cache(rel_path: str, data: dict[str, Any]) -> FileResult:
-    return FileResult(
-        rel_path,
-        [finding_from_row(row) for row in data["findings"]],
-        data.get("error_key"),
-        dict(data.get("error_args") or {}),
-        int(data.get("lines") or 0),
-        *_syntax_error(data.get("syntax_error")),
-    )
+    """Raises ``KeyError``, ``TypeError`` or ``ValueError`` on a malformed value."""
+    if type(data) is not dict or type(data.get("findings")) is not list:
+        raise ValueError("not a cached result")
+    return FileResult(rel_path, [finding_from_row(row) for row in data["findings"]], *_file_fields(data))
+
+
+def _file_fields(value: dict[str, Any]) -> tuple[Any, ...]:
+    """``error_key``, ``error_args``, ``lines`` and the syntax error of a cached result, checked."""
+    from msmigrate.i18n import catalogue
+
+    key, args, lines = value.get("error_key"), value.get("error_args") or {}, value.get("lines") or 0
+    if key is not None and (type(key) is not str or key not in catalogue()):
+        raise ValueError("not a cached error")
+    if type(args) is not dict or not _plain(args, 1) or type(lines) is not int or lines < 0:
+        raise ValueError("not a cached result")
+    if key is not None:
+        _check_message(key, args)
+    return key, dict(args), lines, *_syntax_error(value.get("syntax_error"))
 
 
 def _syntax_error(value: Any) -> tuple[int | None, str | None]:
