@@ -216,11 +216,13 @@ class MsMigrateServer(LanguageServer):
         if future.cancelled() or future.exception() is not None:
             return
         analysis = future.result()
-        if self.document(uri) is None:  # closed meanwhile
+        if self.document(uri) is None:  # closed meanwhile: keep nothing of it
+            self.documents.forget(uri)
             return
-        previous = self.analyses.get(uri)
-        if previous is None or previous.version is None or (analysis.version or 0) >= previous.version:
-            self.analyses[uri] = analysis
+        # analyses of one document run one after the other, each on the text of its start: the one that
+        # finished last is the newest. Versions are not compared: they start again when a document is
+        # reopened, and a client may send a lower one (``cached`` checks version and text for equality).
+        self.analyses[uri] = analysis
 
     def release_memory_soon(self, delay: float = 0.5) -> None:
         """After a big job (a project scan and its report reply), hand freed heap back to the OS."""
