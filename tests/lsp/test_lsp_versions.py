@@ -63,8 +63,9 @@ async def test_close_and_reopen_while_the_old_text_is_analysed(client: LanguageC
         change(client, uri, 2, big + "z = torch.neg(y0)\n")
         client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
         client.published.clear()  # type: ignore[attr-defined]
-        open_document(client, path, OTHER, version=1)
-        assert await wait_until(lambda: codes(client, uri, 1), what=f"reopened, round {round_}") == ["MSM103"]
+        reopened = open_document(client, path, OTHER, version=1)
+        found = await wait_until(lambda u=reopened: codes(client, u, 1), what=f"reopened, round {round_}")
+        assert found == ["MSM103"]
         result = await hover(client, uri, 1, 6)
         assert result is not None and result.range == FOO_BAR
         client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))

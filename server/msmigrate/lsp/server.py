@@ -36,6 +36,7 @@ from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.lsp.analysis import OpenDocuments
 from msmigrate.lsp.config import Settings
 from msmigrate.lsp.positions import LineIndex
+from msmigrate.lsp.protocol import GuardedProtocol
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -63,7 +64,7 @@ class Analysis:
 
 class MsMigrateServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("msmigrate", __version__)
+        super().__init__("msmigrate", __version__, protocol_cls=GuardedProtocol)
         self.settings = Settings()
         self.generation = 0  # bumped on every settings change
         self.analyses: dict[str, Analysis] = {}
@@ -75,6 +76,13 @@ class MsMigrateServer(LanguageServer):
         self.on_settings_changed: list[Callable[[], Any]] = []
         # extra code actions from optional features: provider(server, analysis, params) -> [CodeAction]
         self.code_action_providers: list[Callable[..., list[types.CodeAction]]] = []
+
+    def start_io(self, *args: Any, **kwargs: Any) -> None:
+        """Serve over stdio; exits with the code ``exit`` chose (1 without ``shutdown`` first)."""
+        super().start_io(*args, **kwargs)
+        code = getattr(self.protocol, "exit_code", None)
+        if code:
+            raise SystemExit(code)
 
     # --- settings and knowledge ---------------------------------------------------------------
     @property
