@@ -17,6 +17,7 @@ import warnings
 from dataclasses import dataclass
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _MAX_BLANKING_ROUNDS = 8
 
 
@@ -48,7 +49,7 @@ def decode(source: str | bytes) -> str:
         text = source[1:] if source.startswith("\ufeff") else source
         if "\x00" in text:
             raise SourceError("analysis.binary_file")
-        return text
+        return without_surrogates(text)
     if b"\x00" in source:
         raise SourceError("analysis.binary_file")
     if source.startswith(codecs.BOM_UTF8):
@@ -65,6 +66,14 @@ def decode(source: str | bytes) -> str:
         raise SourceError("analysis.decode_error", encoding=encoding, line=line) from None
     except LookupError:
         raise SourceError("analysis.unknown_encoding", detail=encoding) from None
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate (an editor's text can hold them; UTF-8 cannot) replaced by
+    U+FFFD: one code point and one UTF-16 unit as well, so every line and column stays where it was."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def split_lines(text: str) -> list[str]:

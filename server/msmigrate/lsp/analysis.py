@@ -42,6 +42,16 @@ def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Se
         return FileResult(path=path, error_key="common.error", error_args={"detail": str(exc)})
 
 
+def analysed_text(source: str) -> str | None:
+    """The text the analyzer works on for a document's ``source`` (no BOM, no lone surrogates)."""
+    from msmigrate.analysis.parse import SourceError, decode
+
+    try:
+        return decode(source)
+    except SourceError:
+        return None
+
+
 class OpenDocuments:
     """One :class:`IncrementalAnalyzer` per open document (made anew when the settings change), so an
     edit re-analyses only the statements it touches. Used from the one analysis thread."""
@@ -82,7 +92,7 @@ class OpenDocuments:
         if entry is None or not entry[1].provisional:
             return None
         try:
-            return entry[1].confirm() if entry[1].text == source else None
+            return entry[1].confirm() if entry[1].text == analysed_text(source) else None
         except Exception:  # confirm() promises not to raise; a bug must not stop the server
             log.exception("confirming the analysis of %s failed", uri)
             self._analyzers.pop(uri, None)
@@ -94,7 +104,7 @@ class OpenDocuments:
         if entry is None:
             return None
         try:
-            return entry[1].statements_for(source, lines)
+            return entry[1].statements_for(analysed_text(source), lines)
         except Exception:  # a bug here only costs the fix context a full parse
             log.exception("statements of %s for quick fixes failed", uri)
             return None

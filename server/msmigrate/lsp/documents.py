@@ -4,8 +4,7 @@ LSP counts lines at ``\\r\\n``, ``\\r`` and ``\\n`` only; pygls's :class:`TextDo
 ``str.splitlines``, which also breaks at form feeds, ``\\x1c``–``\\x1e``, ``\\x85``, ``\\u2028`` and
 ``\\u2029``, so every position after such a character landed on the wrong line. :class:`LspTextDocument`
 keeps pygls's interface with LSP lines, and applies an incremental change by offsets: a position past the
-end of its
-line is the end of that line, a line past the end of the document is the end of the document.
+end of its line is the end of that line, a line past the end of the document is the end of the document.
 """
 
 from __future__ import annotations
