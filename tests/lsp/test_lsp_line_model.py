@@ -49,7 +49,8 @@ def test_incremental_change_clamps_and_counts_utf16():
 
 
 def test_utf8_position_encoding():
-    doc = LspTextDocument("file:///x.py", "变 = 1\n", position_codec=PositionCodec(types.PositionEncodingKind.Utf8))
+    codec = PositionCodec(types.PositionEncodingKind.Utf8)
+    doc = LspTextDocument("file:///x.py", "变 = 1\n", position_codec=codec)
     assert edit(doc, (0, 3), (0, 3), "量") == "变量 = 1\n"
 
 
