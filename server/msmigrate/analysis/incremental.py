@@ -41,7 +41,14 @@ from msmigrate.analysis.chunk_parse import (
 from msmigrate.analysis.chunks import Chunk, chunk_at, chunks_of
 from msmigrate.analysis.finding import FileResult, Finding
 from msmigrate.analysis.options import AnalysisOptions
-from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
+from msmigrate.analysis.parse import (
+    ParsedSource,
+    SourceError,
+    decode,
+    has_long_line,
+    parse_text,
+    split_lines,
+)
 from msmigrate.knowledge.base import KnowledgeBase
 
 log = logging.getLogger(__name__)
@@ -99,7 +106,7 @@ class IncrementalAnalyzer:
     # --- full and incremental ------------------------------------------------------------------
     def _analyze(self, text: str, lines: list[str]) -> FileResult:
         state, self._state = self._state, None  # whatever fails below, no half-updated state stays
-        if state is not None:
+        if state is not None and not has_long_line(lines):  # (a statement left out: see parse_text)
             try:
                 result = self._incremental(state, text, lines)
             except RecursionError:
@@ -118,7 +125,7 @@ class IncrementalAnalyzer:
             return analyze_text(text, self.path, self.kb, self.options, lines)[0]
         parsed = parse_text(text, lines, self.path)
         result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
-        if result.error_key is not None:
+        if result.error_key is not None or parsed.skipped:  # statements left out: the next version anew
             return result
         chunks = chunks_of(parsed.tree.body)
         groups = _group(result.findings, chunks)
