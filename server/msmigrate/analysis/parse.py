@@ -22,7 +22,7 @@ _MAX_BLANKING_ROUNDS = 8
 # work per document is bounded: a top-level statement with a line longer than this is not analysed (a 1 MB
 # generated line cost parso 10-20 s), nor one nested deeper than MAX_NESTING when Python's own parser
 # gives up on the file ("too deeply nested"); the rest of the file keeps its findings
-MAX_LINE_CHARS = 10_000
+MAX_LINE_CHARS = 20_000
 MAX_NESTING = 400
 
 
