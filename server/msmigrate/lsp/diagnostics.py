@@ -212,6 +212,10 @@ class Renderer:
         self._fragments.pop(uri, None)
         self._held.pop(uri, None)
         self._rests_by_args.pop(uri, None)
+        if not self._fragments:  # no document left: the shared tables start again with the next one
+            self._messages.clear()
+            self._urls.clear()
+            self._rest.clear()
 
 
 def renderer_of(server: MsMigrateServer) -> Renderer:
@@ -397,6 +401,8 @@ def register(server: MsMigrateServer) -> None:
     def did_close(ls: MsMigrateServer, params: types.DidCloseTextDocumentParams) -> None:
         server.forget(params.text_document.uri)
         publisher.clear(params.text_document.uri)
+        if not server.workspace.text_documents:  # the last one: hand the freed heap back to the OS
+            server.release_memory_soon()
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,

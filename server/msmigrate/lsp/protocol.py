@@ -16,6 +16,7 @@ The workspace is an :class:`~msmigrate.lsp.documents.LspWorkspace` (LSP's line m
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Generator
 from typing import Any
@@ -138,6 +139,17 @@ class GuardedProtocol(LanguageServerProtocol):
             log.warning("%s before initialize: dropped", method)
             return
         super().handle_message(message)
+
+    def _execute_handler(self, msg_id: Any, handler: Any, callback: Any, args: Any = None,
+                         kwargs: Any = None) -> None:
+        """pygls keeps the future of every handler it runs, but drops only those of requests (when it
+        answers them): a notification's (each didOpen/didChange/didClose, and each step of its built-in
+        handlers) stayed for good. Here it is dropped once done."""
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        answers = isinstance(callback, functools.partial) and callback.func == self._send_handler_result
+        future = self._request_futures.get(msg_id)
+        if future is not None and not answers:
+            future.add_done_callback(lambda _done, key=msg_id: self._request_futures.pop(key, None))
 
     def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
         """A handler that rejected its params is answered with that error, without a traceback."""
