@@ -36,7 +36,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     })
     client.notify("initialized", {})
     mb = 1024 * 1024
-    figures: dict[str, object] = {"files": len(texts), "rss_mb_start": round(server.memory_info().rss / mb, 1)}
+    start = round(server.memory_info().rss / mb, 1)
+    figures: dict[str, object] = {"files": len(texts), "rss_mb_start": start}
     cycles = []
     for cycle in range(args.cycles):
         uris = [(root / f"c{cycle}" / f"{n}_{name}").as_uri() for n, (name, _) in enumerate(texts)]
@@ -53,7 +54,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             "textDocument": {"uri": uris[0]}, "position": {"line": 0, "character": 0}
         })
         await asyncio.sleep(1.5)  # the server hands freed heap back shortly after the last close
-        cycles.append({"after_open": round(opened, 1), "after_close": round(server.memory_info().rss / mb, 1)})
+        closed = server.memory_info().rss / mb
+        cycles.append({"after_open": round(opened, 1), "after_close": round(closed, 1)})
     figures["cycles"] = cycles
     await client.stop()
     return figures
@@ -71,7 +73,8 @@ def main() -> None:
         return
     print(f"{figures['files']} files, server RSS at start {figures['rss_mb_start']} MB")
     for number, cycle in enumerate(figures["cycles"], start=1):  # type: ignore[arg-type]
-        print(f"cycle {number}: {cycle['after_open']} MB with all open, {cycle['after_close']} MB after closing")
+        print(f"cycle {number}: {cycle['after_open']} MB with all open, "
+              f"{cycle['after_close']} MB after closing")
 
 
 if __name__ == "__main__":
