@@ -188,6 +188,7 @@ class IncrementalAnalyzer:
                 if chunk in groups:
                     groups[chunk] = _moved(groups[chunk], delta)
         state.update(text, lines, new_chunks, state.result)
+        state.unconfirmed = any(chunk.broken for chunk in new_chunks)
         current = set(new_chunks)
         exact = graph.affected(new_region, removed) | (state.dirty & current)
         state.dirty = set()
@@ -234,16 +235,19 @@ class IncrementalAnalyzer:
 
     @property
     def provisional(self) -> bool:
-        """Whether the last result holds findings from a shortened analysis (see :meth:`confirm`)."""
-        return self._state is not None and bool(self._state.dirty)
+        """Whether the last result holds findings from a shortened analysis, or from an edit over a
+        statement that does not parse (see :meth:`confirm`)."""
+        return self._state is not None and (bool(self._state.dirty) or self._state.unconfirmed)
 
     def confirm(self) -> FileResult | None:
         """After a provisional result: analyse what the edits affected in full, as one exact step.
         Returns the exact result, or ``None`` when there was nothing to do. Never raises."""
         state, self._state = self._state, None
-        if state is None or not state.dirty:
+        if state is None or not (state.dirty or state.unconfirmed):
             self._state = state
             return None
+        if state.unconfirmed:  # what a fresh open of the text gives
+            return run_safely(self.path, state.lines, lambda: self._full(state.text, state.lines))
         try:
             affected = state.dirty & set(state.chunks)
             state.dirty = set()
@@ -312,6 +316,9 @@ class _State:
     graph: ChunkGraph
     result: FileResult
     dirty: set[Chunk] = field(default_factory=set)  # chunks whose findings are provisional
+    # built by an edit over a statement that does not parse: a fresh analysis (which recovers the whole
+    # file instead) may differ there, so confirm() analyses the whole text
+    unconfirmed: bool = False
     _starts: list[int] | None = None
     _ends: list[int] | None = None
 
