@@ -12,7 +12,8 @@ from msmigrate.analysis.incremental import IncrementalAnalyzer
 from msmigrate.knowledge.base import get_knowledge_base
 
 EXAMPLES = sorted(Path(__file__).resolve().parents[2].glob("examples/**/*.py"))
-TYPED = ["torch.", "torch.abs(", "(", ")", ":", "\n    ", "\n", "def f(:\n", "x = [", "]", "'", '"""', "#", ""]
+TYPED = ["torch.", "torch.abs(", "(", ")", ":", "\n    ", "\n", "def f(:\n", "x = [", "]", "'", '"""', "#",
+         ""]
 
 
 def key(result) -> list[tuple]:
