@@ -31,13 +31,14 @@ MAX_FILE_CHARS = 60_000
 REQUEST_LIMIT_S = 2.0
 
 
-def corpus(torch_files: int = 40, seed: int = 0) -> list[tuple[str, str]]:
-    """(name, text) of the example files and of some of the installed torch package's sources."""
+def corpus(torch_files: int = 40, seed: int = 0, max_chars: int = MAX_FILE_CHARS) -> list[tuple[str, str]]:
+    """(name, text) of the example files and of some of the installed torch package's sources (files
+    under ``max_chars``)."""
     files = sorted(REPO.glob("examples/**/*.py"))
     spec = importlib.util.find_spec("torch")  # locating the package does not import it
     if spec is not None and spec.origin:
         package = Path(spec.origin).parent
-        sources = sorted(p for p in package.rglob("*.py") if p.stat().st_size < MAX_FILE_CHARS)
+        sources = sorted(p for p in package.rglob("*.py") if p.stat().st_size < max_chars)
         files += random.Random(seed).sample(sources, min(torch_files, len(sources)))
     texts = []
     for path in files:
