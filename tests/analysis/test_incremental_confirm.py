@@ -37,6 +37,9 @@ def test_confirm_after_broken_edits_equals_a_fresh_analysis():
         if key(result) != fresh:
             differed += 1
             assert analyzer.provisional, f"seed {seed}: differs from fresh without being provisional"
+        if analyzer.fresh_pending:  # the server's way: a fresh analysis beside, the state left as it is
+            assert key(analyzer.fresh(text)) == fresh and analyzer.fresh(text + "\n#") is None
+            assert analyzer.provisional
         if analyzer.provisional:
             confirmed = analyzer.confirm()
             assert confirmed is not None and key(confirmed) == fresh, f"seed {seed}"

@@ -239,6 +239,24 @@ class IncrementalAnalyzer:
         statement that does not parse (see :meth:`confirm`)."""
         return self._state is not None and (bool(self._state.dirty) or self._state.unconfirmed)
 
+    @property
+    def fresh_pending(self) -> bool:
+        """Whether only a fresh analysis of the text is pending (an edit over a statement that does not
+        parse, nothing shortened): :meth:`fresh` gives it without touching this analyzer's state."""
+        state = self._state
+        return state is not None and state.unconfirmed and not state.dirty
+
+    def fresh(self, text: str) -> FileResult | None:
+        """A fresh analysis of ``text`` if it is the last analysed text (``None`` otherwise). Reads nothing
+        this analyzer changes, so it may run in another thread while :meth:`analyze` runs. Never raises."""
+        state = self._state
+        if state is None or state.text != text:
+            return None
+        lines = state.lines
+        return run_safely(
+            self.path, lines, lambda: analyze_text(text, self.path, self.kb, self.options, lines)[0]
+        )
+
     def confirm(self) -> FileResult | None:
         """After a provisional result: analyse what the edits affected in full, as one exact step.
         Returns the exact result, or ``None`` when there was nothing to do. Never raises."""

@@ -98,6 +98,23 @@ class OpenDocuments:
             self._analyzers.pop(uri, None)
             return None
 
+    def fresh_pending(self, uri: str) -> bool:
+        entry = self._analyzers.get(uri)
+        return entry is not None and entry[1].fresh_pending
+
+    def fresh(self, uri: str, source: str) -> FileResult | None:
+        """A fresh analysis of the document's last analysed text (see
+        :meth:`IncrementalAnalyzer.fresh`): may run beside the analysis thread."""
+        entry = self._analyzers.get(uri)
+        text = analysed_text(source)
+        if entry is None or text is None:
+            return None
+        try:
+            return entry[1].fresh(text)
+        except Exception:  # fresh() promises not to raise; a bug must not stop the server
+            log.exception("fresh analysis of %s failed", uri)
+            return None
+
     def statements_for(self, uri: str, source: str, lines: list[int]) -> ast.Module | None:
         """See :meth:`IncrementalAnalyzer.statements_for` (call it on the analysis thread)."""
         entry = self._analyzers.get(uri)

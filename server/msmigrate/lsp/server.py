@@ -71,6 +71,8 @@ class MsMigrateServer(LanguageServer):
         self._inflight: dict[str, asyncio.Future[Analysis]] = {}
         self._result_counter = 0
         self.analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-analysis")
+        # fresh analyses confirming a result built over a statement that does not parse (see confirm)
+        self.confirm_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-confirm")
         self.documents = OpenDocuments()  # incremental analysis state per open document
         self.last_request = 0.0  # loop time of the last request that needed an analysis
         self.on_settings_changed: list[Callable[[], Any]] = []
@@ -157,8 +159,12 @@ class MsMigrateServer(LanguageServer):
         if analysis is None or not analysis.provisional:
             return None
         loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(self.analysis_executor, self.documents.confirm, analysis.uri,
-                                            analysis.source)
+        if self.documents.fresh_pending(analysis.uri):  # beside the analysis thread: edits need not wait
+            result = await loop.run_in_executor(self.confirm_executor, self.documents.fresh, analysis.uri,
+                                                analysis.source)
+        else:
+            result = await loop.run_in_executor(self.analysis_executor, self.documents.confirm, analysis.uri,
+                                                analysis.source)
         if result is None or self.cached(uri) is not analysis:
             return None
         old = analysis.result
