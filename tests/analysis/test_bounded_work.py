@@ -4,6 +4,7 @@ incremental analysis gives the same result."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pytest
@@ -49,7 +50,16 @@ def test_one_megabyte_line_is_left_out_quickly(name: str):
     assert kept(incremental.analyze(HEAD + "y = 1" + TAIL)) == [(2, "torch.abs"), (6, "torch.neg")]
 
 
-def test_nesting_the_parser_refuses_costs_only_that_statement():
+@pytest.fixture
+def default_recursion_limit():
+    """Python's default limit, whatever ran before in this process (ast.parse's room depends on it)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    sys.setrecursionlimit(old)
+
+
+def test_nesting_the_parser_refuses_costs_only_that_statement(default_recursion_limit: None):
     kb = get_knowledge_base("2.6")
     deep = "y = " + "+".join(["a"] * 4000)  # 8 KB: under the line limit, too deep for ast.parse
     assert len(deep) < MAX_LINE_CHARS

@@ -61,3 +61,5 @@ async def test_closing_documents_releases_their_state(tmp_path: Path):
         await asyncio.sleep(0.5)
         session.out.messages.clear()
         assert per_document_state(session) == empty, f"cycle {cycle}"
+    session.server.analysis_executor.shutdown(wait=True)
+    session.server.confirm_executor.shutdown(wait=True)

@@ -89,8 +89,21 @@ def analyze_text(
     lines = lines if lines is not None else split_lines(text)
     if "torch" not in text:  # no torch, torchvision, torchaudio or torchtext name can occur
         return FileResult(path, [], lines=_line_count(lines)), None
-    result, ctx, _ = analyze_parsed(parse_text(text, lines, path), path, kb, options)
+    result, ctx, _, _ = analyze_bounded(text, lines, path, kb, options)
     return result, ctx
+
+
+def analyze_bounded(
+    text: str, lines: list[str], path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None
+) -> tuple[FileResult, AnalysisContext, list[tuple[object, object]], ParsedSource]:
+    """Parse and analyse; when the walk runs out of room (a statement nested deeper than it can follow),
+    again statement by statement, leaving out the too-deep ones (see :func:`parse_text`)."""
+    parsed = parse_text(text, lines, path)
+    try:
+        return (*analyze_parsed(parsed, path, kb, options), parsed)
+    except RecursionError:
+        parsed = parse_text(text, lines, path, by_statement=True)
+        return (*analyze_parsed(parsed, path, kb, options), parsed)
 
 
 def analyze_parsed(

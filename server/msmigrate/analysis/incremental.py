@@ -27,7 +27,7 @@ import logging
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from msmigrate.analysis.analyzer import analyze_parsed, analyze_text, run_safely
+from msmigrate.analysis.analyzer import analyze_bounded, analyze_parsed, analyze_text, run_safely
 from msmigrate.analysis.chunk_graph import ChunkGraph
 from msmigrate.analysis.chunk_parse import (
     chunk_of_node,
@@ -46,7 +46,6 @@ from msmigrate.analysis.parse import (
     SourceError,
     decode,
     has_long_line,
-    parse_text,
     split_lines,
 )
 from msmigrate.knowledge.base import KnowledgeBase
@@ -123,8 +122,7 @@ class IncrementalAnalyzer:
         self.stats = UpdateStats(FULL)
         if "torch" not in text:  # see analyze_text
             return analyze_text(text, self.path, self.kb, self.options, lines)[0]
-        parsed = parse_text(text, lines, self.path)
-        result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
+        result, _, triggers, parsed = analyze_bounded(text, lines, self.path, self.kb, self.options)
         if result.error_key is not None or parsed.skipped:  # statements left out: the next version anew
             return result
         chunks = chunks_of(parsed.tree.body)

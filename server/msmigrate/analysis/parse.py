@@ -95,20 +95,27 @@ def parse_source(source: str | bytes, path: str = "<unknown>") -> ParsedSource:
     return parse_text(text, split_lines(text), path)
 
 
-def parse_text(text: str, lines: list[str], path: str = "<unknown>") -> ParsedSource:
+def parse_text(
+    text: str, lines: list[str], path: str = "<unknown>", by_statement: bool = False
+) -> ParsedSource:
     """Parse decoded text (``lines`` from :func:`split_lines`), recovering from syntax errors; top-level
-    statements over the bounds (:data:`MAX_LINE_CHARS`, :data:`MAX_NESTING`) are left out."""
+    statements over the bounds (:data:`MAX_LINE_CHARS`, :data:`MAX_NESTING`) are left out.
+    ``by_statement``: statement by statement at once (the walk of the whole tree ran out of room)."""
     source, patched, skipped = text, lines, []
     if has_long_line(lines):
         patched, skipped = _without_long_statements(lines)
         source = "\n".join(patched)
-    try:
-        tree = _ast_parse(source, path)
-    except SyntaxError as exc:
-        message = f"line {exc.lineno}: {exc.msg}"
-        tree = recover(source, patched, path, exc.lineno)
-        return ParsedSource(text, lines, tree, syntax_error=message, skipped=tuple(skipped))
-    except (RecursionError, MemoryError):  # nesting deeper than the parser accepts: statement by statement
+    tree: ast.Module | None = None
+    if not by_statement:
+        try:
+            tree = _ast_parse(source, path)
+        except SyntaxError as exc:
+            message = f"line {exc.lineno}: {exc.msg}"
+            tree = recover(source, patched, path, exc.lineno)
+            return ParsedSource(text, lines, tree, syntax_error=message, skipped=tuple(skipped))
+        except (RecursionError, MemoryError):  # nesting deeper than the parser accepts
+            tree = None
+    if tree is None:
         tree, deep = parse_statements(patched, path)
         skipped = sorted({*skipped, *deep})
         if not tree.body and not skipped:
