@@ -77,3 +77,25 @@ def test_long_lines_below_the_limit_are_analysed():
     line = "y = [" + ",".join(["torch.abs(1)"] * 1500) + "]"  # 19.5 KB
     result = analyze_source(HEAD + line + "\n", "ok.py", kb)
     assert len(result.findings) == 1501 and result.syntax_error_line is None
+
+
+def test_recursion_room_is_kept_until_the_last_analysis_leaves(default_recursion_limit: None):
+    import threading
+
+    from msmigrate.analysis.analyzer import _recursion_room
+
+    inside, release, seen = threading.Event(), threading.Event(), []
+
+    def second() -> None:
+        with _recursion_room():
+            inside.set()
+            release.wait(5)
+            seen.append(sys.getrecursionlimit())  # after the first analysis left
+
+    with _recursion_room():
+        thread = threading.Thread(target=second)
+        thread.start()
+        inside.wait(5)
+    release.set()
+    thread.join(5)
+    assert seen == [6000] and sys.getrecursionlimit() == 1000

@@ -14,6 +14,7 @@ import logging
 import pkgutil
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from functools import cache
@@ -275,19 +276,33 @@ def _gc_paused():
             gc.enable()
 
 
+_ROOM_LOCK = threading.Lock()
+_room_users = 0  # analyses (threads) inside _recursion_room
+_room_restore = 0  # the limit to restore when the last one leaves (0: leave it)
+
+
 @contextmanager
 def _recursion_room():
     """The walk recurses a few frames per level of the syntax tree, whose depth ``ast.parse`` bounds
     (about a thousand levels under the default limit): give the walk room for that depth (e.g. a
-    generated 900-term sum). Only Python frames are added, so the C stack is not at risk."""
-    limit = sys.getrecursionlimit()
-    if limit < _WALK_RECURSION_LIMIT:
-        sys.setrecursionlimit(_WALK_RECURSION_LIMIT)
+    generated 900-term sum). Only Python frames are added, so the C stack is not at risk. The limit is
+    process-wide: with analyses in two threads (the server's fresh confirmations), the first one in
+    raises it and the last one out restores it."""
+    global _room_users, _room_restore
+    with _ROOM_LOCK:
+        if _room_users == 0:
+            limit = sys.getrecursionlimit()
+            _room_restore = limit if limit < _WALK_RECURSION_LIMIT else 0
+            if _room_restore:
+                sys.setrecursionlimit(_WALK_RECURSION_LIMIT)
+        _room_users += 1
     try:
         yield
     finally:
-        if limit < _WALK_RECURSION_LIMIT:
-            sys.setrecursionlimit(limit)
+        with _ROOM_LOCK:
+            _room_users -= 1
+            if _room_users == 0 and _room_restore:
+                sys.setrecursionlimit(_room_restore)
 
 
 def _line_count(lines: list[str]) -> int:
