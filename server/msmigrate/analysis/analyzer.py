@@ -14,6 +14,7 @@ import logging
 import pkgutil
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from functools import cache
@@ -90,8 +91,21 @@ def analyze_text(
     lines = lines if lines is not None else split_lines(text)
     if "torch" not in text:  # no torch, torchvision, torchaudio or torchtext name can occur
         return FileResult(path, [], lines=_line_count(lines)), None
-    result, ctx, _ = analyze_parsed(parse_text(text, lines, path), path, kb, options)
+    result, ctx, _, _ = analyze_bounded(text, lines, path, kb, options)
     return result, ctx
+
+
+def analyze_bounded(
+    text: str, lines: list[str], path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None
+) -> tuple[FileResult, AnalysisContext, list[tuple[object, object]], ParsedSource]:
+    """Parse and analyse; when the walk runs out of room (a statement nested deeper than it can follow),
+    again statement by statement, leaving out the too-deep ones (see :func:`parse_text`)."""
+    parsed = parse_text(text, lines, path)
+    try:
+        return (*analyze_parsed(parsed, path, kb, options), parsed)
+    except RecursionError:
+        parsed = parse_text(text, lines, path, by_statement=True)
+        return (*analyze_parsed(parsed, path, kb, options), parsed)
 
 
 def analyze_parsed(
@@ -260,19 +274,33 @@ def _gc_paused():
             gc.enable()
 
 
+_ROOM_LOCK = threading.Lock()
+_room_users = 0  # analyses (threads) inside _recursion_room
+_room_restore = 0  # the limit to restore when the last one leaves (0: leave it)
+
+
 @contextmanager
 def _recursion_room():
     """The walk recurses a few frames per level of the syntax tree, whose depth ``ast.parse`` bounds
     (about a thousand levels under the default limit): give the walk room for that depth (e.g. a
-    generated 900-term sum). Only Python frames are added, so the C stack is not at risk."""
-    limit = sys.getrecursionlimit()
-    if limit < _WALK_RECURSION_LIMIT:
-        sys.setrecursionlimit(_WALK_RECURSION_LIMIT)
+    generated 900-term sum). Only Python frames are added, so the C stack is not at risk. The limit is
+    process-wide: with analyses in two threads (the server's fresh confirmations), the first one in
+    raises it and the last one out restores it."""
+    global _room_users, _room_restore
+    with _ROOM_LOCK:
+        if _room_users == 0:
+            limit = sys.getrecursionlimit()
+            _room_restore = limit if limit < _WALK_RECURSION_LIMIT else 0
+            if _room_restore:
+                sys.setrecursionlimit(_WALK_RECURSION_LIMIT)
+        _room_users += 1
     try:
         yield
     finally:
-        if limit < _WALK_RECURSION_LIMIT:
-            sys.setrecursionlimit(limit)
+        with _ROOM_LOCK:
+            _room_users -= 1
+            if _room_users == 0 and _room_restore:
+                sys.setrecursionlimit(_room_restore)
 
 
 def _line_count(lines: list[str]) -> int:

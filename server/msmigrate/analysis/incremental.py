@@ -27,7 +27,7 @@ import logging
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from msmigrate.analysis.analyzer import analyze_parsed, analyze_text, run_safely
+from msmigrate.analysis.analyzer import analyze_bounded, analyze_parsed, analyze_text, run_safely
 from msmigrate.analysis.chunk_graph import ChunkGraph
 from msmigrate.analysis.chunk_parse import (
     chunk_of_node,
@@ -41,7 +41,13 @@ from msmigrate.analysis.chunk_parse import (
 from msmigrate.analysis.chunks import Chunk, chunk_at, chunks_of
 from msmigrate.analysis.finding import FileResult, Finding
 from msmigrate.analysis.options import AnalysisOptions
-from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
+from msmigrate.analysis.parse import (
+    ParsedSource,
+    SourceError,
+    decode,
+    has_long_line,
+    split_lines,
+)
 from msmigrate.knowledge.base import KnowledgeBase
 
 log = logging.getLogger(__name__)
@@ -99,7 +105,7 @@ class IncrementalAnalyzer:
     # --- full and incremental ------------------------------------------------------------------
     def _analyze(self, text: str, lines: list[str]) -> FileResult:
         state, self._state = self._state, None  # whatever fails below, no half-updated state stays
-        if state is not None:
+        if state is not None and not has_long_line(lines):  # (a statement left out: see parse_text)
             try:
                 result = self._incremental(state, text, lines)
             except RecursionError:
@@ -116,9 +122,8 @@ class IncrementalAnalyzer:
         self.stats = UpdateStats(FULL)
         if "torch" not in text:  # see analyze_text
             return analyze_text(text, self.path, self.kb, self.options, lines)[0]
-        parsed = parse_text(text, lines, self.path)
-        result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
-        if result.error_key is not None:
+        result, _, triggers, parsed = analyze_bounded(text, lines, self.path, self.kb, self.options)
+        if result.error_key is not None or parsed.skipped:  # statements left out: the next version anew
             return result
         chunks = chunks_of(parsed.tree.body)
         groups = _group(result.findings, chunks)
@@ -181,6 +186,7 @@ class IncrementalAnalyzer:
                 if chunk in groups:
                     groups[chunk] = _moved(groups[chunk], delta)
         state.update(text, lines, new_chunks, state.result)
+        state.unconfirmed = any(chunk.broken for chunk in new_chunks)
         current = set(new_chunks)
         exact = graph.affected(new_region, removed) | (state.dirty & current)
         state.dirty = set()
@@ -227,16 +233,37 @@ class IncrementalAnalyzer:
 
     @property
     def provisional(self) -> bool:
-        """Whether the last result holds findings from a shortened analysis (see :meth:`confirm`)."""
-        return self._state is not None and bool(self._state.dirty)
+        """Whether the last result holds findings from a shortened analysis, or from an edit over a
+        statement that does not parse (see :meth:`confirm`)."""
+        return self._state is not None and (bool(self._state.dirty) or self._state.unconfirmed)
+
+    @property
+    def fresh_pending(self) -> bool:
+        """Whether only a fresh analysis of the text is pending (an edit over a statement that does not
+        parse, nothing shortened): :meth:`fresh` gives it without touching this analyzer's state."""
+        state = self._state
+        return state is not None and state.unconfirmed and not state.dirty
+
+    def fresh(self, text: str) -> FileResult | None:
+        """A fresh analysis of ``text`` if it is the last analysed text (``None`` otherwise). Reads nothing
+        this analyzer changes, so it may run in another thread while :meth:`analyze` runs. Never raises."""
+        state = self._state
+        if state is None or state.text != text:
+            return None
+        lines = state.lines
+        return run_safely(
+            self.path, lines, lambda: analyze_text(text, self.path, self.kb, self.options, lines)[0]
+        )
 
     def confirm(self) -> FileResult | None:
         """After a provisional result: analyse what the edits affected in full, as one exact step.
         Returns the exact result, or ``None`` when there was nothing to do. Never raises."""
         state, self._state = self._state, None
-        if state is None or not state.dirty:
+        if state is None or not (state.dirty or state.unconfirmed):
             self._state = state
             return None
+        if state.unconfirmed:  # what a fresh open of the text gives
+            return run_safely(self.path, state.lines, lambda: self._full(state.text, state.lines))
         try:
             affected = state.dirty & set(state.chunks)
             state.dirty = set()
@@ -305,6 +332,9 @@ class _State:
     graph: ChunkGraph
     result: FileResult
     dirty: set[Chunk] = field(default_factory=set)  # chunks whose findings are provisional
+    # built by an edit over a statement that does not parse: a fresh analysis (which recovers the whole
+    # file instead) may differ there, so confirm() analyses the whole text
+    unconfirmed: bool = False
     _starts: list[int] | None = None
     _ends: list[int] | None = None
 

@@ -17,7 +17,13 @@ import warnings
 from dataclasses import dataclass
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _MAX_BLANKING_ROUNDS = 8
+# work per document is bounded: a top-level statement with a line longer than this is not analysed (a 1 MB
+# generated line cost parso 10-20 s), nor one nested deeper than MAX_NESTING when Python's own parser
+# gives up on the file ("too deeply nested"); the rest of the file keeps its findings
+MAX_LINE_CHARS = 20_000
+MAX_NESTING = 400
 
 
 class SourceError(Exception):
@@ -35,6 +41,7 @@ class ParsedSource:
     lines: list[str]  # split exactly like the tokenizer counts lines (\r\n, \r, \n)
     tree: ast.Module
     syntax_error: str | None = None  # first syntax error message, "line N: msg"
+    skipped: tuple[int, ...] = ()  # first lines of the top-level statements left out (too long, too deep)
 
     @property
     def recovered(self) -> bool:
@@ -48,7 +55,7 @@ def decode(source: str | bytes) -> str:
         text = source[1:] if source.startswith("\ufeff") else source
         if "\x00" in text:
             raise SourceError("analysis.binary_file")
-        return text
+        return without_surrogates(text)
     if b"\x00" in source:
         raise SourceError("analysis.binary_file")
     if source.startswith(codecs.BOM_UTF8):
@@ -67,6 +74,14 @@ def decode(source: str | bytes) -> str:
         raise SourceError("analysis.unknown_encoding", detail=encoding) from None
 
 
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate (an editor's text can hold them; UTF-8 cannot) replaced by
+    U+FFFD: one code point and one UTF-16 unit as well, so every line and column stays where it was."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as the tokenizer counts them (not ``str.splitlines``, which also breaks at form feeds)."""
     if "\r" not in text:
@@ -80,17 +95,97 @@ def parse_source(source: str | bytes, path: str = "<unknown>") -> ParsedSource:
     return parse_text(text, split_lines(text), path)
 
 
-def parse_text(text: str, lines: list[str], path: str = "<unknown>") -> ParsedSource:
-    """Parse decoded text (``lines`` from :func:`split_lines`), recovering from syntax errors."""
-    try:
-        tree = _ast_parse(text, path)
-    except SyntaxError as exc:
-        message = f"line {exc.lineno}: {exc.msg}"
-        tree = recover(text, lines, path, exc.lineno)
-        return ParsedSource(text, lines, tree, syntax_error=message)
-    except (RecursionError, MemoryError):  # nesting deeper than the parser accepts
-        raise SourceError("analysis.too_complex") from None
-    return ParsedSource(text, lines, tree)
+def parse_text(
+    text: str, lines: list[str], path: str = "<unknown>", by_statement: bool = False
+) -> ParsedSource:
+    """Parse decoded text (``lines`` from :func:`split_lines`), recovering from syntax errors; top-level
+    statements over the bounds (:data:`MAX_LINE_CHARS`, :data:`MAX_NESTING`) are left out.
+    ``by_statement``: statement by statement at once (the walk of the whole tree ran out of room)."""
+    source, patched, skipped = text, lines, []
+    if has_long_line(lines):
+        patched, skipped = _without_long_statements(lines)
+        source = "\n".join(patched)
+    tree: ast.Module | None = None
+    if not by_statement:
+        try:
+            tree = _ast_parse(source, path)
+        except SyntaxError as exc:
+            message = f"line {exc.lineno}: {exc.msg}"
+            tree = recover(source, patched, path, exc.lineno)
+            return ParsedSource(text, lines, tree, syntax_error=message, skipped=tuple(skipped))
+        except (RecursionError, MemoryError):  # nesting deeper than the parser accepts
+            tree = None
+    if tree is None:
+        tree, deep = parse_statements(patched, path)
+        skipped = sorted({*skipped, *deep})
+        if not tree.body and not skipped:
+            raise SourceError("analysis.too_complex") from None
+    return ParsedSource(text, lines, tree, skipped_note(skipped, lines), tuple(skipped))
+
+
+def has_long_line(lines: list[str]) -> bool:
+    return bool(lines) and max(map(len, lines)) > MAX_LINE_CHARS
+
+
+def skipped_note(skipped: list[int] | tuple[int, ...], lines: list[str]) -> str | None:
+    """The note (as a syntax error message, "line N: msg") for statements left out, or ``None``."""
+    if not skipped:
+        return None
+    first = skipped[0]
+    longest = max(len(line) for line in lines[first - 1 : _top_level_block(lines, first)[1]])
+    if longest > MAX_LINE_CHARS:
+        return f"line {first}: statement not analysed: a line of {longest} characters (over {MAX_LINE_CHARS})"
+    return f"line {first}: statement not analysed: nested more than {MAX_NESTING} levels deep"
+
+
+def _without_long_statements(lines: list[str]) -> tuple[list[str], list[int]]:
+    """``lines`` with each top-level statement holding a line over :data:`MAX_LINE_CHARS` blanked (line
+    numbers kept), and the first lines of those statements."""
+    patched = list(lines)
+    skipped: list[int] = []
+    number = 0
+    for index, line in enumerate(lines):
+        if len(line) <= MAX_LINE_CHARS or index < number:
+            continue
+        start, end = _top_level_block(lines, index + 1)
+        skipped.append(start)
+        patched[start - 1 : end] = ["pass"] + [""] * (end - start)
+        number = end
+    return patched, skipped
+
+
+def parse_statements(lines: list[str], path: str) -> tuple[ast.Module, list[int]]:
+    """The top-level statements (by indentation) parsed one by one, at their lines; those nested too
+    deeply for the parser (or deeper than :data:`MAX_NESTING`) are left out: (module, their first lines)."""
+    body: list[ast.stmt] = []
+    skipped: list[int] = []
+    start = 1
+    while start <= len(lines):
+        end = _top_level_block(lines, start)[1]
+        try:
+            piece = _ast_parse("\n" * (start - 1) + "\n".join(lines[start - 1 : end]), path)
+        except (SyntaxError, ValueError):
+            piece = None
+        except (RecursionError, MemoryError):
+            piece, deep = None, True
+        else:
+            deep = any(_deeper_than(node, MAX_NESTING) for node in piece.body)
+        if deep:
+            skipped.append(start)
+        elif piece is not None:
+            body.extend(piece.body)
+        start = end + 1
+    return ast.Module(body=body, type_ignores=[]), skipped
+
+
+def _deeper_than(node: ast.AST, limit: int) -> bool:
+    stack = [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(current))
+    return False
 
 
 def _ast_parse(text: str, path: str) -> ast.Module:

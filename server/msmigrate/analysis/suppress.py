@@ -6,6 +6,8 @@ import io
 import re
 import tokenize
 
+from msmigrate.analysis.parse import split_lines
+
 _IGNORE = re.compile(r"#\s*msmigrate:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?", re.IGNORECASE)
 ALL_RULES = "*"
 
@@ -21,7 +23,7 @@ def suppressions(source: str) -> dict[int, frozenset[str]]:
                 _add(found, token.start[0], token.string)
     except (tokenize.TokenError, SyntaxError, IndentationError):
         # broken code: fall back to a line scan that skips lines where the marker sits inside quotes
-        for number, line in enumerate(source.splitlines(), start=1):
+        for number, line in enumerate(split_lines(source), start=1):  # LSP's and the tokenizer's lines
             index = line.find("#")
             if index >= 0 and "msmigrate" in line[index:] and line[:index].count('"') % 2 == 0 \
                     and line[:index].count("'") % 2 == 0:

@@ -44,6 +44,16 @@ def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Se
         return FileResult(path=path, error_key="common.error", error_args={"detail": str(exc)})
 
 
+def analysed_text(source: str) -> str | None:
+    """The text the analyzer works on for a document's ``source`` (no BOM, no lone surrogates)."""
+    from msmigrate.analysis.parse import SourceError, decode
+
+    try:
+        return decode(source)
+    except SourceError:
+        return None
+
+
 class OpenDocuments:
     """One :class:`IncrementalAnalyzer` per open document (made anew when the settings change), so an
     edit re-analyses only the statements it touches. Used from the one analysis thread."""
@@ -85,10 +95,27 @@ class OpenDocuments:
         if entry is None or not entry[1].provisional:
             return None
         try:
-            return entry[1].confirm() if entry[1].text == source else None
+            return entry[1].confirm() if entry[1].text == analysed_text(source) else None
         except Exception:  # confirm() promises not to raise; a bug must not stop the server
             log.exception("confirming the analysis of %s failed", uri)
             self._analyzers.pop(uri, None)
+            return None
+
+    def fresh_pending(self, uri: str) -> bool:
+        entry = self._analyzers.get(uri)
+        return entry is not None and entry[1].fresh_pending
+
+    def fresh(self, uri: str, source: str) -> FileResult | None:
+        """A fresh analysis of the document's last analysed text (see
+        :meth:`IncrementalAnalyzer.fresh`): may run beside the analysis thread."""
+        entry = self._analyzers.get(uri)
+        text = analysed_text(source)
+        if entry is None or text is None:
+            return None
+        try:
+            return entry[1].fresh(text)
+        except Exception:  # fresh() promises not to raise; a bug must not stop the server
+            log.exception("fresh analysis of %s failed", uri)
             return None
 
     def statements_for(self, uri: str, source: str, lines: list[int]) -> ast.Module | None:
@@ -97,7 +124,7 @@ class OpenDocuments:
         if entry is None:
             return None
         try:
-            return entry[1].statements_for(source, lines)
+            return entry[1].statements_for(analysed_text(source), lines)
         except Exception:  # a bug here only costs the fix context a full parse
             log.exception("statements of %s for quick fixes failed", uri)
             return None

@@ -219,6 +219,10 @@ class Renderer:
         self._fragments.pop(uri, None)
         self._held.pop(uri, None)
         self._rests_by_args.pop(uri, None)
+        if not self._fragments:  # no document left: the shared tables start again with the next one
+            self._messages.clear()
+            self._urls.clear()
+            self._rest.clear()
 
 
 def renderer_of(server: MsMigrateServer) -> Renderer:
@@ -383,6 +387,33 @@ class Publisher:
             self.schedule(document.uri)
 
 
+def confirm_for_pull(server: MsMigrateServer, analysis: Analysis) -> None:
+    """A pulling client got a provisional result: once requests pause, analyse exactly and, when the
+    findings change, ask the client to pull again (``workspace/diagnostic/refresh``)."""
+    pending: set[str] = server.__dict__.setdefault("pull_confirmations", set())
+    if analysis.uri in pending:
+        return
+    pending.add(analysis.uri)
+
+    async def confirm() -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                await asyncio.sleep(CONFIRM_AFTER_S)
+                if loop.time() - server.last_request >= CONFIRM_AFTER_S:
+                    break
+            confirmed = await server.confirm(analysis.uri)
+            if confirmed is not None and confirmed is not analysis and \
+                    server.client_supports("workspace", "diagnostics", "refresh_support"):
+                server.workspace_diagnostic_refresh(None)
+        except Exception as exc:
+            server.report_failure("diagnostics", exc)
+        finally:
+            pending.discard(analysis.uri)
+
+    asyncio.get_running_loop().create_task(confirm())
+
+
 def register(server: MsMigrateServer) -> None:
     publisher = Publisher(server)
     server.publisher = publisher  # type: ignore[attr-defined]
@@ -404,6 +435,8 @@ def register(server: MsMigrateServer) -> None:
     def did_close(ls: MsMigrateServer, params: types.DidCloseTextDocumentParams) -> None:
         server.forget(params.text_document.uri)
         publisher.clear(params.text_document.uri)
+        if not server.workspace.text_documents:  # the last one: hand the freed heap back to the OS
+            server.release_memory_soon()
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -419,6 +452,8 @@ def register(server: MsMigrateServer) -> None:
             analysis = None
         if analysis is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
+        if analysis.provisional:
+            confirm_for_pull(server, analysis)
         if params.previous_result_id == analysis.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=analysis.result_id)
         # plain JSON objects, sent as they are (see Renderer)

@@ -36,6 +36,7 @@ from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.lsp.analysis import OpenDocuments
 from msmigrate.lsp.config import Settings
 from msmigrate.lsp.positions import LineIndex
+from msmigrate.lsp.protocol import GuardedProtocol
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -63,19 +64,28 @@ class Analysis:
 
 class MsMigrateServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("msmigrate", __version__)
+        super().__init__("msmigrate", __version__, protocol_cls=GuardedProtocol)
         self.settings = Settings()
         self.generation = 0  # bumped on every settings change
         self.analyses: dict[str, Analysis] = {}
         self._inflight: dict[str, asyncio.Future[Analysis]] = {}
         self._result_counter = 0
         self.analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-analysis")
+        # fresh analyses confirming a result built over a statement that does not parse (see confirm)
+        self.confirm_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-confirm")
         self.documents = OpenDocuments()  # incremental analysis state per open document
         self._project_classes: tuple[int, frozenset[str]] | None = None  # (generation, index)
         self.last_request = 0.0  # loop time of the last request that needed an analysis
         self.on_settings_changed: list[Callable[[], Any]] = []
         # extra code actions from optional features: provider(server, analysis, params) -> [CodeAction]
         self.code_action_providers: list[Callable[..., list[types.CodeAction]]] = []
+
+    def start_io(self, *args: Any, **kwargs: Any) -> None:
+        """Serve over stdio; exits with the code ``exit`` chose (1 without ``shutdown`` first)."""
+        super().start_io(*args, **kwargs)
+        code = getattr(self.protocol, "exit_code", None)
+        if code:
+            raise SystemExit(code)
 
     # --- settings and knowledge ---------------------------------------------------------------
     @property
@@ -175,8 +185,12 @@ class MsMigrateServer(LanguageServer):
         if analysis is None or not analysis.provisional:
             return None
         loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(self.analysis_executor, self.documents.confirm, analysis.uri,
-                                            analysis.source)
+        if self.documents.fresh_pending(analysis.uri):  # beside the analysis thread: edits need not wait
+            result = await loop.run_in_executor(self.confirm_executor, self.documents.fresh, analysis.uri,
+                                                analysis.source)
+        else:
+            result = await loop.run_in_executor(self.analysis_executor, self.documents.confirm, analysis.uri,
+                                                analysis.source)
         if result is None or self.cached(uri) is not analysis:
             return None
         old = analysis.result
@@ -242,11 +256,13 @@ class MsMigrateServer(LanguageServer):
         if future.cancelled() or future.exception() is not None:
             return
         analysis = future.result()
-        if self.document(uri) is None:  # closed meanwhile
+        if self.document(uri) is None:  # closed meanwhile: keep nothing of it
+            self.documents.forget(uri)
             return
-        previous = self.analyses.get(uri)
-        if previous is None or previous.version is None or (analysis.version or 0) >= previous.version:
-            self.analyses[uri] = analysis
+        # analyses of one document run one after the other, each on the text of its start: the one that
+        # finished last is the newest. Versions are not compared: they start again when a document is
+        # reopened, and a client may send a lower one (``cached`` checks version and text for equality).
+        self.analyses[uri] = analysis
 
     def release_memory_soon(self, delay: float = 0.5) -> None:
         """After a big job (a project scan and its report reply), hand freed heap back to the OS."""

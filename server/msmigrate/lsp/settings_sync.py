@@ -30,6 +30,12 @@ class SettingsSync:
         self.initial: dict[str, Any] = {}
 
     def adopt(self, section: Any) -> None:
+        """Apply a settings section; one with an invalid value is rejected as a whole (the current
+        settings stay, the user is told which values were wrong)."""
+        problems = Settings.from_dict(section).problems if isinstance(section, dict) else ()
+        if problems:
+            self.reject(problems)
+            return
         data = _merge(self.initial, section) if isinstance(section, dict) else self.initial
         if self.server.apply_settings(Settings.from_dict(data)):
             for hook in self.server.on_settings_changed:
@@ -37,6 +43,15 @@ class SettingsSync:
                     hook()
                 except Exception as exc:
                     self.server.report_failure("settings change", exc)
+
+    def reject(self, problems: tuple[str, ...]) -> None:
+        server = self.server
+        message = t("lsp.settings.rejected", server.lang, detail="; ".join(problems))
+        server.log(message, types.MessageType.Warning)
+        try:
+            server.window_show_message(types.ShowMessageParams(types.MessageType.Warning, message))
+        except Exception:  # no client connected (unit use)
+            pass
 
     async def pull(self) -> None:
         server = self.server

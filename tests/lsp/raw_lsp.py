@@ -1,0 +1,72 @@
+"""A bare JSON-RPC client over the server's stdio, for messages pytest-lsp would not send (requests
+before ``initialize``, ``exit`` without ``shutdown``, malformed params)."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+from typing import Any
+
+from lsp_support import SERVER
+
+
+class RawSession:
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "msmigrate", "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=SERVER.server_env,
+        )
+        self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            length = 0
+            while True:
+                header = stream.readline()
+                if not header:
+                    return
+                if header.lower().startswith(b"content-length:"):
+                    length = int(header.split(b":")[1])
+                if header in (b"\r\n", b"\n"):
+                    break
+            self.messages.put(json.loads(stream.read(length)))
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def reply(self, request_id: int, timeout: float = 10.0) -> dict[str, Any]:
+        """The response to ``request_id`` (other messages are skipped)."""
+        while True:
+            message = self.messages.get(timeout=timeout)
+            if message.get("id") == request_id and "method" not in message:
+                return message
+
+    def request(self, request_id: int, method: str, params: Any = None) -> dict[str, Any]:
+        self.send({"id": request_id, "method": method, "params": params})
+        return self.reply(request_id)
+
+    def initialize(self) -> None:
+        assert "result" in self.request(1, "initialize", {"capabilities": {}})
+        self.send({"method": "initialized", "params": {}})
+
+    def finish(self, timeout: float = 10.0) -> tuple[int, str]:
+        """Wait for the process; its exit code and stderr."""
+        try:
+            code = self.process.wait(timeout)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+        assert self.process.stderr is not None
+        return code, self.process.stderr.read().decode("utf-8", "replace")
