@@ -71,6 +71,7 @@ _MAX_DEPTH = 8  # message arguments: plain values, or (nested) lists of them (me
 _TEXT_FIELDS = {
     FIELDS.index(name): kinds
     for name, kinds in (("torch_api", _OPTIONAL_TEXT), ("mindspore_api", _OPTIONAL_TEXT), ("rule", (str,)),
+                        ("written_api", _OPTIONAL_TEXT),
                         ("message_key", (str,)))
 }
 _FIXABLE = FIELDS.index("fixable")
