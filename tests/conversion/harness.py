@@ -279,7 +279,7 @@ def compare(expected: list[np.ndarray], got: list[np.ndarray], mode: str) -> str
                 return f"output {index}: NaN/Inf positions differ"
             finite = np.isfinite(xf)
             if not np.allclose(xf[finite], yf[finite], rtol=RTOL, atol=ATOL) or not np.array_equal(
-                xf[~finite], yf[~finite]
+                xf[~finite], yf[~finite], equal_nan=True
             ):
                 err = float(np.max(np.abs(xf[finite] - yf[finite]))) if finite.any() else 0.0
                 return f"output {index}: values differ (max abs {err:.3g})"

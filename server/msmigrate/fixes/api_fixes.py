@@ -288,11 +288,27 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
         if swap is not None:
             row, mindspore_api = swap.row, swap.row.mindspore_api
     fix = _replace(ctx, finding, row, mindspore_api)
+    if fix is None and swap is None and mindspore_api and not _same_shape(ctx.kb, finding.torch_api,
+                                                                          mindspore_api):
+        fix = _same_shape_candidate(ctx, finding, mindspore_api)
     if fix is None or swap is None or not fix.edits:
         return fix
     base = (message_ref(fix.title_key, **fix.title_args),)
     return Fix(fix.rule, "fix.device_target", fix.edits,
                {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
+
+
+def _same_shape_candidate(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fix | None:
+    """A derived mapping whose target is used differently (``torch.tensor`` → the class
+    ``mindspore.Tensor``): the fix writes the other derived candidate that is used the same way
+    (the function ``mindspore.tensor``), if one passed or needed no check."""
+    entry = ctx.kb.derived_table.entry(finding.torch_api) if finding.torch_api else None
+    for candidate in entry.candidates if entry else ():
+        if candidate.check == "fail" or candidate.mindspore_api == mindspore_api:
+            continue
+        if _same_shape(ctx.kb, finding.torch_api or "", candidate.mindspore_api):
+            return _replace(ctx, finding, candidate.row, candidate.mindspore_api)
+    return None
 
 
 def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
