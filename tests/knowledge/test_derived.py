@@ -246,7 +246,16 @@ def test_derived_files_hold_no_api_the_table_maps(version: str) -> None:
         row = kb.row(torch_api)
         assert row is None or entry.replaces == row.mindspore_api, torch_api
         for candidate in entry.candidates:
-            assert candidate.mindspore_api in kb.mindspore_inventory, (torch_api, candidate.mindspore_api)
+            assert kb.mindspore_has(candidate.mindspore_api), (torch_api, candidate.mindspore_api)
+
+
+def test_a_table_target_listed_as_an_alias_is_not_gone() -> None:
+    """The MindSpore inventory lists ``mindspore.mint.abs`` as an alias of ``mindspore.ops.abs``: the 2.6
+    table's row stands, with no derived replacement."""
+    kb = get_knowledge_base("2.6")
+    assert kb.mindspore_inventory.aliases["mindspore.mint.abs"] == "mindspore.ops.abs"
+    assert kb.row("torch.abs").mindspore_api == "mindspore.mint.abs"
+    assert (kb.derived_table.entry("torch.abs"), kb.gone_target("torch.abs")) == (None, None)
 
 
 def test_reviewed_exceptions_are_not_offered_and_keep_their_reason() -> None:

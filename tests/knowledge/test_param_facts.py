@@ -70,6 +70,7 @@ def test_literal_kinds_and_companions():
 def test_rename_facts_resolutions_on_a_small_table():
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.knowledge.consistency import rename_facts
+    from msmigrate.knowledge.inventory_index import InventoryIndex
     from msmigrate.knowledge.model import MappingCategory, MappingRow, MappingTable
 
     def row(torch_api, ms_api, renames):
@@ -84,14 +85,14 @@ def test_rename_facts_resolutions_on_a_small_table():
         row("torch.e", "mindspore.ops.e", {"dim": "nope"}),  # **kwargs: cannot be rejected
     ))
     torch_sig = {"signatures": [[_p("input"), _p("dim"), _p("weight", "None")]]}
-    kb.__dict__["torch_inventory"] = {f"torch.{n}": torch_sig for n in "abcde"}
-    kb.__dict__["mindspore_inventory"] = {
+    kb.__dict__["torch_inventory"] = InventoryIndex.from_apis({f"torch.{n}": torch_sig for n in "abcde"})
+    kb.__dict__["mindspore_inventory"] = InventoryIndex.from_apis({
         "mindspore.ops.a": {"signatures": [[_p("input"), _p("axis")]]},
         "mindspore.ops.b": {"signatures": [[_p("input")]]},
         "mindspore.ops.c": {"signatures": [[_p("input")]]},
         "mindspore.ops.d": {"signatures": [[_p("input"), _p("axis")]]},
         "mindspore.ops.e": {"signatures": [[_p("input"), _p("kwargs", kind="var_keyword")]]},
-    }
+    })
     assert rename_facts(kb) == (
         ("torch.a", "mindspore.ops.a", "dim", "dims", "use:axis"),
         ("torch.b", "mindspore.ops.b", "input", "input_x", "keep"),

@@ -37,6 +37,8 @@ _HARMLESS = {"device": None, "pin_memory": None, "memory_format": None, "non_blo
              "out": ("None",), "requires_grad": ("False",), "layout": ("None", "torch.strided"),
              "inplace": None, "sparse_grad": ("False",)}
 _MAX_ITEMS = 4
+_DERIVED_KEYS = {"analysis.api.consistent": "analysis.api.derived_consistent",
+                 "analysis.api.differences": "analysis.api.derived_differences"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,18 @@ class CallVerdict:
 
 def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                  is_tensor: Callable[[ast.expr], bool] | None = None) -> CallVerdict | None:
-    """The verdict for this call of a mapped API (MSM100 / MSM101), or ``None`` to keep ``verdict``."""
+    """The verdict for this call of a mapped API (MSM100 / MSM101), or ``None`` to keep ``verdict``.
+    A derived mapping's verdict keeps saying where the mapping comes from."""
+    found = _call_verdict(verdict, call, kb, is_tensor)
+    provenance = verdict.message_args.get("provenance")
+    if found is None or not provenance:
+        return found
+    key = _DERIVED_KEYS.get(found.message_key, found.message_key)
+    return replace(found, message_key=key, message_args={**found.message_args, "provenance": provenance})
+
+
+def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
+                  is_tensor: Callable[[ast.expr], bool] | None) -> CallVerdict | None:
     torch_api, table_target = verdict.torch_api, verdict.mindspore_api
     if not table_target or verdict.category not in (FindingCategory.CONSISTENT, FindingCategory.DIFFERENCES):
         return None

@@ -49,7 +49,7 @@ def form_of(torch_api: str, bound_names: set[str]) -> str | None:
 
 def overload_target(torch_api: str, form: str, table_target: str | None, kb: KnowledgeBase) -> str | None:
     """The MindSpore API for ``form`` of ``torch_api``, in the namespace of ``table_target``."""
-    candidates = [c for c in OVERLOADS.get(torch_api, {}).get(form, ()) if c in kb.mindspore_inventory]
+    candidates = [c for c in OVERLOADS.get(torch_api, {}).get(form, ()) if kb.mindspore_has(c)]
     if not candidates:
         return None
     if table_target:
