@@ -185,7 +185,7 @@ def test_server_check_with_a_broken_worker_is_an_error_result(tmp_path, _fake_en
         raise RuntimeError("the check machinery broke")
 
     monkeypatch.setattr("msmigrate.check.service.check_one", broken)
-    result = service.run("torch.nn.functional.softmax", None, None, python)  # an error result, not an exception
+    result = service.run("torch.nn.functional.softmax", None, None, python)  # an error result, not a raise
     assert (result.status, result.reason, result.detail) == (
         "error", "worker_crash", "RuntimeError: the check machinery broke")
     service.reset()
