@@ -177,14 +177,15 @@ def _fake_env():
 
 def test_server_check_with_a_broken_worker_is_an_error_result(tmp_path, _fake_env, monkeypatch):
     service = _service(tmp_path, "reply", '{"status": 3}')
-    result = service.run("torch.nn.functional.softmax", None, None)
+    python = service.server.settings.python_path  # the command passes the interpreter the user confirmed
+    result = service.run("torch.nn.functional.softmax", None, None, python)
     assert (result.status, result.reason, result.api) == ("error", "bad_reply", "torch.nn.functional.softmax")
 
     def broken(*args, **kwargs):
         raise RuntimeError("the check machinery broke")
 
     monkeypatch.setattr("msmigrate.check.service.check_one", broken)
-    result = service.run("torch.nn.functional.softmax", None, None)  # an error result, not an exception
+    result = service.run("torch.nn.functional.softmax", None, None, python)  # an error result, not a raise
     assert (result.status, result.reason, result.detail) == (
         "error", "worker_crash", "RuntimeError: the check machinery broke")
     service.reset()

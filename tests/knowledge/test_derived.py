@@ -136,6 +136,17 @@ def test_gone_target_points_to_its_derived_replacement() -> None:
     )
 
 
+def test_a_target_mindspore_has_as_an_alias_is_not_gone() -> None:
+    """``mindspore.mint.abs`` is an alias of the canonical ``mindspore.ops.abs`` in the inventory: the
+    table's row stays the mapping (the generator once tested canonical names only and replaced it)."""
+    kb = get_knowledge_base("2.6")
+    assert "mindspore.mint.abs" not in kb.mindspore_inventory and kb.mindspore_has("mindspore.mint.abs")
+    data = json.loads((data_dir() / "derived-2.6.json").read_text(encoding="utf-8"))
+    assert (data["counts"]["gone_targets"], "torch.abs" in data["mappings"]) == (0, False)
+    assert (kb.gone_target("torch.abs"), kb.derived("torch.abs")) == (None, None)
+    assert kb.mapping("torch.abs").mindspore_api == "mindspore.mint.abs"
+
+
 def test_gone_target_without_replacement_is_marked_missing() -> None:
     kb = get_knowledge_base("2.4")
     assert kb.gone_target("torch.nn.MultiLabelMarginLoss") == "mindspore.nn.MultiLabelMarginLoss"
