@@ -175,6 +175,28 @@ def test_a_valid_entry_with_its_checksum_is_used(tmp_path: Path, make_tree) -> N
                                                                               (7, 1, "torch.abs")]
 
 
+def test_a_derived_finding_with_nested_message_references_is_used(tmp_path: Path, make_tree) -> None:
+    """A derived mapping's provenance holds its evidence (references in a reference, 9 levels deep): such
+    a row is served from the cache, not dropped as too deep."""
+    root = make_tree(tmp_path / "p", {"a.py": "import torch\ny = torch.abs(x)\n"})
+    _scan(root, trust_mtime=False)
+    [key] = list(ResultCache().store.iterkeys())
+    evidence = [["derived.evidence.tables", [["tables", "1.10"]]],
+                ["derived.evidence.same_parameters", [["mindspore", "2.10"]]]]
+    args = {"torch_api": "torch.nn.Module", "mindspore_api": "mindspore.nn.Cell", "version": "2.6",
+            "provenance": [["derived.provenance", [["version", "2.6"], ["evidence", evidence]]]]}
+    row = _row(torch_api="torch.nn.Module", mindspore_api="mindspore.nn.Cell", usage="base_class",
+               message_key="analysis.api.derived_consistent", message_args=args)
+    _seal(key, json.dumps({"findings": [row], "lines": 2}).encode())
+    report = _scan(root, trust_mtime=False)
+    assert (report.cache_hits, report.cache_misses) == (1, 0)
+    [(_, finding)] = list(report.findings())
+    assert finding.message() == (
+        "torch.nn.Module → mindspore.nn.Cell: same behaviour; replacing the name is enough. Not in the "
+        "MindSpore 2.6 mapping table; derived: in the official mapping of MindSpore 1.10; counterpart in "
+        "MindSpore 2.10 with the same parameters.")
+
+
 def test_every_altered_value_of_a_manifest_entry_is_detected(tmp_path: Path, make_tree,
                                                             _isolated_cache: Path) -> None:
     root = make_tree(tmp_path / "p", FILES)
