@@ -109,7 +109,8 @@ def test_every_altered_value_of_a_stored_entry_is_a_miss(tmp_path: Path, make_tr
 
 HOSTILE = [
     {"findings": [[1, 2, 3]]},  # a truncated row
-    {"findings": [["1", 1, 1, 5, "torch.abs", None, "consistent", "MSM100", "hint", "x", {}, False, "call"]]},
+    {"findings": [["1", 1, 1, 5, "torch.abs", None, "consistent", "MSM100", "hint", "x", {}, False, "call",
+                   None]]},
     {"findings": {"a": 1}},
     {"findings": [], "lines": "many"},
     {"findings": [], "error_key": "no.such.message"},
@@ -122,7 +123,7 @@ def _row(**changes: Any) -> list[Any]:
     """A cached finding row (the analyzer's for ``torch.abs`` at 1:1), with ``changes``."""
     values = dict(line=1, column=1, end_line=1, end_column=5, torch_api="torch.abs",
                   mindspore_api="mindspore.mint.abs", category="consistent", rule="MSM100", severity="hint",
-                  message_key="analysis.api.consistent", fixable=True, usage="call",
+                  message_key="analysis.api.consistent", fixable=True, usage="call", written_api=None,
                   message_args={"torch_api": "torch.abs", "mindspore_api": "mindspore.mint.abs",
                                 "version": "2.6"})
     values.update(changes)
@@ -137,6 +138,7 @@ def _row(**changes: Any) -> list[Any]:
     {"findings": [_row(line=True)]},
     {"findings": [_row(line=-3)]},
     {"findings": [_row(rule=["MSM100"])]},
+    {"findings": [_row(written_api=5)]},
     {"findings": [_row(message_args={"api": {"deep": [1] * 3}, "x": None})] * 2 + [_row(message_args=[])]},
     {"findings": [_row(message_args={"torch_api": "torch.abs"})]},  # fields of the message missing
     {"findings": [_row(message_key="analysis.api.differences",  # a message reference to no message
@@ -171,6 +173,28 @@ def test_a_valid_entry_with_its_checksum_is_used(tmp_path: Path, make_tree) -> N
     assert (report.cache_hits, report.cache_misses) == (1, 0)
     assert [(f.line, f.column, f.torch_api) for _, f in report.findings()] == [(1, 1, "torch.abs"),
                                                                               (7, 1, "torch.abs")]
+
+
+def test_a_derived_finding_with_nested_message_references_is_used(tmp_path: Path, make_tree) -> None:
+    """A derived mapping's provenance holds its evidence (references in a reference, 9 levels deep): such
+    a row is served from the cache, not dropped as too deep."""
+    root = make_tree(tmp_path / "p", {"a.py": "import torch\ny = torch.abs(x)\n"})
+    _scan(root, trust_mtime=False)
+    [key] = list(ResultCache().store.iterkeys())
+    evidence = [["derived.evidence.tables", [["tables", "1.10"]]],
+                ["derived.evidence.same_parameters", [["mindspore", "2.10"]]]]
+    args = {"torch_api": "torch.nn.Module", "mindspore_api": "mindspore.nn.Cell", "version": "2.6",
+            "provenance": [["derived.provenance", [["version", "2.6"], ["evidence", evidence]]]]}
+    row = _row(torch_api="torch.nn.Module", mindspore_api="mindspore.nn.Cell", usage="base_class",
+               message_key="analysis.api.derived_consistent", message_args=args)
+    _seal(key, json.dumps({"findings": [row], "lines": 2}).encode())
+    report = _scan(root, trust_mtime=False)
+    assert (report.cache_hits, report.cache_misses) == (1, 0)
+    [(_, finding)] = list(report.findings())
+    assert finding.message() == (
+        "torch.nn.Module → mindspore.nn.Cell: same behaviour; replacing the name is enough. Not in the "
+        "MindSpore 2.6 mapping table; derived: in the official mapping of MindSpore 1.10; counterpart in "
+        "MindSpore 2.10 with the same parameters.")
 
 
 def test_every_altered_value_of_a_manifest_entry_is_detected(tmp_path: Path, make_tree,

@@ -152,11 +152,8 @@ def _module_classes(files: list[Any], limit: int) -> frozenset[str]:
     def texts():
         for source in files:
             try:
-                if os.path.getsize(source.path) > limit:
-                    continue
-                with open(source.path, "rb") as handle:
-                    data = handle.read()
-            except OSError:
+                data, _ = read_user_file(source.path, limit)  # regular files only (no FIFO, /dev/zero)
+            except (OSError, SkippedFile):
                 continue
             if b"class" in data:
                 yield source.rel, data.decode("utf-8", "replace")

@@ -67,7 +67,9 @@ def finding_from_row(row: list[Any]) -> Finding:
 # --- validation of what is read back: a cached value of the wrong type or shape raises ValueError (the
 # cache treats it as a miss), so it can neither crash a scan nor reach a report
 _OPTIONAL_TEXT = (str, type(None))
-_MAX_DEPTH = 8  # message arguments: plain values, or (nested) lists of them (message references)
+# message arguments: plain values, or (nested) lists of them: message references, 4 levels each (list,
+# reference, fields, field), which nest (a derived mapping's provenance holds its evidence)
+_MAX_DEPTH = 16
 _TEXT_FIELDS = {
     FIELDS.index(name): kinds
     for name, kinds in (("torch_api", _OPTIONAL_TEXT), ("mindspore_api", _OPTIONAL_TEXT), ("rule", (str,)),
