@@ -136,6 +136,15 @@ def test_gone_target_points_to_its_derived_replacement() -> None:
     )
 
 
+def test_table_target_spelled_by_an_alias_is_not_gone() -> None:
+    # MindSpore 2.10 lists mindspore.mint.nn.Linear as an alias of mindspore.nn.Linear: the 2.6 row stands
+    kb = get_knowledge_base("2.6")
+    assert kb.mindspore_inventory.aliases["mindspore.mint.nn.Linear"] == "mindspore.nn.Linear"
+    assert kb.gone_target("torch.nn.Linear") is None
+    verdict = _categorize("torch.nn.Linear", kb)
+    assert verdict.mindspore_api == "mindspore.mint.nn.Linear"
+
+
 def test_gone_target_without_replacement_is_marked_missing() -> None:
     kb = get_knowledge_base("2.4")
     assert kb.gone_target("torch.nn.MultiLabelMarginLoss") == "mindspore.nn.MultiLabelMarginLoss"

@@ -145,11 +145,10 @@ def _name_row(torch_api: str, mindspore_api: str, facts: SignatureFacts, torch_u
 
 def candidates_for(torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase]) -> list[Candidate]:
     """Every candidate of ``torch_api`` (see the module docstring), best first, exceptions left in."""
-    ms_inventory = kb.mindspore_inventory
     found: dict[str, Candidate] = {}
     for other in others:  # newest first
         row = other.row(torch_api)
-        if row is None or not row.mindspore_api or row.mindspore_api not in ms_inventory:
+        if row is None or not row.mindspore_api or not kb.mindspore_has(row.mindspore_api):
             continue
         target = row.mindspore_api
         if target in found:
@@ -184,7 +183,6 @@ def derive_table(kb: KnowledgeBase, others: Iterable[KnowledgeBase]) -> dict[str
     """The derived document of ``kb``'s table (``others``: the other tables, any order)."""
     newest_first = sorted(others, key=lambda o: tuple(int(p) for p in o.version.split(".")), reverse=True)
     newest_first = [o for o in newest_first if o.version != kb.version]
-    ms_inventory = kb.mindspore_inventory
     mappings: dict[str, Any] = {}
     excluded: dict[str, list[dict[str, str]]] = {}
     for torch_api in sorted(kb.torch_inventory):
@@ -193,8 +191,8 @@ def derive_table(kb: KnowledgeBase, others: Iterable[KnowledgeBase]) -> dict[str
         row = kb.row(torch_api)
         replaces = None
         if row is not None:
-            if not row.mindspore_api or row.mindspore_api in ms_inventory:
-                continue  # mapped by the table (or stated unsupported by it)
+            if not row.mindspore_api or kb.mindspore_has(row.mindspore_api):
+                continue  # mapped by the table (or stated unsupported by it); any spelling counts
             replaces = row.mindspore_api
         kept = []
         for candidate in candidates_for(torch_api, kb, newest_first):
