@@ -147,6 +147,33 @@ def test_a_target_mindspore_has_as_an_alias_is_not_gone() -> None:
     assert kb.mapping("torch.abs").mindspore_api == "mindspore.mint.abs"
 
 
+def test_table_target_spelled_by_an_alias_is_not_gone() -> None:
+    # MindSpore 2.10 lists mindspore.mint.nn.Linear as an alias of mindspore.nn.Linear: the 2.6 row stands
+    kb = get_knowledge_base("2.6")
+    assert kb.mindspore_inventory.aliases["mindspore.mint.nn.Linear"] == "mindspore.nn.Linear"
+    assert kb.gone_target("torch.nn.Linear") is None
+    verdict = _categorize("torch.nn.Linear", kb)
+    assert verdict.mindspore_api == "mindspore.mint.nn.Linear"
+
+
+def test_call_of_a_derived_mapping_keeps_its_renames_and_provenance() -> None:
+    from msmigrate.fixes.api import fix_all
+    from msmigrate.i18n import t
+
+    kb = get_knowledge_base("2.6")
+    source = "import torch\n\ny = torch.dsplit(x, sections=2)\n"
+    [finding] = analyze_source(source, "t.py", kb).findings
+    assert (finding.rule, finding.mindspore_api, finding.message_key) == (
+        "MSM101", "mindspore.ops.dsplit", "analysis.api.derived_differences")
+    assert t(finding.message_key, "en", **finding.message_args) == (
+        "torch.dsplit → mindspore.ops.dsplit (keywords to rename: sections→indices_or_sections). Not in "
+        "the MindSpore 2.6 mapping table; derived: counterpart in MindSpore 2.10, parameters differ; "
+        "verified on CPU."
+    )
+    fixed = fix_all(source, "t.py", kb)[0]
+    assert fixed == "import mindspore\n\ny = mindspore.ops.dsplit(x, indices_or_sections=2)\n"
+
+
 def test_gone_target_without_replacement_is_marked_missing() -> None:
     kb = get_knowledge_base("2.4")
     assert kb.gone_target("torch.nn.MultiLabelMarginLoss") == "mindspore.nn.MultiLabelMarginLoss"

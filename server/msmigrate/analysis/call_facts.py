@@ -51,6 +51,11 @@ class CallVerdict:
     fixable: bool = True
 
 
+# a derived mapping's verdict keeps saying where the mapping comes from
+_DERIVED_KEYS = {"analysis.api.consistent": "analysis.api.derived_consistent",
+                 "analysis.api.differences": "analysis.api.derived_differences"}
+
+
 def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                  is_tensor: Callable[[ast.expr], bool] | None = None) -> CallVerdict | None:
     """The verdict for this call of a mapped API (MSM100 / MSM101), or ``None`` to keep ``verdict``.
@@ -68,7 +73,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     torch_api, table_target = verdict.torch_api, verdict.mindspore_api
     if not table_target or verdict.category not in (FindingCategory.CONSISTENT, FindingCategory.DIFFERENCES):
         return None
-    row = kb.row(torch_api)
+    derived = kb.derived(torch_api) if "provenance" in verdict.message_args else None
+    row = derived.row if derived is not None else kb.row(torch_api)  # the row the verdict stands on
     torch_signatures = kb.torch_signatures(torch_api)
     bindings = bind(call, torch_signatures, lambda node: argument_kind(node, is_tensor)) \
         if torch_signatures else []
