@@ -106,7 +106,9 @@ def test_every_mapped_api_converts_or_is_listed(table: str) -> None:
         f"{dict(list(changed.items())[:30])}; if the change is right, refresh the file with "
         "`python benchmarks/conversion_suite.py --write-expected`"
     )
-    assert all(o.status != "torch_error" for o in result.outcomes), "a generated torch program failed"
+    # a generated program that fails in torch itself (its spec's inputs do not fit) is listed too
+    listed = harness.load_expected().get(table, {})
+    assert all(listed.get(o.api) == "torch_error" for o in result.outcomes if o.status == "torch_error")
 
 
 def test_benchmark_script_runs_a_single_api() -> None:
