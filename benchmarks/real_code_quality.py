@@ -50,13 +50,20 @@ _COUNTERPARTS = (  # torch prefix → MindSpore prefixes tried with the same rem
 
 
 def counterpart(torch_api: str, mindspore: dict) -> str | None:
-    """The MindSpore API of the same name under the corresponding namespace, if the inventory has one."""
+    """The MindSpore API of the same name under the corresponding namespace, if the inventory has one
+    under any spelling (pairs reviewed as different despite the name, knowledge/derive_exceptions.py,
+    are not counterparts)."""
+    from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
+
+    resolve = getattr(mindspore, "resolve", None)
     for prefix, targets in _COUNTERPARTS:
         if torch_api.startswith(prefix):
             rest = torch_api[len(prefix):]
             for target in targets:
-                if target + rest in mindspore:
-                    return target + rest
+                name = target + rest
+                known = resolve(name) is not None if resolve else name in mindspore
+                if known and (torch_api, name) not in EXCEPTIONS:
+                    return name
             return None
     return None
 
