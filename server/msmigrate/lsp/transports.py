@@ -22,7 +22,7 @@ import logging
 import re
 import secrets
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -149,17 +149,7 @@ def serve_tcp(
         finally:
             _session_ended(server)
 
-    async def main() -> None:
-        listener = await asyncio.start_server(connection, host, port)
-        server._server = listener  # noqa: SLF001 - closed by pygls's shutdown()
-        on_listening(host, listener.sockets[0].getsockname()[1])
-        async with listener:
-            await listener.serve_forever()
-
-    try:
-        asyncio.run(main())
-    except asyncio.CancelledError:
-        pass
+    _serve_forever(server, lambda: asyncio.start_server(connection, host, port), host, on_listening)
 
 
 def serve_ws(
@@ -199,8 +189,15 @@ def serve_ws(
         finally:
             _session_ended(server)
 
+    _serve_forever(server, lambda: serve(connection, host, port, process_request=check), host, on_listening)
+
+
+def _serve_forever(server: Any, start: Callable[[], Awaitable[Any]], host: str,
+                   on_listening: Callable[[str, int], None]) -> None:
+    """Start a listener (``start``), announce its port, and serve until pygls's shutdown closes it."""
+
     async def main() -> None:
-        listener = await serve(connection, host, port, process_request=check)
+        listener = await start()
         server._server = listener  # noqa: SLF001 - closed by pygls's shutdown()
         on_listening(host, listener.sockets[0].getsockname()[1])
         async with listener:
