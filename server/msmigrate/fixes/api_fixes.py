@@ -287,6 +287,7 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
         swap = runnable_target(finding.torch_api, ctx.kb.version, ctx.device)
         if swap is not None:
             row, mindspore_api = swap.row, swap.row.mindspore_api
+            finding = _planned_for(ctx, finding, swap.table)
     fix = _replace(ctx, finding, row, mindspore_api)
     if fix is None and swap is None and mindspore_api and not _same_shape(ctx.kb, finding.torch_api,
                                                                           mindspore_api):
@@ -296,6 +297,25 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     base = (message_ref(fix.title_key, **fix.title_args),)
     return Fix(fix.rule, "fix.device_target", fix.edits,
                {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
+
+
+def _planned_for(ctx: FixContext, finding: Finding, table: str) -> Finding:
+    """The finding with the argument plan of this call for another table's target (the plan the analysis
+    made is for the selected table's target), or with none (the row's renames apply)."""
+    from dataclasses import replace
+
+    from msmigrate.analysis.call_facts import call_verdict
+    from msmigrate.analysis.categorize import categorize
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    args = {k: v for k, v in finding.message_args.items() if k != "arg_plan"}
+    call = ctx.call_of(finding)
+    if call is not None and finding.torch_api:
+        kb = get_knowledge_base(table)
+        found = call_verdict(categorize(finding.torch_api, kb), call, kb)
+        if found is not None and "arg_plan" in found.message_args:
+            args["arg_plan"] = found.message_args["arg_plan"]
+    return replace(finding, message_args=args)
 
 
 def _same_shape_candidate(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fix | None:
