@@ -185,7 +185,7 @@ try {
     await tree.locator(".monaco-list-row", { hasText: /resnet\.py \(\d+\)/ }).first().locator(".monaco-tl-twistie").click();
     const category = tree.locator(".monaco-list-row", { hasText: /Framework pattern \(\d+\)/ }).first();
     await category.click();
-    const finding = tree.locator(".monaco-list-row", { hasText: "Rename forward to construct: Bottleneck" }).first();
+    const finding = tree.locator(".monaco-list-row", { hasText: "torch.nn.Module.forward" }).first();
     await finding.click();
     const position = page.locator(".statusbar-item", { hasText: /Ln \d+, Col \d+/ }).first();
     await page.waitForFunction(() =>
