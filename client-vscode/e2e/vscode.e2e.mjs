@@ -179,7 +179,7 @@ try {
 
   await step("07-reveal-finding", async () => {
     // models → resnet.py → "Framework pattern" → its first finding: `forward` of `class Bottleneck`
-    // (line 40 since the quick-fix added `import mindspore`), selected in the editor.
+    // (line 40 since the quick-fix added `import mindspore`), selected in the editor (cursor at its end).
     const tree = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Scan Results" }) }).first();
     // A file row opens the file when clicked; its twistie expands it.
     await tree.locator(".monaco-list-row", { hasText: /resnet\.py \(\d+\)/ }).first().locator(".monaco-tl-twistie").click();
@@ -189,7 +189,7 @@ try {
     await finding.click();
     const position = page.locator(".statusbar-item", { hasText: /Ln \d+, Col \d+/ }).first();
     await page.waitForFunction(() =>
-      [...document.querySelectorAll(".statusbar-item")].some((e) => /Ln 40, Col 9 \(7 selected\)/.test(e.textContent)),
+      [...document.querySelectorAll(".statusbar-item")].some((e) => /Ln 40, Col 16 \(7 selected\)/.test(e.textContent)),
     );
     console.log(`     ${await position.textContent()}`);
   });
