@@ -206,7 +206,7 @@ def test_not_a_regular_file_is_never_read(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     assert fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6")).files == []  # not discovered
     record = project.fix_file(fifo, "pipe.py", get_knowledge_base("2.6"), FixOptions())  # nor read
-    assert (record.status, record.error_key) == (FileStatus.ERROR, "fix.error.not_regular")
+    assert (record.status, record.error_key) == (FileStatus.ERROR, "scan.error.not_regular.fifo")
 
 
 @pytest.mark.parametrize("rel", ["models/resnet.py", "train.py", "utils/metrics.py", "data/dataset.py"])

@@ -241,14 +241,18 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
 def fix_file(path: Path, rel: str, kb: KnowledgeBase, options: FixOptions,
              analysis_options: AnalysisOptions | None = None) -> FileFix:
     """Fix one file on disk (written only when ``options.write``; never partially)."""
-    data, before_stat, error = read_regular(path, options.max_file_bytes)
-    if data is None:
-        key, args = error or ("fix.error.read", {"detail": "?"})
-        return FileFix(rel, FileStatus.ERROR, error_key=key, error_args=args)
+    from msmigrate.scan.reading import SkippedFile, read_user_file
+
+    try:  # the one reader of user files: regular files only, never blocks, size cap
+        data, before_stat = read_user_file(path, options.max_file_bytes)
+    except SkippedFile as skipped:
+        return FileFix(rel, FileStatus.ERROR, error_key=skipped.key, error_args=dict(skipped.fields))
+    except OSError as exc:
+        return FileFix(rel, FileStatus.ERROR, error_key="fix.error.read",
+                       error_args={"detail": exc.strerror or str(exc)})
     new_data, record = fix_source(data, rel, kb, options, analysis_options)
     if new_data is None or not options.write:
         return record
-    assert before_stat is not None
     if not _writable(path, before_stat):
         record.status = FileStatus.READ_ONLY
         return record
@@ -263,39 +267,6 @@ def fix_file(path: Path, rel: str, kb: KnowledgeBase, options: FixOptions,
         return record
     record.status = FileStatus.FIXED
     return record
-
-
-def read_regular(path: Path, limit: int) -> tuple[bytes | None, os.stat_result | None,
-                                                   tuple[str, dict[str, Any]] | None]:
-    """A regular file's bytes and its stat, or an error (never blocks on a FIFO or a device)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except OSError as exc:
-        return None, None, ("fix.error.read", {"detail": exc.strerror or str(exc)})
-    try:
-        info = os.fstat(fd)
-        if not stat_mod.S_ISREG(info.st_mode):
-            return None, None, ("fix.error.not_regular", {})
-        if info.st_size > limit:
-            mb = 1024 * 1024
-            sizes = {"size_mb": info.st_size / mb, "limit_mb": limit / mb}
-            return None, None, ("scan.error.too_large", sizes)
-        chunks = []
-        remaining = info.st_size + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        data = b"".join(chunks)
-        if len(data) > limit:
-            return None, None, ("fix.error.changed", {})
-        return data, info, None
-    except OSError as exc:
-        return None, None, ("fix.error.read", {"detail": exc.strerror or str(exc)})
-    finally:
-        os.close(fd)
 
 
 def _writable(path: Path, info: os.stat_result) -> bool:

@@ -10,10 +10,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "未修改：修复后的文本无法以文件原编码 {encoding} 写回（{detail}）",
     ),
     "fix.error.read": ("cannot read the file: {detail}", "无法读取文件：{detail}"),
-    "fix.error.not_regular": (
-        "skipped: not a regular file (FIFO, device or socket)",
-        "已跳过：不是普通文件（FIFO、设备或套接字）",
-    ),
     "fix.error.changed": (
         "left unchanged: the file changed on disk while it was being fixed; run again",
         "未修改：修复期间文件在磁盘上被修改；请重新运行",
