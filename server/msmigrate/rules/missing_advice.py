@@ -898,7 +898,7 @@ def advice_for(torch_api: str, kb: KnowledgeBase) -> MissingAdvice | None:
             other_versions=others,
         )
     if function is not None:
-        row = kb.row(function)
+        row = function_row
         replacement = row.mindspore_api if row and row.mindspore_api else function
         return MissingAdvice(
             torch_api=torch_api,

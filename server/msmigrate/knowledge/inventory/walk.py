@@ -23,6 +23,7 @@ from msmigrate.knowledge.inventory.introspect import (
     Inventory,
     ModuleWalker,
     _annotated_names,
+    _has,
     _is_type_alias,
     safe_getattr,
 )
@@ -163,14 +164,6 @@ def _defined_for(owner: str, module_name: str, root: str) -> bool:
 
 def _in_package(owner: str, root: str) -> bool:
     return owner == root or owner.startswith(root + ".")
-
-
-def _has(module: ModuleType, name: str) -> bool:
-    try:
-        getattr(module, name)
-    except Exception:
-        return False
-    return True
 
 
 def _tied(obj: object) -> bool:
