@@ -58,13 +58,7 @@ def decode(source: str | bytes) -> str:
         return without_surrogates(text)
     if b"\x00" in source:
         raise SourceError("analysis.binary_file")
-    if source.startswith(codecs.BOM_UTF8):
-        encoding = "utf-8-sig"
-    else:
-        try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        except SyntaxError as exc:  # unknown codec in the cookie, or a cookie that contradicts a BOM
-            raise SourceError("analysis.unknown_encoding", detail=str(exc)) from None
+    encoding = source_encoding(source)
     try:
         return source.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -80,6 +74,18 @@ def without_surrogates(text: str) -> str:
     if text.isascii() or _SURROGATE.search(text) is None:
         return text
     return _SURROGATE.sub("\ufffd", text)
+
+
+def source_encoding(data: bytes) -> str:
+    """The encoding Python reads ``data`` with (``utf-8-sig`` when it starts with a BOM); raises
+    :class:`SourceError` for an unknown codec in the cookie or a cookie that contradicts a BOM."""
+    if data.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceError("analysis.unknown_encoding", detail=str(exc)) from None
+    return encoding
 
 
 def split_lines(text: str) -> list[str]:

@@ -10,13 +10,10 @@ file is never half-written), and a summary of what was converted and what is lef
 from __future__ import annotations
 
 import ast
-import codecs
 import difflib
-import io
 import os
 import stat as stat_mod
 import tempfile
-import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -24,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.finding import Finding, FindingCategory, Severity
-from msmigrate.analysis.parse import SourceError, decode
+from msmigrate.analysis.parse import SourceError, decode, source_encoding
 from msmigrate.fixes.safety import is_safe
 from msmigrate.scan.model import USAGE_CATEGORIES, convertible_rate
 from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
@@ -148,17 +145,6 @@ class ProjectFix:
                 for f in self.files
             ],
         }
-
-
-def source_encoding(data: bytes) -> str:
-    """The encoding Python reads ``data`` with (``utf-8-sig`` when it starts with a BOM)."""
-    if data.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig"
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
-        return "utf-8"
-    return encoding
 
 
 def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
