@@ -29,6 +29,7 @@ run: setup
 
 lint: setup-test
 	$(VENV)/bin/ruff check server tests benchmarks
+	$(MSM) dev generate --check
 
 test-python: setup-test
 	$(PY) -m pytest -q -n 2

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "serve": "msmigrate.cli.serve_cmd:serve",
     "check": "msmigrate.cli.check_cmd:check",
     "fix": "msmigrate.cli.fix_cmd:fix",
+    "dev": "msmigrate.cli.dev_cmd:dev",
 }
 
 

@@ -12,17 +12,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from msmigrate.analysis.finding import FindingCategory
-from msmigrate.knowledge.base import VERSIONS
+from msmigrate.contract.settings import (
+    DEFAULT_LEVEL,
+    DEVICES,
+    LANGUAGES,
+    MINDSPORE_VERSIONS,
+    SEVERITY_LEVELS,
+)
 from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
 from msmigrate.scan.reading import parse_size
 
-SEVERITY_LEVELS = ("default", "error", "warning", "information", "hint", "off")
-DEVICES = ("CPU", "GPU", "Ascend")
-LANGUAGES = ("en", "zh")
+__all__ = ["DEFAULT_LEVEL", "DEFAULT_SEVERITY", "DEVICES", "LANGUAGES", "SEVERITY_LEVELS", "Settings",
+           "initialization_section"]
 
-# ``default``: each finding's own severity (analysis/severity.py: a warning only where the code will
-# not work on MindSpore as written); any other level overrides a whole category.
-DEFAULT_LEVEL = "default"
+# ``default`` (DEFAULT_LEVEL): each finding's own severity (analysis/severity.py: a warning only where
+# the code will not work on MindSpore as written); any other level overrides a whole category.
 DEFAULT_SEVERITY: dict[str, str] = {category.value: DEFAULT_LEVEL for category in FindingCategory}
 
 
@@ -58,7 +62,7 @@ class Settings:
             else:
                 problems.append(f"{key}: {value!r} not in {', '.join(choices)}")
 
-        choice("mindsporeVersion", "mindspore_version", ("auto", *VERSIONS), lambda v: v.strip().lower())
+        choice("mindsporeVersion", "mindspore_version", MINDSPORE_VERSIONS, lambda v: v.strip().lower())
         choice("language", "language", LANGUAGES, lambda v: "zh" if v.lower().startswith("zh") else v.lower())
         choice("device", "device", DEVICES, _device)
         severity = dict(DEFAULT_SEVERITY)

@@ -8,19 +8,32 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from msmigrate.i18n import normalize_lang
 from msmigrate.scan.model import ScanReport
 
-# format → "module:function"; modules are imported only when their format is asked for
-RENDERERS: dict[str, str] = {
-    "text": "msmigrate.reports.text:render_text",
-    "json": "msmigrate.reports.json_report:render_json",
-    "csv": "msmigrate.reports.csv_report:render_csv",
-    "html": "msmigrate.reports.html:render_html",
-    "sarif": "msmigrate.reports.sarif:render_sarif",
-    "markdown": "msmigrate.reports.markdown:render_markdown",
+
+@dataclass(frozen=True)
+class ReportFormat:
+    """One report format: its renderer (``module:function``, imported only when the format is asked
+    for), file extension, display name, and place in the editor's export picker (``None``: not offered)."""
+
+    renderer: str
+    extension: str
+    label: str
+    editor_rank: int | None = None
+
+
+REPORT_FORMATS: dict[str, ReportFormat] = {
+    "text": ReportFormat("msmigrate.reports.text:render_text", "txt", "Text"),
+    "json": ReportFormat("msmigrate.reports.json_report:render_json", "json", "JSON", 3),
+    "csv": ReportFormat("msmigrate.reports.csv_report:render_csv", "csv", "CSV", 2),
+    "html": ReportFormat("msmigrate.reports.html:render_html", "html", "HTML", 1),
+    "sarif": ReportFormat("msmigrate.reports.sarif:render_sarif", "sarif", "SARIF", 4),
+    "markdown": ReportFormat("msmigrate.reports.markdown:render_markdown", "md", "Markdown", 5),
 }
+RENDERERS: dict[str, str] = {name: f.renderer for name, f in REPORT_FORMATS.items()}
 FORMATS: tuple[str, ...] = tuple(RENDERERS)
 
 

@@ -1,0 +1,36 @@
+"""``msmigrate dev``: maintenance steps for developers of msmigrate itself."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from msmigrate.i18n import t
+from msmigrate.paths import repo_root
+
+
+@click.group()
+def dev() -> None:
+    """Maintenance steps for msmigrate's own repository."""
+
+
+@dev.command()
+@click.option("--check", is_flag=True, help=t("dev.help.check", "en"))
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=t("dev.help.root", "en"))
+def generate(check: bool, root: Path | None) -> None:
+    """Write the editor clients' copies of the server's settings, commands and lists."""
+    from msmigrate.contract.generate import stale, write
+
+    root = root or repo_root()
+    if root is None:
+        raise click.UsageError(t("dev.no_repository", "en"))
+    if check:
+        outdated = stale(root)
+        for relative in outdated:
+            click.echo(t("dev.stale", "en", path=relative), err=True)
+        sys.exit(1 if outdated else 0)
+    for relative in write(root):
+        click.echo(t("dev.wrote", "en", path=relative))
