@@ -1,6 +1,8 @@
-// Display names of report values, translated through vscode.l10n (l10n/bundle.l10n.zh-cn.json).
+// Display names of report values: findings' through vscode.l10n (l10n/bundle.l10n.zh-cn.json), mapping
+// categories' from the server's messages (protocol.ts).
 
 import * as vscode from "vscode";
+import { MAPPING_CATEGORY_LABELS } from "./protocol";
 
 export function categoryLabel(category: string): string {
   switch (category) {
@@ -42,30 +44,12 @@ export function severityLabel(severity: string): string {
   }
 }
 
-/** Mapping-table categories (knowledge/model.py `MappingCategory`), as a lookup reports them. */
-export function mappingCategoryLabel(category: string): string {
-  switch (category) {
-    case "consistent":
-      return vscode.l10n.t("Consistent");
-    case "param_names":
-      return vscode.l10n.t("Parameter names differ");
-    case "default_values":
-      return vscode.l10n.t("Default values differ");
-    case "data_types":
-      return vscode.l10n.t("Parameter data types differ");
-    case "param_count_order":
-      return vscode.l10n.t("Number or order of parameters differs");
-    case "no_verbose":
-      return vscode.l10n.t("No verbose parameter in MindSpore");
-    case "no_inplace":
-      return vscode.l10n.t("No inplace parameter in MindSpore");
-    case "other_difference":
-      return vscode.l10n.t("Other differences");
-    case "diff_page":
-      return vscode.l10n.t("Differences described on a comparison page");
-    case "unsupported":
-      return vscode.l10n.t("Not supported by MindSpore");
-    default:
-      return category;
+/** Mapping-table categories (knowledge/model.py `MappingCategory`) in the server's words (generated into
+ * protocol.ts), in VS Code's display language. */
+export function mappingCategoryLabel(category: string, language: string = vscode.env.language): string {
+  const label = MAPPING_CATEGORY_LABELS[category];
+  if (!label) {
+    return category;
   }
+  return language.toLowerCase().startsWith("zh") ? label.zh : label.en;
 }

@@ -2,6 +2,7 @@
 // folders → files → categories → findings, with counts. No VS Code types here: the tree view adapts it.
 
 import * as path from "path";
+import { FindingCategory, SEVERITIES } from "./protocol";
 
 export interface ReportFinding {
   line: number;
@@ -32,7 +33,7 @@ export interface ScanReportJson {
 }
 
 /** Most actionable first. Categories the client does not know yet follow in alphabetical order. */
-export const CATEGORY_ORDER = [
+export const CATEGORY_ORDER: readonly FindingCategory[] = [
   "missing",
   "unknown_torch_name",
   "differences",
@@ -44,7 +45,7 @@ export const CATEGORY_ORDER = [
   "consistent",
 ];
 
-export const SEVERITY_ORDER = ["error", "warning", "information", "hint"];
+export const SEVERITY_ORDER: readonly string[] = SEVERITIES;
 
 export interface TreeFilter {
   /** Keep only these categories (empty or absent: all). */
@@ -89,7 +90,7 @@ export interface FindingNode {
 
 export type TreeNode = FolderNode | FileNode | CategoryNode | FindingNode;
 
-function rank(order: string[], value: string): number {
+function rank(order: readonly string[], value: string): number {
   const i = order.indexOf(value);
   return i < 0 ? order.length : i;
 }

@@ -1,24 +1,10 @@
-// The language server's commands (docs/ARCHITECTURE.md, "LSP commands") and the arguments the client sends.
+// The language server's commands (ids and types generated into protocol.ts) and what the client makes of
+// their replies.
 
 import * as path from "path";
 import { ReportFile, resolveReportPath, ScanReportJson } from "./reportModel";
 
-export const SERVER_COMMANDS = {
-  scanProject: "msmigrate.scanProject",
-  scanFile: "msmigrate.scanFile",
-  lookup: "msmigrate.lookup",
-  fixAll: "msmigrate.fixAll",
-  exportReport: "msmigrate.exportReport",
-  checkEquivalence: "msmigrate.checkEquivalence",
-} as const;
-
-export const EXPORT_FORMATS = [
-  { id: "html", label: "HTML", extension: "html" },
-  { id: "csv", label: "CSV", extension: "csv" },
-  { id: "json", label: "JSON", extension: "json" },
-  { id: "sarif", label: "SARIF", extension: "sarif" },
-  { id: "markdown", label: "Markdown", extension: "md" },
-] as const;
+export { EXPORT_FORMATS, SERVER_COMMANDS } from "./protocol";
 
 /** Something that runs a server command (ServerManager.execute, or a fake in tests). */
 export type Execute = <T>(command: string, args: unknown[]) => Promise<T>;

@@ -1,27 +1,24 @@
 // The `msmigrate` settings: what the client reads for itself and what it hands to the server.
 // Pure functions over a small configuration reader, so they run in unit tests without VS Code.
 
-export const SECTION = "msmigrate";
+import {
+  DEVICES,
+  FINDING_CATEGORIES,
+  FindingCategory,
+  IMPORT_STRATEGIES,
+  LANGUAGES,
+  MINDSPORE_VERSIONS,
+  SECTION,
+  SEVERITY_LEVELS,
+  SeverityLevel,
+} from "./protocol";
 
-export const MINDSPORE_VERSIONS = ["auto", "1.10", "2.3", "2.4", "2.6"] as const;
-export const LANGUAGES = ["en", "zh"] as const;
-export const DEVICES = ["CPU", "GPU", "Ascend"] as const;
-export const SEVERITY_LEVELS = ["default", "error", "warning", "information", "hint", "off"] as const;
-export const SEVERITY_CATEGORIES = [
-  "consistent",
-  "differences",
-  "missing",
-  "possible_tensor_api",
-  "data_processing",
-  "unknown_torch_name",
-  "dynamic_shape",
-  "sparse",
-  "framework_pattern",
-] as const;
-export const IMPORT_STRATEGIES = ["useBundled", "fromEnvironment"] as const;
+// The choices are the server's (generated into protocol.ts by `msmigrate dev generate`).
+export { DEVICES, IMPORT_STRATEGIES, LANGUAGES, MINDSPORE_VERSIONS, SECTION, SEVERITY_LEVELS, SeverityLevel };
+/** Every finding category has a `severity.<category>` setting. */
+export const SEVERITY_CATEGORIES = FINDING_CATEGORIES;
 
-export type SeverityCategory = (typeof SEVERITY_CATEGORIES)[number];
-export type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
+export type SeverityCategory = FindingCategory;
 export type ImportStrategy = (typeof IMPORT_STRATEGIES)[number];
 
 /** The `msmigrate` section as the server reads it (docs/ARCHITECTURE.md, "Language-server settings"). */

@@ -1,81 +1,37 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
+import { mappingCategoryLabel } from "../src/labels";
 import { lookupMarkdown } from "../src/lookupView";
+import { CATEGORY_ORDER } from "../src/reportModel";
+import { FINDING_CATEGORIES } from "../src/protocol";
 import { scanFileReport, scanProjectReport } from "../src/serverApi";
 
 describe("lookupMarkdown", () => {
-  it("renders a mapped API with its parameter differences, notes and links", () => {
-    const md = lookupMarkdown({
-      query: "nn.Conv2d",
-      status: "mapped",
-      mindspore_version: "2.6",
-      torch_api: "torch.nn.Conv2d",
-      mindspore_api: "mindspore.nn.Conv2d",
-      category: "diff_page",
-      param_renames: { padding_mode: "pad_mode" },
-      input_renames: {},
-      unsupported_params: [],
-      mindspore_only_params: ["weight_init"],
-      default_differences: [{ param: "bias", torch_default: "True", mindspore_default: "False" }],
-      alternatives: [],
-      other_versions: { "2.3": "mindspore.nn.Conv2d" },
-      notes: ["Padding | modes differ"],
-      urls: { mindspore_en: "https://www.mindspore.cn/x.html", bad: "javascript:alert(1)" },
-      suggestions: [],
-      advice: null,
-    });
-    assert.equal(
-      md,
-      [
-        "# `torch.nn.Conv2d`",
-        "",
-        "**MindSpore API:** `mindspore.nn.Conv2d`",
-        "",
-        "**Category:** Differences described on a comparison page",
-        "",
-        "**Mapping table:** MindSpore 2.6",
-        "",
-        "## Renamed parameters",
-        "",
-        "| PyTorch | MindSpore |",
-        "| --- | --- |",
-        "| `padding_mode` | `pad_mode` |",
-        "",
-        "## Different defaults",
-        "",
-        "| Parameter | PyTorch | MindSpore |",
-        "| --- | --- | --- |",
-        "| `bias` | `True` | `False` |",
-        "",
-        "## Only in MindSpore",
-        "",
-        "`weight_init`",
-        "",
-        "## Other MindSpore versions",
-        "",
-        "- MindSpore 2.3: `mindspore.nn.Conv2d`",
-        "",
-        "## Notes",
-        "",
-        "- Padding | modes differ",
-        "",
-        "## Links",
-        "",
-        "- [MindSpore documentation (English)](https://www.mindspore.cn/x.html)",
-        "",
-      ].join("\n"),
-    );
+  it("shows the server's rendering of the lookup", () => {
+    const markdown = "**torch.nn.Conv2d → mindspore.mint.nn.Conv2d (MindSpore 2.6)**\n\nCategory: Consistent";
+    const md = lookupMarkdown({ status: "mapped", torch_api: "torch.nn.Conv2d", markdown });
+    assert.equal(md, `${markdown}\n`);
   });
 
-  it("renders an API without counterpart with the server's advice", () => {
+  it("falls back to the name and notes from a server that sends no markdown", () => {
     const md = lookupMarkdown({
       status: "missing",
-      torch_api: "torch.cuda.amp.GradScaler",
-      mindspore_api: null,
-      category: null,
-      advice: "Use `mindspore.amp.DynamicLossScaler`.",
+      torch_api: "torch.cuda.amp.`GradScaler`",
+      notes: ["No counterpart in MindSpore 2.6."],
     });
-    assert.equal(md, "# `torch.cuda.amp.GradScaler`\n\n**MindSpore API:** none\n\nUse `mindspore.amp.DynamicLossScaler`.\n");
+    assert.equal(md, "# `torch.cuda.amp.'GradScaler'`\n\n- No counterpart in MindSpore 2.6.\n");
+  });
+});
+
+describe("labels and lists from the server", () => {
+  it("names mapping categories as the server does, in the display language", () => {
+    assert.equal(mappingCategoryLabel("no_verbose", "en"), "MindSpore has no verbose parameter");
+    assert.equal(mappingCategoryLabel("diff_page", "zh-cn"), "差异见对比页面");
+    assert.equal(mappingCategoryLabel("new_kind", "en"), "new_kind");
+  });
+
+  it("orders every finding category the server has", () => {
+    assert.deepEqual([...CATEGORY_ORDER].sort(), [...FINDING_CATEGORIES].sort());
   });
 });
 
