@@ -22,8 +22,8 @@ def per_document_state(session: InProcessSession) -> dict[str, int]:
         "analyses": len(server.analyses),
         "in flight": len(server._inflight),  # noqa: SLF001
         "incremental analyzers": len(server.documents._analyzers),  # noqa: SLF001
-        "push tasks": len(server.publisher.tasks),  # type: ignore[attr-defined]
-        "pending": len(server.publisher.pending),  # type: ignore[attr-defined]
+        "push tasks": len(server.session.publisher.tasks),
+        "pending": len(server.session.publisher.pending),
         "rendered": len(renderer._fragments) + len(renderer._held) + len(renderer._rests_by_args),  # noqa: SLF001
         "shared tables": len(renderer._messages) + len(renderer._rest) + len(renderer._urls),  # noqa: SLF001
         "handler futures": len(server.protocol._request_futures),  # noqa: SLF001

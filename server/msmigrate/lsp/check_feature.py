@@ -22,10 +22,16 @@ from typing import Any
 from lsprotocol import types
 
 from msmigrate.check.interpreter import interpreter_problem
+from msmigrate.contract.commands import (
+    CHECK_EQUIVALENCE,
+    CheckEquivalenceArguments,
+    CheckEquivalenceReply,
+    ErrorReply,
+)
 from msmigrate.i18n import t
 from msmigrate.lsp.server import Analysis, MsMigrateServer
 
-COMMAND = "msmigrate.checkEquivalence"
+COMMAND = CHECK_EQUIVALENCE
 ACTION_KIND = "quickfix.msmigrate.checkEquivalence"
 
 
@@ -122,13 +128,6 @@ def check_actions(
     return actions
 
 
-def _argument(args: tuple[Any, ...]) -> dict[str, Any]:
-    if args and isinstance(args[0], dict):
-        return dict(args[0])
-    names = ("api", "uri", "line", "column")
-    return {name: value for name, value in zip(names, args, strict=False)}
-
-
 async def allowed_interpreter(server: MsMigrateServer, service: CheckService, python: str) -> str | None:
     """``None`` when ``python`` may run the check, else the message saying why not (also shown)."""
     problem = interpreter_problem(python)
@@ -163,54 +162,22 @@ def _message_type(status: str) -> types.MessageType:
     }.get(status, types.MessageType.Error)
 
 
-def _wrap_code_actions(server: MsMigrateServer) -> None:
-    """Add the check actions to the code-action handler registered by ``lsp/code_actions.py``."""
-    providers = getattr(server, "code_action_providers", None)
-    if isinstance(providers, list):  # an explicit hook, when the server offers one
-        providers.append(check_actions)
-        return
-    features = server.protocol.fm._features  # noqa: SLF001 - pygls keeps one handler per method
-    original = features.get(types.TEXT_DOCUMENT_CODE_ACTION)
-
-    async def with_checks(params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        actions: list[types.CodeAction] = []
-        if original is not None:
-            found = original(params)
-            if asyncio.iscoroutine(found) or isinstance(found, asyncio.Future):
-                found = await found
-            actions = list(found or [])
-        only = params.context.only
-        if only and not any(ACTION_KIND == k or ACTION_KIND.startswith(k + ".") for k in only):
-            return actions
-        try:
-            analysis = await server.current(params.text_document.uri)
-            if analysis is not None:
-                actions += check_actions(server, analysis, params)
-        except Exception as exc:  # never lose the other actions
-            server.report_failure("codeAction/check", exc)
-        return actions
-
-    features[types.TEXT_DOCUMENT_CODE_ACTION] = with_checks
-
-
 def register(server: MsMigrateServer) -> None:
     service = CheckService(server)
-    server.check_service = service  # type: ignore[attr-defined]
+    server.session.check_service = service
     server.on_settings_changed.append(service.reset)
-    try:
-        _wrap_code_actions(server)
-    except Exception as exc:  # the command still works without the code action
-        server.report_failure("check code actions", exc)
+    server.code_action_providers.append(check_actions)  # offered beside lsp/code_actions.py's
 
     @server.command(COMMAND)
     @server.guarded(COMMAND)
-    async def check_equivalence(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+    async def check_equivalence(
+        ls: MsMigrateServer, args: CheckEquivalenceArguments
+    ) -> CheckEquivalenceReply | ErrorReply:
         from msmigrate.check.call_site import call_args_at
         from msmigrate.check.render import describe, summary
 
-        argument = _argument(args)
-        api = argument.get("api")
-        if not isinstance(api, str) or not api.strip():
+        api = args.api
+        if api is None or not api.strip():
             return {"error": t("check.lsp.no_api", server.lang)}
         python = server.settings.python_path
         if python is not None:
@@ -219,9 +186,9 @@ def register(server: MsMigrateServer) -> None:
                 return {"error": refused}
         call_args: list[str] | None = None
         call_kwargs: dict[str, str] | None = None
-        uri, line, column = argument.get("uri"), argument.get("line"), argument.get("column")
-        doc = server.document(uri) if isinstance(uri, str) else None
-        if doc is not None and isinstance(line, int) and isinstance(column, int):
+        uri, line, column = args.uri, args.line, args.column
+        doc = server.document(uri) if uri is not None else None
+        if doc is not None and line is not None and column is not None:
             found = call_args_at(doc.source, line, column)
             if found is not None:
                 call_args, call_kwargs = found.args, found.kwargs

@@ -1,7 +1,8 @@
 """``workspace/executeCommand`` handlers: scan project / file, lookup, fix-all, export report.
 
 Arguments are accepted positionally or as one object (``{"path": ...}``, ``{"uri": ...}``,
-``{"format": ...}``), because clients differ in how they pass them.
+``{"format": ...}``), because clients differ in how they pass them; ``lsp/protocol.py`` makes them one
+object and pygls structures it into the command's argument class (``contract/commands.py``).
 """
 
 from __future__ import annotations
@@ -15,29 +16,29 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from msmigrate.contract.commands import (
+    EXPORT_REPORT,
+    FIX_ALL,
+    LOOKUP,
+    SCAN_FILE,
+    SCAN_PROJECT,
+    DocumentArguments,
+    ErrorReply,
+    ExportReportArguments,
+    ExportReportReply,
+    FixAllReply,
+    LookupArguments,
+    ScanFileReply,
+    ScanProjectArguments,
+    ScanProjectReply,
+)
 from msmigrate.i18n import t
 from msmigrate.lsp.server import MsMigrateServer
+from msmigrate.reports import REPORT_FORMATS
 from msmigrate.safe_paths import inside_roots, write_inside
 
 REPORT_DIR = ".msmigrate"
-FORMAT_SUFFIX = {
-    "text": "txt",
-    "json": "json",
-    "csv": "csv",
-    "html": "html",
-    "sarif": "sarif",
-    "markdown": "md",
-}
-
-
-def _arg(args: tuple[Any, ...], index: int, *keys: str) -> Any:
-    """Positional argument ``index``, or a key of an object passed as the first argument."""
-    if args and isinstance(args[0], dict):
-        for key in keys:
-            if args[0].get(key) is not None:
-                return args[0][key]
-        return None
-    return args[index] if len(args) > index else None
+FORMAT_SUFFIX = {name: f.extension for name, f in REPORT_FORMATS.items()}
 
 
 def to_path(server: MsMigrateServer, value: str) -> str:
@@ -230,13 +231,10 @@ async def show(server: MsMigrateServer, path: Path) -> bool:
 
 
 def register(server: MsMigrateServer) -> None:
-    server.last_report = None  # type: ignore[attr-defined]
-
-    def _roots(args: tuple[Any, ...]) -> list[str]:
+    def _roots(target: str | None) -> list[str]:
         """The folder argument (inside the workspace: :class:`OutsideWorkspace` otherwise), else every
         workspace folder."""
-        target = _arg(args, 0, "path", "uri", "folder")
-        if isinstance(target, str) and target.strip():
+        if target and target.strip():
             return [checked_path(server, target.strip())]
         return workspace_roots(server)
 
@@ -250,14 +248,14 @@ def register(server: MsMigrateServer) -> None:
             return {"error": str(exc)}
         if report is None:
             return {"cancelled": True}
-        server.last_report = (roots, report)  # type: ignore[attr-defined]
+        server.session.last_report = (roots, report)
         return report
 
-    @server.command("msmigrate.scanProject")
-    @server.guarded("msmigrate.scanProject")
-    async def scan_project(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+    @server.command(SCAN_PROJECT)
+    @server.guarded(SCAN_PROJECT)
+    async def scan_project(ls: MsMigrateServer, args: ScanProjectArguments) -> ScanProjectReply | ErrorReply:
         try:
-            roots = _roots(args)
+            roots = _roots(args.target)
         except OutsideWorkspace as exc:
             return {"error": str(exc)}
         report = await _scan_and_keep(roots)
@@ -273,14 +271,14 @@ def register(server: MsMigrateServer) -> None:
             "shown": shown,
         }
 
-    @server.command("msmigrate.scanFile")
-    @server.guarded("msmigrate.scanFile")
-    async def scan_file(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+    @server.command(SCAN_FILE)
+    @server.guarded(SCAN_FILE)
+    async def scan_file(ls: MsMigrateServer, args: DocumentArguments) -> ScanFileReply | ErrorReply:
         from msmigrate.lsp.analysis import analyze_text
 
-        target = _arg(args, 0, "uri", "path")
-        if not isinstance(target, str):
-            return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.scanFile")}
+        target = args.target
+        if target is None:
+            return {"error": t("lsp.command.bad_args", server.lang, command=SCAN_FILE)}
         uri = to_uri(target)
         analysis = await server.current(uri)
         if analysis is not None:  # the editor's text: nothing is read
@@ -315,24 +313,26 @@ def register(server: MsMigrateServer) -> None:
             "error": result.error(server.lang),
         }
 
-    @server.command("msmigrate.lookup")
-    @server.guarded("msmigrate.lookup")
-    def lookup_command(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
-        name = _arg(args, 0, "name", "api")
-        if not isinstance(name, str) or not name.strip():
-            return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.lookup")}
+    @server.command(LOOKUP)
+    @server.guarded(LOOKUP)
+    def lookup_command(ls: MsMigrateServer, args: LookupArguments) -> dict[str, Any]:
+        name = args.target
+        if name is None or not name.strip():
+            return {"error": t("lsp.command.bad_args", server.lang, command=LOOKUP)}
         from msmigrate.knowledge.lookup import lookup
 
-        return lookup(name.strip(), server.kb).to_json(server.lang)
+        found = lookup(name.strip(), server.kb)
+        # the client shows ``markdown`` as the lookup page: the lookup is rendered here only
+        return {**found.to_json(server.lang), "markdown": found.render_markdown(server.lang)}
 
-    @server.command("msmigrate.fixAll")
-    @server.guarded("msmigrate.fixAll")
-    async def fix_all_command(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
+    @server.command(FIX_ALL)
+    @server.guarded(FIX_ALL)
+    async def fix_all_command(ls: MsMigrateServer, args: DocumentArguments) -> FixAllReply | ErrorReply:
         from msmigrate.lsp.code_actions import fix_all_edits, workspace_edit
 
-        target = _arg(args, 0, "uri", "path")
-        if not isinstance(target, str):
-            return {"error": t("lsp.command.bad_args", server.lang, command="msmigrate.fixAll")}
+        target = args.target
+        if target is None:
+            return {"error": t("lsp.command.bad_args", server.lang, command=FIX_ALL)}
         uri = to_uri(target)
         analysis = await server.current(uri)
         if analysis is None:
@@ -347,23 +347,24 @@ def register(server: MsMigrateServer) -> None:
         )
         return {"applied": len(applied) if result.applied else 0, "accepted": result.applied}
 
-    @server.command("msmigrate.exportReport")
-    @server.guarded("msmigrate.exportReport")
-    async def export_report(ls: MsMigrateServer, *args: Any) -> dict[str, Any]:
-        fmt = _arg(args, 0, "format") or "html"
+    @server.command(EXPORT_REPORT)
+    @server.guarded(EXPORT_REPORT)
+    async def export_report(
+        ls: MsMigrateServer, args: ExportReportArguments
+    ) -> ExportReportReply | ErrorReply:
+        fmt = args.format or "html"
         if fmt not in FORMAT_SUFFIX:
             return {
                 "error": t(
                     "lsp.command.bad_format", server.lang, format=fmt, formats=", ".join(FORMAT_SUFFIX)
                 )
             }
-        target = _arg(args, 1, "path", "uri")
+        target = args.target
         try:
-            roots = [checked_path(server, target)] if isinstance(target, str) and target \
-                else workspace_roots(server)
+            roots = [checked_path(server, target)] if target else workspace_roots(server)
         except OutsideWorkspace as exc:
             return {"error": str(exc)}
-        last = server.last_report  # type: ignore[attr-defined]
+        last = server.session.last_report
         if last is not None and last[0] == roots:
             report = last[1]
         else:

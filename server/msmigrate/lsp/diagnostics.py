@@ -16,6 +16,7 @@ from lsprotocol import types
 
 from msmigrate.analysis.finding import Finding
 from msmigrate.lsp.config import DEFAULT_LEVEL
+from msmigrate.lsp.protocol import send_data
 from msmigrate.lsp.server import Analysis, MsMigrateServer
 from msmigrate.rules.registry import get_rule
 
@@ -226,9 +227,9 @@ class Renderer:
 
 
 def renderer_of(server: MsMigrateServer) -> Renderer:
-    renderer = getattr(server, "renderer", None)
+    renderer = server.session.renderer
     if renderer is None:
-        renderer = server.renderer = Renderer(server)  # type: ignore[attr-defined]
+        renderer = server.session.renderer = Renderer(server)
     return renderer
 
 
@@ -259,7 +260,7 @@ def send_json_text(server: MsMigrateServer, body: str) -> None:
     protocol = server.protocol
     writer = getattr(protocol, "writer", None)
     if writer is None or not getattr(protocol, "_include_headers", True) or not body.isascii():
-        protocol._send_data(json.loads(body))  # noqa: SLF001 - pygls's own writer
+        send_data(protocol, json.loads(body))
         return
     header = (
         f"Content-Length: {len(body)}\r\n"
@@ -390,7 +391,7 @@ class Publisher:
 def confirm_for_pull(server: MsMigrateServer, analysis: Analysis) -> None:
     """A pulling client got a provisional result: once requests pause, analyse exactly and, when the
     findings change, ask the client to pull again (``workspace/diagnostic/refresh``)."""
-    pending: set[str] = server.__dict__.setdefault("pull_confirmations", set())
+    pending = server.session.pull_confirmations
     if analysis.uri in pending:
         return
     pending.add(analysis.uri)
@@ -416,7 +417,7 @@ def confirm_for_pull(server: MsMigrateServer, analysis: Analysis) -> None:
 
 def register(server: MsMigrateServer) -> None:
     publisher = Publisher(server)
-    server.publisher = publisher  # type: ignore[attr-defined]
+    server.session.publisher = publisher
     server.on_settings_changed.append(publisher.republish_all)
 
     def schedule(ls: MsMigrateServer, params: Any) -> None:

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from lsprotocol import types
 from pygls.workspace import PositionCodec, TextDocument, Workspace
 
+from msmigrate.lsp.protocol import sync_kind
+
 _LINES_WITH_ENDS = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
@@ -97,7 +99,7 @@ class LspWorkspace(Workspace):
         """A workspace with the same root, folders, sync kind and position encoding."""
         return cls(
             workspace.root_uri,
-            workspace._sync_kind,  # noqa: SLF001 - pygls keeps it private
+            sync_kind(workspace),
             list(workspace.folders.values()),
             workspace.position_encoding,
         )

@@ -1,4 +1,7 @@
-"""JSON-RPC and LSP lifecycle guards, in one place (the pygls protocol the server runs on).
+"""JSON-RPC and LSP lifecycle guards, in one place (the pygls protocol the server runs on), and the one
+adapter to pygls's private internals: nothing else in ``lsp/`` touches them (the functions at the end
+serve the other modules). Written for pygls :data:`PYGLS_VERSION` (``tests/lsp/test_pygls_adapter.py``
+pins it).
 
 What pygls 2.1 leaves to the server:
 
@@ -9,7 +12,9 @@ What pygls 2.1 leaves to the server:
 * ``exit`` decides the exit code (0 after ``shutdown``, else 1) but raises it inside the event loop,
   where pygls swallows it: it is kept in :attr:`GuardedProtocol.exit_code` for the server to exit with;
 * ``workspace/executeCommand`` arguments reach the handlers as they came: here they are checked against
-  :data:`ARGUMENT_TYPES` first (strings without NUL characters, the documented keys with their types).
+  :data:`ARGUMENT_TYPES` first (strings without NUL characters, the documented keys with their types),
+  positional ones against the command's argument class, and then passed as one object
+  (:func:`msmigrate.contract.commands.as_object`) that pygls structures into that class.
 
 The workspace is an :class:`~msmigrate.lsp.documents.LspWorkspace` (LSP's line model).
 """
@@ -32,10 +37,11 @@ from pygls.exceptions import (
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
 
+from msmigrate.contract.commands import as_object, positional_problem
 from msmigrate.i18n import t
-from msmigrate.lsp.documents import LspWorkspace
 
 log = logging.getLogger(__name__)
+PYGLS_VERSION = "2.1.1"
 
 # workspace/executeCommand: the keys an object argument may carry, with the types they must have
 ARGUMENT_TYPES: dict[str, tuple[type, ...]] = {
@@ -166,6 +172,8 @@ class GuardedProtocol(LanguageServerProtocol):
     # --- lifecycle --------------------------------------------------------------------------------
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        from msmigrate.lsp.documents import LspWorkspace  # documents.py uses this module's helpers
+
         steps = super().lsp_initialize(params)
         try:
             step = next(steps)  # pygls has made its workspace: give it LSP's line model
@@ -189,11 +197,14 @@ class GuardedProtocol(LanguageServerProtocol):
     @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
     def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams) -> Generator[Any, Any, Any]:
         problem = argument_problem(params.arguments)
+        if problem is None and isinstance(params.arguments, list):
+            problem = positional_problem(params.command, params.arguments)
         if problem is not None:
             lang = getattr(getattr(self._server, "settings", None), "language", "en")
             raise JsonRpcInvalidParams(
                 message=t("lsp.protocol.bad_arguments", lang, command=params.command, detail=problem)
             )
+        params = attrs.evolve(params, arguments=as_object(params.command, params.arguments))
         return (yield from super().lsp_workspace__execute_command(params))
 
 
@@ -206,3 +217,24 @@ def _first_line(exc: BaseException) -> str:
         exc = inner[0]
     text = str(exc).strip().splitlines()
     return (text[0] if text else type(exc).__name__)[:200]
+
+
+# --- pygls internals the other modules need -----------------------------------------------------------
+def send_data(protocol: Any, data: Any) -> None:
+    """Send a JSON-RPC message through pygls's own writer."""
+    protocol._send_data(data)  # noqa: SLF001
+
+
+def sync_kind(workspace: Any) -> Any:
+    """The text-document sync kind a pygls workspace was made with."""
+    return workspace._sync_kind  # noqa: SLF001
+
+
+def set_stop_event(server: Any, event: Any) -> None:
+    """The event pygls's ``shutdown()`` sets to stop a server that serves over a socket."""
+    server._stop_event = event  # noqa: SLF001
+
+
+def set_listener(server: Any, listener: Any) -> None:
+    """The listening socket server pygls's ``shutdown()`` closes."""
+    server._server = listener  # noqa: SLF001

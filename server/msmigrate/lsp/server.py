@@ -37,6 +37,7 @@ from msmigrate.lsp.analysis import OpenDocuments
 from msmigrate.lsp.config import Settings
 from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import GuardedProtocol
+from msmigrate.lsp.session import Session
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -66,6 +67,7 @@ class MsMigrateServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("msmigrate", __version__, protocol_cls=GuardedProtocol)
         self.settings = Settings()
+        self.session = Session()  # what the feature modules keep between requests
         self.generation = 0  # bumped on every settings change
         self.analyses: dict[str, Analysis] = {}
         self._inflight: dict[str, asyncio.Future[Analysis]] = {}

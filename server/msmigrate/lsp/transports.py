@@ -29,6 +29,7 @@ from urllib.parse import parse_qs, urlsplit
 from pygls.io_ import run_async, run_websocket
 
 from msmigrate.i18n import t
+from msmigrate.lsp.protocol import set_listener, set_stop_event
 from msmigrate.lsp.server import MsMigrateServer
 
 log = logging.getLogger(__name__)
@@ -122,7 +123,8 @@ def serve_tcp(
 ) -> None:
     """Listen on TCP until the one session ends (or ``exit`` ends the process)."""
     gate = SessionGate()
-    server._stop_event = stop_event = threading.Event()  # noqa: SLF001 - pygls's shutdown() sets it
+    stop_event = threading.Event()
+    set_stop_event(server, stop_event)
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -165,7 +167,8 @@ def serve_ws(
     from websockets.http11 import Request, Response
 
     gate = SessionGate()
-    server._stop_event = stop_event = threading.Event()  # noqa: SLF001 - pygls's shutdown() sets it
+    stop_event = threading.Event()
+    set_stop_event(server, stop_event)
 
     def check(connection: ServerConnection, request: Request) -> Response | None:
         origin = request.headers.get("Origin")
@@ -198,7 +201,7 @@ def _serve_forever(server: Any, start: Callable[[], Awaitable[Any]], host: str,
 
     async def main() -> None:
         listener = await start()
-        server._server = listener  # noqa: SLF001 - closed by pygls's shutdown()
+        set_listener(server, listener)
         on_listening(host, listener.sockets[0].getsockname()[1])
         async with listener:
             await listener.serve_forever()
