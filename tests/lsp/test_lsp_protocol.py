@@ -70,6 +70,10 @@ ODD_COMMANDS = [
     ("msmigrate.lookup", [{"name": {"a": 1}}], "Invalid arguments for msmigrate.lookup: name: dict"),
     ("msmigrate.fixAll", [[1]], "Invalid arguments for msmigrate.fixAll: [0]: list"),
     ("msmigrate.lookup", "torch.abs", "Invalid arguments for msmigrate.lookup: arguments: not a short list"),
+    # positional values are checked against the command's argument class (contract/commands.py)
+    ("msmigrate.lookup", [5], "Invalid arguments for msmigrate.lookup: [0]: int"),
+    ("msmigrate.checkEquivalence", ["torch.abs", "file:///a.py", "3"],
+     "Invalid arguments for msmigrate.checkEquivalence: [2]: str"),
 ]
 
 
@@ -89,6 +93,9 @@ def test_malformed_params_and_odd_command_arguments_are_invalid_params(raw: RawS
     lookup = {"command": "msmigrate.lookup", "arguments": ["torch.abs"]}
     good = raw.request(40, "workspace/executeCommand", lookup)
     assert good["result"]["mindspore_api"] == "mindspore.mint.abs"
+    assert good["result"]["markdown"].startswith("**torch.abs → mindspore.mint.abs (MindSpore 2.6)**\n\n")
+    by_key = {"command": "msmigrate.lookup", "arguments": [{"api": "torch.abs", "unknown": 1}]}
+    assert raw.request(42, "workspace/executeCommand", by_key)["result"] == good["result"]
     assert raw.request(41, "shutdown")["result"] is None
     raw.send({"method": "exit"})
     code, stderr = raw.finish()

@@ -10,6 +10,7 @@ fields in positional order (``POSITIONAL``); other fields are accepted aliases. 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, NotRequired, TypedDict
 
@@ -144,7 +145,7 @@ def field_types(arguments: type) -> dict[str, tuple[type, ...]]:
     return {f.name: kinds[str(f.type)] for f in fields(arguments)}
 
 
-def as_object(command: str, arguments: list[Any] | None) -> list[Any] | None:
+def as_object(command: str, arguments: Sequence[Any] | None) -> Sequence[Any] | None:
     """``arguments`` of a known command as ``[object]`` (positional values named by ``POSITIONAL``);
     the arguments unchanged for other commands."""
     known = BY_ID.get(command)
@@ -157,7 +158,7 @@ def as_object(command: str, arguments: list[Any] | None) -> list[Any] | None:
     return [dict(zip(positional, arguments or (), strict=False))]
 
 
-def positional_problem(command: str, arguments: list[Any]) -> str | None:
+def positional_problem(command: str, arguments: Sequence[Any]) -> str | None:
     """Why positional ``arguments`` of a known command do not fit its argument types, or ``None``."""
     known = BY_ID.get(command)
     if known is None or not arguments or isinstance(arguments[0], dict):

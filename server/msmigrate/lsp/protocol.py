@@ -197,8 +197,8 @@ class GuardedProtocol(LanguageServerProtocol):
     @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
     def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams) -> Generator[Any, Any, Any]:
         problem = argument_problem(params.arguments)
-        if problem is None and isinstance(params.arguments, list):
-            problem = positional_problem(params.command, params.arguments)
+        if problem is None and params.arguments:
+            problem = positional_problem(params.command, list(params.arguments))
         if problem is not None:
             lang = getattr(getattr(self._server, "settings", None), "language", "en")
             raise JsonRpcInvalidParams(
