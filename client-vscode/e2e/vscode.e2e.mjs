@@ -202,7 +202,8 @@ try {
     await row.waitFor({ state: "visible" });
     await page.keyboard.press("Enter");
     await page.locator(".tab", { hasText: /Preview/ }).first().waitFor();
-    const text = await frameText(/torch\.nn\.Conv2d\s+MindSpore API: mindspore\.mint\.nn\.Conv2d/);
+    // the server's rendering of the lookup (knowledge/lookup.py render_markdown), as in a hover
+    const text = await frameText(/torch\.nn\.Conv2d → mindspore\.mint\.nn\.Conv2d \(MindSpore 2\.6\)/);
     console.log(`     ${text.split("\n").slice(0, 3).join(" | ")}`);
   });
 } finally {
