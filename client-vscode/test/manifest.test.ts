@@ -3,6 +3,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
+import { SERVER_COMMANDS } from "../src/protocol";
 
 const dir = path.join(__dirname, "..", "..");
 const read = (f: string): string => fs.readFileSync(path.join(dir, f), "utf8");
@@ -56,14 +57,7 @@ describe("translations", () => {
 describe("commands and menus", () => {
   const commands: { command: string; title: string }[] = pkg.contributes.commands;
   const ids = new Set(commands.map((c) => c.command));
-  const serverCommands = [
-    "msmigrate.scanProject",
-    "msmigrate.scanFile",
-    "msmigrate.lookup",
-    "msmigrate.fixAll",
-    "msmigrate.exportReport",
-    "msmigrate.checkEquivalence",
-  ];
+  const serverCommands = Object.values(SERVER_COMMANDS);
 
   it("offers the issue's palette commands", () => {
     const titles = commands.map((c) => nlsEn[c.title.slice(1, -1)]);
