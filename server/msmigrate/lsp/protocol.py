@@ -37,22 +37,16 @@ from pygls.exceptions import (
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
 
-from msmigrate.contract.commands import as_object, positional_problem
+from msmigrate.contract.commands import COMMANDS, as_object, field_types, positional_problem
 from msmigrate.i18n import t
 
 log = logging.getLogger(__name__)
 PYGLS_VERSION = "2.1.1"
 
-# workspace/executeCommand: the keys an object argument may carry, with the types they must have
+# workspace/executeCommand: the keys an object argument may carry, with the types they must have (the
+# fields of the commands' argument classes)
 ARGUMENT_TYPES: dict[str, tuple[type, ...]] = {
-    "path": (str,),
-    "uri": (str,),
-    "folder": (str,),
-    "format": (str,),
-    "name": (str,),
-    "api": (str,),
-    "line": (int,),
-    "column": (int,),
+    name: kinds for command in COMMANDS for name, kinds in field_types(command.arguments).items()
 }
 MAX_ARGUMENTS = 8
 
