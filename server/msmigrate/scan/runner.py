@@ -20,6 +20,7 @@ from msmigrate.scan.model import ScanReport
 from msmigrate.scan.options import ConfigError, ScanCancelled, ScanOptions, load_project_config
 from msmigrate.scan.reading import SkippedFile, kind_of, not_regular, read_user_file
 from msmigrate.scan.worker import (
+    CompactReader,
     analyze_chunk,
     analyze_file,
     init_worker,
@@ -260,9 +261,11 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
             completed, waiting = wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
             _check_cancel(options)
             for future in completed:
-                for rel, data in future.result():
+                table, results = future.result()
+                reader = CompactReader(table)
+                for rel, data in results:
                     finished.add(rel)
-                    yield rel, keys[rel], _from_worker(rel, data)
+                    yield rel, keys[rel], _from_worker(rel, data, reader)
     except BrokenProcessPool:  # a worker died (out of memory, killed): finish in this process
         rest = [item for item in pending if item[0] not in finished]
         yield from _analyze_here(rest, version, analysis_options, options)
@@ -270,11 +273,12 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
         executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _from_worker(rel: str, data: dict[str, Any]) -> FileResult:
-    """A pool worker's result; one that fails the cache checks is the file's internal error (a bug)."""
+def _from_worker(rel: str, data: dict[str, Any], reader: CompactReader | None = None) -> FileResult:
+    """A pool worker's result (in cache form, or in compact form read with ``reader``); one that fails the
+    cache checks is the file's internal error (a bug)."""
     try:
-        return result_from_cache(rel, data)
-    except (KeyError, TypeError, ValueError) as exc:
+        return result_from_cache(rel, data) if reader is None else reader.result(rel, data)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
         return FileResult(rel, [], "scan.error.internal", {"detail": f"{type(exc).__name__}: {exc}"})
 
 

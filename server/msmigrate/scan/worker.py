@@ -270,7 +270,13 @@ def init_worker(mindspore_version: str, analysis_options: Any) -> None:
     _WORKER["options"] = analysis_options
 
 
-def analyze_chunk(chunk: list[tuple[str, bytes]]) -> list[tuple[str, dict[str, Any]]]:
-    """Pool entry point: analyse several files, return their results in cache form."""
+def analyze_chunk(chunk: list[tuple[str, bytes]]) -> tuple[list[Any], list[tuple[str, dict[str, Any]]]]:
+    """Pool entry point: analyse several files; return their results in compact form with the table of
+    their finding kinds (the scanning process checks each kind once, not each finding: see
+    :class:`CompactReader`)."""
     kb, options = _WORKER["kb"], _WORKER["options"]
-    return [(rel, result_to_cache(analyze_file(data, rel, kb, options))) for rel, data in chunk]
+    kinds: dict[Any, int] = {}
+    table: list[Any] = []
+    results = [(rel, compact(result_to_cache(analyze_file(data, rel, kb, options)), kinds, table))
+               for rel, data in chunk]
+    return table, results
