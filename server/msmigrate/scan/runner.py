@@ -20,16 +20,19 @@ from msmigrate.scan.model import ScanReport
 from msmigrate.scan.options import ConfigError, ScanCancelled, ScanOptions, load_project_config
 from msmigrate.scan.reading import SkippedFile, kind_of, not_regular, read_user_file
 from msmigrate.scan.worker import (
+    TOO_SLOW,
     CompactReader,
     analyze_chunk,
     analyze_file,
     init_worker,
     result_from_cache,
     result_to_cache,
+    within_time,
 )
 
 _CHUNKS_PER_JOB = 4
-_NOT_CACHED = frozenset({"scan.error.internal", "analysis.internal_error"})  # bugs are not remembered
+# bugs are not remembered, nor files given up on (that depends on the machine's load)
+_NOT_CACHED = frozenset({"scan.error.internal", "analysis.internal_error", TOO_SLOW})
 _MAX_CHUNK = 32
 
 
@@ -253,7 +256,7 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
         _preload(version)  # forked workers share the loaded tables instead of each loading them
     executor = ProcessPoolExecutor(
         max_workers=min(jobs, len(chunks)), mp_context=context,
-        initializer=init_worker, initargs=(version, analysis_options),
+        initializer=init_worker, initargs=(version, analysis_options, options.file_time_limit),
     )
     try:
         waiting: set[Future[Any]] = {executor.submit(analyze_chunk, chunk) for chunk in chunks}
@@ -287,7 +290,8 @@ def _analyze_here(pending: list[tuple[str, bytes, str]], version: str, analysis_
     kb = get_knowledge_base(version)
     for rel, data, key in pending:
         _check_cancel(options)
-        yield rel, key, analyze_file(data, rel, kb, analysis_options)
+        yield rel, key, within_time(options.file_time_limit, rel,
+                                    lambda: analyze_file(data, rel, kb, analysis_options))  # noqa: B023
 
 
 def _mp_context() -> multiprocessing.context.BaseContext:
