@@ -143,7 +143,8 @@ def _check_kind(values: list[Any]) -> None:
     for index, table in ((_CATEGORY, _CATEGORIES), (_SEVERITY, _SEVERITIES), (_USAGE, _USAGES)):
         if not isinstance(values[index], str) or values[index] not in table:
             raise ValueError(f"cached {FIELDS[index]} {values[index]!r}")
-    _check_message(values[_MESSAGE_KEY], frozen_args(values[ARGS]))
+    values[ARGS] = frozen_args(values[ARGS])  # (a new dict when it changes: the caller's row is a copy)
+    _check_message(values[_MESSAGE_KEY], values[ARGS])
 
 
 def _check_message(key: str, args: dict[str, Any]) -> None:
@@ -157,16 +158,26 @@ def _check_message(key: str, args: dict[str, Any]) -> None:
             raise ValueError(f"cached message {key!r} does not render: {type(exc).__name__}") from None
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # (exact types: a quick test before isinstance)
+
+
 def _plain(value: Any, depth: int) -> bool:
     """JSON scalars, lists (tuples) and string-keyed objects of them, nested at most ``depth`` deep."""
-    if value is None or isinstance(value, str | int | float):
+    if type(value) in _SCALARS or value is None or isinstance(value, str | int | float):
         return True
     if depth <= 0:
         return False
+    scalars, inner = _SCALARS, depth - 1
     if isinstance(value, list | tuple):
-        return all(_plain(item, depth - 1) for item in value)
+        for item in value:
+            if type(item) not in scalars and not _plain(item, inner):
+                return False
+        return True
     if isinstance(value, dict):
-        return all(isinstance(k, str) and _plain(v, depth - 1) for k, v in value.items())
+        for key, item in value.items():
+            if not isinstance(key, str) or (type(item) not in scalars and not _plain(item, inner)):
+                return False
+        return True
     return False
 
 
