@@ -302,9 +302,16 @@ def _mp_context() -> multiprocessing.context.BaseContext:
 
 
 def _preload(version: str) -> None:
+    """What every forked worker would otherwise build for itself: the tables, the torch facts the walk
+    uses, the rule modules."""
+    from msmigrate.analysis.analyzer import rule_checkers
+    from msmigrate.analysis.receivers import facts_for
+
     kb = get_knowledge_base(version)
     for name in ("table", "torch_inventory", "mindspore_inventory"):
         try:
             getattr(kb, name)
         except (OSError, ValueError, KeyError):  # missing or broken data: each worker reports it itself
-            pass
+            return
+    facts_for(kb)
+    rule_checkers()
