@@ -9,9 +9,10 @@
 
 ``snippets`` writes each string literal of the test files that parses as Python and mentions ``torch``
 (the test cases' sources) as a file of its own, so the rules' test cases are scanned as files too.
-``report`` scans every folder (no cache, one process) and saves, per folder and file, every field of every
-finding (message arguments included), the file's error, line count and syntax note, and the JSON report in
-English and in Chinese. ``compare`` prints every difference and exits with 1 when there is one.
+``report`` scans every folder (no cache, one process unless ``--jobs``) and saves, per folder and file,
+every field of every finding (message arguments included), the file's error, line count and syntax note,
+and the JSON report in English and in Chinese. ``compare`` prints every difference and exits with 1 when
+there is one.
 """
 
 from __future__ import annotations
@@ -67,13 +68,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def report(folders: list[Path]) -> dict[str, Any]:
+def report(folders: list[Path], jobs: int = 1) -> dict[str, Any]:
     from msmigrate.reports import render
     from msmigrate.scan import ScanOptions, scan_paths
 
     out: dict[str, Any] = {}
     for folder in folders:
-        scanned = scan_paths([folder], ScanOptions(jobs=1, use_cache=False))
+        scanned = scan_paths([folder], ScanOptions(jobs=jobs, use_cache=False))
         files = {}
         for result in scanned.files:
             files[result.path] = {
@@ -143,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     snip.add_argument("tests", type=Path)
     snip.add_argument("out", type=Path)
     rep = sub.add_parser("report", help="scan folders and save every result")
+    rep.add_argument("--jobs", type=int, default=1, help="worker processes of the scans (default 1)")
     rep.add_argument("out", type=Path)
     rep.add_argument("folders", type=Path, nargs="+")
     cmp_ = sub.add_parser("compare", help="compare two saved results")
@@ -154,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{write_snippets(args.tests, args.out)} snippets written to {args.out}")
         return 0
     if args.command == "report":
-        data = report([folder.resolve() for folder in args.folders])
+        data = report([folder.resolve() for folder in args.folders], args.jobs)
         args.out.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=0) + "\n", "utf-8")
         print(f"{args.out}: {_summary(data)}")
         return 0
