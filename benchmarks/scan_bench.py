@@ -11,14 +11,18 @@ One-time start-up (loading the mapping tables, importing the analyzer) happens b
 pool start-up is part of the parallel figure. Every figure is the best of ``--repeat`` runs.
 
 Prints lines/s for: ``ast.parse``; a cold scan with ``--jobs 1`` (empty cache); a cold scan with all
-cores; a warm scan (every file a cache hit); and the ratios scan/ast.parse and warm/cold.
+cores; a warm scan (every file a cache hit); and the ratios scan/ast.parse and warm/cold. Each row also
+gives its CPU seconds (the scanning process and its pool workers): on a shared machine the CPU-time ratios
+of the single-process runs hardly depend on the load, the wall-clock ones do.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import multiprocessing
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -32,15 +36,33 @@ from msmigrate.scan.discovery import discover
 from msmigrate.scan.options import default_jobs
 
 
-def _best(repeat: int, run: Callable[[], object], before: Callable[[], object] | None = None) -> float:
-    best = float("inf")
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished (waited-for) child processes."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _reap_children() -> None:
+    """Wait until the pool's worker processes have exited, so their CPU time is counted."""
+    deadline = time.monotonic() + 30
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _best(repeat: int, run: Callable[[], object],
+          before: Callable[[], object] | None = None) -> tuple[float, float]:
+    """The best wall time and the best CPU time (this process and its workers) of ``repeat`` runs."""
+    best, best_cpu = float("inf"), float("inf")
     for _ in range(repeat):
         if before is not None:
             before()
-        start = time.perf_counter()
+        _reap_children()
+        cpu, start = _cpu(), time.perf_counter()
         run()
         best = min(best, time.perf_counter() - start)
-    return best
+        _reap_children()
+        best_cpu = min(best_cpu, _cpu() - cpu)
+    return best, best_cpu
 
 
 def _corpus(source: Path, copies: int, into: Path) -> Path:
@@ -106,14 +128,16 @@ def main(argv: list[str] | None = None) -> int:
         (f"scan, cold, --jobs {args.jobs}", t_coldn),
         ("scan, warm (cache hits)", t_warm),
     ]
-    print(f"corpus: {len(files)} files, {lines} lines ({args.dir} x {max(args.replicate, 1)})")
-    print(f"{'run':<28}{'seconds':>10}{'lines/s':>14}")
-    for name, seconds in rows:
-        print(f"{name:<28}{seconds:>10.3f}{lines / seconds:>14,.0f}")
-    print(f"scan --jobs 1 / ast.parse rate:   {t_ast / t_cold1:.3f}x")
-    print(f"scan --jobs {args.jobs} / ast.parse rate:   {t_ast / t_coldn:.3f}x")
-    print(f"--jobs {args.jobs} speed-up over --jobs 1:  {t_cold1 / t_coldn:.2f}x")
-    print(f"warm / cold (--jobs 1) time:      {t_warm / t_cold1:.1%}")
+    print(f"corpus: {len(files)} files, {lines} lines ({args.dir} x {max(args.replicate, 1)}); "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'run':<28}{'seconds':>10}{'lines/s':>14}{'CPU seconds':>14}")
+    for name, (seconds, cpu) in rows:
+        print(f"{name:<28}{seconds:>10.3f}{lines / seconds:>14,.0f}{cpu:>14.3f}")
+    (wall_ast, cpu_ast), (wall_1, cpu_1), (wall_n, _), (wall_warm, cpu_warm) = (r[1] for r in rows)
+    print(f"scan --jobs 1 / ast.parse rate:   {wall_ast / wall_1:.3f}x (CPU time: {cpu_ast / cpu_1:.3f}x)")
+    print(f"scan --jobs {args.jobs} / ast.parse rate:   {wall_ast / wall_n:.3f}x")
+    print(f"--jobs {args.jobs} speed-up over --jobs 1:  {wall_1 / wall_n:.2f}x")
+    print(f"warm / cold (--jobs 1) time:      {wall_warm / wall_1:.1%} (CPU time: {cpu_warm / cpu_1:.1%})")
     return 0
 
 

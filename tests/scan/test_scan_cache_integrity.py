@@ -256,6 +256,27 @@ def test_a_pool_result_that_fails_the_checks_is_an_internal_error() -> None:
     assert _from_worker("a.py", {"findings": [_row()], "lines": 1}).findings[0].torch_api == "torch.abs"
 
 
+def test_pool_results_come_in_compact_form_and_each_kind_is_checked() -> None:
+    """Workers send a chunk's results as compact rows and one table of finding kinds; a kind that fails
+    the checks makes the files using it internal errors, the others keep their findings."""
+    from msmigrate.scan.runner import _from_worker
+    from msmigrate.scan.worker import CompactReader, compact
+
+    kinds: dict[Any, int] = {}
+    table: list[Any] = []
+    good = compact({"findings": [_row(), _row(line=2, end_line=2)], "lines": 2}, kinds, table)
+    bad = compact({"findings": [_row(message_key="no.such.message")], "lines": 1}, kinds, table)
+    assert (good["rows"], bad["rows"], len(table)) == ([1, 1, 1, 5, 0, 2, 1, 2, 5, 0], [1, 1, 1, 5, 1], 2)
+    reader = CompactReader(table)
+    result = _from_worker("a.py", good, reader)
+    assert [(f.line, f.torch_api, f.message_args["version"]) for f in result.findings] == [
+        (1, "torch.abs", "2.6"), (2, "torch.abs", "2.6")]
+    assert result.findings[0].message_args is not result.findings[1].message_args
+    failed = _from_worker("b.py", bad, reader)
+    assert (failed.path, failed.findings, failed.error_key) == ("b.py", [], "scan.error.internal")
+    assert _from_worker("c.py", {**good, "rows": [1, 1, 1, 5, 7]}, reader).error_key == "scan.error.internal"
+
+
 def test_no_mtime_option_finds_every_result_by_content(tmp_path: Path, make_tree, monkeypatch) -> None:
     from click.testing import CliRunner
 

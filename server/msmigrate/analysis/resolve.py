@@ -26,7 +26,10 @@ class Scope:
         self.kind = kind
         self.state: dict[str, object] = {}
         self.parent = parent
-        self.module: Scope = parent.module if parent is not None else self
+        # the module scope, ``None`` for the module scope itself: a reference to itself would be a cycle
+        # that keeps the module's values, and through them the whole syntax tree, alive until the cycle
+        # collector runs (which the analysis pauses)
+        self.module: Scope | None = (parent.module or parent) if parent is not None else None
         self.globals: set[str] | None = None
         self.nonlocals: set[str] | None = None
         self.user_class = user_class
@@ -35,7 +38,7 @@ class Scope:
     def lookup(self, name: str) -> object | None:
         """The value ``name`` has here, or ``None`` when it is not bound in the file (a builtin)."""
         if self.globals and name in self.globals:
-            return self.module.state.get(name)
+            return (self.module or self).state.get(name)
         value = self.state.get(name)
         if value is not None:
             return value
@@ -50,7 +53,7 @@ class Scope:
 
     def bind(self, name: str, value: object) -> None:
         if self.globals and name in self.globals:
-            state = self.module.state
+            state = (self.module or self).state
             old = state.get(name)
             state[name] = value if old is None else prefer(old, value)
             return

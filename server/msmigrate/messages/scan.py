@@ -17,6 +17,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Skipped: the file is {size}, larger than the {limit} limit.",
         "已跳过：文件大小为 {size}，超过了 {limit} 的上限。",
     ),
+    "scan.error.too_slow": (
+        "Given up: the analysis took longer than the {seconds} s allowed per file.",
+        "已放弃：分析时间超过了每个文件允许的 {seconds} 秒。",
+    ),
     "scan.error.not_regular.fifo": (
         "Skipped: a named pipe (FIFO), not a regular file.",
         "已跳过：这是命名管道（FIFO），不是普通文件。",

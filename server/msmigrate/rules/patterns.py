@@ -18,6 +18,7 @@ from msmigrate.analysis.values import UserClass
 from msmigrate.rules.registry import Rule
 from msmigrate.rules.support import (
     API_RULES,
+    TreeIndex,
     attribute_range,
     named_nodes,
     new_finding,
@@ -185,7 +186,7 @@ def check(ctx) -> Iterable[Finding]:
         if type(values.get(func)) is str or (type(func) is ast.Attribute and func.attr in _METHODS):
             found.extend(_call(ctx, node))  # (other calls: neither a torch name nor a method of interest)
     if "param_groups" in ctx.source:  # the only member without a torch name that matters here
-        written = param_groups_written(ctx.tree)
+        written = param_groups_written(ctx.tree, index)
         named = sorted(dict.fromkeys([*named, *written]), key=outer_first)
     references = [*named, *named_nodes(ctx, ast.Name)]
     for node in references:
@@ -534,13 +535,16 @@ def learning_rate_fixable(kb, optimizer: str) -> bool:
 
 
 # --- param_groups: only writing to a group changes the learning rate -------------------------------
-def param_groups_written(tree: ast.Module) -> list[ast.Attribute]:
+def param_groups_written(tree: ast.Module, index: TreeIndex | None = None) -> list[ast.Attribute]:
     """The ``x.param_groups`` whose groups the code writes to: ``opt.param_groups[0]["lr"] = v``,
     ``for g in opt.param_groups: g["lr"] *= 0.1`` (also ``g.update(...)``), ``g = opt.param_groups[0]``
-    then ``g["lr"] = v``. Reading a group (``print(g["lr"])``) changes nothing."""
+    then ``g["lr"] = v``. Reading a group (``print(g["lr"])``) changes nothing. ``index``: the file's
+    :class:`TreeIndex`, which has the few node types this looks at (else the whole tree is walked)."""
     found: list[ast.Attribute] = []
     holders: dict[str, list[ast.Attribute]] = {}  # name bound to a group (or the list) → its param_groups
-    for node in ast.walk(tree):
+    loops = ast.walk(tree) if index is None else index.nodes(ast.For, ast.AsyncFor, ast.comprehension,
+                                                                ast.Assign)
+    for node in loops:
         if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
             groups = _param_groups_in(node.iter)
             for name in _target_names(node.target) if groups else ():
@@ -550,7 +554,9 @@ def param_groups_written(tree: ast.Module) -> list[ast.Attribute]:
             for target in node.targets if groups else ():
                 for name in _target_names(target):
                     holders.setdefault(name, []).extend(groups)
-    for node in ast.walk(tree):
+    writes = ast.walk(tree) if index is None else index.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign,
+                                                                 ast.Call)
+    for node in writes:
         for target in _written_targets(_assign_targets(node)):
             base = target
             while isinstance(base, ast.Subscript | ast.Attribute):

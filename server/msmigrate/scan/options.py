@@ -19,6 +19,7 @@ ProgressCallback = Callable[[int, int], None]  # (files done, files in total)
 SEVERITY_VALUES = ("default", "error", "warning", "information", "hint", "off")  # default: the finding's own
 DEFAULT_INCLUDE = ("*.py",)
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
+DEFAULT_FILE_TIME_LIMIT = 60.0  # seconds of analysis per file (a 70,000-line file takes about 1.5 s here)
 
 
 class CancellationToken:
@@ -70,6 +71,9 @@ class ScanOptions:
     # leave it off by default to stay reproducible (same files → same report, safe to cache)
     use_jedi: bool = False
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES  # larger files are skipped (reported with the reason)
+    # seconds of analysis per file; past them the file is given up on and reported (scan.error.too_slow).
+    # Bounded where a timer signal can stop the work: the command line and pool workers. 0: no bound
+    file_time_limit: float = DEFAULT_FILE_TIME_LIMIT
     # serve a file from the manifest when its size and timestamps are unchanged, without reading it; off:
     # every file is read and looked up by its content hash (msmigrate scan --no-mtime, the language server)
     trust_mtime: bool = True

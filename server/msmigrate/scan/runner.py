@@ -20,15 +20,19 @@ from msmigrate.scan.model import ScanReport
 from msmigrate.scan.options import ConfigError, ScanCancelled, ScanOptions, load_project_config
 from msmigrate.scan.reading import SkippedFile, kind_of, not_regular, read_user_file
 from msmigrate.scan.worker import (
+    TOO_SLOW,
+    CompactReader,
     analyze_chunk,
     analyze_file,
     init_worker,
     result_from_cache,
     result_to_cache,
+    within_time,
 )
 
 _CHUNKS_PER_JOB = 4
-_NOT_CACHED = frozenset({"scan.error.internal", "analysis.internal_error"})  # bugs are not remembered
+# bugs are not remembered, nor files given up on (that depends on the machine's load)
+_NOT_CACHED = frozenset({"scan.error.internal", "analysis.internal_error", TOO_SLOW})
 _MAX_CHUNK = 32
 
 
@@ -252,7 +256,7 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
         _preload(version)  # forked workers share the loaded tables instead of each loading them
     executor = ProcessPoolExecutor(
         max_workers=min(jobs, len(chunks)), mp_context=context,
-        initializer=init_worker, initargs=(version, analysis_options),
+        initializer=init_worker, initargs=(version, analysis_options, options.file_time_limit),
     )
     try:
         waiting: set[Future[Any]] = {executor.submit(analyze_chunk, chunk) for chunk in chunks}
@@ -260,9 +264,11 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
             completed, waiting = wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
             _check_cancel(options)
             for future in completed:
-                for rel, data in future.result():
+                table, results = future.result()
+                reader = CompactReader(table)
+                for rel, data in results:
                     finished.add(rel)
-                    yield rel, keys[rel], _from_worker(rel, data)
+                    yield rel, keys[rel], _from_worker(rel, data, reader)
     except BrokenProcessPool:  # a worker died (out of memory, killed): finish in this process
         rest = [item for item in pending if item[0] not in finished]
         yield from _analyze_here(rest, version, analysis_options, options)
@@ -270,11 +276,12 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
         executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _from_worker(rel: str, data: dict[str, Any]) -> FileResult:
-    """A pool worker's result; one that fails the cache checks is the file's internal error (a bug)."""
+def _from_worker(rel: str, data: dict[str, Any], reader: CompactReader | None = None) -> FileResult:
+    """A pool worker's result (in cache form, or in compact form read with ``reader``); one that fails the
+    cache checks is the file's internal error (a bug)."""
     try:
-        return result_from_cache(rel, data)
-    except (KeyError, TypeError, ValueError) as exc:
+        return result_from_cache(rel, data) if reader is None else reader.result(rel, data)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
         return FileResult(rel, [], "scan.error.internal", {"detail": f"{type(exc).__name__}: {exc}"})
 
 
@@ -283,7 +290,8 @@ def _analyze_here(pending: list[tuple[str, bytes, str]], version: str, analysis_
     kb = get_knowledge_base(version)
     for rel, data, key in pending:
         _check_cancel(options)
-        yield rel, key, analyze_file(data, rel, kb, analysis_options)
+        yield rel, key, within_time(options.file_time_limit, rel,
+                                    lambda: analyze_file(data, rel, kb, analysis_options))  # noqa: B023
 
 
 def _mp_context() -> multiprocessing.context.BaseContext:
@@ -294,9 +302,16 @@ def _mp_context() -> multiprocessing.context.BaseContext:
 
 
 def _preload(version: str) -> None:
+    """What every forked worker would otherwise build for itself: the tables, the torch facts the walk
+    uses, the rule modules."""
+    from msmigrate.analysis.analyzer import rule_checkers
+    from msmigrate.analysis.receivers import facts_for
+
     kb = get_knowledge_base(version)
     for name in ("table", "torch_inventory", "mindspore_inventory"):
         try:
             getattr(kb, name)
         except (OSError, ValueError, KeyError):  # missing or broken data: each worker reports it itself
-            pass
+            return
+    facts_for(kb)
+    rule_checkers()

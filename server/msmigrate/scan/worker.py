@@ -10,11 +10,21 @@ from __future__ import annotations
 import dataclasses
 import json
 import operator
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
 
-_WORKER: dict[str, Any] = {}  # per worker process: the knowledge base and analysis options
+_WORKER: dict[str, Any] = {}  # per worker process: the knowledge base, analysis options, time limit
+TOO_SLOW = "scan.error.too_slow"
+
+
+class FileTooSlow(BaseException):
+    """Raised in the analysing thread when a file's time limit has passed (a ``BaseException``, so the
+    analyzer's own ``except Exception`` does not turn it into a result)."""
 
 
 def analyze_file(data: bytes, rel_path: str, kb: Any, analysis_options: Any) -> FileResult:
@@ -27,6 +37,40 @@ def analyze_file(data: bytes, rel_path: str, kb: Any, analysis_options: Any) -> 
         return FileResult(rel_path, [], "scan.error.internal", {"detail": f"{type(exc).__name__}: {exc}"})
     result.path = rel_path
     return result
+
+
+def within_time(time_limit: float, rel_path: str, analyse: Callable[[], FileResult]) -> FileResult:
+    """``analyse()`` (one file's analysis), stopped after ``time_limit`` seconds (0: no limit) where
+    :func:`bounded_time` can: the file is then reported as given up on (``scan.error.too_slow``)."""
+    try:
+        with bounded_time(time_limit):
+            return analyse()
+    except FileTooSlow:
+        return FileResult(rel_path, [], TOO_SLOW, {"seconds": f"{time_limit:g}"})
+
+
+@contextmanager
+def bounded_time(seconds: float) -> Iterator[None]:
+    """Raise :class:`FileTooSlow` in this thread once ``seconds`` have passed (a ``SIGALRM`` timer).
+    Only where that is possible and harmless: the main thread of a process on a system with
+    ``setitimer`` (the command line, pool workers) whose real-time timer is not in use; elsewhere (a
+    language server's scan thread) the work is not bounded in time (it can be cancelled instead)."""
+    if (seconds <= 0 or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0)):
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise FileTooSlow()
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # Findings are cached as rows of field values (compact, quick to decode); the field order is part of the
@@ -99,7 +143,8 @@ def _check_kind(values: list[Any]) -> None:
     for index, table in ((_CATEGORY, _CATEGORIES), (_SEVERITY, _SEVERITIES), (_USAGE, _USAGES)):
         if not isinstance(values[index], str) or values[index] not in table:
             raise ValueError(f"cached {FIELDS[index]} {values[index]!r}")
-    _check_message(values[_MESSAGE_KEY], frozen_args(values[ARGS]))
+    values[ARGS] = frozen_args(values[ARGS])  # (a new dict when it changes: the caller's row is a copy)
+    _check_message(values[_MESSAGE_KEY], values[ARGS])
 
 
 def _check_message(key: str, args: dict[str, Any]) -> None:
@@ -113,16 +158,26 @@ def _check_message(key: str, args: dict[str, Any]) -> None:
             raise ValueError(f"cached message {key!r} does not render: {type(exc).__name__}") from None
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # (exact types: a quick test before isinstance)
+
+
 def _plain(value: Any, depth: int) -> bool:
     """JSON scalars, lists (tuples) and string-keyed objects of them, nested at most ``depth`` deep."""
-    if value is None or isinstance(value, str | int | float):
+    if type(value) in _SCALARS or value is None or isinstance(value, str | int | float):
         return True
     if depth <= 0:
         return False
+    scalars, inner = _SCALARS, depth - 1
     if isinstance(value, list | tuple):
-        return all(_plain(item, depth - 1) for item in value)
+        for item in value:
+            if type(item) not in scalars and not _plain(item, inner):
+                return False
+        return True
     if isinstance(value, dict):
-        return all(isinstance(k, str) and _plain(v, depth - 1) for k, v in value.items())
+        for key, item in value.items():
+            if not isinstance(key, str) or (type(item) not in scalars and not _plain(item, inner)):
+                return False
+        return True
     return False
 
 
@@ -263,14 +318,23 @@ def _syntax_error(value: Any) -> tuple[int | None, str | None]:
     return line, detail
 
 
-def init_worker(mindspore_version: str, analysis_options: Any) -> None:
+def init_worker(mindspore_version: str, analysis_options: Any, time_limit: float = 0.0) -> None:
     from msmigrate.knowledge.base import get_knowledge_base
 
     _WORKER["kb"] = get_knowledge_base(mindspore_version)
     _WORKER["options"] = analysis_options
+    _WORKER["time_limit"] = time_limit
 
 
-def analyze_chunk(chunk: list[tuple[str, bytes]]) -> list[tuple[str, dict[str, Any]]]:
-    """Pool entry point: analyse several files, return their results in cache form."""
-    kb, options = _WORKER["kb"], _WORKER["options"]
-    return [(rel, result_to_cache(analyze_file(data, rel, kb, options))) for rel, data in chunk]
+def analyze_chunk(chunk: list[tuple[str, bytes]]) -> tuple[list[Any], list[tuple[str, dict[str, Any]]]]:
+    """Pool entry point: analyse several files; return their results in compact form with the table of
+    their finding kinds (the scanning process checks each kind once, not each finding: see
+    :class:`CompactReader`)."""
+    kb, options, limit = _WORKER["kb"], _WORKER["options"], _WORKER.get("time_limit", 0.0)
+    kinds: dict[Any, int] = {}
+    table: list[Any] = []
+    results = []
+    for rel, data in chunk:
+        result = within_time(limit, rel, lambda: analyze_file(data, rel, kb, options))  # noqa: B023 (run now)
+        results.append((rel, compact(result_to_cache(result), kinds, table)))
+    return table, results

@@ -1,0 +1,57 @@
+"""A file whose analysis takes longer than the per-file time limit is given up on and reported, in the
+scanning process and in pool workers; the other files keep their findings, and nothing is cached for it."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import pytest
+
+from msmigrate.scan import ScanOptions, scan_paths
+from msmigrate.scan.worker import FileTooSlow, bounded_time
+
+# 2,000 lines of torch calls: well over 10 ms of analysis on any machine
+SLOW = "import torch\n" + "".join(f"y{i} = torch.abs(x{i}).view(-1)\n" for i in range(2000))
+FAST = "import torch\ny = torch.abs(x)\n"
+
+
+def _outcome(report) -> dict[str, tuple[str | None, int]]:
+    return {f.path: (f.error_key, len(f.findings)) for f in report.files}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_over_the_time_limit_is_reported_as_given_up(tmp_path: Path, make_tree, jobs: int) -> None:
+    root = make_tree(tmp_path / "p", {"slow.py": SLOW, "fast.py": FAST})
+    report = scan_paths([root], ScanOptions(jobs=jobs, file_time_limit=0.01))
+    assert _outcome(report)["slow.py"] == ("scan.error.too_slow", 0)
+    slow = next(f for f in report.files if f.path == "slow.py")
+    assert slow.error("en") == "Given up: the analysis took longer than the 0.01 s allowed per file."
+    assert slow.error("zh") == "已放弃：分析时间超过了每个文件允许的 0.01 秒。"
+    # not remembered: with the default limit the file is analysed again and keeps its findings
+    again = scan_paths([root], ScanOptions(jobs=jobs))
+    assert _outcome(again) == {"fast.py": (None, 1), "slow.py": (None, 4000)}
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+
+
+def test_bounded_time_raises_in_the_main_thread_and_restores_the_timer() -> None:
+    with pytest.raises(FileTooSlow):
+        with bounded_time(0.01):
+            while True:
+                pass
+    with bounded_time(5):
+        pass
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+
+
+def test_a_timer_already_in_use_is_left_alone() -> None:
+    signal.setitimer(signal.ITIMER_REAL, 100)
+    try:
+        with bounded_time(0.001):
+            total = sum(range(2_000_000))  # longer than 1 ms, not stopped: the caller's timer is kept
+        assert total == 1_999_999_000_000
+        assert 99 < signal.getitimer(signal.ITIMER_REAL)[0] <= 100
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
