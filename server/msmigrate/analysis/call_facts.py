@@ -26,8 +26,11 @@ from msmigrate.knowledge.param_facts import (
     ArgumentPlan,
     companions,
     default_differences,
+    is_complement,
     literal_kind,
+    mindspore_value,
     plan_arguments,
+    same_default,
 )
 from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
 
@@ -100,12 +103,18 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     passed_targets = {t for n, t in plan.targets if binding and n in binding.arguments} | set(keywords)
     added = companions(target, overload, passed_targets)
     skipped = {name for name, _value, _default in added}
-    facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped)
+    facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,
+                                      target)
+    converted, unwritable = _complements(call, binding, plan, target)
+    if converted:
+        facts.append(ref("analysis.detail.call_complement",
+                         items=_items(f"{n}={old} → {new}" for n, _where, old, new in converted)))
+        changes = True
     if added:
         facts.append(ref("analysis.detail.call_companion",
                          items=_items(f"{n}={v} (MindSpore default {d})" for n, v, d in added)))
         changes = True
-    retyped = _value_types(binding, plan, overload, is_tensor)
+    retyped = _value_types(binding, plan, overload, is_tensor) + unwritable
     if retyped:
         facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
         changes = True
@@ -113,7 +122,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
                             "changes_results": changes,
                             "arg_plan": _plan_args(plan, (*explicit, *((n, v) for n, v, _d in added)),
-                                                   tuple(item.partition(":")[0] for item in retyped))}
+                                                   tuple(item.partition(":")[0] for item in retyped),
+                                                   tuple((where, new) for _n, where, _old, new in converted))}
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
     args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
@@ -164,7 +174,8 @@ def _form(torch_api: str, bindings: list[Binding]) -> str | None:
 
 
 def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None,
-           ms_overload, skipped: set[str]) -> tuple[list[MessageRef], bool, list[tuple[str, str]]]:
+           ms_overload, skipped: set[str], mindspore_api: str) -> tuple[list[MessageRef], bool,
+                                                                         list[tuple[str, str]]]:
     facts: list[MessageRef] = []
     changes = False
     if plan.shifted:
@@ -182,7 +193,7 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     if dropped:
         facts.append(ref("analysis.detail.call_dropped", items=_items(dropped)))
     passed = set(binding.arguments) if binding else set(values)
-    defaults = _defaults(binding, plan, row, ms_overload, passed, skipped)
+    defaults = _defaults(binding, plan, row, ms_overload, passed, skipped, mindspore_api)
     if defaults:
         items = _items(_default_item(name, *fact) for name, fact in defaults.items())
         facts.append(ref("analysis.detail.call_defaults", items=items))
@@ -190,7 +201,30 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     unchecked = [n for n in values if n not in dict(plan.targets)] if plan.var_keyword else []
     if unchecked and facts:  # a note on the other facts, not a difference of its own
         facts.append(ref("analysis.detail.call_var_keyword", items=_items(unchecked)))
-    return facts, changes, _torch_defaults_to_pass(defaults)
+    return facts, changes, _torch_defaults_to_pass(defaults, mindspore_api)
+
+
+def _complements(call: ast.Call, binding: Binding | None, plan: ArgumentPlan,
+                 mindspore_api: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:
+    """Arguments passed for a MindSpore parameter that means the complement of torch's (BatchNorm's
+    momentum, ``param_facts.COMPLEMENTS``): (torch name, where (positional index or keyword), value,
+    MindSpore value); and those no MindSpore value can mean (``momentum=None``), as value-type items."""
+    targets = dict(plan.targets)
+    arguments = binding.arguments if binding else {k.arg: k.value for k in call.keywords if k.arg}
+    converted: list[tuple[str, str, str, str]] = []
+    unwritable: list[str] = []
+    for name, node in arguments.items():
+        target = targets.get(name)
+        if not is_complement(mindspore_api, target) or isinstance(node, ast.Starred):
+            continue
+        text = ast.unparse(node)
+        new = mindspore_value(mindspore_api, target, text)
+        if new is None:
+            unwritable.append(f"{name}: {text} (MindSpore: 1 - torch's value)")
+            continue
+        index = next((i for i, arg in enumerate(call.args) if arg is node), None)
+        converted.append((name, str(index) if index is not None else name, text, new))
+    return converted, unwritable
 
 
 def _value_types(binding: Binding | None, plan: ArgumentPlan, overload, is_tensor) -> list[str]:
@@ -220,9 +254,11 @@ def _opaque(signature) -> bool:
 
 
 def _defaults(binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None, ms_overload,
-              passed: set[str], skipped: set[str]) -> dict[str, tuple[str | None, str, str]]:
+              passed: set[str], skipped: set[str], mindspore_api: str) -> dict[str, tuple[str | None, str, str]]:
     """Parameters the call leaves out whose defaults differ: name → (MindSpore name, torch default,
-    MindSpore default); ``skipped``: MindSpore parameters stated otherwise (companions)."""
+    MindSpore default); ``skipped``: MindSpore parameters stated otherwise (companions). A default that
+    means the same once converted to MindSpore's meaning (BatchNorm's momentum 0.1 and 0.9) does not
+    differ."""
     found: dict[str, tuple[str | None, str, str]] = {}
     targets = dict(plan.targets)
     if row is not None:
@@ -235,17 +271,26 @@ def _defaults(binding: Binding | None, plan: ArgumentPlan, row: MappingRow | Non
         for name, torch_default, ms_default in default_differences(binding.signature, ms_overload, targets):
             if name not in passed:
                 found.setdefault(name, (targets.get(name), torch_default, ms_default))
-    return {name: fact for name, fact in found.items() if fact[0] not in skipped}
+    return {name: fact for name, fact in found.items()
+            if fact[0] not in skipped and not _same_meaning(mindspore_api, *fact)}
 
 
-def _torch_defaults_to_pass(defaults: dict[str, tuple[str | None, str, str]]) -> list[tuple[str, str]]:
+def _same_meaning(mindspore_api: str, target: str | None, torch_default: str, ms_default: str) -> bool:
+    value = mindspore_value(mindspore_api, target, torch_default)
+    return value is not None and value != torch_default and same_default(value, ms_default)
+
+
+def _torch_defaults_to_pass(defaults: dict[str, tuple[str | None, str, str]],
+                            mindspore_api: str) -> list[tuple[str, str]]:
     """(MindSpore name, value): left-out defaults the quick-fix passes explicitly, where the torch default
-    is a literal of the type MindSpore's default has (``has_bias=True``, ``start_dim=0``)."""
+    is a literal of the type MindSpore's default has (``has_bias=True``, ``start_dim=0``), in MindSpore's
+    meaning of the parameter (``param_facts.mindspore_value``)."""
     found = []
     for target, torch_default, ms_default in defaults.values():
         kinds = {literal_kind(torch_default), literal_kind(ms_default)}
-        if target and None not in kinds and (len(kinds) == 1 or kinds == {"int", "float"}):
-            found.append((target, torch_default))
+        value = mindspore_value(mindspore_api, target, torch_default)
+        if target and value and None not in kinds and (len(kinds) == 1 or kinds == {"int", "float"}):
+            found.append((target, value))
     return found
 
 
@@ -271,9 +316,12 @@ def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
                    mindspore_only_params=only)
 
 
-def _plan_args(plan: ArgumentPlan, added=(), blocked=()) -> tuple:
-    """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py)."""
-    return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked)
+def _plan_args(plan: ArgumentPlan, added=(), blocked=(), values=()) -> tuple:
+    """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py): keyword renames,
+    (positional index, keyword) pairs, parameters MindSpore lacks, keywords to add, parameters whose value
+    has another type, (positional index or keyword, value) of values to rewrite in MindSpore's meaning."""
+    return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked,
+            values)
 
 
 def _items(values) -> str:

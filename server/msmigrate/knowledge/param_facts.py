@@ -188,22 +188,64 @@ def default_differences(torch_signature: Signature, mindspore_overload: Signatur
 
 
 # MindSpore-only parameters whose default changes what a torch call computes, and the value that makes
-# MindSpore compute what torch does (reviewed; checked under MindSpore 2.10): the nn convolutions pad to
-# keep the size by default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by
-# ``padding`` (default 0).
-COMPANIONS: dict[str, tuple[tuple[str, str], ...]] = {
-    f"mindspore.nn.{name}": (("pad_mode", "'pad'"),)
-    for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")
+# MindSpore compute what torch does (reviewed; checked under MindSpore 2.10), with the MindSpore parameters
+# whose passing makes the companion necessary (empty: always). The nn convolutions pad to keep the size by
+# default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by ``padding``
+# (default 0); the nn pools reject padding, dilation, return_indices and ceil_mode unless pad_mode='pad'
+# (their default 'valid' is torch's padding=0).
+Companion = tuple[str, str, tuple[str, ...]]
+_POOL_PADDED = ("padding", "dilation", "return_indices", "ceil_mode")
+COMPANIONS: dict[str, tuple[Companion, ...]] = {
+    **{f"mindspore.nn.{name}": (("pad_mode", "'pad'", ()),)
+       for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")},
+    **{f"mindspore.nn.{name}": (("pad_mode", "'pad'", _POOL_PADDED),)
+       for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")},
 }
 
 
 def companions(mindspore_api: str, overload: Signature,
                passed_targets: set[str]) -> list[tuple[str, str, str]]:
     """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` the call must add: the
-    overload has the parameter with another default and the call does not pass it."""
+    overload has the parameter with another default, the call does not pass it and passes one of the
+    parameters that need it."""
     defaults = {p["name"]: p.get("default") for p in overload}
-    return [(name, value, defaults[name]) for name, value in COMPANIONS.get(mindspore_api, ())
-            if name in defaults and defaults[name] != value and name not in passed_targets]
+    return [(name, value, defaults[name]) for name, value, needed_with in COMPANIONS.get(mindspore_api, ())
+            if name in defaults and defaults[name] != value and name not in passed_targets
+            and (not needed_with or passed_targets & set(needed_with))]
+
+
+# MindSpore parameters that mean the complement of the torch parameter mapped onto them: MindSpore's
+# value is ``1 - torch's``. The nn BatchNorm layers weight the running statistic by ``momentum``
+# (moving_mean = moving_mean * momentum + batch_mean * (1 - momentum); ``_BatchNorm`` passes
+# ``1.0 - momentum`` to ``ops.BatchNorm``), torch weights the batch statistic: torch's 0.1 is MindSpore's
+# 0.9. (``mindspore.mint.nn.BatchNorm*``, ``ops.batch_norm`` and ``nn.InstanceNorm*`` take torch's
+# meaning; GroupNorm has no running statistics.)
+COMPLEMENTS: dict[str, frozenset[str]] = {
+    f"mindspore.nn.{name}": frozenset({"momentum"})
+    for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")
+}
+
+
+def is_complement(mindspore_api: str, param: str | None) -> bool:
+    """Whether MindSpore's ``param`` of ``mindspore_api`` is the complement of the torch parameter."""
+    return param is not None and param in COMPLEMENTS.get(mindspore_api, ())
+
+
+def mindspore_value(mindspore_api: str, param: str | None, torch_value: str) -> str | None:
+    """The source text of the value of MindSpore's ``param`` that means what ``torch_value`` (source text)
+    means in torch: the value itself, or for :data:`COMPLEMENTS` ``1 - value`` (a number computed, an
+    expression written ``1 - name`` / ``1 - (…)``); ``None`` where no value means it (``None``: torch's cumulative
+    average)."""
+    if not is_complement(mindspore_api, param):
+        return torch_value
+    if torch_value.strip() == "None":
+        return None
+    try:
+        number = float(torch_value)
+    except ValueError:
+        simple = all(part.isidentifier() for part in torch_value.split("."))
+        return f"1 - {torch_value}" if simple else f"1 - ({torch_value})"
+    return repr(round(1.0 - number, 12))
 
 
 def literal_kind(text: str | None) -> str | None:
@@ -219,6 +261,11 @@ def literal_kind(text: str | None) -> str | None:
     except ValueError:
         return None
     return "float" if any(c in text for c in ".eE") else "int"
+
+
+def same_default(a: str, b: str) -> bool:
+    """Whether two defaults (source text) are the same value (``0.9`` and ``0.90``, quotes aside)."""
+    return _normal(a) == _normal(b)
 
 
 def _normal(default: str) -> str:

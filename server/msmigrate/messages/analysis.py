@@ -127,6 +127,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore needs {items} to compute what torch does",
         "MindSpore 需传入 {items} 才与 torch 计算一致",
     ),
+    "analysis.detail.call_complement": (
+        "MindSpore's parameter means 1 minus torch's: {items}",
+        "MindSpore 的该参数取值为 1 减去 torch 的取值：{items}",
+    ),
     "analysis.detail.call_value_type": (
         "values of another type in MindSpore: {items}",
         "MindSpore 中取值类型不同：{items}",
