@@ -314,6 +314,19 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
                {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
 
 
+def written_target(ctx: FixContext, finding: Finding) -> str | None:
+    """The MindSpore name :func:`replace_api` writes for ``finding`` (the device-aware target included)."""
+    if not finding.torch_api:
+        return None
+    row = ctx.kb.mapping(finding.torch_api)
+    mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
+    if row is not None and mindspore_api == row.mindspore_api:
+        swap = runnable_target(finding.torch_api, ctx.kb.version, ctx.device)
+        if swap is not None:
+            return swap.row.mindspore_api
+    return mindspore_api
+
+
 def _planned_for(ctx: FixContext, finding: Finding, table: str) -> Finding:
     """The finding with the argument plan of this call for another table's target (the plan the analysis
     made is for the selected table's target), or with none (the row's renames apply)."""

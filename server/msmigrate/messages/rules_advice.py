@@ -853,6 +853,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.pattern.cell_values": (
         "Rewrite as the cells of cells_and_names()", "改写为 cells_and_names() 中的各个 Cell"
     ),
+    "fix.pattern.initializer": (
+        "Initialize with {initializer} via set_data(initializer(...))",
+        "通过 set_data(initializer(...)) 用 {initializer} 初始化",
+    ),
     "fix.pattern.cells": ("Rewrite as cells()", "改写为 cells()"),
     "fix.pattern.mindspore_name": ("Replace with {name}", "替换为 {name}"),
     "fix.pattern.construct": ("Rename forward to construct", "将 forward 重命名为 construct"),
