@@ -857,6 +857,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Initialize with {initializer} via set_data(initializer(...))",
         "通过 set_data(initializer(...)) 用 {initializer} 初始化",
     ),
+    "fix.pattern.checkpoint": ("Rewrite with {function}", "改写为 {function}"),
     "fix.pattern.cells": ("Rewrite as cells()", "改写为 cells()"),
     "fix.pattern.mindspore_name": ("Replace with {name}", "替换为 {name}"),
     "fix.pattern.construct": ("Rename forward to construct", "将 forward 重命名为 construct"),
