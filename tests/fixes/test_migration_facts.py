@@ -118,16 +118,18 @@ def test_init_calls_become_initializers(kb26):
         f'                m.weight.set_data({init}.initializer({init}.HeNormal(mode="fan_out", '
         'nonlinearity="relu"), m.weight.shape, m.weight.dtype))',
         "            elif isinstance(m, mindspore.nn.BatchNorm2d):",
-        f"                m.gamma.set_data({init}.initializer({init}.Constant(1), m.gamma.shape, m.gamma.dtype))",
+        f"                m.gamma.set_data({init}.initializer({init}.Constant(1), m.gamma.shape, "
+        "m.gamma.dtype))",
         # a BatchNorm calls it beta, MindSpore 2.6's mint GroupNorm bias: no one name to write
         "            elif isinstance(m, (mindspore.nn.BatchNorm2d, mindspore.mint.nn.GroupNorm)):",
         "                nn.init.constant_(m.bias, 0)",
         "        for m in (cell for _, cell in self.cells_and_names()):",
         "            if isinstance(m, Block):",
-        f"                m.bn.gamma.set_data({init}.initializer({init}.Zero(), m.bn.gamma.shape, m.bn.gamma.dtype))",
+        f"                m.bn.gamma.set_data({init}.initializer({init}.Zero(), m.bn.gamma.shape, "
+        "m.bn.gamma.dtype))",
         # torch's std defaults to 1.0, MindSpore's sigma to 0.01: passed explicitly
-        f"        self.fc.weight.set_data({init}.initializer({init}.Normal(sigma=0.01), self.fc.weight.shape, "
-        "self.fc.weight.dtype))",
+        f"        self.fc.weight.set_data({init}.initializer({init}.Normal(sigma=0.01), "
+        "self.fc.weight.shape, self.fc.weight.dtype))",
         f"        self.fc.bias.set_data({init}.initializer({init}.Normal(sigma=1.0), self.fc.bias.shape, "
         "self.fc.bias.dtype))",
         "        children = list(self.cells())",

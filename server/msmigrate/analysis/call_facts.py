@@ -254,7 +254,8 @@ def _opaque(signature) -> bool:
 
 
 def _defaults(binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None, ms_overload,
-              passed: set[str], skipped: set[str], mindspore_api: str) -> dict[str, tuple[str | None, str, str]]:
+              passed: set[str], skipped: set[str],
+              mindspore_api: str) -> dict[str, tuple[str | None, str, str]]:
     """Parameters the call leaves out whose defaults differ: name → (MindSpore name, torch default,
     MindSpore default); ``skipped``: MindSpore parameters stated otherwise (companions). A default that
     means the same once converted to MindSpore's meaning (BatchNorm's momentum 0.1 and 0.9) does not

@@ -31,12 +31,14 @@ def checkpoint(ctx: FixContext, finding: Finding) -> Fix | None:
 
 
 def _load(ctx: FixContext, call: ast.Call) -> Fix | None:
-    file = call.args[0] if len(call.args) == 1 else next((k.value for k in call.keywords if k.arg == "f"), None)
+    keywords = {k.arg: k.value for k in call.keywords}
+    file = call.args[0] if len(call.args) == 1 else keywords.get("f")
     if file is None or len(call.args) > 1 or any(k.arg not in (*_LOAD_DROPPED, "f") for k in call.keywords):
         return None
     name, imports = ctx.mindspore_reference("mindspore.load_checkpoint", call.lineno)
     edit = TextEdit(*ctx.node_range(call), f"{name}({ctx.text(file)})")
-    return Fix("MSM512", "fix.pattern.checkpoint", [edit, *imports], {"function": "mindspore.load_checkpoint"})
+    return Fix("MSM512", "fix.pattern.checkpoint", [edit, *imports],
+               {"function": "mindspore.load_checkpoint"})
 
 
 def _load_state_dict(ctx: FixContext, call: ast.Call) -> Fix | None:

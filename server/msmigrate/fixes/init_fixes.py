@@ -129,7 +129,8 @@ def _narrowed(ctx: FixContext, node: ast.expr, at: ast.AST) -> list[ast.expr]:
         return []
     for test in _enclosing_tests(ctx.tree, at):
         if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
-                and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and test.args[0].id == node.id):
+                and len(test.args) == 2 and isinstance(test.args[0], ast.Name)
+                and test.args[0].id == node.id):
             classes = test.args[1]
             return list(classes.elts) if isinstance(classes, ast.Tuple) else [classes]
     return []

@@ -35,7 +35,8 @@ def _used_words(tree: ast.Module) -> set[str]:
     docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
                   and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant) and isinstance(node.body[0].value.value, str)}
+                  and isinstance(node.body[0].value, ast.Constant)
+                  and isinstance(node.body[0].value.value, str)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             words.add(node.id)

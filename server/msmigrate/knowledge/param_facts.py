@@ -234,8 +234,8 @@ def is_complement(mindspore_api: str, param: str | None) -> bool:
 def mindspore_value(mindspore_api: str, param: str | None, torch_value: str) -> str | None:
     """The source text of the value of MindSpore's ``param`` that means what ``torch_value`` (source text)
     means in torch: the value itself, or for :data:`COMPLEMENTS` ``1 - value`` (a number computed, an
-    expression written ``1 - name`` / ``1 - (…)``); ``None`` where no value means it (``None``: torch's cumulative
-    average)."""
+    expression written ``1 - name`` / ``1 - (…)``); ``None`` where no value means it (``None``: torch's
+    cumulative average)."""
     if not is_complement(mindspore_api, param):
         return torch_value
     if torch_value.strip() == "None":
