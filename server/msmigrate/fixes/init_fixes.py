@@ -174,9 +174,14 @@ def _attribute_class(ctx: FixContext, owner: ast.expr, attribute: str) -> str | 
     """The MindSpore class of ``self.<attribute> = Class(...)`` in the file's class ``owner`` names."""
     if not isinstance(owner, ast.Name):
         return None
-    for cls in ast.walk(ctx.tree):
-        if not isinstance(cls, ast.ClassDef) or cls.name != owner.id:
-            continue
+    statements = ctx.tree.body
+    if not any(isinstance(c, ast.ClassDef) and c.name == owner.id for c in statements):
+        try:  # a context holding some statements only (the language server's): the whole file
+            statements = ast.parse(ctx.source).body
+        except (SyntaxError, ValueError):
+            return None
+    found = [c for c in statements if isinstance(c, ast.ClassDef) and c.name == owner.id]
+    for cls in found[-1:]:
         for node in ast.walk(cls):
             if (isinstance(node, ast.Assign) and len(node.targets) == 1
                     and isinstance(target := node.targets[0], ast.Attribute) and target.attr == attribute
