@@ -2,7 +2,7 @@
 
 ``nn.init.kaiming_normal_(m.weight, mode="fan_out")`` becomes
 ``m.weight.set_data(initializer(HeNormal(mode="fan_out"), m.weight.shape, m.weight.dtype))``. The
-arguments follow :data:`INIT_ARGUMENTS` (torch parameter → initializer keyword, and the torch defaults
+arguments follow ``knowledge/initializers.py`` (torch parameter → initializer keyword, and the torch defaults
 the initializer does not share, passed explicitly). The parameter accessed is renamed where MindSpore's
 cell names it otherwise (``m.weight`` of a BatchNorm → ``m.gamma``, ``knowledge/cell_parameters.py``),
 when ``m``'s class is known from an enclosing ``isinstance(m, ...)`` test (for a class of the file, from
@@ -18,27 +18,9 @@ from msmigrate.fixes.api_fixes import written_target
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.knowledge.cell_parameters import parameter_name, renamed_parameters
+from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE
 from msmigrate.rules.patterns import INITIALIZERS
 
-INITIALIZER_MODULE = "mindspore.common.initializer"
-# torch.nn.init.<name>(tensor, …): torch parameter → initializer keyword, and the initializer keywords
-# whose MindSpore default differs from torch's (value to pass). uniform_ is left out: Uniform(scale) is
-# U(-scale, scale), torch's is U(a, b).
-INIT_ARGUMENTS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
-    "kaiming_normal_": ({"a": "negative_slope", "mode": "mode", "nonlinearity": "nonlinearity"}, {}),
-    "kaiming_uniform_": ({"a": "negative_slope", "mode": "mode", "nonlinearity": "nonlinearity"}, {}),
-    "xavier_normal_": ({"gain": "gain"}, {}),
-    "xavier_uniform_": ({"gain": "gain"}, {}),
-    "constant_": ({"val": "value"}, {}),
-    "zeros_": ({}, {}),
-    "ones_": ({}, {}),
-    "eye_": ({}, {}),
-    "normal_": ({"mean": "mean", "std": "sigma"}, {"sigma": "1.0"}),
-    "trunc_normal_": ({"mean": "mean", "std": "sigma", "a": "a", "b": "b"}, {"sigma": "1.0"}),
-    "orthogonal_": ({"gain": "gain"}, {}),
-    "dirac_": ({"groups": "groups"}, {}),
-    "sparse_": ({"sparsity": "sparsity", "std": "sigma"}, {}),
-}
 _UNUSED = {"generator": "None"}  # torch parameters that may be left out when passed with this value
 
 
