@@ -36,12 +36,12 @@ def _harness():
     return module
 
 
-def _fixed_models(tmp_path: Path) -> Path:
+def _fixed_models(tmp_path: Path, version: str) -> Path:
+    """A copy of the example after ``msmigrate fix models --unsafe-fixes --mindspore-version <version>``."""
     copy = tmp_path / "resnet_ms"
     shutil.copytree(EXAMPLE, copy)
-    result = fix_paths([str(copy / "models")], FixOptions(unsafe=True))
-    assert [f.status.value for f in result.files] == ["fixed", "unchanged"] or \
-        sorted(f.status.value for f in result.files) == ["fixed", "unchanged"]
+    result = fix_paths([str(copy / "models")], FixOptions(mindspore_version=version, unsafe=True))
+    assert {f.rel: f.status.value for f in result.files} == {"__init__.py": "unchanged", "resnet.py": "fixed"}
     return copy
 
 
@@ -55,8 +55,9 @@ def _imported_modules(source: str) -> set[str]:
     return found
 
 
-def test_fixed_models_import_only_mindspore_and_name_no_torch(tmp_path: Path) -> None:
-    models = _fixed_models(tmp_path) / "models"
+@pytest.mark.parametrize("version", ["2.4", "2.6"])
+def test_fixed_models_import_only_mindspore_and_name_no_torch(tmp_path: Path, version: str) -> None:
+    models = _fixed_models(tmp_path, version) / "models"
     source = (models / "resnet.py").read_text(encoding="utf-8")
     assert _imported_modules(source) == {"typing", "mindspore"}
     names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
@@ -124,9 +125,10 @@ result = model(x)
 
 @pytest.mark.slow
 @needs_frameworks
-def test_fixed_resnet50_computes_what_the_torch_model_computes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", ["2.4", "2.6"])
+def test_fixed_resnet50_computes_what_the_torch_model_computes(tmp_path: Path, version: str) -> None:
     harness = _harness()
-    fixed = _fixed_models(tmp_path)
+    fixed = _fixed_models(tmp_path, version)
     weights = str(tmp_path / "weights.npz")
     torch_work, ms_work = tmp_path / "torch", tmp_path / "mindspore"
     torch_out = harness.run_programs(
