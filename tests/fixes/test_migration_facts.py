@@ -36,6 +36,9 @@ def test_momentum_values_are_converted_to_mindspores_meaning():
     assert mindspore_value("mindspore.nn.BatchNorm1d", "momentum", "None") is None
     assert mindspore_value("mindspore.mint.nn.BatchNorm2d", "momentum", "0.1") == "0.1"  # torch's meaning
     assert mindspore_value("mindspore.nn.InstanceNorm2d", "momentum", "0.1") == "0.1"
+    assert mindspore_value("mindspore.nn.BatchNorm2d", "use_batch_statistics", "True") == "None"
+    assert mindspore_value("mindspore.nn.BatchNorm2d", "use_batch_statistics", "False") == "True"
+    assert mindspore_value("mindspore.nn.BatchNorm2d", "use_batch_statistics", "flag") is None
 
 
 @pytest.mark.parametrize("version", ["2.4", "2.6"])
@@ -45,7 +48,9 @@ def test_batchnorm_momentum_fix(version):
               "b = nn.BatchNorm2d(8, momentum=0.01)\n"
               "c = nn.BatchNorm2d(8, 1e-3, 0.2)\n"
               "d = nn.BatchNorm1d(8, momentum=m)\n"
-              "e = nn.BatchNorm3d(8, momentum=None)\n")
+              "e = nn.BatchNorm3d(8, momentum=None)\n"
+              "f = nn.BatchNorm2d(8, track_running_stats=False)\n"
+              "g = nn.BatchNorm2d(8, track_running_stats=True)\n")
     # 2.6 maps to mint.nn.BatchNorm* (no CPU kernel): the fix writes 2.4's nn.BatchNorm* either way
     assert _body(source, get_knowledge_base(version)) == [
         "a = mindspore.nn.BatchNorm2d(8)",  # torch's 0.1 is MindSpore's default 0.9: nothing to add
@@ -53,6 +58,9 @@ def test_batchnorm_momentum_fix(version):
         "c = mindspore.nn.BatchNorm2d(8, 1e-3, 0.8)",
         "d = mindspore.nn.BatchNorm1d(8, momentum=1 - m)",
         "e = nn.BatchNorm3d(8, momentum=None)",  # a cumulative average: no MindSpore value means it
+        # batch statistics always (MindSpore's False would mean the moving ones always)
+        "f = mindspore.nn.BatchNorm2d(8, use_batch_statistics=True)",
+        "g = mindspore.nn.BatchNorm2d(8, use_batch_statistics=None)",
     ]
 
 
@@ -64,8 +72,8 @@ def test_batchnorm_finding_states_the_converted_value(kb24):
                            kb24).findings
     (finding,) = [f for f in found if f.torch_api == "torch.nn.BatchNorm2d"]
     text = t(finding.message_key, "en", **finding.message_args)
-    assert "MindSpore's parameter means 1 minus torch's: momentum=0.01 → 0.99" in text
-    assert "momentum: 0.1 vs 0.9" not in text
+    assert text == ("torch.nn.BatchNorm2d → mindspore.nn.BatchNorm2d (MindSpore means these values "
+                    "otherwise; written in its meaning: momentum=0.01 → 0.99; see the difference page).")
 
 
 def test_pool_padding_needs_pad_mode(kb24):

@@ -25,8 +25,8 @@ from msmigrate.knowledge.overloads import form_of, overload_target
 from msmigrate.knowledge.param_facts import (
     ArgumentPlan,
     companions,
+    converts,
     default_differences,
-    is_complement,
     literal_kind,
     mindspore_value,
     plan_arguments,
@@ -105,9 +105,9 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     skipped = {name for name, _value, _default in added}
     facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,
                                       target)
-    converted, unwritable = _complements(call, binding, plan, target)
+    converted, unwritable = _converted_values(call, binding, plan, target)
     if converted:
-        facts.append(ref("analysis.detail.call_complement",
+        facts.append(ref("analysis.detail.call_value_meaning",
                          items=_items(f"{n}={old} → {new}" for n, _where, old, new in converted)))
         changes = True
     if added:
@@ -204,23 +204,24 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     return facts, changes, _torch_defaults_to_pass(defaults, mindspore_api)
 
 
-def _complements(call: ast.Call, binding: Binding | None, plan: ArgumentPlan,
-                 mindspore_api: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:
-    """Arguments passed for a MindSpore parameter that means the complement of torch's (BatchNorm's
-    momentum, ``param_facts.COMPLEMENTS``): (torch name, where (positional index or keyword), value,
-    MindSpore value); and those no MindSpore value can mean (``momentum=None``), as value-type items."""
+def _converted_values(call: ast.Call, binding: Binding | None, plan: ArgumentPlan,
+                      mindspore_api: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:
+    """Arguments passed for a MindSpore parameter that takes torch's values in another meaning (BatchNorm's
+    momentum, ``param_facts.VALUE_MEANINGS``): (torch name, where (positional index or keyword), value,
+    MindSpore value); and those no MindSpore value can be written for (``momentum=None``), as value-type
+    items."""
     targets = dict(plan.targets)
     arguments = binding.arguments if binding else {k.arg: k.value for k in call.keywords if k.arg}
     converted: list[tuple[str, str, str, str]] = []
     unwritable: list[str] = []
     for name, node in arguments.items():
         target = targets.get(name)
-        if not is_complement(mindspore_api, target) or isinstance(node, ast.Starred):
+        if not converts(mindspore_api, target) or isinstance(node, ast.Starred):
             continue
         text = ast.unparse(node)
         new = mindspore_value(mindspore_api, target, text)
         if new is None:
-            unwritable.append(f"{name}: {text} (MindSpore: 1 - torch's value)")
+            unwritable.append(f"{name}: {text} (MindSpore means its values otherwise)")
             continue
         index = next((i for i, arg in enumerate(call.args) if arg is node), None)
         converted.append((name, str(index) if index is not None else name, text, new))

@@ -214,37 +214,47 @@ def companions(mindspore_api: str, overload: Signature,
             and (not needed_with or passed_targets & set(needed_with))]
 
 
-# MindSpore parameters that mean the complement of the torch parameter mapped onto them: MindSpore's
-# value is ``1 - torch's``. The nn BatchNorm layers weight the running statistic by ``momentum``
+# MindSpore parameters that take torch's values in another meaning, and how a torch value is written for
+# them: ``COMPLEMENT`` (MindSpore's value is ``1 - torch's``) or a table of literal values (checked under
+# MindSpore 2.10). The nn BatchNorm layers weight the running statistic by ``momentum``
 # (moving_mean = moving_mean * momentum + batch_mean * (1 - momentum); ``_BatchNorm`` passes
 # ``1.0 - momentum`` to ``ops.BatchNorm``), torch weights the batch statistic: torch's 0.1 is MindSpore's
-# 0.9. (``mindspore.mint.nn.BatchNorm*``, ``ops.batch_norm`` and ``nn.InstanceNorm*`` take torch's
-# meaning; GroupNorm has no running statistics.)
-COMPLEMENTS: dict[str, frozenset[str]] = {
-    f"mindspore.nn.{name}": frozenset({"momentum"})
+# 0.9. torch's ``track_running_stats=True`` (batch statistics in training, running ones in eval) is
+# ``use_batch_statistics=None``; ``False`` (batch statistics always) is ``True``: MindSpore's ``False``
+# means the moving statistics always. (``mindspore.mint.nn.BatchNorm*``, ``ops.batch_norm`` and
+# ``nn.InstanceNorm*`` take torch's momentum; GroupNorm has no running statistics.)
+COMPLEMENT = "1 - value"
+Conversion = str | dict[str, str]
+VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
+    f"mindspore.nn.{name}": {"momentum": COMPLEMENT,
+                             "use_batch_statistics": {"True": "None", "False": "True"}}
     for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")
 }
 
 
-def is_complement(mindspore_api: str, param: str | None) -> bool:
-    """Whether MindSpore's ``param`` of ``mindspore_api`` is the complement of the torch parameter."""
-    return param is not None and param in COMPLEMENTS.get(mindspore_api, ())
+def converts(mindspore_api: str, param: str | None) -> bool:
+    """Whether MindSpore's ``param`` of ``mindspore_api`` takes torch's values in another meaning."""
+    return param is not None and param in VALUE_MEANINGS.get(mindspore_api, {})
 
 
 def mindspore_value(mindspore_api: str, param: str | None, torch_value: str) -> str | None:
     """The source text of the value of MindSpore's ``param`` that means what ``torch_value`` (source text)
-    means in torch: the value itself, or for :data:`COMPLEMENTS` ``1 - value`` (a number computed, an
-    expression written ``1 - name`` / ``1 - (…)``); ``None`` where no value means it (``None``: torch's
-    cumulative average)."""
-    if not is_complement(mindspore_api, param):
+    means in torch: the value itself, or as :data:`VALUE_MEANINGS` says (a complement computed for a
+    number, written ``1 - name`` / ``1 - (…)`` for an expression); ``None`` where no value can be written
+    (``momentum=None``, torch's cumulative average; an expression for a table of values)."""
+    conversion = VALUE_MEANINGS.get(mindspore_api, {}).get(param or "")
+    if conversion is None:
         return torch_value
-    if torch_value.strip() == "None":
+    text = torch_value.strip()
+    if isinstance(conversion, dict):
+        return conversion.get(text)
+    if text == "None":
         return None
     try:
-        number = float(torch_value)
+        number = float(text)
     except ValueError:
-        simple = all(part.isidentifier() for part in torch_value.split("."))
-        return f"1 - {torch_value}" if simple else f"1 - ({torch_value})"
+        simple = all(part.isidentifier() for part in text.split("."))
+        return f"1 - {text}" if simple else f"1 - ({text})"
     return repr(round(1.0 - number, 12))
 
 

@@ -127,9 +127,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore needs {items} to compute what torch does",
         "MindSpore 需传入 {items} 才与 torch 计算一致",
     ),
-    "analysis.detail.call_complement": (
-        "MindSpore's parameter means 1 minus torch's: {items}",
-        "MindSpore 的该参数取值为 1 减去 torch 的取值：{items}",
+    "analysis.detail.call_value_meaning": (
+        "MindSpore means these values otherwise; written in its meaning: {items}",
+        "MindSpore 对这些取值的含义不同，按其含义改写：{items}",
     ),
     "analysis.detail.call_value_type": (
         "values of another type in MindSpore: {items}",
