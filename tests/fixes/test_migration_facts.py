@@ -76,13 +76,20 @@ def test_batchnorm_finding_states_the_converted_value(kb24):
                     "otherwise; written in its meaning: momentum=0.01 → 0.99; see the difference page).")
 
 
-def test_pool_padding_needs_pad_mode(kb24):
+@pytest.mark.parametrize("version", ["2.4", "2.6"])
+def test_pool_padding_needs_pad_mode_and_stride_defaults_to_kernel_size(version):
     source = ("import torch.nn as nn\n"
               "f = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)\n"
-              "g = nn.MaxPool2d(2, 2)\n")
-    assert _body(source, kb24) == [
+              "g = nn.MaxPool2d(2, 2)\n"
+              "h = nn.MaxPool2d(2)\n"
+              "i = nn.AvgPool1d(kernel_size=(3,), padding=1)\n"
+              "j = nn.AvgPool3d(self.k)\n")
+    assert _body(source, get_knowledge_base(version)) == [
         "f = mindspore.nn.MaxPool2d(kernel_size=3, stride=2, padding=1, pad_mode='pad')",
         "g = mindspore.nn.MaxPool2d(2, 2)",
+        "h = mindspore.nn.MaxPool2d(2, stride=2)",  # torch's stride is kernel_size, MindSpore's 1
+        "i = mindspore.nn.AvgPool1d(kernel_size=(3,), padding=1, pad_mode='pad', stride=(3,))",
+        "j = mindspore.nn.AvgPool3d(self.k, stride=self.k)",
     ]
 
 

@@ -27,6 +27,7 @@ from msmigrate.knowledge.param_facts import (
     companions,
     converts,
     default_differences,
+    defaults_from,
     literal_kind,
     mindspore_value,
     plan_arguments,
@@ -102,6 +103,7 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     overload = ms_signatures[plan.overload]
     passed_targets = {t for n, t in plan.targets if binding and n in binding.arguments} | set(keywords)
     added = companions(target, overload, passed_targets)
+    added += _defaults_from(binding, plan, target, overload)
     skipped = {name for name, _value, _default in added}
     facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,
                                       target)
@@ -202,6 +204,29 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     if unchecked and facts:  # a note on the other facts, not a difference of its own
         facts.append(ref("analysis.detail.call_var_keyword", items=_items(unchecked)))
     return facts, changes, _torch_defaults_to_pass(defaults, mindspore_api)
+
+
+def _defaults_from(binding: Binding | None, plan: ArgumentPlan, mindspore_api: str,
+                   overload) -> list[tuple[str, str, str]]:
+    """(MindSpore parameter, value, MindSpore default) for parameters the call leaves out whose torch
+    default is another argument's value (``nn.MaxPool2d(2)``: stride=2), when that argument is a name or
+    a literal (it is written twice)."""
+    if binding is None:
+        return []
+    targets = dict(plan.targets)
+    # MindSpore name → the value's text ("" for a value that is not plain: passed, but not written twice)
+    passed = {targets.get(name, name): ast.unparse(node) if _plain_value(node) else ""
+              for name, node in binding.arguments.items()}
+    return [(name, value, default) for name, value, default in defaults_from(mindspore_api, overload, passed)
+            if value]
+
+
+def _plain_value(node: ast.expr) -> bool:
+    if isinstance(node, ast.Tuple):
+        return all(_plain_value(e) for e in node.elts)
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name | ast.Constant)
 
 
 def _converted_values(call: ast.Call, binding: Binding | None, plan: ArgumentPlan,

@@ -214,6 +214,24 @@ def companions(mindspore_api: str, overload: Signature,
             and (not needed_with or passed_targets & set(needed_with))]
 
 
+# Parameters whose torch default (None) means the value of another parameter, where MindSpore's default is a
+# value of its own: (parameter, the parameter whose value it takes). The pools' stride is kernel_size in
+# torch, 1 in MindSpore's nn pools.
+DEFAULT_FROM: dict[str, tuple[tuple[str, str], ...]] = {
+    f"mindspore.nn.{name}": (("stride", "kernel_size"),)
+    for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
+}
+
+
+def defaults_from(mindspore_api: str, overload: Signature,
+                  passed: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """(parameter, value to pass, MindSpore default) of :data:`DEFAULT_FROM` for a call that leaves the
+    parameter out and passes the one it takes its value from (``passed``: parameter → source text)."""
+    defaults = {p["name"]: p.get("default") for p in overload}
+    return [(name, passed[source], defaults[name]) for name, source in DEFAULT_FROM.get(mindspore_api, ())
+            if name in defaults and name not in passed and source in passed]
+
+
 # MindSpore parameters that take torch's values in another meaning, and how a torch value is written for
 # them: ``COMPLEMENT`` (MindSpore's value is ``1 - torch's``) or a table of literal values (checked under
 # MindSpore 2.10). The nn BatchNorm layers weight the running statistic by ``momentum``
