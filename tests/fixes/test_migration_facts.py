@@ -169,3 +169,16 @@ def test_a_docstring_naming_torch_keeps_no_import():
     source = '"""Uses ``torch.save``."""\nimport torch\n\n\ndef f():\n    """Like torch.load."""\n'
     assert [(e.line, e.new_text) for e in unused_torch_import_edits(source)] == [(2, "")]
     assert unused_torch_import_edits('import torch\n__all__ = ["torch"]\n') == []
+
+
+def test_lookup_says_batchnorm_defaults_mean_the_same():
+    from msmigrate.knowledge.lookup import lookup
+
+    result = lookup("torch.nn.BatchNorm2d", get_knowledge_base("2.4"))
+    notes = result.to_json("en")["notes"]
+    assert ("Default of momentum: PyTorch 0.1, MindSpore 0.9, the same behaviour: MindSpore means its "
+            "values otherwise (a value passed is converted by the quick-fix).") in notes
+    assert not [n for n in notes if n.startswith("Default of momentum differs")]
+    text = result.render_text("en", width=200)
+    assert ("│ momentum            │ momentum             │ same default, values mean otherwise (0.1 → 0.9)"
+            in text)
