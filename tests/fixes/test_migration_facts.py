@@ -120,6 +120,7 @@ class Block(nn.Module):
                 nn.init.zeros_(m.bn.weight)
         nn.init.normal_(self.fc.weight, std=0.01)
         nn.init.normal_(self.fc.bias)
+        nn.init.ones_(self.bn.weight)
         children = list(self.children())
 """
 
@@ -147,6 +148,9 @@ def test_init_calls_become_initializers(kb26):
         "self.fc.weight.shape, self.fc.weight.dtype))",
         f"        self.fc.bias.set_data({init}.initializer({init}.Normal(sigma=1.0), self.fc.bias.shape, "
         "self.fc.bias.dtype))",
+        # self.bn is a BatchNorm2d (assigned in this class): its weight is gamma
+        f"        self.bn.gamma.set_data({init}.initializer({init}.One(), self.bn.gamma.shape, "
+        "self.bn.gamma.dtype))",
         "        children = list(self.cells())",
     ]
 

@@ -95,11 +95,14 @@ def _parameter_text(ctx: FixContext, tensor: ast.expr) -> str | None:
 
 
 def _classes_of(ctx: FixContext, node: ast.expr, at: ast.AST) -> list[str]:
-    """The MindSpore classes ``node`` is an instance of, known from an enclosing ``isinstance`` test;
-    empty when unknown (or when one of them is not known)."""
+    """The MindSpore classes ``node`` is an instance of, known from an enclosing ``isinstance`` test (or,
+    for ``self.<name>``, from the enclosing class); empty when unknown (or when one of them is not known)."""
     if isinstance(node, ast.Attribute):
-        owners = _narrowed(ctx, node.value, at)
-        found = [_attribute_class(ctx, owner, node.attr) for owner in owners]
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            cls = _enclosing_class(ctx.tree, at)
+            found = [_assigned_class(ctx, cls, node.attr) if cls is not None else None]
+        else:
+            found = [_attribute_class(ctx, owner, node.attr) for owner in _narrowed(ctx, node.value, at)]
         return [c for c in found if c] if found and all(found) else []
     found = [_mindspore_class(ctx, c) for c in _narrowed(ctx, node, at)]
     return [c for c in found if c] if found and all(found) else []
@@ -163,14 +166,24 @@ def _attribute_class(ctx: FixContext, owner: ast.expr, attribute: str) -> str | 
         except (SyntaxError, ValueError):
             return None
     found = [c for c in statements if isinstance(c, ast.ClassDef) and c.name == owner.id]
-    for cls in found[-1:]:
-        for node in ast.walk(cls):
-            if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                    and isinstance(target := node.targets[0], ast.Attribute) and target.attr == attribute
-                    and isinstance(target.value, ast.Name) and target.value.id == "self"
-                    and isinstance(node.value, ast.Call)):
-                return _mindspore_class(ctx, node.value.func)
+    return _assigned_class(ctx, found[-1], attribute) if found else None
+
+
+def _assigned_class(ctx: FixContext, cls: ast.ClassDef, attribute: str) -> str | None:
+    """The MindSpore class of the first ``self.<attribute> = Class(...)`` in ``cls``."""
+    for node in ast.walk(cls):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(target := node.targets[0], ast.Attribute) and target.attr == attribute
+                and isinstance(target.value, ast.Name) and target.value.id == "self"
+                and isinstance(node.value, ast.Call)):
+            return _mindspore_class(ctx, node.value.func)
     return None
+
+
+def _enclosing_class(tree: ast.AST, at: ast.AST) -> ast.ClassDef | None:
+    """The innermost class whose body holds ``at``."""
+    holding = [c for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and _holds(c, at)]
+    return holding[-1] if holding else None  # ast.walk goes outer before inner
 
 
 FIXERS = {"MSM503": init_rewrite}
