@@ -121,6 +121,7 @@ class Block(nn.Module):
         nn.init.normal_(self.fc.weight, std=0.01)
         nn.init.normal_(self.fc.bias)
         nn.init.ones_(self.bn.weight)
+        nn.init.uniform_(self.fc.bias, -bound, bound)
         children = list(self.children())
 """
 
@@ -151,6 +152,9 @@ def test_init_calls_become_initializers(kb26):
         # self.bn is a BatchNorm2d (assigned in this class): its weight is gamma
         f"        self.bn.gamma.set_data({init}.initializer({init}.One(), self.bn.gamma.shape, "
         "self.bn.gamma.dtype))",
+        # U(-bound, bound) is Uniform(scale=bound)
+        f"        self.fc.bias.set_data({init}.initializer({init}.Uniform(scale=bound), self.fc.bias.shape, "
+        "self.fc.bias.dtype))",
         "        children = list(self.cells())",
     ]
 

@@ -18,7 +18,7 @@ from msmigrate.fixes.api_fixes import written_target
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.knowledge.cell_parameters import parameter_name, renamed_parameters
-from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE
+from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE, SYMMETRIC
 from msmigrate.rules.patterns import INITIALIZERS
 
 _UNUSED = {"generator": "None"}  # torch parameters that may be left out when passed with this value
@@ -37,6 +37,12 @@ def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     renames, explicit = spec
     keywords: list[str] = []
+    if name in SYMMETRIC:
+        low, high, keyword = SYMMETRIC[name]
+        if not _negation(bound.get(low), bound.get(high)):
+            return None
+        keywords.append(f"{keyword}={ctx.text(bound.pop(high))}")
+        bound.pop(low)
     for param, value in bound.items():
         text = ctx.text(value)
         if param in _UNUSED and text == _UNUSED[param]:
@@ -71,6 +77,12 @@ def _bind(call: ast.Call, names: list[str]) -> dict[str, ast.expr] | None:
             return None
         bound[keyword.arg] = keyword.value
     return bound
+
+
+def _negation(low: ast.expr | None, high: ast.expr | None) -> bool:
+    """Whether ``low`` is ``-high`` as written (``-bound`` and ``bound``, ``-0.1`` and ``0.1``)."""
+    return (isinstance(low, ast.UnaryOp) and isinstance(low.op, ast.USub) and high is not None
+            and ast.dump(low.operand) == ast.dump(high))
 
 
 def _plain(node: ast.expr) -> bool:

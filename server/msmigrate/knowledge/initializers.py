@@ -5,8 +5,7 @@ from __future__ import annotations
 
 INITIALIZER_MODULE = "mindspore.common.initializer"
 # torch.nn.init.<name>(tensor, …): torch parameter → initializer keyword, and the initializer keywords
-# whose MindSpore default differs from torch's (value to pass). uniform_ is left out: Uniform(scale) is
-# U(-scale, scale), torch's is U(a, b).
+# whose MindSpore default differs from torch's (value to pass).
 INIT_ARGUMENTS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "kaiming_normal_": ({"a": "negative_slope", "mode": "mode", "nonlinearity": "nonlinearity"}, {}),
     "kaiming_uniform_": ({"a": "negative_slope", "mode": "mode", "nonlinearity": "nonlinearity"}, {}),
@@ -21,4 +20,8 @@ INIT_ARGUMENTS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "orthogonal_": ({"gain": "gain"}, {}),
     "dirac_": ({"groups": "groups"}, {}),
     "sparse_": ({"sparsity": "sparsity", "std": "sigma"}, {}),
+    "uniform_": ({}, {}),  # only with bounds -x and x (SYMMETRIC)
 }
+# torch.nn.init.<name> whose bounds (low, high) are one initializer keyword when low is -high:
+# Uniform(scale) is U(-scale, scale), torch's uniform_ is U(a, b).
+SYMMETRIC: dict[str, tuple[str, str, str]] = {"uniform_": ("a", "b", "scale")}
