@@ -251,7 +251,7 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     ),
     "torch_load": (
         HEADER + "    return torch.load('ckpt.pth', map_location='cpu')\n",
-        [(7, 12, "MSM512", False)],
+        [(7, 12, "MSM512", True)],  # → mindspore.load_checkpoint('ckpt.pth')
     ),
     "param_groups": (
         HEADER + "    for group in optimizer.param_groups:\n        group['lr'] = 0.1\n",
@@ -286,7 +286,7 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     ),
     "init_xavier": (
         HEADER + "    nn.init.xavier_uniform_(model.weight)\n",
-        [(7, 5, "MSM503", False)],
+        [(7, 5, "MSM503", True)],  # → model.weight.set_data(initializer(XavierUniform(), ...))
     ),
     "subclass_of_own_module": (
         "import torch.nn as nn\n\n\nclass Base(nn.Module):\n    pass\n\n\nclass Head(Base):\n"

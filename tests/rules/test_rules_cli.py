@@ -43,9 +43,11 @@ def test_json_lists_every_rule_in_both_languages():
         "MSM201",
         "MSM501",
         "MSM502",
+        "MSM503",
         "MSM504",
         "MSM505",
         "MSM508",
+        "MSM512",
     ]
 
 

@@ -25,9 +25,13 @@ from msmigrate.knowledge.overloads import form_of, overload_target
 from msmigrate.knowledge.param_facts import (
     ArgumentPlan,
     companions,
+    converts,
     default_differences,
+    defaults_from,
     literal_kind,
+    mindspore_value,
     plan_arguments,
+    same_default,
 )
 from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
 
@@ -99,13 +103,20 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     overload = ms_signatures[plan.overload]
     passed_targets = {t for n, t in plan.targets if binding and n in binding.arguments} | set(keywords)
     added = companions(target, overload, passed_targets)
+    added += _defaults_from(binding, plan, target, overload)
     skipped = {name for name, _value, _default in added}
-    facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped)
+    facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,
+                                      target)
+    converted, unwritable = _converted_values(call, binding, plan, target)
+    if converted:
+        facts.append(ref("analysis.detail.call_value_meaning",
+                         items=_items(f"{n}={old} → {new}" for n, _where, old, new in converted)))
+        changes = True
     if added:
         facts.append(ref("analysis.detail.call_companion",
                          items=_items(f"{n}={v} (MindSpore default {d})" for n, v, d in added)))
         changes = True
-    retyped = _value_types(binding, plan, overload, is_tensor)
+    retyped = _value_types(binding, plan, overload, is_tensor) + unwritable
     if retyped:
         facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
         changes = True
@@ -113,7 +124,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
                             "changes_results": changes,
                             "arg_plan": _plan_args(plan, (*explicit, *((n, v) for n, v, _d in added)),
-                                                   tuple(item.partition(":")[0] for item in retyped))}
+                                                   tuple(item.partition(":")[0] for item in retyped),
+                                                   tuple((where, new) for _n, where, _old, new in converted))}
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
     args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
@@ -164,7 +176,8 @@ def _form(torch_api: str, bindings: list[Binding]) -> str | None:
 
 
 def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None,
-           ms_overload, skipped: set[str]) -> tuple[list[MessageRef], bool, list[tuple[str, str]]]:
+           ms_overload, skipped: set[str], mindspore_api: str) -> tuple[list[MessageRef], bool,
+                                                                         list[tuple[str, str]]]:
     facts: list[MessageRef] = []
     changes = False
     if plan.shifted:
@@ -182,7 +195,7 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     if dropped:
         facts.append(ref("analysis.detail.call_dropped", items=_items(dropped)))
     passed = set(binding.arguments) if binding else set(values)
-    defaults = _defaults(binding, plan, row, ms_overload, passed, skipped)
+    defaults = _defaults(binding, plan, row, ms_overload, passed, skipped, mindspore_api)
     if defaults:
         items = _items(_default_item(name, *fact) for name, fact in defaults.items())
         facts.append(ref("analysis.detail.call_defaults", items=items))
@@ -190,7 +203,54 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     unchecked = [n for n in values if n not in dict(plan.targets)] if plan.var_keyword else []
     if unchecked and facts:  # a note on the other facts, not a difference of its own
         facts.append(ref("analysis.detail.call_var_keyword", items=_items(unchecked)))
-    return facts, changes, _torch_defaults_to_pass(defaults)
+    return facts, changes, _torch_defaults_to_pass(defaults, mindspore_api)
+
+
+def _defaults_from(binding: Binding | None, plan: ArgumentPlan, mindspore_api: str,
+                   overload) -> list[tuple[str, str, str]]:
+    """(MindSpore parameter, value, MindSpore default) for parameters the call leaves out whose torch
+    default is another argument's value (``nn.MaxPool2d(2)``: stride=2), when that argument is a name or
+    a literal (it is written twice)."""
+    if binding is None:
+        return []
+    targets = dict(plan.targets)
+    # MindSpore name → the value's text ("" for a value that is not plain: passed, but not written twice)
+    passed = {targets.get(name, name): ast.unparse(node) if _plain_value(node) else ""
+              for name, node in binding.arguments.items()}
+    return [(name, value, default) for name, value, default in defaults_from(mindspore_api, overload, passed)
+            if value]
+
+
+def _plain_value(node: ast.expr) -> bool:
+    if isinstance(node, ast.Tuple):
+        return all(_plain_value(e) for e in node.elts)
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name | ast.Constant)
+
+
+def _converted_values(call: ast.Call, binding: Binding | None, plan: ArgumentPlan,
+                      mindspore_api: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:
+    """Arguments passed for a MindSpore parameter that takes torch's values in another meaning (BatchNorm's
+    momentum, ``param_facts.VALUE_MEANINGS``): (torch name, where (positional index or keyword), value,
+    MindSpore value); and those no MindSpore value can be written for (``momentum=None``), as value-type
+    items."""
+    targets = dict(plan.targets)
+    arguments = binding.arguments if binding else {k.arg: k.value for k in call.keywords if k.arg}
+    converted: list[tuple[str, str, str, str]] = []
+    unwritable: list[str] = []
+    for name, node in arguments.items():
+        target = targets.get(name)
+        if not converts(mindspore_api, target) or isinstance(node, ast.Starred):
+            continue
+        text = ast.unparse(node)
+        new = mindspore_value(mindspore_api, target, text)
+        if new is None:
+            unwritable.append(f"{name}: {text} (MindSpore means its values otherwise)")
+            continue
+        index = next((i for i, arg in enumerate(call.args) if arg is node), None)
+        converted.append((name, str(index) if index is not None else name, text, new))
+    return converted, unwritable
 
 
 def _value_types(binding: Binding | None, plan: ArgumentPlan, overload, is_tensor) -> list[str]:
@@ -220,9 +280,12 @@ def _opaque(signature) -> bool:
 
 
 def _defaults(binding: Binding | None, plan: ArgumentPlan, row: MappingRow | None, ms_overload,
-              passed: set[str], skipped: set[str]) -> dict[str, tuple[str | None, str, str]]:
+              passed: set[str], skipped: set[str],
+              mindspore_api: str) -> dict[str, tuple[str | None, str, str]]:
     """Parameters the call leaves out whose defaults differ: name → (MindSpore name, torch default,
-    MindSpore default); ``skipped``: MindSpore parameters stated otherwise (companions)."""
+    MindSpore default); ``skipped``: MindSpore parameters stated otherwise (companions). A default that
+    means the same once converted to MindSpore's meaning (BatchNorm's momentum 0.1 and 0.9) does not
+    differ."""
     found: dict[str, tuple[str | None, str, str]] = {}
     targets = dict(plan.targets)
     if row is not None:
@@ -235,17 +298,26 @@ def _defaults(binding: Binding | None, plan: ArgumentPlan, row: MappingRow | Non
         for name, torch_default, ms_default in default_differences(binding.signature, ms_overload, targets):
             if name not in passed:
                 found.setdefault(name, (targets.get(name), torch_default, ms_default))
-    return {name: fact for name, fact in found.items() if fact[0] not in skipped}
+    return {name: fact for name, fact in found.items()
+            if fact[0] not in skipped and not _same_meaning(mindspore_api, *fact)}
 
 
-def _torch_defaults_to_pass(defaults: dict[str, tuple[str | None, str, str]]) -> list[tuple[str, str]]:
+def _same_meaning(mindspore_api: str, target: str | None, torch_default: str, ms_default: str) -> bool:
+    value = mindspore_value(mindspore_api, target, torch_default)
+    return value is not None and value != torch_default and same_default(value, ms_default)
+
+
+def _torch_defaults_to_pass(defaults: dict[str, tuple[str | None, str, str]],
+                            mindspore_api: str) -> list[tuple[str, str]]:
     """(MindSpore name, value): left-out defaults the quick-fix passes explicitly, where the torch default
-    is a literal of the type MindSpore's default has (``has_bias=True``, ``start_dim=0``)."""
+    is a literal of the type MindSpore's default has (``has_bias=True``, ``start_dim=0``), in MindSpore's
+    meaning of the parameter (``param_facts.mindspore_value``)."""
     found = []
     for target, torch_default, ms_default in defaults.values():
         kinds = {literal_kind(torch_default), literal_kind(ms_default)}
-        if target and None not in kinds and (len(kinds) == 1 or kinds == {"int", "float"}):
-            found.append((target, torch_default))
+        value = mindspore_value(mindspore_api, target, torch_default)
+        if target and value and None not in kinds and (len(kinds) == 1 or kinds == {"int", "float"}):
+            found.append((target, value))
     return found
 
 
@@ -271,9 +343,12 @@ def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
                    mindspore_only_params=only)
 
 
-def _plan_args(plan: ArgumentPlan, added=(), blocked=()) -> tuple:
-    """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py)."""
-    return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked)
+def _plan_args(plan: ArgumentPlan, added=(), blocked=(), values=()) -> tuple:
+    """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py): keyword renames,
+    (positional index, keyword) pairs, parameters MindSpore lacks, keywords to add, parameters whose value
+    has another type, (positional index or keyword, value) of values to rewrite in MindSpore's meaning."""
+    return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked,
+            values)
 
 
 def _items(values) -> str:

@@ -241,13 +241,28 @@ def _argument_edits(
                 return None
             edits.append(edit)
             changes.extend(f"+{name}={value}" for name, value in added)
+        values = dict(plan[5]) if len(plan) > 5 else {}
+        moved = {index for index, _name in plan[1]}
         for index, name in plan[1]:
             position = int(index)
             if position >= len(call.args) or not _identifier(name):
                 return None
-            line, col = ctx.node_range(call.args[position])[:2]
-            edits.append(TextEdit(line, col, line, col, f"{name}="))
-            changes.append(f"{name}=")
+            line, col, end_line, end_col = ctx.node_range(call.args[position])
+            if index in values:
+                edits.append(TextEdit(line, col, end_line, end_col, f"{name}={values[index]}"))
+                changes.append(f"{name}={values[index]}")
+            else:
+                edits.append(TextEdit(line, col, line, col, f"{name}="))
+                changes.append(f"{name}=")
+        for where, value in values.items():  # a value MindSpore means otherwise (BatchNorm's momentum)
+            if where in moved:
+                continue
+            node = call.args[int(where)] if where.isdigit() and int(where) < len(call.args) else next(
+                (kw.value for kw in call.keywords if kw.arg == where), None)
+            if node is None:
+                return None
+            edits.append(TextEdit(*ctx.node_range(node), value))
+            changes.append(f"{where}→{value}" if not where.isdigit() else value)
     for kw in call.keywords:
         name = kw.arg
         if name is None:
@@ -297,6 +312,19 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     base = (message_ref(fix.title_key, **fix.title_args),)
     return Fix(fix.rule, "fix.device_target", fix.edits,
                {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
+
+
+def written_target(ctx: FixContext, finding: Finding) -> str | None:
+    """The MindSpore name :func:`replace_api` writes for ``finding`` (the device-aware target included)."""
+    if not finding.torch_api:
+        return None
+    row = ctx.kb.mapping(finding.torch_api)
+    mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
+    if row is not None and mindspore_api == row.mindspore_api:
+        swap = runnable_target(finding.torch_api, ctx.kb.version, ctx.device)
+        if swap is not None:
+            return swap.row.mindspore_api
+    return mindspore_api
 
 
 def _planned_for(ctx: FixContext, finding: Finding, table: str) -> Finding:

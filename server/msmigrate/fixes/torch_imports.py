@@ -30,12 +30,17 @@ def _bound(alias: ast.alias, from_import: bool) -> str:
 
 def _used_words(tree: ast.Module) -> set[str]:
     """Names the code reads or binds (not attribute names: ``mindspore.nn`` does not use ``nn``) and the
-    words inside string constants (string annotations, ``__all__``)."""
+    words inside string constants (string annotations, ``__all__``; not docstrings, which are prose)."""
     words: set[str] = set()
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)
+                  and isinstance(node.body[0].value.value, str)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             words.add(node.id)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
             words.update(re.findall(r"[A-Za-z_]\w*", node.value))
         elif isinstance(node, ast.Global | ast.Nonlocal):
             words.update(node.names)

@@ -14,6 +14,7 @@ from msmigrate.i18n import t, t_list
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.model import MappingCategory, MappingRow
+from msmigrate.knowledge.param_facts import mindspore_value, same_default
 
 Status = Literal["mapped", "unsupported", "missing", "not_found"]
 
@@ -129,7 +130,11 @@ class LookupResult:
         if row.mindspore_only_params:
             notes.append(t("kb.note.mindspore_only", lang, names=", ".join(row.mindspore_only_params)))
         for diff in row.default_differences:
-            if diff.torch_default is not None and diff.mindspore_default is not None:
+            same = _same_meaning(row, diff.param, diff.torch_default, diff.mindspore_default)
+            if same is not None:
+                notes.append(t("kb.note.default_same_meaning", lang, param=diff.param,
+                               torch_default=diff.torch_default, mindspore_default=diff.mindspore_default))
+            elif diff.torch_default is not None and diff.mindspore_default is not None:
                 notes.append(
                     t(
                         "kb.note.default_values",
@@ -209,7 +214,9 @@ class LookupResult:
             if diff.torch_default is not None and diff.mindspore_default is not None:
                 values = f" ({diff.torch_default} → {diff.mindspore_default})"
             target = row.param_renames.get(diff.param, diff.param)
-            rows.append((diff.param, target, t("kb.lookup.kind_default", lang) + values))
+            same = _same_meaning(row, diff.param, diff.torch_default, diff.mindspore_default)
+            kind = "kb.lookup.kind_default_same_meaning" if same else "kb.lookup.kind_default"
+            rows.append((diff.param, target, t(kind, lang) + values))
         return rows
 
     def _title(self, lang: str) -> str:
@@ -410,3 +417,16 @@ def _missing_advice(torch_api: str, kb: KnowledgeBase) -> Any:
         return advice_for(torch_api, kb)
     except Exception:  # advice is a bonus: a failure there must not break lookup  # noqa: BLE001
         return None
+
+
+def _same_meaning(row: MappingRow, param: str, torch_default: str | None,
+                  mindspore_default: str | None) -> str | None:
+    """The MindSpore value of a torch default that MindSpore means otherwise, when it is MindSpore's
+    default (BatchNorm's momentum: torch 0.1 is MindSpore 0.9), else ``None``."""
+    if not row.mindspore_api or torch_default is None or mindspore_default is None:
+        return None
+    target = row.param_renames.get(param, param)
+    value = mindspore_value(row.mindspore_api, target, torch_default)
+    if value is None or value == torch_default or not same_default(value, mindspore_default):
+        return None
+    return value

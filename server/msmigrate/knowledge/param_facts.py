@@ -188,22 +188,92 @@ def default_differences(torch_signature: Signature, mindspore_overload: Signatur
 
 
 # MindSpore-only parameters whose default changes what a torch call computes, and the value that makes
-# MindSpore compute what torch does (reviewed; checked under MindSpore 2.10): the nn convolutions pad to
-# keep the size by default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by
-# ``padding`` (default 0).
-COMPANIONS: dict[str, tuple[tuple[str, str], ...]] = {
-    f"mindspore.nn.{name}": (("pad_mode", "'pad'"),)
-    for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")
+# MindSpore compute what torch does (reviewed; checked under MindSpore 2.10), with the MindSpore parameters
+# whose passing makes the companion necessary (empty: always). The nn convolutions pad to keep the size by
+# default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by ``padding``
+# (default 0); the nn pools reject padding, dilation, return_indices and ceil_mode unless pad_mode='pad'
+# (their default 'valid' is torch's padding=0).
+Companion = tuple[str, str, tuple[str, ...]]
+_POOL_PADDED = ("padding", "dilation", "return_indices", "ceil_mode")
+COMPANIONS: dict[str, tuple[Companion, ...]] = {
+    **{f"mindspore.nn.{name}": (("pad_mode", "'pad'", ()),)
+       for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")},
+    **{f"mindspore.nn.{name}": (("pad_mode", "'pad'", _POOL_PADDED),)
+       for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")},
 }
 
 
 def companions(mindspore_api: str, overload: Signature,
                passed_targets: set[str]) -> list[tuple[str, str, str]]:
     """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` the call must add: the
-    overload has the parameter with another default and the call does not pass it."""
+    overload has the parameter with another default, the call does not pass it and passes one of the
+    parameters that need it."""
     defaults = {p["name"]: p.get("default") for p in overload}
-    return [(name, value, defaults[name]) for name, value in COMPANIONS.get(mindspore_api, ())
-            if name in defaults and defaults[name] != value and name not in passed_targets]
+    return [(name, value, defaults[name]) for name, value, needed_with in COMPANIONS.get(mindspore_api, ())
+            if name in defaults and defaults[name] != value and name not in passed_targets
+            and (not needed_with or passed_targets & set(needed_with))]
+
+
+# Parameters whose torch default (None) means the value of another parameter, where MindSpore's default is a
+# value of its own: (parameter, the parameter whose value it takes). The pools' stride is kernel_size in
+# torch, 1 in MindSpore's nn pools.
+DEFAULT_FROM: dict[str, tuple[tuple[str, str], ...]] = {
+    f"mindspore.nn.{name}": (("stride", "kernel_size"),)
+    for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
+}
+
+
+def defaults_from(mindspore_api: str, overload: Signature,
+                  passed: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """(parameter, value to pass, MindSpore default) of :data:`DEFAULT_FROM` for a call that leaves the
+    parameter out and passes the one it takes its value from (``passed``: parameter → source text)."""
+    defaults = {p["name"]: p.get("default") for p in overload}
+    return [(name, passed[source], defaults[name]) for name, source in DEFAULT_FROM.get(mindspore_api, ())
+            if name in defaults and name not in passed and source in passed]
+
+
+# MindSpore parameters that take torch's values in another meaning, and how a torch value is written for
+# them: ``COMPLEMENT`` (MindSpore's value is ``1 - torch's``) or a table of literal values (checked under
+# MindSpore 2.10). The nn BatchNorm layers weight the running statistic by ``momentum``
+# (moving_mean = moving_mean * momentum + batch_mean * (1 - momentum); ``_BatchNorm`` passes
+# ``1.0 - momentum`` to ``ops.BatchNorm``), torch weights the batch statistic: torch's 0.1 is MindSpore's
+# 0.9. torch's ``track_running_stats=True`` (batch statistics in training, running ones in eval) is
+# ``use_batch_statistics=None``; ``False`` (batch statistics always) is ``True``: MindSpore's ``False``
+# means the moving statistics always. (``mindspore.mint.nn.BatchNorm*``, ``ops.batch_norm`` and
+# ``nn.InstanceNorm*`` take torch's momentum; GroupNorm has no running statistics.)
+COMPLEMENT = "1 - value"
+Conversion = str | dict[str, str]
+VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
+    f"mindspore.nn.{name}": {"momentum": COMPLEMENT,
+                             "use_batch_statistics": {"True": "None", "False": "True"}}
+    for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")
+}
+
+
+def converts(mindspore_api: str, param: str | None) -> bool:
+    """Whether MindSpore's ``param`` of ``mindspore_api`` takes torch's values in another meaning."""
+    return param is not None and param in VALUE_MEANINGS.get(mindspore_api, {})
+
+
+def mindspore_value(mindspore_api: str, param: str | None, torch_value: str) -> str | None:
+    """The source text of the value of MindSpore's ``param`` that means what ``torch_value`` (source text)
+    means in torch: the value itself, or as :data:`VALUE_MEANINGS` says (a complement computed for a
+    number, written ``1 - name`` / ``1 - (…)`` for an expression); ``None`` where no value can be written
+    (``momentum=None``, torch's cumulative average; an expression for a table of values)."""
+    conversion = VALUE_MEANINGS.get(mindspore_api, {}).get(param or "")
+    if conversion is None:
+        return torch_value
+    text = torch_value.strip()
+    if isinstance(conversion, dict):
+        return conversion.get(text)
+    if text == "None":
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        simple = all(part.isidentifier() for part in text.split("."))
+        return f"1 - {text}" if simple else f"1 - ({text})"
+    return repr(round(1.0 - number, 12))
 
 
 def literal_kind(text: str | None) -> str | None:
@@ -219,6 +289,11 @@ def literal_kind(text: str | None) -> str | None:
     except ValueError:
         return None
     return "float" if any(c in text for c in ".eE") else "int"
+
+
+def same_default(a: str, b: str) -> bool:
+    """Whether two defaults (source text) are the same value (``0.9`` and ``0.90``, quotes aside)."""
+    return _normal(a) == _normal(b)
 
 
 def _normal(default: str) -> str:

@@ -127,6 +127,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore needs {items} to compute what torch does",
         "MindSpore 需传入 {items} 才与 torch 计算一致",
     ),
+    "analysis.detail.call_value_meaning": (
+        "MindSpore means these values otherwise; written in its meaning: {items}",
+        "MindSpore 对这些取值的含义不同，按其含义改写：{items}",
+    ),
     "analysis.detail.call_value_type": (
         "values of another type in MindSpore: {items}",
         "MindSpore 中取值类型不同：{items}",

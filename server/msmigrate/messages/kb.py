@@ -48,6 +48,9 @@ MESSAGES.update(
         "kb.lookup.kind_torch_only": ("not supported by MindSpore", "MindSpore 不支持"),
         "kb.lookup.kind_mindspore_only": ("MindSpore only", "仅 MindSpore 有"),
         "kb.lookup.kind_default": ("default differs", "默认值不同"),
+        "kb.lookup.kind_default_same_meaning": (
+            "same default, values mean otherwise", "默认行为相同，取值含义不同"
+        ),
         "kb.lookup.absent": ("—", "—"),
         "kb.lookup.links": ("Documentation", "文档"),
         "kb.lookup.link_torch": ("PyTorch documentation", "PyTorch 文档"),
@@ -100,6 +103,12 @@ MESSAGES.update(
         "kb.note.mindspore_only": (
             "MindSpore has extra parameter(s) {names} that PyTorch does not have.",
             "MindSpore 多出 PyTorch 没有的参数 {names}。",
+        ),
+        "kb.note.default_same_meaning": (
+            "Default of {param}: PyTorch {torch_default}, MindSpore {mindspore_default}, the same behaviour: "
+            "MindSpore means its values otherwise (a value passed is converted by the quick-fix).",
+            "参数 {param} 的默认值：PyTorch 为 {torch_default}，MindSpore 为 {mindspore_default}，行为相同："
+            "MindSpore 对取值的含义不同（快速修复会转换传入的值）。",
         ),
         "kb.note.default_values": (
             "Default of {param} differs: PyTorch {torch_default}, MindSpore {mindspore_default}.",

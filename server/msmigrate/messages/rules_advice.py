@@ -850,6 +850,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.pattern.take": ("Rewrite as indexing of the flattened tensor", "改写为对展平张量的索引"),
     "fix.pattern.clamp_bound": ("Rewrite as clamp({bound}=...)", "改写为 clamp({bound}=...)"),
     "fix.pattern.interpolate": ('Rewrite as interpolate(mode="{mode}")', '改写为 interpolate(mode="{mode}")'),
+    "fix.pattern.cell_values": (
+        "Rewrite as the cells of cells_and_names()", "改写为 cells_and_names() 中的各个 Cell"
+    ),
+    "fix.pattern.initializer": (
+        "Initialize with {initializer} via set_data(initializer(...))",
+        "通过 set_data(initializer(...)) 用 {initializer} 初始化",
+    ),
+    "fix.pattern.checkpoint": ("Rewrite with {function}", "改写为 {function}"),
+    "fix.pattern.cells": ("Rewrite as cells()", "改写为 cells()"),
     "fix.pattern.mindspore_name": ("Replace with {name}", "替换为 {name}"),
     "fix.pattern.construct": ("Rename forward to construct", "将 forward 重命名为 construct"),
     "fix.pattern.sequential": ("Rewrite as SequentialCell([...])", "改写为 SequentialCell([...])"),

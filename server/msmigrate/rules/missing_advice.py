@@ -567,9 +567,7 @@ _ENTRIES: list[CatalogueEntry] = [
         torch.nn.Module.parameters mindspore.nn.Cell.trainable_params mindspore.nn.Cell.get_parameters
         torch.nn.Module.named_parameters mindspore.nn.Cell.parameters_and_names
         torch.nn.Module.state_dict mindspore.nn.Cell.parameters_dict
-        torch.nn.Module.modules mindspore.nn.Cell.cells_and_names
         torch.nn.Module.named_modules mindspore.nn.Cell.cells_and_names
-        torch.nn.Module.children mindspore.nn.Cell.cells
         torch.nn.Module.named_children mindspore.nn.Cell.name_cells
         torch.nn.Module.register_forward_hook mindspore.nn.Cell.register_forward_hook
         torch.nn.Module.half mindspore.nn.Cell.to_float
@@ -577,6 +575,8 @@ _ENTRIES: list[CatalogueEntry] = [
     """,
         "cell_method",
     ),
+    *_rows(E, "torch.nn.Module.modules mindspore.nn.Cell.cells_and_names", "cell_method", fix="cell_values"),
+    *_rows(E, "torch.nn.Module.children mindspore.nn.Cell.cells", "cell_method", fix="cells"),
     *_rows(
         E, "torch.nn.Module.load_state_dict mindspore.load_param_into_net", "checkpoint_io", rule="MSM512"
     ),

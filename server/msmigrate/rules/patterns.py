@@ -15,6 +15,7 @@ from msmigrate.analysis.finding import Finding
 from msmigrate.analysis.finding import FindingCategory as C
 from msmigrate.analysis.finding import Severity as S
 from msmigrate.analysis.values import UserClass
+from msmigrate.knowledge.initializers import INIT_ARGUMENTS
 from msmigrate.rules.registry import Rule
 from msmigrate.rules.support import (
     API_RULES,
@@ -44,7 +45,8 @@ SEQUENTIAL = Rule(
     fixable=True,
 )
 INIT = Rule(
-    "MSM503", C.FRAMEWORK_PATTERN, S.INFORMATION, _DOCS + "api_python/mindspore.common.initializer.html"
+    "MSM503", C.FRAMEWORK_PATTERN, S.INFORMATION, _DOCS + "api_python/mindspore.common.initializer.html",
+    fixable=True,
 )
 DEVICE = Rule(
     "MSM504",
@@ -87,6 +89,7 @@ CHECKPOINT = Rule(
     C.FRAMEWORK_PATTERN,
     S.INFORMATION,
     _DOCS + "api_python/mindspore/mindspore.save_checkpoint.html",
+    fixable=True,
 )
 
 RULES = [
@@ -354,6 +357,7 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
                 {"api": name, "initializer": initializer},
                 apis=[name],
                 convertible=_TAKE_OVER,
+                fixable=name.rsplit(".", 1)[1] in INIT_ARGUMENTS,
                 torch_api=name,
             )
         )
@@ -380,6 +384,7 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
                 {"api": name},
                 apis=[name],
                 convertible=_TAKE_OVER,
+                fixable=name == "torch.load",
                 torch_api=name,
             )
         )
@@ -471,6 +476,7 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
                 {"api": "load_state_dict"},
                 apis=["torch.nn.Module.load_state_dict"],
                 convertible=_TAKE_OVER,
+                fixable=True,
             )
         ]
     return []

@@ -253,6 +253,25 @@ def interpolate(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
     return _whole(src, call, f"{_text(src, func.value)}.interpolate({arguments})")
 
 
+def cell_values(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
+    """``net.modules()`` → ``(cell for _, cell in net.cells_and_names())``: MindSpore's ``cells_and_names``
+    also yields the cell itself first, then every sub-cell recursively, as torch's ``modules`` does."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr != "modules" or call.args or call.keywords:
+        return None
+    if not _safe_receiver(func.value):
+        return None
+    return _whole(src, call, f"(cell for _, cell in {_text(src, func.value)}.cells_and_names())")
+
+
+def cells(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
+    """``net.children()`` → ``net.cells()`` (the direct sub-cells, in order)."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr != "children" or call.args or call.keywords:
+        return None
+    return [_member_name_edit(src, func, "cells")]
+
+
 REWRITES: dict[str, Callable[[Any, ast.Call, str], list[Edit] | None]] = {
     "function_form": function_form,
     "reshape": reshape,
@@ -264,6 +283,8 @@ REWRITES: dict[str, Callable[[Any, ast.Call, str], list[Edit] | None]] = {
     "take": take,
     "clamp_bound": clamp_bound,
     "interpolate": interpolate,
+    "cell_values": cell_values,
+    "cells": cells,
 }
 
 
