@@ -34,7 +34,8 @@ HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "run_programs.py"
 EXPECTED = HERE / "expected_outcomes.json"
 RTOL = ATOL = 1e-4
-NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "other")
+NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "other", "derived")
+DERIVED = "derived"  # the namespace group of derived mappings (knowledge/derived.py), whatever their name
 NO_KERNEL_MARKERS = ("unregistered", "unsupported op", "only supports ascend", "not found op",
                      "create kernelmod for op")
 _INPUT_LINE = re.compile(r"^(x\d+) = .*$", re.M)
@@ -63,6 +64,7 @@ class Program:
     inputs: dict[str, tuple[Any, str]]  # variable → (nested list data, dtype name)
     compare: str = "values"  # values | sorted | shape_dtype
     skip: str | None = None
+    category: str = ""  # the mapping's category (``consistent``, ``param_names`` …)
 
 
 @dataclass(slots=True)
@@ -72,6 +74,7 @@ class Outcome:
     status: str
     detail: str = ""
     fixed_source: str = ""
+    category: str = ""
 
 
 @dataclass(slots=True)
@@ -93,6 +96,14 @@ class SuiteResult:
             found[ns] = (counter["pass"], total)
         found["all"] = (sum(p for p, _ in found.values()), sum(t for _, t in found.values()))
         return found
+
+    def overall(self, namespaces: tuple[str, ...] = NAMESPACES,
+                category: str | None = None) -> tuple[int, int]:
+        """(passing, every mapped API of these namespace groups, programs or not), optionally of one
+        mapping category only (``consistent``: the issue's ≥95% target)."""
+        chosen = [o for o in self.outcomes if o.namespace in namespaces
+                  and (category is None or o.category == category)]
+        return sum(o.status == "pass" for o in chosen), len(chosen)
 
 
 # --- generating programs ----------------------------------------------------------------------------
@@ -195,23 +206,37 @@ def _is_property(member: str) -> bool:
     return member in _PROPERTIES
 
 
-def programs_for_table(version: str) -> list[Program]:
-    """One program per mapped torch API of the table (``torch.*`` names only)."""
+def programs_for_table(version: str, derived: bool = True) -> list[Program]:
+    """One program per mapped torch API of the table (``torch.*`` names only), then, with ``derived``,
+    one per derived mapping the knowledge base offers for an API the table does not map (namespace
+    group ``derived``)."""
     from msmigrate.check.spec import api_kind, spec_for
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.knowledge.model import MappingCategory
 
     kb = get_knowledge_base(version)
     programs: dict[str, Program] = {}
+
+    def add(api: str, mindspore_api: str, category: str, namespace: str) -> None:
+        kind = api_kind(api, kb.torch_kind(api))
+        spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=mindspore_api)
+        program = make_program(api, mindspore_api, spec, kind)
+        program.namespace, program.category = namespace, category
+        programs[api] = program
+
     for row in kb.rows():
         api = row.torch_api
         if not api.startswith("torch.") or not row.mindspore_api or api in programs:
             continue
         if row.category is MappingCategory.UNSUPPORTED:
             continue
-        kind = api_kind(api, kb.torch_kind(api))
-        spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=row.mindspore_api)
-        programs[api] = make_program(api, row.mindspore_api, spec, kind)
+        add(api, row.mindspore_api, row.category.value, namespace_of(api))
+    if derived:
+        for api in sorted(kb.derived_table.entries):
+            offered = kb.derived(api)
+            if offered is None or api in programs or not api.startswith("torch."):
+                continue
+            add(api, offered.mindspore_api, offered.row.category.value, DERIVED)
     return [programs[api] for api in sorted(programs)]
 
 
@@ -347,7 +372,7 @@ def run_suite(version: str, work: Path | None = None, programs: list[Program] | 
 
 def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Path) -> Outcome:  # noqa: ANN001
     def done(status: str, detail: str = "") -> Outcome:
-        return Outcome(p.torch_api, p.namespace, status, detail, fixed.get(p.id, ""))
+        return Outcome(p.torch_api, p.namespace, status, detail, fixed.get(p.id, ""), p.category)
 
     if p.skip:
         return done("no_program", p.skip)

@@ -21,7 +21,7 @@ from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
-from msmigrate.knowledge.device_targets import runnable_target
+from msmigrate.knowledge.device_targets import DeviceTarget, runnable_target
 from msmigrate.knowledge.model import MappingRow
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -287,7 +287,7 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
         swap = runnable_target(finding.torch_api, ctx.kb.version, ctx.device)
         if swap is not None:
             row, mindspore_api = swap.row, swap.row.mindspore_api
-            finding = _planned_for(ctx, finding, swap.table)
+            finding = _planned_for(ctx, finding, swap)
     fix = _replace(ctx, finding, row, mindspore_api)
     if fix is None and swap is None and mindspore_api and not _same_shape(ctx.kb, finding.torch_api,
                                                                           mindspore_api):
@@ -295,24 +295,29 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     if fix is None or swap is None or not fix.edits:
         return fix
     base = (message_ref(fix.title_key, **fix.title_args),)
-    return Fix(fix.rule, "fix.device_target", fix.edits,
+    key = "fix.device_target_derived" if swap.derived is not None else "fix.device_target"
+    return Fix(fix.rule, key, fix.edits,
                {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
 
 
-def _planned_for(ctx: FixContext, finding: Finding, table: str) -> Finding:
-    """The finding with the argument plan of this call for another table's target (the plan the analysis
+def _planned_for(ctx: FixContext, finding: Finding, swap: DeviceTarget) -> Finding:
+    """The finding with the argument plan of this call for the replacement target (the plan the analysis
     made is for the selected table's target), or with none (the row's renames apply)."""
     from dataclasses import replace
 
     from msmigrate.analysis.call_facts import call_verdict
-    from msmigrate.analysis.categorize import categorize
+    from msmigrate.analysis.categorize import categorize, derived_verdict
     from msmigrate.knowledge.base import get_knowledge_base
 
     args = {k: v for k, v in finding.message_args.items() if k != "arg_plan"}
     call = ctx.call_of(finding)
     if call is not None and finding.torch_api:
-        kb = get_knowledge_base(table)
-        found = call_verdict(categorize(finding.torch_api, kb), call, kb)
+        kb = get_knowledge_base(swap.table)
+        if swap.derived is not None:
+            verdict = derived_verdict(finding.torch_api, swap.derived, kb)
+        else:
+            verdict = categorize(finding.torch_api, kb)
+        found = call_verdict(verdict, call, kb, row=swap.row)
         if found is not None and "arg_plan" in found.message_args:
             args["arg_plan"] = found.message_args["arg_plan"]
     return replace(finding, message_args=args)

@@ -7,6 +7,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
         "映射表，已在 {device} 上验证）",
     ),
+    "fix.device_target_derived": (
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, a derived "
+        "mapping, was verified on {device})",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标为推导映射，已在 "
+        "{device} 上验证）",
+    ),
     "fix.remove_torch_imports": (
         "Remove the torch imports that nothing uses any more",
         "删除不再使用的 torch 导入",
