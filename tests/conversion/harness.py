@@ -39,6 +39,7 @@ DERIVED = "derived"  # the namespace group of derived mappings (knowledge/derive
 NO_KERNEL_MARKERS = ("unregistered", "unsupported op", "only supports ascend", "not found op",
                      "create kernelmod for op")
 _INPUT_LINE = re.compile(r"^(x\d+) = .*$", re.M)
+_DTYPE_NAME = re.compile(r"(b?float|u?int|complex)\d+\w*")
 
 
 def namespace_of(torch_api: str) -> str:
@@ -109,7 +110,23 @@ class SuiteResult:
 # --- generating programs ----------------------------------------------------------------------------
 
 
+# torch's dtype aliases → the dtype whose values they hold (``torch.long`` is ``torch.int64``)
+DTYPE_ALIASES = {"long": "int64", "int": "int32", "short": "int16", "half": "float16", "float": "float32",
+                 "double": "float64", "cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}
+
+
+def data_dtype(dtype: str) -> str:
+    """The dtype whose values a tensor of dtype ``dtype`` (a torch dtype name or alias) holds."""
+    return DTYPE_ALIASES.get(dtype, dtype)
+
+
+def is_dtype_name(name: str) -> bool:
+    """Whether ``name`` (the last part of a torch name) names a dtype: ``float32``, ``long``, ``bool``."""
+    return name in DTYPE_ALIASES or name == "bool" or bool(_DTYPE_NAME.fullmatch(name))
+
+
 def _literal(data: Any, dtype: str) -> str:
+    dtype = data_dtype(dtype)
     if dtype == "bool":
         return repr(np.asarray(data).astype(bool).tolist())
     if dtype.startswith(("int", "uint")):
@@ -125,7 +142,7 @@ class _Inputs:
         self.values: dict[str, tuple[Any, str]] = {}
 
     def tensor(self, spec: dict[str, Any]) -> str:
-        dtype = spec.get("dtype", "float32")
+        dtype = data_dtype(spec.get("dtype", "float32"))
         if "data" in spec:
             data = np.asarray(spec["data"]).tolist()
         else:
@@ -140,7 +157,7 @@ class _Inputs:
             else:
                 data = np.round(self.rng.uniform(low, high, shape), 4).tolist()
         name = f"x{len(self.values)}"
-        self.values[name] = (data, dtype)
+        self.values[name] = (data, spec.get("dtype", "float32"))
         return name
 
     def value(self, value: Any) -> str:
@@ -178,8 +195,12 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
     except ValueError as exc:
         return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=f"no_spelling: {exc}")
     lines = ["import torch", ""]
+    if kind == "dtype":  # a dtype is used to make a tensor of it
+        args = [inputs.tensor({"shape": [2, 3], "dtype": torch_api.rpartition(".")[2], "low": 0, "high": 3})]
     lines += [tensor_line(n, d, t, "torch") for n, (d, t) in inputs.values.items()]
-    if kind == "class":
+    if kind == "dtype":
+        lines.append(f"result = {args[0]}")
+    elif kind == "class":
         lines.append(f"m = {torch_api}({', '.join(init)})")
         lines.append(f"result = m({', '.join(args + kwargs)})")
     elif kind == "tensor_method":
@@ -210,7 +231,7 @@ def programs_for_table(version: str, derived: bool = True) -> list[Program]:
     """One program per mapped torch API of the table (``torch.*`` names only), then, with ``derived``,
     one per derived mapping the knowledge base offers for an API the table does not map (namespace
     group ``derived``)."""
-    from msmigrate.check.spec import api_kind, spec_for
+    from msmigrate.check.spec import ApiSpec, api_kind, spec_for
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.knowledge.model import MappingCategory
 
@@ -220,6 +241,8 @@ def programs_for_table(version: str, derived: bool = True) -> list[Program]:
     def add(api: str, mindspore_api: str, category: str, namespace: str) -> None:
         kind = api_kind(api, kb.torch_kind(api))
         spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=mindspore_api)
+        if kb.torch_kind(api) == "attribute" and api.count(".") == 1 and is_dtype_name(api[6:]):
+            kind, spec = "dtype", ApiSpec()
         program = make_program(api, mindspore_api, spec, kind)
         program.namespace, program.category = namespace, category
         programs[api] = program

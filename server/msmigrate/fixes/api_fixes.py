@@ -295,7 +295,10 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     if fix is None or swap is None or not fix.edits:
         return fix
     base = (message_ref(fix.title_key, **fix.title_args),)
-    key = "fix.device_target_derived" if swap.derived is not None else "fix.device_target"
+    if swap.derived is not None:
+        key = "fix.device_target_derived"
+    else:
+        key = "fix.device_target" if swap.verified else "fix.device_target_int32_indices"
     return Fix(fix.rule, key, fix.edits,
                {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
 

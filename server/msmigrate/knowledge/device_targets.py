@@ -6,8 +6,9 @@ e.g. most ``mindspore.mint`` operators of the 2.6 table on CPU with MindSpore 2.
 ``verified-<table>-<device>.json`` for table rows, the derived check ``verified-derived-CPU.json`` for
 derived mappings. For such an API, the rows of the other official tables are tried, newest first, then
 the derived candidates of every table (this one first); the first whose target passed the numeric check
-on that device is the replacement. Only recorded facts are used: without verification data for a device,
-the table's target stands.
+on that device is the replacement; failing that, a table target whose only recorded failure is int32
+indices where torch returns int64 (same values; the fix title says so). Only recorded facts are used:
+without verification data for a device, the table's target stands.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ class DeviceTarget:
     replaced: str  # the selected mapping's target, which has no kernel there
     device: str
     derived: DerivedMapping | None = None  # set when the replacement is a derived candidate
+    verified: bool = True  # False: same values on the device, but int32 indices where torch gives int64
+
+
+# The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the
+# conversion suite compares dtype classes, as the 2.6 table's own Tensor.argmax / sort / topk need).
+SAME_VALUES_NOTES = frozenset({"int32_indices"})
 
 
 def runnable_target(torch_api: str, version: str, device: str = "CPU") -> DeviceTarget | None:
@@ -43,21 +50,26 @@ def _runnable_target(torch_api: str, version: str, device: str) -> DeviceTarget 
     replaced = _without_kernel(torch_api, version, device)
     if replaced is None:
         return None
-    for other in sorted((v for v in VERSIONS if v != version), key=_order, reverse=True):
+    others = sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)
+    same_values: DeviceTarget | None = None
+    for other in others:
         row = get_knowledge_base(other).row(torch_api)
         if row is None or not row.mindspore_api or row.mindspore_api == replaced:
             continue
-        status = verified_status(torch_api, other, device)
-        if status is not None and status.passed and status.mindspore_api == row.mindspore_api:
+        status = verified_status(row.torch_api, other, device)  # the table's spelling of the API
+        if status is None or status.mindspore_api != row.mindspore_api:
+            continue
+        if status.passed:
             return DeviceTarget(row, other, replaced, device)
-    if device != CHECK_DEVICE:
-        return None
-    for other in (version, *sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)):
-        entry = get_knowledge_base(other).derived_table.entry(torch_api)
-        for candidate in entry.candidates if entry is not None else ():
-            if candidate.verified and candidate.mindspore_api != replaced:
-                return DeviceTarget(candidate.row, other, replaced, device, candidate)
-    return None
+        if same_values is None and status.status == "fail" and status.note in SAME_VALUES_NOTES:
+            same_values = DeviceTarget(row, other, replaced, device, verified=False)
+    if device == CHECK_DEVICE:
+        for other in (version, *others):
+            entry = get_knowledge_base(other).derived_table.entry(torch_api)
+            for candidate in entry.candidates if entry is not None else ():
+                if candidate.verified and candidate.mindspore_api != replaced:
+                    return DeviceTarget(candidate.row, other, replaced, device, candidate)
+    return same_values
 
 
 def _without_kernel(torch_api: str, version: str, device: str) -> str | None:
@@ -65,11 +77,13 @@ def _without_kernel(torch_api: str, version: str, device: str) -> str | None:
     checks recorded that it has no kernel on ``device``."""
     from msmigrate.check.verified import verified_status
 
-    derived = get_knowledge_base(version).derived(torch_api)
+    kb = get_knowledge_base(version)
+    derived = kb.derived(torch_api)
     if derived is not None:
         no_kernel = device == CHECK_DEVICE and derived.check == "error" and derived.check_reason == NO_KERNEL
         return derived.mindspore_api if no_kernel else None
-    own = verified_status(torch_api, version, device)
+    row = kb.row(torch_api)  # under the table's spelling (torch.nn.functional.conv2d for torch.conv2d)
+    own = verified_status(row.torch_api if row is not None else torch_api, version, device)
     if own is None or own.status != "error" or own.reason != NO_KERNEL:
         return None
     return own.mindspore_api or ""
