@@ -1,8 +1,11 @@
 """The executable conversion suite: does fix-all turn a torch program into MindSpore code that runs
 without torch and computes the same numbers?
 
-For every mapped API of a table (and every derived mapping), a small torch program is generated from the
-API's input spec (``mapping_data/input_specs.json``): inputs as literal tensors, one call, ``result``.
+For every mapped API of a table and every derived mapping the knowledge base offers for an API the table
+does not map (their own namespace group, ``derived``), a small torch program is generated from the API's
+input spec (``mapping_data/input_specs.json``): inputs as literal tensors, one call, ``result``. A dtype
+(``torch.long``) makes a tensor of that dtype; a random API (which the specs skip) is called with
+arguments from ``_random_calls`` and compared by shape and dtype class only.
 The suite runs it with torch, applies fix-all (every quick-fix, as an editor user who accepts them all),
 runs the output in a fresh MindSpore (CPU) process where torch cannot be imported, and compares
 (shape, dtype class, allclose at rtol=atol=1e-4, NaN/Inf positions). When the converted program fails
@@ -10,8 +13,10 @@ only because its inputs still use torch, the call is tried once more with inputs
 itself, which tells "the API's fix is right" apart from "the program is torch-free".
 
 Outcomes: ``pass`` (torch-free and same result), ``pass_api`` (the API's fix is right; the inputs were
-not converted), ``not_fixed`` (the call still uses torch after fix-all), ``no_cpu_kernel``, ``ms_error``,
-``mismatch``, ``no_program`` (the spec skips the API: random, in-place only …), ``torch_error``.
+not converted), ``not_fixed`` (a line past the inputs still uses torch after fix-all; the detail gives
+the line and the title of the fix that explains why it made no edit), ``no_cpu_kernel``, ``ms_error``,
+``mismatch``, ``no_program`` (the spec skips the API, with its note: in-place only, no input rule for a
+required parameter …), ``torch_error``.
 """
 
 from __future__ import annotations
@@ -179,12 +184,32 @@ def tensor_line(name: str, data: Any, dtype: str, framework: str) -> str:
     return f"{name} = {framework}.tensor({_literal(data, dtype)}, dtype={framework}.{dtype})"
 
 
+def _random_calls() -> dict[str, Any]:
+    """Arguments for the random APIs, whose input specs skip them (the numeric check compares values):
+    the suite runs them and compares shape and dtype class only."""
+    from msmigrate.check.spec import ApiSpec, P, T
+
+    def spec(*args: Any) -> ApiSpec:
+        return ApiSpec(args=args, compare="shape_dtype")
+
+    return {
+        "rand": spec(2, 3), "randn": spec(2, 3), "randint": spec(0, 5, {"tuple": [2, 3]}),
+        "randperm": spec(6), "rand_like": spec(T(2, 3)), "randn_like": spec(T(2, 3)),
+        "randint_like": spec(T(2, 3), 5),
+        "normal": spec(T(2, 3), P(2, 3)), "bernoulli": spec(P(2, 3, low=0.1, high=0.9)),
+        "multinomial": spec(P(2, 4), 2), "poisson": spec(P(2, 3)), "gumbel_softmax": spec(T(2, 3)),
+    }
+
+
 def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Program:
     """The torch program that exercises one API (its call exactly as the spec describes it)."""
     ns = namespace_of(torch_api)
     pid = re.sub(r"\W", "_", torch_api)
-    if spec.skip:
-        return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=spec.skip)
+    if spec.skip == "random":
+        spec = _random_calls().get(torch_api.rpartition(".")[2], spec)
+    if spec.skip:  # the reason, with the spec's note if any (``no_input_rule: required_parameter:n``)
+        skip = f"{spec.skip}: {spec.note}" if spec.note else spec.skip
+        return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=skip)
     inputs = _Inputs(torch_api)
     try:
         args = [inputs.value(v) for v in spec.args]
@@ -351,6 +376,28 @@ def uses_torch(source: str) -> bool:
     return False
 
 
+def torch_lines(fixed: str) -> list[str]:
+    """The lines of a fixed program past its inputs that still use torch (its imports aside)."""
+    found = []
+    for line in fixed.splitlines():
+        if _INPUT_LINE.match(line) or line.startswith(("import ", "from ")):
+            continue
+        if re.search(r"\btorch\b", line):
+            found.append(line.strip())
+    return found
+
+
+def blocked_titles(program: Program, kb: Any) -> list[str]:
+    """Why no fix rewrote the API under test: the titles of the fixes offered without edits."""
+    from msmigrate.analysis.analyzer import analyze_source
+    from msmigrate.fixes.api import fixes_by_finding
+
+    path = f"{program.id}.py"
+    findings = analyze_source(program.source, path, kb).findings
+    return [fix.title("en") for finding, fix in fixes_by_finding(program.source, path, findings, kb)
+            if not fix.edits and finding.torch_api == kb.canonical(program.torch_api)]
+
+
 def with_converted_inputs(program: Program, fixed: str) -> str:
     """The fixed program with its input lines replaced by MindSpore ones (made by the suite)."""
     body = _INPUT_LINE.sub(lambda m: tensor_line(m.group(1), *program.inputs[m.group(1)], "mindspore")
@@ -379,21 +426,25 @@ def run_suite(version: str, work: Path | None = None, programs: list[Program] | 
                 fixed[p.id], _applied = fix_all(p.source, f"{p.id}.py", kb)
         ms_runs = run_programs("mindspore", [(i, s) for i, s in fixed.items()], root / "ms")
         retry = {}
+        why: dict[str, str] = {}
         for p in runnable:
             if p.id in fixed and not ms_runs.get(p.id, {}).get("ok") and uses_torch(fixed[p.id]):
-                call = fixed[p.id].rstrip().splitlines()[-1]
-                if "torch" not in call:
+                left = torch_lines(fixed[p.id])
+                if not left:
                     retry[p.id] = with_converted_inputs(p, fixed[p.id])
+                else:
+                    why[p.id] = "; ".join([left[0], *blocked_titles(p, kb)])
         retry_runs = run_programs("mindspore", list(retry.items()), root / "ms_inputs") if retry else {}
         for p in programs:
-            result.outcomes.append(_outcome(p, torch_runs, fixed, ms_runs, retry, retry_runs, root))
+            result.outcomes.append(_outcome(p, torch_runs, fixed, ms_runs, retry, retry_runs, root, why))
         return result
     finally:
         if tmp is not None:
             tmp.cleanup()
 
 
-def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Path) -> Outcome:  # noqa: ANN001
+def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Path,  # noqa: ANN001
+             why: dict[str, str]) -> Outcome:
     def done(status: str, detail: str = "") -> Outcome:
         return Outcome(p.torch_api, p.namespace, status, detail, fixed.get(p.id, ""), p.category)
 
@@ -410,9 +461,8 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
         if diff is None and not uses_torch(fixed[p.id]):
             return done("pass")
         return done("mismatch", diff or "torch still imported")
-    call = fixed[p.id].rstrip().splitlines()[-1]
-    if "torch" in call:
-        return done("not_fixed", call.strip())
+    if p.id in why:  # a line past the inputs still uses torch: the fix did not rewrite it
+        return done("not_fixed", why[p.id])
     if p.id in retry:
         r = retry_runs.get(p.id, {})
         if r.get("ok"):

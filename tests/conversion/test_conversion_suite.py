@@ -100,6 +100,24 @@ def test_uses_torch_and_converted_inputs() -> None:
     )
 
 
+def test_lines_left_with_torch_past_the_inputs() -> None:
+    fixed = ("import torch\nimport mindspore\n\nx0 = torch.tensor([1.0], dtype=mindspore.float32)\n"
+             "m = torch.nn.Embedding(5, 4)\nresult = m(x0)\n")
+    assert harness.torch_lines(fixed) == ["m = torch.nn.Embedding(5, 4)"]
+    converted = "import torch\nx0 = torch.tensor([1.0])\nresult = mindspore.ops.abs(x0)\n"
+    assert harness.torch_lines(converted) == []
+
+
+def test_random_apis_are_compared_by_shape_and_dtype() -> None:
+    from msmigrate.check.spec import spec_for
+
+    spec = spec_for("torch.randint", "function")
+    assert spec.skip == "random"  # the numeric check skips it
+    program = harness.make_program("torch.randint", "mindspore.mint.randint", spec, "function")
+    assert (program.skip, program.compare) == (None, "shape_dtype")
+    assert program.source.splitlines()[-1] == "result = torch.randint(0, 5, (2, 3))"
+
+
 @needs_frameworks
 def test_converted_programs_cannot_import_torch(tmp_path) -> None:
     results = harness.run_programs("mindspore", [("p", "import torch\nresult = 1\n")], tmp_path)

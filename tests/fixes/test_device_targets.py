@@ -81,3 +81,16 @@ def test_only_verified_replacements_are_safe(kb26) -> None:
     findings: dict[str, Finding] = {f.torch_api or "": f for f in found}
     assert is_safe(findings["torch.arctan2"], kb26) is True
     assert is_safe(findings["torch.argmin"], kb26) is False
+
+
+def test_a_target_used_another_way_falls_back_to_another_tables_target(kb26) -> None:
+    # the 2.6 table maps the class torch.nn.Flatten to the function mindspore.mint.flatten
+    assert kb26.row("torch.nn.Flatten").mindspore_api == "mindspore.mint.flatten"
+    source = "import torch\nm = torch.nn.Flatten()\n"
+    assert _fix_of(source, kb26, "torch.nn.Flatten") == (
+        "mindspore.nn.Flatten",
+        "Replace torch.nn.Flatten with mindspore.nn.Flatten (mindspore.mint.flatten is used another way "
+        "(a class vs a function); this target is from the 2.4 table)",
+        "将 torch.nn.Flatten 替换为 mindspore.nn.Flatten（mindspore.mint.flatten 的用法不同（类与函数之别）；"
+        "该目标来自 2.4 映射表）",
+    )

@@ -40,18 +40,26 @@ SAME_VALUES_NOTES = frozenset({"int32_indices"})
 
 def runnable_target(torch_api: str, version: str, device: str = "CPU") -> DeviceTarget | None:
     """The replacement row for ``torch_api`` when table ``version``'s target has no kernel on ``device``."""
-    return _runnable_target(torch_api, version, device.upper() if device.lower() != "ascend" else "Ascend")
+    found = runnable_targets(torch_api, version, device)
+    return found[0] if found else None
+
+
+def runnable_targets(torch_api: str, version: str, device: str = "CPU") -> tuple[DeviceTarget, ...]:
+    """Every replacement for ``torch_api`` when table ``version``'s target has no kernel on ``device``,
+    best first (a fix takes the first that the call can be rewritten to)."""
+    return _runnable_targets(torch_api, version, device.upper() if device.lower() != "ascend" else "Ascend")
 
 
 @cache
-def _runnable_target(torch_api: str, version: str, device: str) -> DeviceTarget | None:
+def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[DeviceTarget, ...]:
     from msmigrate.check.verified import verified_status
 
     replaced = _without_kernel(torch_api, version, device)
     if replaced is None:
-        return None
+        return ()
     others = sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)
-    same_values: DeviceTarget | None = None
+    verified: list[DeviceTarget] = []
+    same_values: list[DeviceTarget] = []
     for other in others:
         row = get_knowledge_base(other).row(torch_api)
         if row is None or not row.mindspore_api or row.mindspore_api == replaced:
@@ -60,16 +68,19 @@ def _runnable_target(torch_api: str, version: str, device: str) -> DeviceTarget 
         if status is None or status.mindspore_api != row.mindspore_api:
             continue
         if status.passed:
-            return DeviceTarget(row, other, replaced, device)
-        if same_values is None and status.status == "fail" and status.note in SAME_VALUES_NOTES:
-            same_values = DeviceTarget(row, other, replaced, device, verified=False)
+            verified.append(DeviceTarget(row, other, replaced, device))
+        elif status.status == "fail" and status.note in SAME_VALUES_NOTES:
+            same_values.append(DeviceTarget(row, other, replaced, device, verified=False))
     if device == CHECK_DEVICE:
         for other in (version, *others):
             entry = get_knowledge_base(other).derived_table.entry(torch_api)
             for candidate in entry.candidates if entry is not None else ():
                 if candidate.verified and candidate.mindspore_api != replaced:
-                    return DeviceTarget(candidate.row, other, replaced, device, candidate)
-    return same_values
+                    verified.append(DeviceTarget(candidate.row, other, replaced, device, candidate))
+    found: dict[str, DeviceTarget] = {}
+    for target in (*verified, *same_values):  # one per MindSpore API, best first
+        found.setdefault(target.row.mindspore_api or "", target)
+    return tuple(found.values())
 
 
 def _without_kernel(torch_api: str, version: str, device: str) -> str | None:
