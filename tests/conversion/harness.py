@@ -4,8 +4,8 @@ without torch and computes the same numbers?
 For every mapped API of a table and every derived mapping the knowledge base offers for an API the table
 does not map (their own namespace group, ``derived``), a small torch program is generated from the API's
 input spec (``mapping_data/input_specs.json``): inputs as literal tensors, one call, ``result``. A dtype
-(``torch.long``) makes a tensor of that dtype; a random API (which the specs skip) is called with
-arguments from ``_random_calls`` and compared by shape and dtype class only.
+(``torch.long``) makes a tensor of that dtype; a spec comparing shapes and dtypes only (random values)
+is followed.
 The suite runs it with torch, applies fix-all (every quick-fix, as an editor user who accepts them all),
 runs the output in a fresh MindSpore (CPU) process where torch cannot be imported, and compares
 (shape, dtype class, allclose at rtol=atol=1e-4, NaN/Inf positions). When the converted program fails
@@ -184,29 +184,10 @@ def tensor_line(name: str, data: Any, dtype: str, framework: str) -> str:
     return f"{name} = {framework}.tensor({_literal(data, dtype)}, dtype={framework}.{dtype})"
 
 
-def _random_calls() -> dict[str, Any]:
-    """Arguments for the random APIs, whose input specs skip them (the numeric check compares values):
-    the suite runs them and compares shape and dtype class only."""
-    from msmigrate.check.spec import ApiSpec, P, T
-
-    def spec(*args: Any) -> ApiSpec:
-        return ApiSpec(args=args, compare="shape_dtype")
-
-    return {
-        "rand": spec(2, 3), "randn": spec(2, 3), "randint": spec(0, 5, {"tuple": [2, 3]}),
-        "randperm": spec(6), "rand_like": spec(T(2, 3)), "randn_like": spec(T(2, 3)),
-        "randint_like": spec(T(2, 3), 5),
-        "normal": spec(T(2, 3), P(2, 3)), "bernoulli": spec(P(2, 3, low=0.1, high=0.9)),
-        "multinomial": spec(P(2, 4), 2), "poisson": spec(P(2, 3)), "gumbel_softmax": spec(T(2, 3)),
-    }
-
-
 def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Program:
     """The torch program that exercises one API (its call exactly as the spec describes it)."""
     ns = namespace_of(torch_api)
     pid = re.sub(r"\W", "_", torch_api)
-    if spec.skip == "random":
-        spec = _random_calls().get(torch_api.rpartition(".")[2], spec)
     if spec.skip:  # the reason, with the spec's note if any (``no_input_rule: required_parameter:n``)
         skip = f"{spec.skip}: {spec.note}" if spec.note else spec.skip
         return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=skip)
