@@ -75,7 +75,7 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
     written_api = written if written != torch_api else None
     derived = kb.derived(torch_api)
     if derived is not None and not kb.is_data_processing(torch_api):
-        return _derived_verdict(torch_api, derived, kb, written_api)
+        return derived_verdict(torch_api, derived, kb, written_api)
     row = kb.row(written)  # the row of this spelling, else of the canonical name
     gone = kb.gone_target(torch_api)
     mapped = row is not None and row.mindspore_api and row.category is not MappingCategory.UNSUPPORTED
@@ -108,7 +108,7 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
     return ApiVerdict(torch_api, ms, category, rule, key, args, fixable, written_api)
 
 
-def _derived_verdict(torch_api: str, derived: DerivedMapping, kb: KnowledgeBase,
+def derived_verdict(torch_api: str, derived: DerivedMapping, kb: KnowledgeBase,
                      written_api: str | None = None) -> ApiVerdict:
     """A derived mapping: consistent or differences like a table row, its message saying where it comes
     from (``analysis.api.derived_*``)."""

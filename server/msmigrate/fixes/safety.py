@@ -39,8 +39,9 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
     from msmigrate.check.verified import verified_status
     from msmigrate.knowledge.device_targets import runnable_target
 
-    if runnable_target(finding.torch_api, kb.version, "CPU") is not None:
-        return True  # the fix writes another table's target, which passed the check on CPU
+    target = runnable_target(finding.torch_api, kb.version, "CPU")
+    if target is not None:  # the fix writes another target: safe when it passed the check on CPU
+        return target.verified
     status = verified_status(finding.torch_api, kb.version, "CPU")
     if status is not None and status.status in ("pass", "fail"):
         return status.passed
