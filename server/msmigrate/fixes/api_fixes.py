@@ -271,7 +271,9 @@ def _argument_edits(
             return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
         for name in plan[4] if len(plan) > 4 else ():  # a value of another type in MindSpore
             return _explain(finding, mindspore_api, "fix.blocked.value_type", param=name)
-        added = [*(plan[3] if len(plan) > 3 else ()), *_none_means(ctx, finding, call, row, mindspore_api)]
+        added = list(plan[3] if len(plan) > 3 else ())
+        added += [(name, value) for name, value in _none_means(ctx, finding, call, row, mindspore_api)
+                  if name not in {a[0] for a in added}]  # the plan's companions already pass it
         if added:
             edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
             if edit is None:
@@ -351,11 +353,9 @@ def written_target(ctx: FixContext, finding: Finding) -> str | None:
     row = ctx.kb.mapping(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
     if row is not None and mindspore_api == row.mindspore_api:
-        for swap in runnable_targets(finding.torch_api, ctx.kb.version, ctx.device):
-            planned = _planned_for(ctx, finding, swap.row, swap.table, swap.derived)
-            fix = _replace(ctx, planned, swap.row, swap.row.mindspore_api)
-            if fix is not None and fix.edits:
-                return swap.row.mindspore_api
+        swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
+        if swaps:  # the first replacement (the call itself may be outside a partial context)
+            return swaps[0].row.mindspore_api
     return mindspore_api
 
 
