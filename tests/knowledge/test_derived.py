@@ -9,7 +9,6 @@ import pytest
 
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.analysis.categorize import _categorize
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
 from msmigrate.knowledge.derive import counterpart_names, derive_all
 from msmigrate.knowledge.derive_signature import compare_signatures
@@ -17,6 +16,7 @@ from msmigrate.knowledge.derived import NO_KERNEL, load_derived
 from msmigrate.knowledge.lookup import lookup
 from msmigrate.knowledge.model import DefaultDifference, MappingCategory
 from msmigrate.knowledge.stats import derived_stats
+from msmigrate.model.finding import FindingCategory
 from msmigrate.paths import data_dir
 from msmigrate.rules.missing_advice import advice_for
 

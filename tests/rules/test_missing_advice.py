@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.i18n import catalogue
 from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.model.finding import FindingCategory
 from msmigrate.rules.missing_advice import CATALOGUE, RULE_FOR_POLICY, Policy, advice_for
 from msmigrate.rules.missing_api import NAME_FIX
 from msmigrate.rules.registry import get_rule

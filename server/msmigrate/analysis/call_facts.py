@@ -17,7 +17,6 @@ from typing import Any
 
 from msmigrate.analysis.arguments import Binding, argument_kind, bind
 from msmigrate.analysis.categorize import ApiVerdict, describe_differences
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
@@ -29,6 +28,7 @@ from msmigrate.knowledge.param_facts import (
     literal_kind,
     plan_arguments,
 )
+from msmigrate.model.finding import FindingCategory
 from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
 
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py

@@ -6,12 +6,13 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.model import MappingCategory, MappingRow
+from msmigrate.model.finding import FindingCategory
+from msmigrate.model.rule import Rule
 from msmigrate.rules import api_rules
 from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
-from msmigrate.rules.registry import Rule, get_rule
+from msmigrate.rules.registry import get_rule
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase

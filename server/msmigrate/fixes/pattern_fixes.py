@@ -10,9 +10,9 @@ from __future__ import annotations
 import ast
 import re
 
-from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.rules.missing_advice import CATALOGUE, advice_for
 from msmigrate.rules.missing_api import NAME_FIX, reference_rename
 from msmigrate.rules.patterns import (

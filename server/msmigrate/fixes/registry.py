@@ -13,9 +13,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from msmigrate.analysis.finding import Finding
     from msmigrate.fixes.context import FixContext
     from msmigrate.fixes.model import Fix
+    from msmigrate.model.finding import Finding
 
 Fixer = Callable[["FixContext", "Finding"], "Fix | None"]
 

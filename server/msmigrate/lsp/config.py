@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.knowledge.base import VERSIONS
+from msmigrate.model.finding import FindingCategory
 from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
 from msmigrate.scan.reading import parse_size
 

@@ -1,8 +1,8 @@
 """Rules for torch API references, one per finding category of the mapping analysis."""
 
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
-from msmigrate.rules.registry import Rule
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 
 MAPPING_DOC = "https://www.mindspore.cn/docs/en/r2.6.0/note/api_mapping/pytorch_api_mapping.html"
 MISSING_DOC = "https://www.mindspore.cn/docs/en/r2.6.0/migration_guide/analysis_and_preparation.html"

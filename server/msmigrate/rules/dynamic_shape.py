@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterable
 
 from msmigrate.analysis.arguments import Binding, argument_kind, bind, bound
-from msmigrate.analysis.finding import Finding
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
-from msmigrate.rules.registry import Rule
+from msmigrate.model.finding import Finding
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 from msmigrate.rules.support import (
     Flow,
     call_argument,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 
-from msmigrate.analysis.finding import Finding, UsageKind
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
+from msmigrate.model.finding import Finding, UsageKind
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 from msmigrate.rules.missing_advice import POLICY_DOC, RULE_FOR_POLICY, MissingAdvice, Policy, advice_for
-from msmigrate.rules.registry import Rule
 from msmigrate.rules.rewrites import rewrite
 
 DOC = POLICY_DOC.format(lang="en")

@@ -11,11 +11,11 @@ import ast
 import re
 from collections.abc import Iterable
 
-from msmigrate.analysis.finding import Finding
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
 from msmigrate.analysis.values import UserClass
-from msmigrate.rules.registry import Rule
+from msmigrate.model.finding import Finding
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 from msmigrate.rules.support import (
     API_RULES,
     attribute_range,

@@ -1,41 +1,13 @@
-"""Rule definitions and their registry.
-
-A rule module in this package defines ``RULES: list[Rule]``; the registry collects them all.
-Titles and explanations live in the message catalogue under ``rule.<ID>.title`` and
-``rule.<ID>.explanation`` (both languages), so ``msmigrate rules`` can list every rule in en/zh.
-"""
+"""The rule registry: a rule module in this package defines ``RULES: list[Rule]``; the registry collects
+them all (``Rule`` itself is in ``model/rule.py``)."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass
 from functools import cache
 
-from msmigrate.analysis.finding import FindingCategory, Severity
-from msmigrate.i18n import t
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    # MSM1xx mapping, MSM2xx missing API, MSM3xx dynamic shape, MSM4xx sparse, MSM5xx patterns, MSM6xx data
-    id: str
-    category: FindingCategory
-    severity: Severity
-    docs_url: str
-    fixable: bool = False
-
-    def title(self, lang: str = "en") -> str:
-        return t(f"rule.{self.id}.title", lang)
-
-    def explanation(self, lang: str = "en") -> str:
-        return t(f"rule.{self.id}.explanation", lang)
-
-    def docs_url_for(self, lang: str = "en") -> str:
-        """The docs link in the reader's language (the MindSpore site's ``/docs/zh-CN/`` twin for zh)."""
-        if lang == "zh":
-            return self.docs_url.replace("mindspore.cn/docs/en/", "mindspore.cn/docs/zh-CN/", 1)
-        return self.docs_url
+from msmigrate.model.rule import Rule
 
 
 @cache

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from msmigrate.analysis.finding import Finding
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
-from msmigrate.rules.registry import Rule
+from msmigrate.model.finding import Finding
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 from msmigrate.rules.support import (
     API_RULES,
     method_receiver_ok,

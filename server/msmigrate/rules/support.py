@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from msmigrate.analysis.finding import Finding, UsageKind
-from msmigrate.rules.registry import Rule
+from msmigrate.model.finding import Finding, UsageKind
+from msmigrate.model.rule import Rule
 
 if TYPE_CHECKING:
     from msmigrate.analysis.context import AnalysisContext

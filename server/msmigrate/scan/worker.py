@@ -12,7 +12,7 @@ import json
 import operator
 from typing import Any
 
-from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
+from msmigrate.model.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
 
 _WORKER: dict[str, Any] = {}  # per worker process: the knowledge base and analysis options
 
