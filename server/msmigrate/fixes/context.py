@@ -98,7 +98,7 @@ class FixContext:
     def text(self, node: ast.AST) -> str:
         """The source text of ``node`` (``ast.get_source_segment`` without splitting the whole source
         on every call)."""
-        from msmigrate.rules.support import segment
+        from msmigrate.analysis.source_text import segment
 
         return segment(self.source, node)
 

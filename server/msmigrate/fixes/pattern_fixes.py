@@ -1,7 +1,7 @@
 """Quick-fixes of the missing-API (MSM201) and framework-pattern (MSM501–MSM508) rules.
 
 MSM201 fixes rewrite an unmapped call into mapped PyTorch calls with the same result
-(``rules/rewrites.py``); the pattern fixes rename ``forward`` → ``construct``, turn ``nn.Sequential(a, b)``
+(``fixes/rewrites.py``); the pattern fixes rename ``forward`` → ``construct``, turn ``nn.Sequential(a, b)``
 into ``SequentialCell([a, b])``, remove device moves, use ``set_train`` and rename ``lr`` → ``learning_rate``.
 """
 
@@ -12,8 +12,9 @@ import re
 
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.rewrites import rewrite, title_args
+from msmigrate.knowledge.missing_advice import CATALOGUE, advice_for
 from msmigrate.model.finding import Finding, UsageKind
-from msmigrate.rules.missing_advice import CATALOGUE, advice_for
 from msmigrate.rules.missing_api import NAME_FIX, reference_rename
 from msmigrate.rules.patterns import (
     device_move_fixable,
@@ -21,7 +22,6 @@ from msmigrate.rules.patterns import (
     optimizer_target,
     train_mode_flag,
 )
-from msmigrate.rules.rewrites import rewrite, title_args
 
 
 def _edits(raw: list[tuple[int, int, int, int, str]]) -> list[TextEdit]:
@@ -175,7 +175,7 @@ def _self_assignment(ctx: FixContext, statement: ast.stmt, call: ast.Call) -> bo
 
 
 def _drop_member_call(ctx: FixContext, call: ast.Call):
-    from msmigrate.rules.rewrites import drop_call
+    from msmigrate.fixes.rewrites import drop_call
 
     stripped = ast.Call(func=call.func, args=[], keywords=[])
     ast.copy_location(stripped, call)

@@ -87,7 +87,7 @@ def _lookup_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
 
 def _advice_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
     try:
-        from msmigrate.rules.missing_advice import advice_for
+        from msmigrate.knowledge.missing_advice import advice_for
     except ImportError:
         return None
     advice = advice_for(name, kb)

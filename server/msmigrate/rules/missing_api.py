@@ -5,12 +5,12 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 
+from msmigrate.fixes.rewrites import rewrite
+from msmigrate.knowledge.missing_advice import POLICY_DOC, RULE_FOR_POLICY, MissingAdvice, Policy, advice_for
 from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.missing_advice import POLICY_DOC, RULE_FOR_POLICY, MissingAdvice, Policy, advice_for
-from msmigrate.rules.rewrites import rewrite
 
 DOC = POLICY_DOC.format(lang="en")
 NAME_FIX = "mindspore_name"  # the reference itself is replaced by the MindSpore name (dtypes)

@@ -511,7 +511,7 @@ def optimizer_target(kb, optimizer: str) -> str | None:
     row = kb.row(optimizer)
     if row is not None:
         return row.mindspore_api or None
-    from msmigrate.rules.missing_advice import advice_for
+    from msmigrate.knowledge.missing_advice import advice_for
 
     advice = advice_for(optimizer, kb)
     return advice.replacements[0] if advice is not None and advice.replacements else None

@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from msmigrate.i18n import normalize_lang, t
 from msmigrate.knowledge.model import MappingCategory
-from msmigrate.rules.snippets import SNIPPETS
+from msmigrate.knowledge.snippets import SNIPPETS
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
