@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from msmigrate.analysis.api_rules import RULE_FOR_CATEGORY
 from msmigrate.analysis.arguments import Binding, argument_kind, bind
 from msmigrate.analysis.categorize import ApiVerdict, describe_differences
 from msmigrate.i18n import MessageRef, ref
@@ -29,7 +30,6 @@ from msmigrate.knowledge.param_facts import (
     plan_arguments,
 )
 from msmigrate.model.finding import FindingCategory
-from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
 
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
 # drops them: device placement, memory layout, ``out=None``

@@ -1,5 +1,6 @@
 """The rule registry: a rule module in this package defines ``RULES: list[Rule]``; the registry collects
-them all (``Rule`` itself is in ``model/rule.py``)."""
+them all, with the API rules the analysis reports itself (``analysis/api_rules.py``). ``Rule`` itself is in
+``model/rule.py``."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from msmigrate.model.rule import Rule
 @cache
 def _registry() -> dict[str, Rule]:
     from msmigrate import rules
+    from msmigrate.analysis import api_rules
 
     found: dict[str, Rule] = {}
+    modules = [api_rules]
     for info in pkgutil.iter_modules(rules.__path__):
-        if info.name == "registry":
-            continue
-        module = importlib.import_module(f"msmigrate.rules.{info.name}")
+        if info.name != "registry":
+            modules.append(importlib.import_module(f"msmigrate.rules.{info.name}"))
+    for module in modules:
         for rule in getattr(module, "RULES", ()):
             if rule.id in found:
                 raise ValueError(f"duplicate rule id {rule.id}")

@@ -1,4 +1,7 @@
-"""Rules for torch API references, one per finding category of the mapping analysis."""
+"""Rules for torch API references, one per finding category of the mapping analysis.
+
+The analysis itself reports them (``analysis/categorize.py``), so they live here; the rule registry
+(``rules/registry.py``) lists them with the rule modules' rules."""
 
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
@@ -25,3 +28,5 @@ RULES: list[Rule] = [
     Rule("MSM200", C.MISSING, S.WARNING, MISSING_DOC),
     Rule("MSM600", C.DATA_PROCESSING, S.INFORMATION, MISSING_DOC),
 ]
+
+API_RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
