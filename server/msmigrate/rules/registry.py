@@ -7,21 +7,27 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from types import ModuleType
 
 from msmigrate.model.rule import Rule
 
 
 @cache
-def _registry() -> dict[str, Rule]:
+def rule_modules() -> tuple[ModuleType, ...]:
+    """Every module of this package but the registry, by name."""
     from msmigrate import rules
+
+    return tuple(importlib.import_module(f"msmigrate.rules.{info.name}")
+                 for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name)
+                 if info.name != "registry")
+
+
+@cache
+def _registry() -> dict[str, Rule]:
     from msmigrate.analysis import api_rules
 
     found: dict[str, Rule] = {}
-    modules = [api_rules]
-    for info in pkgutil.iter_modules(rules.__path__):
-        if info.name != "registry":
-            modules.append(importlib.import_module(f"msmigrate.rules.{info.name}"))
-    for module in modules:
+    for module in [api_rules, *rule_modules()]:
         for rule in getattr(module, "RULES", ()):
             if rule.id in found:
                 raise ValueError(f"duplicate rule id {rule.id}")
