@@ -96,8 +96,8 @@ def snapshot(out: Path) -> None:
                                        "--mindspore-version", "2.6"]
     for rule_file in sorted((project / "rule_examples").iterdir()):
         runs[f"rule-{rule_file.stem}.json.txt"] = ["rules", rule_file.stem, "--json"]
-    for name, args in runs.items():
-        (outputs / name).write_text(_msmigrate(*args, cwd=work), encoding="utf-8")
+    for name, args in runs.items():  # the folder's own path (SARIF's project URI) is left out
+        (outputs / name).write_text(_msmigrate(*args, cwd=work).replace(str(work), "<work>"), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""A rule module holds its rule, texts, examples with positions, checker and fixer; the registries find them."""
+"""A rule module holds its rule, texts, examples with positions, checker and fixer; registries find them."""
 
 from __future__ import annotations
 
