@@ -97,7 +97,8 @@ def snapshot(out: Path) -> None:
     for rule_file in sorted((project / "rule_examples").iterdir()):
         runs[f"rule-{rule_file.stem}.json.txt"] = ["rules", rule_file.stem, "--json"]
     for name, args in runs.items():  # the folder's own path (SARIF's project URI) is left out
-        (outputs / name).write_text(_msmigrate(*args, cwd=work).replace(str(work), "<work>"), encoding="utf-8")
+        shown = _msmigrate(*args, cwd=work).replace(str(work), "<work>")
+        (outputs / name).write_text(shown, encoding="utf-8")
 
 
 if __name__ == "__main__":
