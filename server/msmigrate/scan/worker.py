@@ -30,7 +30,7 @@ def analyze_file(data: bytes, rel_path: str, kb: Any, analysis_options: Any) -> 
 
 
 # Findings are cached as rows of field values (compact, quick to decode); the field order is part of the
-# code fingerprint in every cache key, since it comes from analysis/finding.py.
+# code fingerprint in every cache key, since it comes from model/finding.py.
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Finding))
 _ENUMS: dict[str, dict[str, Any]] = {
     "category": {c.value: c for c in FindingCategory},
