@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from msmigrate.analysis.analyzer import analyze_source
-from msmigrate.analysis.finding import Finding
 from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.fixes.safety import is_safe
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.knowledge.device_targets import runnable_target
+from msmigrate.model.finding import Finding
 
 
 @pytest.fixture(scope="module")

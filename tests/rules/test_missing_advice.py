@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.analysis.finding import FindingCategory
+from msmigrate.fixes.rewrites import REWRITES
 from msmigrate.i18n import catalogue
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.rules.missing_advice import CATALOGUE, RULE_FOR_POLICY, Policy, advice_for
-from msmigrate.rules.missing_api import NAME_FIX
+from msmigrate.knowledge.missing_advice import CATALOGUE, NAME_FIX, RULE_FOR_POLICY, Policy, advice_for
+from msmigrate.knowledge.snippets import SNIPPETS
+from msmigrate.model.finding import FindingCategory
 from msmigrate.rules.registry import get_rule
-from msmigrate.rules.rewrites import REWRITES
-from msmigrate.rules.snippets import SNIPPETS
 
 FIXTURE = Path(__file__).parent / "fixtures" / "real_world_training.py"
 

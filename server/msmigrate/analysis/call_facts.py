@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from msmigrate.analysis.api_rules import RULE_FOR_CATEGORY
 from msmigrate.analysis.arguments import Binding, argument_kind, bind
 from msmigrate.analysis.categorize import ApiVerdict, describe_differences
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
@@ -33,7 +33,7 @@ from msmigrate.knowledge.param_facts import (
     plan_arguments,
     same_default,
 )
-from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
+from msmigrate.model.finding import FindingCategory
 
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
 # drops them: device placement, memory layout, ``out=None``

@@ -16,7 +16,6 @@ import keyword
 import re
 import tokenize
 
-from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.i18n import ref as message_ref
@@ -24,6 +23,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
 from msmigrate.knowledge.model import MappingRow
+from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 

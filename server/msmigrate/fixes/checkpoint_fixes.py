@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 
-from msmigrate.analysis.finding import Finding
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.model.finding import Finding
 
 # torch.load's arguments that may be dropped: where tensors go, and how much of the pickle is trusted
 _LOAD_DROPPED = frozenset({"map_location", "weights_only"})

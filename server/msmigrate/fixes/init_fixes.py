@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import ast
 
-from msmigrate.analysis.finding import Finding
 from msmigrate.fixes.api_fixes import written_target
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.knowledge.cell_parameters import parameter_name, renamed_parameters
 from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE, SYMMETRIC
+from msmigrate.model.finding import Finding
 from msmigrate.rules.patterns import INITIALIZERS
 
 _UNUSED = {"generator": "None"}  # torch parameters that may be left out when passed with this value

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from msmigrate.analysis.finding import FindingCategory
+from msmigrate.model.finding import FindingCategory
 
 if TYPE_CHECKING:
-    from msmigrate.analysis.finding import Finding
     from msmigrate.knowledge.base import KnowledgeBase
+    from msmigrate.model.finding import Finding
 
 EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM504", "MSM505", "MSM508"})
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})

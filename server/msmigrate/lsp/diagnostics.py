@@ -14,10 +14,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from msmigrate.analysis.finding import Finding
 from msmigrate.lsp.config import DEFAULT_LEVEL
 from msmigrate.lsp.protocol import send_data
 from msmigrate.lsp.server import Analysis, MsMigrateServer
+from msmigrate.model.finding import Finding
 from msmigrate.rules.registry import get_rule
 
 SOURCE = "msmigrate"
