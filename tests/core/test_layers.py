@@ -4,12 +4,13 @@ Every ``import`` of every module under ``server/msmigrate`` is read with ``ast``
 functions and under ``TYPE_CHECKING``) and checked against the table below. The order, lowest first:
 
   base (i18n, messages, paths, safe_paths) ← model ← knowledge ← analysis ← fixes ← rules ← scan
-  ← reports / check / fixes.project ← lsp ← cli
+  ← reports / check / fixes.project / contract ← lsp ← cli
 
 ``fixes`` sits below ``rules`` because a rule module holds its fixers, built from the edit primitives of
 ``fixes/`` (``FixContext``, ``TextEdit``, ``rewrites``). The stored results of equivalence checks
 (``check/verified.py`` and the result/render types it reads) are knowledge: device targets and the fix
 safety policy read them. ``fixes/project.py`` fixes whole projects with the scan's discovery and reading.
+``contract`` (the lists the server shares with the clients: settings, commands) reads the report formats.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("fixes", ("msmigrate.fixes",)),
     ("rules", ("msmigrate.rules",)),
     ("scan", ("msmigrate.scan",)),
-    ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project")),
+    ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project", "msmigrate.contract")),
     ("lsp", ("msmigrate.lsp",)),
     ("cli", ("msmigrate.cli", "msmigrate.__main__")),
 ]

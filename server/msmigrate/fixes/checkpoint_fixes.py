@@ -55,5 +55,3 @@ def _load_state_dict(ctx: FixContext, call: ast.Call) -> Fix | None:
     return Fix("MSM512", "fix.pattern.checkpoint", [TextEdit(*ctx.node_range(call), text), *imports],
                {"function": "mindspore.load_param_into_net"})
 
-
-FIXERS = {"MSM512": checkpoint}

@@ -17,9 +17,8 @@ from msmigrate.fixes.api_fixes import written_target
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.knowledge.cell_parameters import parameter_name, renamed_parameters
-from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE, SYMMETRIC
+from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE, INITIALIZERS, SYMMETRIC
 from msmigrate.model.finding import Finding
-from msmigrate.rules.patterns import INITIALIZERS
 
 _UNUSED = {"generator": "None"}  # torch parameters that may be left out when passed with this value
 
@@ -197,5 +196,3 @@ def _enclosing_class(tree: ast.AST, at: ast.AST) -> ast.ClassDef | None:
     holding = [c for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and _holds(c, at)]
     return holding[-1] if holding else None  # ast.walk goes outer before inner
 
-
-FIXERS = {"MSM503": init_rewrite}

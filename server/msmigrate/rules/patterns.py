@@ -12,9 +12,11 @@ import re
 from collections.abc import Iterable
 
 from msmigrate.analysis.values import UserClass
+from msmigrate.fixes.checkpoint_fixes import checkpoint
 from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.init_fixes import init_rewrite
 from msmigrate.fixes.model import Fix, TextEdit
-from msmigrate.knowledge.initializers import INIT_ARGUMENTS
+from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZERS
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
@@ -373,22 +375,6 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
     ),
 }
 
-INITIALIZERS = {
-    "kaiming_normal_": "HeNormal",
-    "kaiming_uniform_": "HeUniform",
-    "xavier_uniform_": "XavierUniform",
-    "xavier_normal_": "XavierNormal",
-    "constant_": "Constant",
-    "zeros_": "Zero",
-    "ones_": "One",
-    "normal_": "Normal",
-    "trunc_normal_": "TruncatedNormal",
-    "uniform_": "Uniform",
-    "orthogonal_": "Orthogonal",
-    "eye_": "Identity",
-    "dirac_": "Dirac",
-    "sparse_": "Sparse",
-}
 GRAD_MODE_APIS = frozenset(
     {
         "torch.no_grad",
@@ -1119,7 +1105,9 @@ def learning_rate(ctx: FixContext, finding: Finding) -> Fix | None:
 FIXERS = {
     "MSM501": construct,
     "MSM502": sequential,
+    "MSM503": init_rewrite,
     "MSM504": device,
     "MSM505": set_train,
     "MSM508": learning_rate,
+    "MSM512": checkpoint,
 }
