@@ -160,7 +160,7 @@ def refine(ctx) -> Iterable[Finding]:
         if renamed is not None:
             finding.message_key = f"finding.{rule}.reference"  # a type named, not a missing API
         else:
-            finding.message_key = f"finding.{rule}" if advice.replacements else f"finding.{rule}.drop"
+            finding.message_key = message_key(rule, advice)
         finding.message_args = {
             "torch_api": finding.torch_api,
             "replacement": ", ".join(advice.replacements) or "-",
@@ -178,6 +178,12 @@ def refine(ctx) -> Iterable[Finding]:
 
 
 CHECKERS = [refine]
+
+
+def message_key(rule: str, advice: MissingAdvice) -> str:
+    """The finding's message: an equivalent API with nothing to replace it by is dropped (``.drop``); the
+    other policies say what to do whether or not replacements are listed."""
+    return f"finding.{rule}.drop" if rule == "MSM201" and not advice.replacements else f"finding.{rule}"
 
 
 def reference_rename(finding: Finding, advice: MissingAdvice, kb) -> str | None:
