@@ -58,8 +58,13 @@ def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     make, edits = ctx.mindspore_reference(f"{INITIALIZER_MODULE}.initializer", call.lineno)
     cls, more = ctx.mindspore_reference(f"{INITIALIZER_MODULE}.{initializer}", call.lineno)
-    text = (f"{parameter}.set_data({make}({cls}({', '.join(keywords)}), {parameter}.shape, "
-            f"{parameter}.dtype))")
+    made = f"{make}({cls}({', '.join(keywords)}), {parameter}.shape, {parameter}.dtype)"
+    # a cell's parameter (``m.weight``) is set with Parameter.set_data; any other tensor (a plain
+    # Tensor has no set_data) is filled in place with assign_value, which a Parameter accepts too
+    if isinstance(tensor, ast.Attribute):
+        text = f"{parameter}.set_data({made})"
+    else:
+        text = f"{parameter}.assign_value({made}.init_data())"
     edit = TextEdit(*ctx.node_range(call), text)
     return Fix("MSM503", "fix.pattern.initializer", [edit, *edits, *more],
                {"initializer": f"{INITIALIZER_MODULE}.{initializer}"})
