@@ -230,3 +230,11 @@ def test_a_none_default_standing_for_another_argument_is_passed_explicitly(kb24)
     # a stride the call passes, by position or keyword, stays as it is
     assert fixed("import torch\nm = torch.nn.MaxPool2d(2, 1)\n", kb24, "torch.nn.MaxPool2d") == (
         "import torch\nimport mindspore\nm = mindspore.nn.MaxPool2d(2, 1)\n")
+
+
+def test_std_and_var_stay_unbiased(kb24):
+    # torch's std/var divide by n - 1 by default, MindSpore's by n (ddof=0): ddof=1 is passed
+    assert fixed("import torch\ny = torch.std(x, 1)\n", kb24, "torch.std") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.std(x, 1, ddof=1)\n")
+    assert fixed("import torch\ny = torch.var_mean(x, dim=0)\n", kb24, "torch.var_mean") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.var_mean(x, axis=0, ddof=1)\n")

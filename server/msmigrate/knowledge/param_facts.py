@@ -205,6 +205,9 @@ COMPANIONS: dict[str, tuple[Companion, ...]] = {
        for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")},
     **{f"mindspore.nn.{name}": (("pad_mode", "'pad'", _POOL_PADDED),)
        for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")},
+    # torch's std/var are unbiased by default (correction=1); MindSpore's ddof defaults to 0
+    **{f"mindspore.{where}.{name}": (("ddof", "1", ()),)
+       for where in ("ops", "Tensor") for name in ("std", "var", "std_mean", "var_mean")},
 }
 
 
