@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
+from msmigrate.analysis import incremental
 from msmigrate.analysis.finding import FileResult
 from msmigrate.analysis.incremental import FULL, INCREMENTAL, UNCHANGED, IncrementalAnalyzer
 
@@ -79,6 +80,23 @@ def test_a_typed_character_reanalyses_only_its_class_and_the_imports(analyzer, s
     assert [f.torch_api for f in second.findings if f.line == index + 1] == [
         "torch.neg", "torch.Tensor.view"
     ]
+
+
+def test_a_full_analysis_leaves_describing_its_statements_for_later(analyzer, same_as_full, monkeypatch):
+    described: list[int] = []
+    real = incremental.chunks_of
+    monkeypatch.setattr(incremental, "chunks_of", lambda body: described.append(len(body)) or real(body))
+    same_as_full(analyzer, MODEL)
+    assert (described, analyzer.stats.chunks, analyzer.text) == ([], 6, MODEL)
+    assert analyzer.prepare() and described == [6]
+    assert analyzer.prepare() and described == [6]  # once
+    index = line_of(MODEL, "torch.abs(y)", 1)
+    same_as_full(analyzer, replace_line(MODEL, index, "        return torch.neg(y).view(-1)"))
+    assert (analyzer.stats.mode, analyzer.stats.reanalysed_chunks, described) == (INCREMENTAL, 4, [6])
+    fresh = IncrementalAnalyzer("model.py", analyzer.kb, OPTIONS)  # without prepare(): the edit describes
+    same_as_full(fresh, MODEL)
+    same_as_full(fresh, replace_line(MODEL, index, "        return torch.neg(y).view(-1)"))
+    assert (fresh.stats.mode, fresh.stats.reanalysed_chunks, described) == (INCREMENTAL, 4, [6, 6])
 
 
 def test_same_text_again_is_unchanged(analyzer):

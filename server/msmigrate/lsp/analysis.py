@@ -44,6 +44,41 @@ def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Se
         return FileResult(path=path, error_key="common.error", error_args={"detail": str(exc)})
 
 
+# what a first document would otherwise load: the inventories and signature tables (receivers, call
+# facts), the derived mappings, the rule modules and the message catalogues
+WARM_UP_SOURCE = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self, channels=4):
+        super().__init__()
+        self.fc = nn.Linear(channels, 2, bias=False)
+
+    def forward(self, x):
+        y = torch.cat([x, x], dim=1).view(x.size(0), -1)
+        return F.relu(self.fc(y)).sum(dim=1).item()
+"""
+
+
+def warm_up(settings: Settings) -> int:
+    """Analyse :data:`WARM_UP_SOURCE` under ``settings`` and render its messages, so that what the analyzer
+    loads on first use is loaded before the first document arrives (run on the analysis thread at
+    ``initialize``). Returns the number of findings (0 when something failed: only time is lost)."""
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    try:
+        result = analyze_text(WARM_UP_SOURCE, "<warm-up>", get_knowledge_base(settings.mindspore_version),
+                              settings)
+        for finding in result.findings:
+            finding.message(settings.language)
+        return len(result.findings)
+    except Exception:  # a failed warm-up costs the first document the time, nothing more
+        log.exception("warm-up failed")
+        return 0
+
+
 def analysed_text(source: str) -> str | None:
     """The text the analyzer works on for a document's ``source`` (no BOM, no lone surrogates)."""
     from msmigrate.analysis.parse import SourceError, decode
@@ -128,6 +163,18 @@ class OpenDocuments:
         except Exception:  # a bug here only costs the fix context a full parse
             log.exception("statements of %s for quick fixes failed", uri)
             return None
+
+    def prepare(self, uri: str) -> None:
+        """Ready the document's incremental state (see :meth:`IncrementalAnalyzer.prepare`): on the
+        analysis thread, once its diagnostics are out, so the first edit finds it built."""
+        entry = self._analyzers.get(uri)
+        if entry is None:
+            return
+        try:
+            entry[1].prepare()
+        except Exception:  # prepare() promises not to raise; a bug must not stop the server
+            log.exception("preparing the incremental analysis of %s failed", uri)
+            self._analyzers.pop(uri, None)
 
     def forget(self, uri: str) -> None:
         self._analyzers.pop(uri, None)

@@ -273,6 +273,26 @@ def send_json_text(server: MsMigrateServer, body: str) -> None:
 
 # a provisional result (a big edit analysed in short) is confirmed once edits and requests pause this long
 CONFIRM_AFTER_S = 0.15
+# a document's incremental state is built this long after its first diagnostics are out (documents
+# opened together all get theirs first)
+PREPARE_AFTER_S = 0.3
+
+
+def prepare_later(server: MsMigrateServer, uri: str) -> None:
+    """Build the document's incremental state on the analysis thread a little later (a full analysis
+    leaves it to be built: see ``IncrementalAnalyzer.prepare``)."""
+
+    def submit() -> None:
+        if server.document(uri) is not None:
+            try:
+                server.analysis_executor.submit(server.documents.prepare, uri)
+            except RuntimeError:  # shutting down
+                pass
+
+    try:
+        asyncio.get_running_loop().call_later(PREPARE_AFTER_S, submit)
+    except RuntimeError:  # no loop (unit use): the first edit builds it
+        pass
 
 
 class Publisher:
@@ -330,6 +350,7 @@ class Publisher:
             self._clear_stale(analysis.uri)
             return
         publish_json(self.server, analysis.uri, analysis.version, diagnostics)
+        prepare_later(self.server, analysis.uri)
 
     async def _confirm_when_quiet(self, uri: str) -> bool:
         """After a provisional publish: wait for a pause, then publish the exact result. Returns True
@@ -455,6 +476,8 @@ def register(server: MsMigrateServer) -> None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         if analysis.provisional:
             confirm_for_pull(server, analysis)
+        else:
+            prepare_later(server, analysis.uri)
         if params.previous_result_id == analysis.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=analysis.result_id)
         # plain JSON objects, sent as they are (see Renderer)
