@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.analysis import incremental
+from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.analysis.finding import FileResult
 from msmigrate.analysis.incremental import FULL, INCREMENTAL, UNCHANGED, IncrementalAnalyzer
 

@@ -17,7 +17,7 @@ from lsprotocol import types
 from msmigrate.analysis.finding import Finding
 from msmigrate.lsp.config import DEFAULT_LEVEL
 from msmigrate.lsp.protocol import send_data
-from msmigrate.lsp.server import Analysis, MsMigrateServer
+from msmigrate.lsp.server import Analysis, MsMigrateServer, release_memory
 from msmigrate.rules.registry import get_rule
 
 SOURCE = "msmigrate"
@@ -271,6 +271,8 @@ def send_json_text(server: MsMigrateServer, body: str) -> None:
         asyncio.ensure_future(result)
 
 
+# freed heap is handed back to the OS this long after the last of a run of didClose notifications
+RELEASE_AFTER_S = 1.0
 # a provisional result (a big edit analysed in short) is confirmed once edits and requests pause this long
 CONFIRM_AFTER_S = 0.15
 # a document's incremental state is built this long after its first diagnostics are out (documents
@@ -304,6 +306,7 @@ class Publisher:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.pending: set[str] = set()
         self.wakeups: dict[str, asyncio.Event] = {}
+        self.release_handle: asyncio.TimerHandle | None = None  # see release_after_closes
 
     @property
     def pull_mode(self) -> bool:
@@ -388,6 +391,17 @@ class Publisher:
         if doc is not None:
             publish(self.server, doc.uri, doc.version, [])
 
+    def release_after_closes(self) -> None:
+        """After closes: once no document closed for :data:`RELEASE_AFTER_S`, collect garbage and hand the
+        freed heap back to the OS (``release_memory``), also while other documents stay open."""
+        if self.release_handle is not None:
+            self.release_handle.cancel()
+        try:
+            self.release_handle = asyncio.get_running_loop().call_later(
+                RELEASE_AFTER_S, lambda: release_memory())  # (looked up when it runs)
+        except RuntimeError:  # no loop (unit use)
+            release_memory()
+
     def clear(self, uri: str) -> None:
         self.pending.discard(uri)
         task = self.tasks.pop(uri, None)
@@ -457,8 +471,7 @@ def register(server: MsMigrateServer) -> None:
     def did_close(ls: MsMigrateServer, params: types.DidCloseTextDocumentParams) -> None:
         server.forget(params.text_document.uri)
         publisher.clear(params.text_document.uri)
-        if not server.workspace.text_documents:  # the last one: hand the freed heap back to the OS
-            server.release_memory_soon()
+        publisher.release_after_closes()
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
