@@ -99,6 +99,20 @@ def test_a_full_analysis_leaves_describing_its_statements_for_later(analyzer, sa
     assert (fresh.stats.mode, fresh.stats.reanalysed_chunks, described) == (INCREMENTAL, 4, [6, 6])
 
 
+def test_an_early_result_gives_the_first_lines_and_the_full_analysis_reuses_its_parse(
+        analyzer, same_as_full, monkeypatch):
+    text = IMPORTS + "".join(BLOCK.replace("{n}", str(n)) for n in range(30))  # block n: lines 6+10n..13+10n
+    assert analyzer.analyze_start(MODEL, 60) is None  # shorter than that
+    early = analyzer.analyze_start(text, 60)
+    monkeypatch.setattr(incremental, "analyze_bounded", None)  # the full analysis must not parse again
+    full = same_as_full(analyzer, text)
+    assert [f.to_dict() for f in early.findings] == [f.to_dict() for f in full.findings if f.line <= 53]
+    assert (len(early.findings), max(f.line for f in early.findings)) == (5 * 5, 53)  # blocks 0-4
+    assert analyzer.analyze_start(text, 60) is None  # analysed already
+    broken = IncrementalAnalyzer("model.py", analyzer.kb, OPTIONS)
+    assert broken.analyze_start(text.replace("def forward(self, x):", "def forward(self, x:", 1), 60) is None
+
+
 def test_same_text_again_is_unchanged(analyzer):
     first = analyzer.analyze(MODEL)
     assert analyzer.analyze(MODEL) is first

@@ -17,6 +17,10 @@ statements with the names they bind and read, ``chunks.py``). For the next versi
 The chunks of a full analysis are described only when the next version comes (or :meth:`prepare` is
 called, e.g. once the result is published): a full analysis costs no more than ``analyze_source``.
 
+For a big file opened in the editor, :meth:`analyze_start` first gives the findings of its first lines
+alone (the statements there analysed by themselves, a provisional result) and keeps the parsed tree for the
+full analysis that follows.
+
 When step 3 would walk more than ``exact_line_budget`` lines and the caller allows it, the edited chunks
 are first analysed with only what they read directly (a *provisional* result); :meth:`confirm` then
 does the exact step. Anything unusual (a star import, regions that may parse only together) falls back
@@ -56,6 +60,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 
 log = logging.getLogger(__name__)
 
+_NOTHING_FIRST = "incremental.nothing_first"  # (internal: analyze_start has no early result)
 EXACT_LINE_BUDGET = 800  # about 40 ms of analysis on the benchmark machine
 FULL = "full"
 INCREMENTAL = "incremental"
@@ -96,6 +101,7 @@ class IncrementalAnalyzer:
         self.stats = UpdateStats()
         self._state: _State | None = None  # None: the next version gets a full analysis
         self._deferred: _Deferred | None = None  # a full analysis whose chunks are not described yet
+        self._parsed_ahead: ParsedSource | None = None  # parsed by analyze_start for the next analyze()
 
     def analyze(self, source: str | bytes) -> FileResult:
         """The findings of ``source`` (the file's new content)."""
@@ -123,12 +129,53 @@ class IncrementalAnalyzer:
                 return result
         return self._full(text, lines)
 
+    def analyze_start(self, source: str, first_lines: int) -> FileResult | None:
+        """Before the first :meth:`analyze` of ``source``: the findings of the top-level statements that end
+        within its first ``first_lines`` lines, analysed without the rest of the file (provisional: a body
+        there that a later statement calls first may be analysed differently in full). The parsed tree is
+        kept for the :meth:`analyze` of the same text. ``None`` when there is nothing to give first (the
+        file is shorter, does not parse, has no torch name); never raises."""
+        self._parsed_ahead = None
+        if self._state is not None or self._deferred is not None:
+            return None
+        try:
+            text = decode(source)
+        except SourceError:
+            return None
+        lines = split_lines(text)
+        if len(lines) <= first_lines or "torch" not in text or has_long_line(lines):
+            return None
+
+        def start() -> FileResult:
+            parsed = parse_text(text, lines, self.path)
+            if parsed.syntax_error is not None or parsed.skipped:
+                return FileResult(self.path, error_key=_NOTHING_FIRST)
+            self._parsed_ahead = parsed
+            body = parsed.tree.body
+            first = [node for node in body if (node.end_lineno or node.lineno) <= first_lines]
+            if not first or len(first) == len(body):
+                return FileResult(self.path, error_key=_NOTHING_FIRST)
+            module = ParsedSource(text, lines, ast.Module(body=first, type_ignores=[]))
+            return analyze_parsed(module, self.path, self.kb, self.options)[0]
+
+        result = run_safely(self.path, lines, start)  # (with the cycle collector paused, never raising)
+        return result if result.error_key is None else None
+
     def _full(self, text: str, lines: list[str]) -> FileResult:
         self.stats = UpdateStats(FULL)
         self._deferred = None
+        ahead, self._parsed_ahead = self._parsed_ahead, None
         if "torch" not in text:  # see analyze_text
             return analyze_text(text, self.path, self.kb, self.options, lines)[0]
-        result, _, triggers, parsed = analyze_bounded(text, lines, self.path, self.kb, self.options)
+        if ahead is not None and ahead.text == text:  # parsed by analyze_start (as analyze_bounded does)
+            try:
+                result, _, triggers = analyze_parsed(ahead, self.path, self.kb, self.options)
+                parsed = ahead
+            except RecursionError:
+                parsed = parse_text(text, lines, self.path, by_statement=True)
+                result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
+        else:
+            result, _, triggers, parsed = analyze_bounded(text, lines, self.path, self.kb, self.options)
         if result.error_key is not None or parsed.skipped:  # statements left out: the next version anew
             return result
         body = parsed.tree.body

@@ -109,13 +109,7 @@ class OpenDocuments:
     ) -> tuple[FileResult, IncrementalAnalyzer | None]:
         """Findings of the document's new text (never raises), and the analyzer that produced them.
         With ``provisional``, a big re-analysis may be shortened first (then :meth:`confirm`)."""
-        from msmigrate.analysis.incremental import IncrementalAnalyzer
-
-        entry = self._analyzers.get(uri)
-        if entry is None or entry[0] != generation or entry[1].kb is not kb or entry[1].path != path:
-            analyzer = IncrementalAnalyzer(path, kb, analysis_options(settings, module_classes))
-            entry = (generation, analyzer)
-            self._analyzers[uri] = entry
+        entry = self._entry(uri, path, kb, settings, generation, module_classes)
         entry[1].allow_provisional = provisional
         try:
             return entry[1].analyze(source), entry[1]
@@ -123,6 +117,37 @@ class OpenDocuments:
             log.exception("analysis of %s failed", path)
             self._analyzers.pop(uri, None)
             return FileResult(path, error_key="common.error", error_args={"detail": str(exc)}), None
+
+    def _entry(self, uri: str, path: str, kb: KnowledgeBase, settings: Settings, generation: int,
+               module_classes: frozenset[str]) -> tuple[int, IncrementalAnalyzer]:
+        from msmigrate.analysis.incremental import IncrementalAnalyzer
+
+        entry = self._analyzers.get(uri)
+        if entry is None or entry[0] != generation or entry[1].kb is not kb or entry[1].path != path:
+            analyzer = IncrementalAnalyzer(path, kb, analysis_options(settings, module_classes))
+            entry = (generation, analyzer)
+            self._analyzers[uri] = entry
+        return entry
+
+    def analyze_start(
+        self,
+        uri: str,
+        source: str,
+        path: str,
+        kb: KnowledgeBase,
+        settings: Settings,
+        generation: int,
+        module_classes: frozenset[str],
+        first_lines: int,
+    ) -> FileResult | None:
+        """A provisional result for the first lines of a document not analysed yet (see
+        :meth:`IncrementalAnalyzer.analyze_start`), or ``None``. Never raises."""
+        entry = self._entry(uri, path, kb, settings, generation, module_classes)
+        try:
+            return entry[1].analyze_start(source, first_lines)
+        except Exception:  # analyze_start() promises not to raise; a bug must not stop the server
+            log.exception("early analysis of %s failed", path)
+            return None
 
     def confirm(self, uri: str, source: str) -> FileResult | None:
         """The exact result after a provisional one, if ``source`` is still the analyzed text."""

@@ -2,7 +2,8 @@
 
 No debounce: every change schedules the document; one analysis per document runs at a time and the
 newest text is taken when it finishes, so a burst of edits costs at most two analyses. Results are
-published only when they belong to the document's current version.
+published only when they belong to the document's current version. A big document just opened first
+gets the diagnostics of its first lines (analysed alone, a provisional result), then all of them.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from msmigrate.analysis.finding import Finding
-from msmigrate.lsp.config import DEFAULT_LEVEL
+from msmigrate.analysis.finding import FileResult, Finding
+from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.lsp.config import DEFAULT_LEVEL, Settings
+from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import send_data
 from msmigrate.lsp.server import Analysis, MsMigrateServer, release_memory
 from msmigrate.rules.registry import get_rule
@@ -275,6 +278,20 @@ def send_json_text(server: MsMigrateServer, body: str) -> None:
 RELEASE_AFTER_S = 1.0
 # a provisional result (a big edit analysed in short) is confirmed once edits and requests pause this long
 CONFIRM_AFTER_S = 0.15
+# a document of at least EARLY_FROM_LINES lines, just opened, first gets the diagnostics of its first
+# EARLY_LINES lines
+EARLY_FROM_LINES = 2000
+EARLY_LINES = 400
+
+
+def analyze_start(server: MsMigrateServer, uri: str, source: str, generation: int, settings: Settings
+                  ) -> FileResult | None:
+    """On the analysis thread: the early result of a big document (``OpenDocuments.analyze_start``)."""
+    kb = get_knowledge_base(settings.mindspore_version)
+    return server.documents.analyze_start(uri, source, server.path_of(uri), kb, settings, generation,
+                                          server.project_classes(generation, settings), EARLY_LINES)
+
+
 # a document's incremental state is built this long after its first diagnostics are out (documents
 # opened together all get theirs first)
 PREPARE_AFTER_S = 0.3
@@ -325,6 +342,7 @@ class Publisher:
 
     async def _run(self, uri: str) -> None:
         server = self.server
+        await self._publish_start(uri)
         while True:
             if uri not in self.pending:
                 if not await self._confirm_when_quiet(uri):
@@ -344,6 +362,24 @@ class Publisher:
                 self.pending.add(uri)
                 continue
             self._publish(analysis)
+
+    async def _publish_start(self, uri: str) -> None:
+        """A big document not analysed yet: publish the diagnostics of its first :data:`EARLY_LINES` lines
+        (see ``IncrementalAnalyzer.analyze_start``); the full analysis then reuses the parsed tree."""
+        server = self.server
+        doc = server.document(uri)
+        if doc is None or doc.uri in server.analyses or doc.source.count("\n") < EARLY_FROM_LINES:
+            return
+        uri, source, version, generation = doc.uri, doc.source, doc.version, server.generation
+        result = await asyncio.get_running_loop().run_in_executor(
+            server.analysis_executor, analyze_start, server, uri, source, generation, server.settings)
+        doc = server.document(uri)
+        if result is None or doc is None or (doc.version, doc.source, server.generation) != (
+                version, source, generation) or uri in server.analyses:
+            return
+        analysis = Analysis(uri, version, generation, source, result, LineIndex(source, doc.position_codec),
+                            "", provisional=True)
+        publish(server, uri, version, renderer_of(server).diagnostics(analysis))
 
     def _publish(self, analysis: Analysis) -> None:
         try:
