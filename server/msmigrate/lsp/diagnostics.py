@@ -428,15 +428,22 @@ class Publisher:
             publish(self.server, doc.uri, doc.version, [])
 
     def release_after_closes(self) -> None:
-        """After closes: once no document closed for :data:`RELEASE_AFTER_S`, collect garbage and hand the
-        freed heap back to the OS (``release_memory``), also while other documents stay open."""
+        """After closes: once no document closed for :data:`RELEASE_AFTER_S` and no diagnostics are being
+        computed, collect garbage and hand the freed heap back to the OS (``release_memory``), also while
+        other documents stay open."""
         if self.release_handle is not None:
             self.release_handle.cancel()
         try:
-            self.release_handle = asyncio.get_running_loop().call_later(
-                RELEASE_AFTER_S, lambda: release_memory())  # (looked up when it runs)
+            self.release_handle = asyncio.get_running_loop().call_later(RELEASE_AFTER_S, self._release)
         except RuntimeError:  # no loop (unit use)
             release_memory()
+
+    def _release(self) -> None:
+        if any(not task.done() for task in self.tasks.values()):  # not in the way of a document's analysis
+            self.release_handle = asyncio.get_running_loop().call_later(RELEASE_AFTER_S, self._release)
+            return
+        self.release_handle = None
+        release_memory()
 
     def clear(self, uri: str) -> None:
         self.pending.discard(uri)
