@@ -3,10 +3,11 @@ package's own sources), waits for their diagnostics, closes them all, and prints
 each step. What a document costs must go when it is closed: RSS after closing stays flat across cycles.
 
 ``--inprocess``: the server runs in this process (no transport), so that besides RSS the memory Python
-itself holds is reported: ``tracemalloc``'s traced bytes and pymalloc's arenas (RSS that stays up while the
-traced bytes come back is freed memory the allocator keeps, not state the server keeps).
+itself holds is reported: pymalloc's arenas (1 MiB each), or with ``--tracemalloc`` the bytes tracemalloc
+traces (tracemalloc hides the arenas). RSS that stays up while the traced bytes come back is freed memory
+the allocator keeps, not state the server keeps.
 
-Usage: ``python benchmarks/lsp_memory.py [--files 300] [--cycles 4] [--inprocess] [--json]``
+Usage: ``python benchmarks/lsp_memory.py [--files 300] [--cycles 4] [--inprocess [--tracemalloc]] [--json]``
 """
 
 from __future__ import annotations
@@ -93,12 +94,17 @@ async def run_inprocess(args: argparse.Namespace) -> dict[str, object]:
     process = psutil.Process()
     session = InProcessSession()
     await session.initialize(root.as_uri())
-    tracemalloc.start()
+    if args.tracemalloc:
+        tracemalloc.start()
     mb = 1024 * 1024
 
     def measure() -> dict[str, float]:
-        return {"rss_mb": round(process.memory_info().rss / mb, 1),
-                "traced_mb": round(tracemalloc.get_traced_memory()[0] / mb, 1), "arenas": arenas()}
+        figures = {"rss_mb": round(process.memory_info().rss / mb, 1)}
+        if args.tracemalloc:
+            figures["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / mb, 1)
+        else:
+            figures["arenas"] = arenas()
+        return figures
 
     async def settle(uris: list[str]) -> None:
         while not all(session.published(uri) for uri in uris):
@@ -135,7 +141,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=300)
     parser.add_argument("--cycles", type=int, default=4)
-    parser.add_argument("--inprocess", action="store_true", help="also report tracemalloc and arenas")
+    parser.add_argument("--inprocess", action="store_true", help="also report pymalloc's arenas")
+    parser.add_argument("--tracemalloc", action="store_true", help="with --inprocess: traced bytes instead")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     figures = asyncio.run(run_inprocess(args) if args.inprocess else run(args))
