@@ -99,18 +99,26 @@ def test_a_full_analysis_leaves_describing_its_statements_for_later(analyzer, sa
     assert (fresh.stats.mode, fresh.stats.reanalysed_chunks, described) == (INCREMENTAL, 4, [6, 6])
 
 
-def test_an_early_result_gives_the_first_lines_and_the_full_analysis_reuses_its_parse(
-        analyzer, same_as_full, monkeypatch):
+def test_an_early_result_gives_the_first_lines_from_the_full_analysis_parse(analyzer, same_as_full,
+                                                                           monkeypatch):
     text = IMPORTS + "".join(BLOCK.replace("{n}", str(n)) for n in range(30))  # block n: lines 6+10n..13+10n
-    assert analyzer.analyze_start(MODEL, 60) is None  # shorter than that
-    early = analyzer.analyze_start(text, 60)
-    monkeypatch.setattr(incremental, "analyze_bounded", None)  # the full analysis must not parse again
-    full = same_as_full(analyzer, text)
-    assert [f.to_dict() for f in early.findings] == [f.to_dict() for f in full.findings if f.line <= 53]
-    assert (len(early.findings), max(f.line for f in early.findings)) == (5 * 5, 53)  # blocks 0-4
-    assert analyzer.analyze_start(text, 60) is None  # analysed already
-    broken = IncrementalAnalyzer("model.py", analyzer.kb, OPTIONS)
-    assert broken.analyze_start(text.replace("def forward(self, x):", "def forward(self, x:", 1), 60) is None
+    early: list[FileResult] = []
+    parses: list[bool] = []
+    real = incremental.parse_text
+    monkeypatch.setattr(incremental, "parse_text", lambda *a, **k: parses.append(True) or real(*a, **k))
+    monkeypatch.setattr(incremental, "analyze_bounded", None)  # the early part must not cost a second parse
+    full = analyzer.analyze(text, (60, early.append))
+    assert [f.to_dict() for f in early[0].findings] == [f.to_dict() for f in full.findings if f.line <= 53]
+    assert (len(early), len(early[0].findings), max(f.line for f in early[0].findings)) == (1, 5 * 5, 53)
+    assert parses == [True]
+    assert as_data(full) == as_data(analyze_source(text, "model.py", analyzer.kb, OPTIONS))
+    edited = text.replace("torch.abs(y)", "torch.neg(y)", 1)
+    same_as_full(analyzer, edited)  # (an edit: incremental, nothing early)
+    assert analyzer.stats.mode == INCREMENTAL and len(early) == 1
+    broken = text.replace("def forward(self, x):", "def forward(self, x:", 1)
+    for other in (MODEL, broken):  # shorter than 60 lines; does not parse
+        IncrementalAnalyzer("model.py", analyzer.kb, OPTIONS).analyze(other, (60, early.append))
+        assert len(early) == 1
 
 
 def test_same_text_again_is_unchanged(analyzer):

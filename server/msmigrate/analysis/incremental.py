@@ -17,9 +17,9 @@ statements with the names they bind and read, ``chunks.py``). For the next versi
 The chunks of a full analysis are described only when the next version comes (or :meth:`prepare` is
 called, e.g. once the result is published): a full analysis costs no more than ``analyze_source``.
 
-For a big file opened in the editor, :meth:`analyze_start` first gives the findings of its first lines
-alone (the statements there analysed by themselves, a provisional result) and keeps the parsed tree for the
-full analysis that follows.
+A full analysis may hand on an *early* result first (``analyze(source, early=(lines, callback))``): the
+findings of the statements within the first lines, analysed by themselves (provisional), from the same
+parse and in the same run.
 
 When step 3 would walk more than ``exact_line_budget`` lines and the caller allows it, the edited chunks
 are first analysed with only what they read directly (a *provisional* result); :meth:`confirm` then
@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 import logging
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from msmigrate.analysis.analyzer import analyze_bounded, analyze_parsed, analyze_text, run_safely
@@ -60,7 +61,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 
 log = logging.getLogger(__name__)
 
-_NOTHING_FIRST = "incremental.nothing_first"  # (internal: analyze_start has no early result)
+Early = tuple[int, Callable[[FileResult], None]]  # (first lines, callback): see IncrementalAnalyzer.analyze
 EXACT_LINE_BUDGET = 800  # about 40 ms of analysis on the benchmark machine
 FULL = "full"
 INCREMENTAL = "incremental"
@@ -101,20 +102,23 @@ class IncrementalAnalyzer:
         self.stats = UpdateStats()
         self._state: _State | None = None  # None: the next version gets a full analysis
         self._deferred: _Deferred | None = None  # a full analysis whose chunks are not described yet
-        self._parsed_ahead: ParsedSource | None = None  # parsed by analyze_start for the next analyze()
 
-    def analyze(self, source: str | bytes) -> FileResult:
-        """The findings of ``source`` (the file's new content)."""
+    def analyze(self, source: str | bytes, early: Early | None = None) -> FileResult:
+        """The findings of ``source`` (the file's new content). ``early`` = (``first_lines``, ``callback``):
+        when this is a full analysis of text that parses and runs past ``first_lines`` lines, ``callback``
+        first gets the findings of the top-level statements ending within them, analysed by themselves (a
+        provisional result: a body there that a later statement calls first may be analysed differently in
+        full); it runs on this thread, before the full analysis goes on."""
         try:
             text = decode(source)
         except SourceError as exc:
             self._state = self._deferred = None
             return FileResult(self.path, error_key=exc.key, error_args=exc.args_)
         lines = split_lines(text)
-        return run_safely(self.path, lines, lambda: self._analyze(text, lines))
+        return run_safely(self.path, lines, lambda: self._analyze(text, lines, early))
 
     # --- full and incremental ------------------------------------------------------------------
-    def _analyze(self, text: str, lines: list[str]) -> FileResult:
+    def _analyze(self, text: str, lines: list[str], early: Early | None = None) -> FileResult:
         state, self._state = self._state or self._describe(), None  # no half-updated state stays
         if state is not None and not has_long_line(lines):  # (a statement left out: see parse_text)
             try:
@@ -127,50 +131,18 @@ class IncrementalAnalyzer:
             if result is not None:
                 self._state = state
                 return result
-        return self._full(text, lines)
+        return self._full(text, lines, early)
 
-    def analyze_start(self, source: str, first_lines: int) -> FileResult | None:
-        """Before the first :meth:`analyze` of ``source``: the findings of the top-level statements that end
-        within its first ``first_lines`` lines, analysed without the rest of the file (provisional: a body
-        there that a later statement calls first may be analysed differently in full). The parsed tree is
-        kept for the :meth:`analyze` of the same text. ``None`` when there is nothing to give first (the
-        file is shorter, does not parse, has no torch name); never raises."""
-        self._parsed_ahead = None
-        if self._state is not None or self._deferred is not None:
-            return None
-        try:
-            text = decode(source)
-        except SourceError:
-            return None
-        lines = split_lines(text)
-        if len(lines) <= first_lines or "torch" not in text or has_long_line(lines):
-            return None
-
-        def start() -> FileResult:
-            parsed = parse_text(text, lines, self.path)
-            if parsed.syntax_error is not None or parsed.skipped:
-                return FileResult(self.path, error_key=_NOTHING_FIRST)
-            self._parsed_ahead = parsed
-            body = parsed.tree.body
-            first = [node for node in body if (node.end_lineno or node.lineno) <= first_lines]
-            if not first or len(first) == len(body):
-                return FileResult(self.path, error_key=_NOTHING_FIRST)
-            module = ParsedSource(text, lines, ast.Module(body=first, type_ignores=[]))
-            return analyze_parsed(module, self.path, self.kb, self.options)[0]
-
-        result = run_safely(self.path, lines, start)  # (with the cycle collector paused, never raising)
-        return result if result.error_key is None else None
-
-    def _full(self, text: str, lines: list[str]) -> FileResult:
+    def _full(self, text: str, lines: list[str], early: Early | None = None) -> FileResult:
         self.stats = UpdateStats(FULL)
         self._deferred = None
-        ahead, self._parsed_ahead = self._parsed_ahead, None
         if "torch" not in text:  # see analyze_text
             return analyze_text(text, self.path, self.kb, self.options, lines)[0]
-        if ahead is not None and ahead.text == text:  # parsed by analyze_start (as analyze_bounded does)
+        if early is not None and len(lines) > early[0] and not has_long_line(lines):
+            parsed = parse_text(text, lines, self.path)  # what analyze_bounded does, the early part between
+            self._give_early(parsed, *early)
             try:
-                result, _, triggers = analyze_parsed(ahead, self.path, self.kb, self.options)
-                parsed = ahead
+                result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
             except RecursionError:
                 parsed = parse_text(text, lines, self.path, by_statement=True)
                 result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
@@ -265,6 +237,21 @@ class IncrementalAnalyzer:
         if self._rerun(state, exact, exact_slice, record_triggers=True) is None:
             return None
         return state.result
+
+    def _give_early(self, parsed: ParsedSource, first_lines: int, callback: Callable[[FileResult], None]
+                    ) -> None:
+        """Hand ``callback`` the findings of the statements ending within ``first_lines`` (see analyze)."""
+        body = parsed.tree.body
+        first = [node for node in body if (node.end_lineno or node.lineno) <= first_lines]
+        if parsed.syntax_error is not None or parsed.skipped or not first or len(first) == len(body):
+            return
+        try:
+            module = ParsedSource(parsed.text, parsed.lines, ast.Module(body=first, type_ignores=[]))
+            result = analyze_parsed(module, self.path, self.kb, self.options)[0]
+            if result.error_key is None:
+                callback(result)
+        except Exception:  # (RecursionError, a bug): the full analysis says what there is to say
+            log.debug("no early result for %s", self.path, exc_info=True)
 
     def prepare(self) -> bool:
         """Describe the chunks of the last full analysis now (else the next version does it first): for

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import functools
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.finding import FileResult
@@ -95,6 +97,8 @@ class OpenDocuments:
 
     def __init__(self) -> None:
         self._analyzers: dict[str, tuple[int, IncrementalAnalyzer]] = {}
+        # uri → (first lines, callback(source, early result)) for the document's next full analysis
+        self.early: dict[str, tuple[int, Callable[[str, FileResult], None]]] = {}
 
     def analyze(
         self,
@@ -111,8 +115,10 @@ class OpenDocuments:
         With ``provisional``, a big re-analysis may be shortened first (then :meth:`confirm`)."""
         entry = self._entry(uri, path, kb, settings, generation, module_classes)
         entry[1].allow_provisional = provisional
+        wanted = self.early.pop(uri, None)
+        early = (wanted[0], functools.partial(wanted[1], source)) if wanted is not None else None
         try:
-            return entry[1].analyze(source), entry[1]
+            return entry[1].analyze(source, early), entry[1]
         except Exception as exc:  # IncrementalAnalyzer promises not to raise; a bug must not stop the server
             log.exception("analysis of %s failed", path)
             self._analyzers.pop(uri, None)
@@ -128,26 +134,6 @@ class OpenDocuments:
             entry = (generation, analyzer)
             self._analyzers[uri] = entry
         return entry
-
-    def analyze_start(
-        self,
-        uri: str,
-        source: str,
-        path: str,
-        kb: KnowledgeBase,
-        settings: Settings,
-        generation: int,
-        module_classes: frozenset[str],
-        first_lines: int,
-    ) -> FileResult | None:
-        """A provisional result for the first lines of a document not analysed yet (see
-        :meth:`IncrementalAnalyzer.analyze_start`), or ``None``. Never raises."""
-        entry = self._entry(uri, path, kb, settings, generation, module_classes)
-        try:
-            return entry[1].analyze_start(source, first_lines)
-        except Exception:  # analyze_start() promises not to raise; a bug must not stop the server
-            log.exception("early analysis of %s failed", path)
-            return None
 
     def confirm(self, uri: str, source: str) -> FileResult | None:
         """The exact result after a provisional one, if ``source`` is still the analyzed text."""
@@ -203,3 +189,4 @@ class OpenDocuments:
 
     def forget(self, uri: str) -> None:
         self._analyzers.pop(uri, None)
+        self.early.pop(uri, None)

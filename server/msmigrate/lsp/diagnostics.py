@@ -16,8 +16,7 @@ from typing import Any
 from lsprotocol import types
 
 from msmigrate.analysis.finding import FileResult, Finding
-from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.lsp.config import DEFAULT_LEVEL, Settings
+from msmigrate.lsp.config import DEFAULT_LEVEL
 from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import send_data
 from msmigrate.lsp.server import Analysis, MsMigrateServer, release_memory
@@ -284,14 +283,6 @@ EARLY_FROM_LINES = 2000
 EARLY_LINES = 400
 
 
-def analyze_start(server: MsMigrateServer, uri: str, source: str, generation: int, settings: Settings
-                  ) -> FileResult | None:
-    """On the analysis thread: the early result of a big document (``OpenDocuments.analyze_start``)."""
-    kb = get_knowledge_base(settings.mindspore_version)
-    return server.documents.analyze_start(uri, source, server.path_of(uri), kb, settings, generation,
-                                          server.project_classes(generation, settings), EARLY_LINES)
-
-
 # a document's incremental state is built this long after its first diagnostics are out (documents
 # opened together all get theirs first)
 PREPARE_AFTER_S = 0.3
@@ -342,7 +333,7 @@ class Publisher:
 
     async def _run(self, uri: str) -> None:
         server = self.server
-        await self._publish_start(uri)
+        self._want_early(uri)
         while True:
             if uri not in self.pending:
                 if not await self._confirm_when_quiet(uri):
@@ -363,23 +354,29 @@ class Publisher:
                 continue
             self._publish(analysis)
 
-    async def _publish_start(self, uri: str) -> None:
-        """A big document not analysed yet: publish the diagnostics of its first :data:`EARLY_LINES` lines
-        (see ``IncrementalAnalyzer.analyze_start``); the full analysis then reuses the parsed tree."""
+    def _want_early(self, uri: str) -> None:
+        """A big document not analysed yet: its full analysis first hands on the findings of its first
+        :data:`EARLY_LINES` lines (``IncrementalAnalyzer.analyze``), published at once."""
         server = self.server
         doc = server.document(uri)
         if doc is None or doc.uri in server.analyses or doc.source.count("\n") < EARLY_FROM_LINES:
             return
-        uri, source, version, generation = doc.uri, doc.source, doc.version, server.generation
-        result = await asyncio.get_running_loop().run_in_executor(
-            server.analysis_executor, analyze_start, server, uri, source, generation, server.settings)
+        loop = asyncio.get_running_loop()
+        generation = server.generation
+
+        def early(source: str, result: FileResult) -> None:  # on the analysis thread
+            loop.call_soon_threadsafe(self._publish_early, doc.uri, source, generation, result)
+
+        server.documents.early[doc.uri] = (EARLY_LINES, early)
+
+    def _publish_early(self, uri: str, source: str, generation: int, result: FileResult) -> None:
+        server = self.server
         doc = server.document(uri)
-        if result is None or doc is None or (doc.version, doc.source, server.generation) != (
-                version, source, generation) or uri in server.analyses:
+        if doc is None or doc.source != source or server.generation != generation or uri in server.analyses:
             return
-        analysis = Analysis(uri, version, generation, source, result, LineIndex(source, doc.position_codec),
-                            "", provisional=True)
-        publish(server, uri, version, renderer_of(server).diagnostics(analysis))
+        index = LineIndex(source, doc.position_codec)
+        analysis = Analysis(uri, doc.version, generation, source, result, index, "", provisional=True)
+        publish(server, uri, doc.version, renderer_of(server).diagnostics(analysis))
 
     def _publish(self, analysis: Analysis) -> None:
         try:
