@@ -27,8 +27,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from msmigrate.analysis.finding import Severity, UsageKind
 from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.model.finding import Severity, UsageKind
 from msmigrate.scan import scan_paths
 from msmigrate.scan.options import ScanOptions
 

@@ -3,7 +3,7 @@
 
 export const SECTION = "msmigrate";
 
-/** Finding categories (analysis/finding.py FindingCategory). */
+/** Finding categories (model/finding.py FindingCategory). */
 export const FINDING_CATEGORIES = ["consistent", "differences", "missing", "possible_tensor_api", "data_processing", "unknown_torch_name", "dynamic_shape", "sparse", "framework_pattern"] as const;
 
 export type FindingCategory = (typeof FINDING_CATEGORIES)[number];

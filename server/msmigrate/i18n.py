@@ -3,6 +3,8 @@
 Each area of the product keeps its catalogue in ``msmigrate/messages/<area>.py`` as
 ``MESSAGES = {"key": ("English text", "中文文本")}``; keys are prefixed by area
 (``kb.``, ``scan.``, ``rule.``, ``lsp.``, ``check.``, ``report.``). Texts use ``str.format`` fields.
+A rule module (``msmigrate/rules/<rule>.py``) keeps its own texts the same way, as a ``MESSAGES`` literal
+that the catalogue reads from the source without importing the rule (nor what the rule imports).
 
 A field written ``{name:messages}`` takes a sequence of *message references* instead of a ready-made
 string: ``(key, ((field, value), ...))`` pairs (see :func:`ref`), each rendered in the requested language
@@ -12,11 +14,14 @@ parts as language-neutral data (tuples: hashable; JSON turns them into lists, wh
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import pkgutil
 import string
 from collections.abc import Iterable, Sequence
 from functools import cache
+from pathlib import Path
 from typing import Literal
 
 Lang = Literal["en", "zh"]
@@ -37,14 +42,38 @@ def catalogue() -> dict[str, tuple[str, str]]:
     """All messages of all areas, merged (duplicate keys are a programming error)."""
     from msmigrate import messages
 
+    areas = [(f"messages/{info.name}.py", getattr(importlib.import_module(f"msmigrate.messages.{info.name}"),
+                                                     "MESSAGES", {}))
+             for info in pkgutil.iter_modules(messages.__path__)]
     merged: dict[str, tuple[str, str]] = {}
-    for info in pkgutil.iter_modules(messages.__path__):
-        module = importlib.import_module(f"msmigrate.messages.{info.name}")
-        for key, texts in getattr(module, "MESSAGES", {}).items():
+    for where, texts_of in [*areas, *rule_messages()]:
+        for key, texts in texts_of.items():
             if key in merged:
-                raise ValueError(f"duplicate message key {key!r} in messages/{info.name}.py")
+                raise ValueError(f"duplicate message key {key!r} in {where}")
             merged[key] = texts
     return merged
+
+
+def rule_messages() -> list[tuple[str, dict[str, tuple[str, str]]]]:
+    """The ``MESSAGES`` literal of each rule module that has one, read from its source: ``(path, texts)``.
+
+    The literal starts with a line ``MESSAGES...= {`` and ends with the first line ``}`` after it; only
+    that part of the file is parsed.
+    """
+    spec = importlib.util.find_spec("msmigrate.rules")
+    found = []
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        for path in sorted(Path(folder).glob("*.py")):
+            source = path.read_text(encoding="utf-8")
+            start = source.find("\nMESSAGES")
+            if start < 0:
+                continue
+            end = source.index("\n}\n", start) + 3
+            assignment = ast.parse(source[start + 1 : end]).body[0]
+            if not isinstance(assignment, ast.AnnAssign | ast.Assign) or assignment.value is None:
+                raise ValueError(f"rules/{path.name}: MESSAGES must be a literal assignment")
+            found.append((f"rules/{path.name}", ast.literal_eval(assignment.value)))
+    return found
 
 
 def t(key: str, lang: str | None = "en", /, **fields: object) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from msmigrate.analysis.finding import FileResult
+from msmigrate.model.finding import FileResult
 
 
 def brief(result: FileResult) -> list[tuple[int, int, str | None, str]]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
-from msmigrate.analysis.finding import FileResult
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
+from msmigrate.model.finding import FileResult
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from msmigrate.analysis.categorize import categorize
-from msmigrate.analysis.finding import Finding
 from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.model.finding import Finding
 from msmigrate.scan.worker import finding_from_row, finding_to_row
 
 REAL_APIS = """\

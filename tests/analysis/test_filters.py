@@ -6,8 +6,8 @@ import pytest
 from analysis_support import brief
 
 from msmigrate.analysis import analyzer
-from msmigrate.analysis.finding import Finding, FindingCategory, Severity, UsageKind
 from msmigrate.analysis.suppress import suppressions
+from msmigrate.model.finding import Finding, FindingCategory, Severity, UsageKind
 
 SOURCE = "import torch\na = torch.abs(x)\nb = torch.save(m, 'p')\n"
 

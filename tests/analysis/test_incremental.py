@@ -11,8 +11,8 @@ import pytest
 
 from msmigrate.analysis import incremental
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
-from msmigrate.analysis.finding import FileResult
 from msmigrate.analysis.incremental import FULL, INCREMENTAL, UNCHANGED, IncrementalAnalyzer
+from msmigrate.model.finding import FileResult
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = AnalysisOptions(use_jedi=False)

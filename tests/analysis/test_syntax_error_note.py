@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from msmigrate.analysis.finding import FileResult
+from msmigrate.model.finding import FileResult
 
 HALF_TYPED = (
     "import torch\n"

@@ -51,6 +51,8 @@ def test_verified_table_covers_the_mapping_table(version):
         if entry["status"] != "pass":
             assert entry.get("reason") in {r.value for r in Reason}, api
         else:
-            assert entry.get("max_abs_error") is not None or entry.get("note") == "uninitialized_values", api
+            # a pass without errors compared shapes and dtypes only: uninitialized or random values
+            shapes_only = entry.get("note") in ("uninitialized_values", "random_values")
+            assert entry.get("max_abs_error") is not None or shapes_only, api
     op_rows = [e for api, e in data["results"].items() if is_op_like(api)]
     assert sum(e["status"] == "pass" for e in op_rows) / len(op_rows) > 0.5

@@ -145,7 +145,9 @@ def test_targets_from_the_knowledge_base():
     assert precheck(target) is None
     skipped = precheck(target_for("torch.distributed.all_reduce", kb))
     assert (skipped.status, skipped.reason) == ("skipped", "not_op")
-    assert precheck(target_for("torch.randn", kb)).reason == "random"
+    randn = target_for("torch.randn", kb)  # random values: run, and shapes and dtypes compared
+    assert precheck(randn) is None
+    assert (randn.spec.compare, randn.spec.note) == ("shape_dtype", "random_values")
     assert precheck(target_for("torch.no_such_api", kb)).reason == "no_mapping"
 
 

@@ -1,8 +1,11 @@
 """The executable conversion suite: does fix-all turn a torch program into MindSpore code that runs
 without torch and computes the same numbers?
 
-For every mapped API of a table (and every derived mapping), a small torch program is generated from the
-API's input spec (``mapping_data/input_specs.json``): inputs as literal tensors, one call, ``result``.
+For every mapped API of a table and every derived mapping the knowledge base offers for an API the table
+does not map (their own namespace group, ``derived``), a small torch program is generated from the API's
+input spec (``mapping_data/input_specs.json``): inputs as literal tensors, one call, ``result``. A dtype
+(``torch.long``) makes a tensor of that dtype; a spec comparing shapes and dtypes only (random values)
+is followed.
 The suite runs it with torch, applies fix-all (every quick-fix, as an editor user who accepts them all),
 runs the output in a fresh MindSpore (CPU) process where torch cannot be imported, and compares
 (shape, dtype class, allclose at rtol=atol=1e-4, NaN/Inf positions). When the converted program fails
@@ -10,8 +13,10 @@ only because its inputs still use torch, the call is tried once more with inputs
 itself, which tells "the API's fix is right" apart from "the program is torch-free".
 
 Outcomes: ``pass`` (torch-free and same result), ``pass_api`` (the API's fix is right; the inputs were
-not converted), ``not_fixed`` (the call still uses torch after fix-all), ``no_cpu_kernel``, ``ms_error``,
-``mismatch``, ``no_program`` (the spec skips the API: random, in-place only …), ``torch_error``.
+not converted), ``not_fixed`` (a line past the inputs still uses torch after fix-all; the detail gives
+the line and the title of the fix that explains why it made no edit), ``no_cpu_kernel``, ``ms_error``,
+``mismatch``, ``no_program`` (the spec skips the API, with its note: in-place only, no input rule for a
+required parameter …), ``torch_error``.
 """
 
 from __future__ import annotations
@@ -34,10 +39,12 @@ HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "run_programs.py"
 EXPECTED = HERE / "expected_outcomes.json"
 RTOL = ATOL = 1e-4
-NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "other")
+NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "other", "derived")
+DERIVED = "derived"  # the namespace group of derived mappings (knowledge/derived.py), whatever their name
 NO_KERNEL_MARKERS = ("unregistered", "unsupported op", "only supports ascend", "not found op",
                      "create kernelmod for op")
 _INPUT_LINE = re.compile(r"^(x\d+) = .*$", re.M)
+_DTYPE_NAME = re.compile(r"(b?float|u?int|complex)\d+\w*")
 
 
 def namespace_of(torch_api: str) -> str:
@@ -63,6 +70,7 @@ class Program:
     inputs: dict[str, tuple[Any, str]]  # variable → (nested list data, dtype name)
     compare: str = "values"  # values | sorted | shape_dtype
     skip: str | None = None
+    category: str = ""  # the mapping's category (``consistent``, ``param_names`` …)
 
 
 @dataclass(slots=True)
@@ -72,6 +80,7 @@ class Outcome:
     status: str
     detail: str = ""
     fixed_source: str = ""
+    category: str = ""
 
 
 @dataclass(slots=True)
@@ -94,11 +103,35 @@ class SuiteResult:
         found["all"] = (sum(p for p, _ in found.values()), sum(t for _, t in found.values()))
         return found
 
+    def overall(self, namespaces: tuple[str, ...] = NAMESPACES,
+                category: str | None = None) -> tuple[int, int]:
+        """(passing, every mapped API of these namespace groups, programs or not), optionally of one
+        mapping category only (``consistent``: the issue's ≥95% target)."""
+        chosen = [o for o in self.outcomes if o.namespace in namespaces
+                  and (category is None or o.category == category)]
+        return sum(o.status == "pass" for o in chosen), len(chosen)
+
 
 # --- generating programs ----------------------------------------------------------------------------
 
 
+# torch's dtype aliases → the dtype whose values they hold (``torch.long`` is ``torch.int64``)
+DTYPE_ALIASES = {"long": "int64", "int": "int32", "short": "int16", "half": "float16", "float": "float32",
+                 "double": "float64", "cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}
+
+
+def data_dtype(dtype: str) -> str:
+    """The dtype whose values a tensor of dtype ``dtype`` (a torch dtype name or alias) holds."""
+    return DTYPE_ALIASES.get(dtype, dtype)
+
+
+def is_dtype_name(name: str) -> bool:
+    """Whether ``name`` (the last part of a torch name) names a dtype: ``float32``, ``long``, ``bool``."""
+    return name in DTYPE_ALIASES or name == "bool" or bool(_DTYPE_NAME.fullmatch(name))
+
+
 def _literal(data: Any, dtype: str) -> str:
+    dtype = data_dtype(dtype)
     if dtype == "bool":
         return repr(np.asarray(data).astype(bool).tolist())
     if dtype.startswith(("int", "uint")):
@@ -114,7 +147,7 @@ class _Inputs:
         self.values: dict[str, tuple[Any, str]] = {}
 
     def tensor(self, spec: dict[str, Any]) -> str:
-        dtype = spec.get("dtype", "float32")
+        dtype = data_dtype(spec.get("dtype", "float32"))
         if "data" in spec:
             data = np.asarray(spec["data"]).tolist()
         else:
@@ -129,7 +162,7 @@ class _Inputs:
             else:
                 data = np.round(self.rng.uniform(low, high, shape), 4).tolist()
         name = f"x{len(self.values)}"
-        self.values[name] = (data, dtype)
+        self.values[name] = (data, spec.get("dtype", "float32"))
         return name
 
     def value(self, value: Any) -> str:
@@ -155,8 +188,9 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
     """The torch program that exercises one API (its call exactly as the spec describes it)."""
     ns = namespace_of(torch_api)
     pid = re.sub(r"\W", "_", torch_api)
-    if spec.skip:
-        return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=spec.skip)
+    if spec.skip:  # the reason, with the spec's note if any (``no_input_rule: required_parameter:n``)
+        skip = f"{spec.skip}: {spec.note}" if spec.note else spec.skip
+        return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=skip)
     inputs = _Inputs(torch_api)
     try:
         args = [inputs.value(v) for v in spec.args]
@@ -167,8 +201,12 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
     except ValueError as exc:
         return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=f"no_spelling: {exc}")
     lines = ["import torch", ""]
+    if kind == "dtype":  # a dtype is used to make a tensor of it
+        args = [inputs.tensor({"shape": [2, 3], "dtype": torch_api.rpartition(".")[2], "low": 0, "high": 3})]
     lines += [tensor_line(n, d, t, "torch") for n, (d, t) in inputs.values.items()]
-    if kind == "class":
+    if kind == "dtype":
+        lines.append(f"result = {args[0]}")
+    elif kind == "class":
         lines.append(f"m = {torch_api}({', '.join(init)})")
         lines.append(f"result = m({', '.join(args + kwargs)})")
     elif kind == "tensor_method":
@@ -195,23 +233,39 @@ def _is_property(member: str) -> bool:
     return member in _PROPERTIES
 
 
-def programs_for_table(version: str) -> list[Program]:
-    """One program per mapped torch API of the table (``torch.*`` names only)."""
-    from msmigrate.check.spec import api_kind, spec_for
+def programs_for_table(version: str, derived: bool = True) -> list[Program]:
+    """One program per mapped torch API of the table (``torch.*`` names only), then, with ``derived``,
+    one per derived mapping the knowledge base offers for an API the table does not map (namespace
+    group ``derived``)."""
+    from msmigrate.check.spec import ApiSpec, api_kind, spec_for
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.knowledge.model import MappingCategory
 
     kb = get_knowledge_base(version)
     programs: dict[str, Program] = {}
+
+    def add(api: str, mindspore_api: str, category: str, namespace: str) -> None:
+        kind = api_kind(api, kb.torch_kind(api))
+        spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=mindspore_api)
+        if kb.torch_kind(api) == "attribute" and api.count(".") == 1 and is_dtype_name(api[6:]):
+            kind, spec = "dtype", ApiSpec()
+        program = make_program(api, mindspore_api, spec, kind)
+        program.namespace, program.category = namespace, category
+        programs[api] = program
+
     for row in kb.rows():
         api = row.torch_api
         if not api.startswith("torch.") or not row.mindspore_api or api in programs:
             continue
         if row.category is MappingCategory.UNSUPPORTED:
             continue
-        kind = api_kind(api, kb.torch_kind(api))
-        spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=row.mindspore_api)
-        programs[api] = make_program(api, row.mindspore_api, spec, kind)
+        add(api, row.mindspore_api, row.category.value, namespace_of(api))
+    if derived:
+        for api in sorted(kb.derived_table.entries):
+            offered = kb.derived(api)
+            if offered is None or api in programs or not api.startswith("torch."):
+                continue
+            add(api, offered.mindspore_api, offered.row.category.value, DERIVED)
     return [programs[api] for api in sorted(programs)]
 
 
@@ -303,6 +357,28 @@ def uses_torch(source: str) -> bool:
     return False
 
 
+def torch_lines(fixed: str) -> list[str]:
+    """The lines of a fixed program past its inputs that still use torch (its imports aside)."""
+    found = []
+    for line in fixed.splitlines():
+        if _INPUT_LINE.match(line) or line.startswith(("import ", "from ")):
+            continue
+        if re.search(r"\btorch\b", line):
+            found.append(line.strip())
+    return found
+
+
+def blocked_titles(program: Program, kb: Any) -> list[str]:
+    """Why no fix rewrote the API under test: the titles of the fixes offered without edits."""
+    from msmigrate.analysis.analyzer import analyze_source
+    from msmigrate.fixes.api import fixes_by_finding
+
+    path = f"{program.id}.py"
+    findings = analyze_source(program.source, path, kb).findings
+    return [fix.title("en") for finding, fix in fixes_by_finding(program.source, path, findings, kb)
+            if not fix.edits and finding.torch_api == kb.canonical(program.torch_api)]
+
+
 def with_converted_inputs(program: Program, fixed: str) -> str:
     """The fixed program with its input lines replaced by MindSpore ones (made by the suite)."""
     body = _INPUT_LINE.sub(lambda m: tensor_line(m.group(1), *program.inputs[m.group(1)], "mindspore")
@@ -331,23 +407,27 @@ def run_suite(version: str, work: Path | None = None, programs: list[Program] | 
                 fixed[p.id], _applied = fix_all(p.source, f"{p.id}.py", kb)
         ms_runs = run_programs("mindspore", [(i, s) for i, s in fixed.items()], root / "ms")
         retry = {}
+        why: dict[str, str] = {}
         for p in runnable:
             if p.id in fixed and not ms_runs.get(p.id, {}).get("ok") and uses_torch(fixed[p.id]):
-                call = fixed[p.id].rstrip().splitlines()[-1]
-                if "torch" not in call:
+                left = torch_lines(fixed[p.id])
+                if not left:
                     retry[p.id] = with_converted_inputs(p, fixed[p.id])
+                else:
+                    why[p.id] = "; ".join([left[0], *blocked_titles(p, kb)])
         retry_runs = run_programs("mindspore", list(retry.items()), root / "ms_inputs") if retry else {}
         for p in programs:
-            result.outcomes.append(_outcome(p, torch_runs, fixed, ms_runs, retry, retry_runs, root))
+            result.outcomes.append(_outcome(p, torch_runs, fixed, ms_runs, retry, retry_runs, root, why))
         return result
     finally:
         if tmp is not None:
             tmp.cleanup()
 
 
-def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Path) -> Outcome:  # noqa: ANN001
+def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Path,  # noqa: ANN001
+             why: dict[str, str]) -> Outcome:
     def done(status: str, detail: str = "") -> Outcome:
-        return Outcome(p.torch_api, p.namespace, status, detail, fixed.get(p.id, ""))
+        return Outcome(p.torch_api, p.namespace, status, detail, fixed.get(p.id, ""), p.category)
 
     if p.skip:
         return done("no_program", p.skip)
@@ -362,9 +442,8 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
         if diff is None and not uses_torch(fixed[p.id]):
             return done("pass")
         return done("mismatch", diff or "torch still imported")
-    call = fixed[p.id].rstrip().splitlines()[-1]
-    if "torch" in call:
-        return done("not_fixed", call.strip())
+    if p.id in why:  # a line past the inputs still uses torch: the fix did not rewrite it
+        return done("not_fixed", why[p.id])
     if p.id in retry:
         r = retry_runs.get(p.id, {})
         if r.get("ok"):

@@ -40,14 +40,20 @@ def _leaves(value, fw: str) -> list:  # noqa: ANN001
 
         if isinstance(value, torch.Tensor):
             value = value.detach().cpu()
-            if value.dtype == torch.bfloat16:
-                value = value.float()
+            if value.dtype == torch.bfloat16 or (value.is_floating_point() and value.element_size() == 1):
+                value = value.float()  # NumPy has no bfloat16 / float8
             return [value.resolve_conj().resolve_neg().numpy()]
+        if isinstance(value, torch.dtype):  # compared by name: "float32"
+            return [np.asarray(str(value).removeprefix("torch."))]
     else:
         import mindspore
 
         if isinstance(value, mindspore.Tensor):
+            if value.dtype == mindspore.bfloat16 or "float8" in str(value.dtype).lower():
+                value = value.astype(mindspore.float32)  # NumPy has no bfloat16 / float8
             return [value.asnumpy()]
+        if isinstance(value, mindspore.dtype.Type):  # compared by name: Float32 → "float32"
+            return [np.asarray(str(value).lower())]
     if isinstance(value, bool | int | float | complex | np.generic | np.ndarray):
         return [np.asarray(value)]
     raise TypeError(f"result is a {type(value).__name__}")

@@ -45,6 +45,32 @@ def test_program_for_a_method_and_a_class() -> None:
     assert (skipped.skip, skipped.source) == ("random", "")
 
 
+def test_derived_mappings_get_programs_of_their_own_group() -> None:
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    kb = get_knowledge_base("2.6")
+    programs = {p.torch_api: p for p in harness.programs_for_table("2.6")}
+    offered = {api for api in kb.derived_table.entries if kb.derived(api) is not None}
+    assert offered <= set(programs)  # every derived mapping the knowledge base offers has a program
+    assert {programs[api].namespace for api in offered} == {"derived"}
+    view = programs["torch.Tensor.view"]  # not in the 2.6 table; derived by name
+    assert (view.namespace, view.mindspore_api, view.category) == (
+        "derived", "mindspore.Tensor.view", "consistent")
+    assert programs["torch.abs"].namespace == "torch"  # a table row stays in its namespace
+    assert programs["torch.abs"].category == kb.row("torch.abs").category.value
+    assert "torch.Tensor.view" not in {p.torch_api for p in harness.programs_for_table("2.6", derived=False)}
+
+
+def test_a_dtype_program_makes_a_tensor_of_it() -> None:
+    programs = {p.torch_api: p for p in harness.programs_for_table("2.6")}
+    assert programs["torch.long"].source == (
+        "import torch\n\nx0 = torch.tensor([[1, 0, 2], [1, 0, 1]], dtype=torch.long)\nresult = x0\n"
+    )
+    assert programs["torch.half"].source.splitlines()[-2].endswith("dtype=torch.half)")
+    assert harness.is_dtype_name("bfloat16") and harness.is_dtype_name("cfloat")
+    assert not harness.is_dtype_name("floor") and not harness.is_dtype_name("int_repr")
+
+
 def test_compare_checks_shape_dtype_class_values_and_nan_positions() -> None:
     a = [np.array([1.0, np.nan, 3.0], np.float32)]
     assert harness.compare(a, [np.array([1.00001, np.nan, 3.0], np.float64)], "values") is None
@@ -74,11 +100,44 @@ def test_uses_torch_and_converted_inputs() -> None:
     )
 
 
+def test_lines_left_with_torch_past_the_inputs() -> None:
+    fixed = ("import torch\nimport mindspore\n\nx0 = torch.tensor([1.0], dtype=mindspore.float32)\n"
+             "m = torch.nn.Embedding(5, 4)\nresult = m(x0)\n")
+    assert harness.torch_lines(fixed) == ["m = torch.nn.Embedding(5, 4)"]
+    converted = "import torch\nx0 = torch.tensor([1.0])\nresult = mindspore.ops.abs(x0)\n"
+    assert harness.torch_lines(converted) == []
+
+
+def test_random_apis_are_compared_by_shape_and_dtype() -> None:
+    from msmigrate.check.spec import spec_for
+
+    spec = spec_for("torch.randint", "function")
+    assert (spec.skip, spec.compare, spec.note) == (None, "shape_dtype", "random_values")
+    program = harness.make_program("torch.randint", "mindspore.mint.randint", spec, "function")
+    assert (program.skip, program.compare) == (None, "shape_dtype")
+    assert program.source.splitlines()[-1] == "result = torch.randint(0, 5, (2, 3))"
+
+
 @needs_frameworks
 def test_converted_programs_cannot_import_torch(tmp_path) -> None:
     results = harness.run_programs("mindspore", [("p", "import torch\nresult = 1\n")], tmp_path)
     assert results["p"]["ok"] is False
     assert "torch is blocked" in results["p"]["error"]
+
+
+@needs_frameworks
+def test_dtype_results_are_compared_by_name(tmp_path) -> None:
+    torch_runs = harness.run_programs("torch", [("d", "import torch\nresult = torch.ones(1).dtype\n")],
+                                      tmp_path / "t")
+    ms_runs = harness.run_programs("mindspore", [("d", "import mindspore\nresult = mindspore.float32\n"),
+                                                 ("i", "import mindspore\nresult = mindspore.int64\n")],
+                                   tmp_path / "m")
+    assert torch_runs["d"]["ok"] and ms_runs["d"]["ok"] and ms_runs["i"]["ok"]
+    expected = harness._load_leaves(tmp_path / "t", "d")
+    assert [str(a) for a in expected] == ["float32"]
+    assert harness.compare(expected, harness._load_leaves(tmp_path / "m", "d"), "values") is None
+    assert harness.compare(expected, harness._load_leaves(tmp_path / "m", "i"), "values") == (
+        "output 0: values differ")
 
 
 @needs_frameworks

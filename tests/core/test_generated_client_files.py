@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.cli import main
 from msmigrate.contract import generate
 from msmigrate.contract.commands import as_object, positional_problem
 from msmigrate.contract.settings import LSP4IJ, SETTINGS
 from msmigrate.lsp.config import Settings
+from msmigrate.model.finding import FindingCategory
 
 ROOT = Path(__file__).resolve().parents[2]
 

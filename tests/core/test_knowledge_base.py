@@ -29,7 +29,7 @@ def test_resolve_version_rejects_garbage():
 
 def test_core_does_not_import_frameworks():
     code = (
-        "import sys, msmigrate.knowledge, msmigrate.analysis.finding, msmigrate.rules, msmigrate.i18n\n"
+        "import sys, msmigrate.knowledge, msmigrate.model.finding, msmigrate.rules, msmigrate.i18n\n"
         "msmigrate.i18n.catalogue(); msmigrate.rules.all_rules()\n"
         "bad = [m for m in ('torch', 'mindspore') if m in sys.modules]\n"
         "assert not bad, bad\n"

@@ -218,3 +218,15 @@ def test_every_fixed_example_file_parses(version):
         ast.parse(new_source)
         assert (new_source != source) == bool(applied)
     assert total > 20
+
+
+def test_a_none_default_standing_for_another_argument_is_passed_explicitly(kb24):
+    # torch pooling: stride=None means kernel_size; MindSpore's stride defaults to 1
+    assert fixed("import torch\nm = torch.nn.MaxPool2d(2)\n", kb24, "torch.nn.MaxPool2d") == (
+        "import torch\nimport mindspore\nm = mindspore.nn.MaxPool2d(2, stride=2)\n")
+    source = "import torch\ny = torch.nn.functional.avg_pool1d(x, kernel_size=(3,))\n"
+    assert fixed(source, kb24, "torch.avg_pool1d") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.avg_pool1d(x, kernel_size=(3,), stride=(3,))\n")
+    # a stride the call passes, by position or keyword, stays as it is
+    assert fixed("import torch\nm = torch.nn.MaxPool2d(2, 1)\n", kb24, "torch.nn.MaxPool2d") == (
+        "import torch\nimport mindspore\nm = mindspore.nn.MaxPool2d(2, 1)\n")

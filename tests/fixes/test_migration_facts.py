@@ -159,6 +159,13 @@ def test_init_calls_become_initializers(kb26):
     ]
 
 
+def test_init_of_a_plain_tensor_assigns_its_value(kb26):
+    # a name may hold a plain Tensor, which has no set_data: assign_value fills it (a Parameter too)
+    init = "mindspore.common.initializer"
+    body = _body("import torch\nw = torch.empty(3, 5)\ntorch.nn.init.ones_(w)\n", kb26)
+    assert body[-1] == f"w.assign_value({init}.initializer({init}.One(), w.shape, w.dtype).init_data())"
+
+
 def test_checkpoint_loading(kb26):
     source = ("import torch\n"
               "sd = torch.load(path, map_location='cpu')\n"

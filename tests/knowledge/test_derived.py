@@ -9,16 +9,16 @@ import pytest
 
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.analysis.categorize import _categorize
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
 from msmigrate.knowledge.derive import counterpart_names, derive_all
 from msmigrate.knowledge.derive_signature import compare_signatures
 from msmigrate.knowledge.derived import NO_KERNEL, load_derived
 from msmigrate.knowledge.lookup import lookup
+from msmigrate.knowledge.missing_advice import advice_for
 from msmigrate.knowledge.model import DefaultDifference, MappingCategory
 from msmigrate.knowledge.stats import derived_stats
+from msmigrate.model.finding import FindingCategory
 from msmigrate.paths import data_dir
-from msmigrate.rules.missing_advice import advice_for
 
 VIEW_PROVENANCE = (
     "Not in the MindSpore 2.6 mapping table; derived: in the official mapping of MindSpore 2.4, 2.3, 1.10; "

@@ -41,6 +41,17 @@ def test_arguments_by_position_that_land_on_another_parameter_move_to_keywords()
     assert plan_arguments([], [], [], [], {}) is None
 
 
+def test_the_first_tensor_by_position_is_the_same_argument_whatever_its_name():
+    inv = [[_p("input")]]  # mindspore.mint.linalg.inv; torch.linalg.inv(A)
+    plan = plan_arguments(["A"], [], ["A"], inv, {})
+    assert (plan.missing, plan.to_keyword, plan.shifted) == ((), (), ())
+    # only the first argument: a second tensor of another name stays unsupported (torch.dot's tensor)
+    tensor_dot = [[_p("x1"), _p("x2"), _p("axes")]]
+    assert plan_arguments(["input", "tensor"], [], ["input", "tensor"], tensor_dot, {}).missing == ("tensor",)
+    # and only between tensor names: a first parameter of another kind is not the input
+    assert plan_arguments(["A"], [], ["A"], [[_p("shape")]], {}).missing == ("A",)
+
+
 def test_keyword_target_by_position_only_for_names_torch_does_not_have():
     overload = OPS_MAX[0]
     assert keyword_target("dim", overload, {}, ["input", "dim", "keepdim"]) == "axis"

@@ -114,7 +114,7 @@ def test_server_code_paths_never_import_torch_or_mindspore():
 
     script = """
 import sys
-from msmigrate.analysis.finding import FindingCategory
+from msmigrate.model.finding import FindingCategory
 from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.lsp.analysis import analyze_text
@@ -143,9 +143,9 @@ print(",".join(loaded) or "none")
 def test_rule_docs_link_follows_the_configured_language():
     from types import SimpleNamespace
 
-    from msmigrate.analysis.finding import Finding, FindingCategory, Severity
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.lsp.diagnostics import doc_url
+    from msmigrate.model.finding import Finding, FindingCategory, Severity
 
     mask = Finding(3, 5, 3, 12, None, None, FindingCategory.DYNAMIC_SHAPE, "MSM302", Severity.WARNING,
                    "rule.MSM302.title")

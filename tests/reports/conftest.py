@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
+from msmigrate.model.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
 from msmigrate.scan.model import ScanReport
 
 C = FindingCategory

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity
+from msmigrate.model.finding import FileResult, Finding, FindingCategory, Severity
 from msmigrate.reports import render
 from msmigrate.reports.markdown import COMMENT_LIMIT, render_markdown
 from msmigrate.scan.model import ScanReport

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from msmigrate.analysis.finding import FileResult
+from msmigrate.model.finding import FileResult
 from msmigrate.reports import render
 from msmigrate.reports.json_report import report_schema
 from msmigrate.scan import ScanOptions, scan_paths

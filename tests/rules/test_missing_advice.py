@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.analysis.finding import FindingCategory
+from msmigrate.fixes.rewrites import REWRITES
 from msmigrate.i18n import catalogue
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.rules.missing_advice import CATALOGUE, RULE_FOR_POLICY, Policy, advice_for
-from msmigrate.rules.missing_api import NAME_FIX
+from msmigrate.knowledge.missing_advice import CATALOGUE, NAME_FIX, RULE_FOR_POLICY, Policy, advice_for
+from msmigrate.knowledge.snippets import SNIPPETS
+from msmigrate.model.finding import FindingCategory
 from msmigrate.rules.registry import get_rule
-from msmigrate.rules.rewrites import REWRITES
-from msmigrate.rules.snippets import SNIPPETS
 
 FIXTURE = Path(__file__).parent / "fixtures" / "real_world_training.py"
 
@@ -173,3 +172,20 @@ def test_advice_json_is_bilingual(kb):
     )
     assert en["title"] == "Missing API: use an equivalent replacement"
     assert zh["title"] == "缺失接口：使用等价替换"
+
+
+@pytest.mark.parametrize("version", ["2.4", "2.6"])
+def test_every_catalogue_entry_has_a_message_for_its_finding(version):
+    """The message a missing-API finding gets exists in both languages for every catalogued API (an API
+    asking the community had a ``finding.MSM204.drop`` key that no catalogue holds: the scan crashed)."""
+    from msmigrate.rules.missing_api import message_key
+
+    kb = get_knowledge_base(version)
+    keys = {}
+    for name in CATALOGUE:
+        advice = advice_for(name, kb)
+        if advice is not None and advice.policy is not None:
+            keys[name] = message_key(RULE_FOR_POLICY[advice.policy], advice)
+    assert keys["torch.optim.LBFGS"] == "finding.MSM204"
+    missing = {name: key for name, key in keys.items() if key not in catalogue()}
+    assert missing == {}

@@ -7,9 +7,9 @@ import ast
 import pytest
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
-from msmigrate.analysis.finding import UsageKind
 from msmigrate.fixes.api import fixes_for
 from msmigrate.fixes.text import apply_edits
+from msmigrate.model.finding import UsageKind
 
 HEAD = (
     "import torch\nimport torch.nn.functional as F\n\n\ndef f(x: torch.Tensor, idx: torch.Tensor):\n    y = "

@@ -7,10 +7,10 @@ import ast
 import pytest
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source, analyze_text
+from msmigrate.analysis.source_text import segment
 from msmigrate.fixes.api import fixes_for
 from msmigrate.fixes.text import apply_edits
 from msmigrate.rules import dynamic_shape, missing_api, patterns, sparse
-from msmigrate.rules.support import segment
 
 AWKWARD = [
     "import torch\ns = '数据'; y = torch.masked_select(x, x > 0) if (x := torch.ones(2)) is not None "

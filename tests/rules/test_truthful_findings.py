@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.analysis.finding import FileResult, UsageKind
 from msmigrate.analysis.project_classes import is_project_module_class, module_class_index
 from msmigrate.fixes.api import fixes_for
 from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.model.finding import FileResult, UsageKind
 from msmigrate.rules.examples import CASES as RULE_CASES
 from msmigrate.scan import scan_paths
 from msmigrate.scan.options import ScanOptions

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity
+from msmigrate.model.finding import FileResult, Finding, FindingCategory, Severity
 
 
 def _make_tree(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, verdict_cache
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
-from msmigrate.analysis.finding import FileResult, Finding, Severity, UsageKind
 from msmigrate.analysis.options import OFF, AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
 from msmigrate.analysis.possible import JediOracle, arguments_fit, excluded
@@ -33,6 +32,7 @@ from msmigrate.analysis.suppress import is_suppressed, suppressions
 from msmigrate.analysis.tables import NON_TORCH_PACKAGES
 from msmigrate.analysis.usages import Candidate, UsageCollector
 from msmigrate.analysis.values import Foreign, Opaque
+from msmigrate.model.finding import FileResult, Finding, Severity, UsageKind
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase

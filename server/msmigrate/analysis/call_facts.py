@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from msmigrate.analysis.api_rules import RULE_FOR_CATEGORY
 from msmigrate.analysis.arguments import Binding, argument_kind, bind
 from msmigrate.analysis.categorize import ApiVerdict, describe_differences
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
@@ -33,7 +33,7 @@ from msmigrate.knowledge.param_facts import (
     plan_arguments,
     same_default,
 )
-from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
+from msmigrate.model.finding import FindingCategory
 
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
 # drops them: device placement, memory layout, ``out=None``
@@ -61,10 +61,12 @@ _DERIVED_KEYS = {"analysis.api.consistent": "analysis.api.derived_consistent",
 
 
 def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
-                 is_tensor: Callable[[ast.expr], bool] | None = None) -> CallVerdict | None:
+                 is_tensor: Callable[[ast.expr], bool] | None = None,
+                 row: MappingRow | None = None) -> CallVerdict | None:
     """The verdict for this call of a mapped API (MSM100 / MSM101), or ``None`` to keep ``verdict``.
-    A derived mapping's verdict keeps saying where the mapping comes from."""
-    found = _call_verdict(verdict, call, kb, is_tensor)
+    A derived mapping's verdict keeps saying where the mapping comes from. ``row``: the row the verdict
+    stands on when it is not ``kb``'s own (a device-aware replacement, ``fixes/api_fixes.py``)."""
+    found = _call_verdict(verdict, call, kb, is_tensor, row)
     provenance = verdict.message_args.get("provenance")
     if found is None or not provenance:
         return found
@@ -73,12 +75,13 @@ def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
 
 
 def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
-                  is_tensor: Callable[[ast.expr], bool] | None) -> CallVerdict | None:
+                  is_tensor: Callable[[ast.expr], bool] | None, row: MappingRow | None) -> CallVerdict | None:
     torch_api, table_target = verdict.torch_api, verdict.mindspore_api
     if not table_target or verdict.category not in (FindingCategory.CONSISTENT, FindingCategory.DIFFERENCES):
         return None
-    derived = kb.derived(torch_api) if "provenance" in verdict.message_args else None
-    row = derived.row if derived is not None else kb.row(torch_api)  # the row the verdict stands on
+    if row is None:  # the row the verdict stands on
+        derived = kb.derived(torch_api) if "provenance" in verdict.message_args else None
+        row = derived.row if derived is not None else kb.row(torch_api)
     torch_signatures = kb.torch_signatures(torch_api)
     bindings = bind(call, torch_signatures, lambda node: argument_kind(node, is_tensor)) \
         if torch_signatures else []

@@ -6,12 +6,11 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from msmigrate.analysis.finding import FindingCategory
+from msmigrate.analysis.api_rules import API_RULES_BY_ID, RULE_FOR_CATEGORY
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.model import MappingCategory, MappingRow
-from msmigrate.rules import api_rules
-from msmigrate.rules.api_rules import RULE_FOR_CATEGORY
-from msmigrate.rules.registry import Rule, get_rule
+from msmigrate.model.finding import FindingCategory
+from msmigrate.model.rule import Rule
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
@@ -60,14 +59,8 @@ def possible_verdict(torch_api: str, kb: KnowledgeBase) -> ApiVerdict:
 
 
 def rule_info(rule_id: str) -> Rule:
-    """The rule's definition; the API rules are found even when another rule module fails to import."""
-    try:
-        return get_rule(rule_id)
-    except Exception:
-        for rule in api_rules.RULES:
-            if rule.id == rule_id:
-                return rule
-        raise
+    """The definition of an API rule (``analysis/api_rules.py``)."""
+    return API_RULES_BY_ID[rule_id]
 
 
 def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
@@ -75,7 +68,7 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
     written_api = written if written != torch_api else None
     derived = kb.derived(torch_api)
     if derived is not None and not kb.is_data_processing(torch_api):
-        return _derived_verdict(torch_api, derived, kb, written_api)
+        return derived_verdict(torch_api, derived, kb, written_api)
     row = kb.row(written)  # the row of this spelling, else of the canonical name
     gone = kb.gone_target(torch_api)
     mapped = row is not None and row.mindspore_api and row.category is not MappingCategory.UNSUPPORTED
@@ -108,7 +101,7 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
     return ApiVerdict(torch_api, ms, category, rule, key, args, fixable, written_api)
 
 
-def _derived_verdict(torch_api: str, derived: DerivedMapping, kb: KnowledgeBase,
+def derived_verdict(torch_api: str, derived: DerivedMapping, kb: KnowledgeBase,
                      written_api: str | None = None) -> ApiVerdict:
     """A derived mapping: consistent or differences like a table row, its message saying where it comes
     from (``analysis.api.derived_*``)."""

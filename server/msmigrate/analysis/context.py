@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.columns import ColumnMap
-from msmigrate.analysis.finding import Finding
 from msmigrate.analysis.values import TENSOR, Instance
+from msmigrate.model.finding import Finding
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase

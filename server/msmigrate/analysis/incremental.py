@@ -47,7 +47,6 @@ from msmigrate.analysis.chunk_parse import (
     starts_indented,
 )
 from msmigrate.analysis.chunks import Chunk, chunk_at, chunks_of, first_line
-from msmigrate.analysis.finding import FileResult, Finding
 from msmigrate.analysis.options import AnalysisOptions
 from msmigrate.analysis.parse import (
     ParsedSource,
@@ -58,6 +57,7 @@ from msmigrate.analysis.parse import (
     split_lines,
 )
 from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.model.finding import FileResult, Finding
 
 log = logging.getLogger(__name__)
 

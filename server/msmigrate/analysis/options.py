@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from msmigrate.analysis.finding import FindingCategory, Severity
+from msmigrate.model.finding import FindingCategory, Severity
 
 OFF = "off"
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from msmigrate.analysis.finding import Finding, FindingCategory, Severity, UsageKind
 from msmigrate.i18n import ref
 from msmigrate.knowledge.model import MappingCategory
+from msmigrate.model.finding import Finding, FindingCategory, Severity, UsageKind
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 
-from msmigrate.analysis.finding import UsageKind
 from msmigrate.analysis.project_classes import is_project_module_class
 from msmigrate.analysis.receivers import instance_of_annotation
 from msmigrate.analysis.resolve import (
@@ -32,6 +31,7 @@ from msmigrate.analysis.values import (
     UserFunction,
     prefer,
 )
+from msmigrate.model.finding import UsageKind
 
 
 class StatementWalker:

@@ -14,7 +14,6 @@ import ast
 from collections import deque
 from dataclasses import dataclass
 
-from msmigrate.analysis.finding import UsageKind
 from msmigrate.analysis.project_classes import is_project_module_class
 from msmigrate.analysis.receivers import (
     TorchFacts,
@@ -56,6 +55,7 @@ from msmigrate.analysis.values import (
     UserFunction,
     prefer,
 )
+from msmigrate.model.finding import UsageKind
 
 _Constant = ast.Constant
 _Name = ast.Name

@@ -365,7 +365,6 @@ LOSS_INPUTS = (
 for _functions, _layers, _args in LOSS_INPUTS:
     add(" ".join(F + _name for _name in _functions.split()), args=_args)
 add(F + "ctc_loss", skip="no_input_rule", note="ctc_inputs")
-add(F + "gumbel_softmax", skip="random")
 
 # --- nn layers (constructor args in init_args, forward inputs in args) ----------------------------
 N = "torch.nn."
@@ -610,6 +609,22 @@ for _name in (
     "poisson",
 ):
     add(f"torch.{_name} torch.Tensor.{_name}", skip="random")
+# the random functions: values differ by design, so shapes and dtypes are compared (a call that runs on the
+# device with the right shape and dtype is what a device-aware fix target needs to know)
+RANDOM = {"compare": "shape_dtype", "note": "random_values"}
+add("torch.rand torch.randn", args=[2, 3], **RANDOM)
+add("torch.randint", args=[0, 5, TUP(2, 3)], **RANDOM)
+add("torch.randperm", args=[6], **RANDOM)
+add("torch.rand_like torch.randn_like", args=[X], **RANDOM)
+add("torch.randint_like", args=[X, 5], **RANDOM)
+add("torch.normal", args=[X, P(2, 3, 4)], **RANDOM)
+add("torch.bernoulli torch.Tensor.bernoulli", args=[P(2, 3, 4, low=0.1, high=0.9)], **RANDOM)
+add("torch.multinomial torch.Tensor.multinomial", args=[P(2, 4), 2], **RANDOM)
+add("torch.poisson", args=[P(2, 3, 4)], **RANDOM)
+add("torch.nn.init.kaiming_normal_ torch.nn.init.kaiming_uniform_ torch.nn.init.xavier_normal_ "
+    "torch.nn.init.xavier_uniform_ torch.nn.init.normal_ torch.nn.init.trunc_normal_ torch.nn.init.uniform_ "
+    "torch.nn.init.orthogonal_", args=[X], **RANDOM)
+add(F + "gumbel_softmax", args=[X], **RANDOM)
 add("torch.Tensor.to", args=[X, DT("float16")])
 
 _ = (DT, P)

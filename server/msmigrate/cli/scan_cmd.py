@@ -71,7 +71,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int 
 def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_version: str | None, lang: str,
          fail_on: str | None, jobs: int | None, exclude: tuple[str, ...], no_cache: bool, no_mtime: bool,
          max_file_size: int | None) -> None:
-    from msmigrate.analysis.finding import Severity
+    from msmigrate.model.finding import Severity
     from msmigrate.scan import ConfigError, ScanOptions, scan_paths
 
     for path in paths:

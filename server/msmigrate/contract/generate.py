@@ -24,11 +24,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from msmigrate.analysis.finding import FindingCategory, Severity
 from msmigrate.contract import settings as spec
 from msmigrate.contract.commands import COMMANDS, ErrorReply
 from msmigrate.i18n import catalogue
 from msmigrate.knowledge.model import MappingCategory
+from msmigrate.model.finding import FindingCategory, Severity
 from msmigrate.reports import REPORT_FORMATS
 
 PACKAGE_JSON = "client-vscode/package.json"
@@ -220,7 +220,7 @@ def protocol_ts() -> str:
     ]
     blocks = [
         _ts_string_list("FINDING_CATEGORIES", [c.value for c in FindingCategory],
-                        "Finding categories (analysis/finding.py FindingCategory)."),
+                        "Finding categories (model/finding.py FindingCategory)."),
         ["export type FindingCategory = (typeof FINDING_CATEGORIES)[number];"],
         _ts_string_list("SEVERITIES", [s.value for s in Severity],
                         "Severities of findings, most severe first."),

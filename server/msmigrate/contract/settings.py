@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.knowledge.base import VERSIONS
+from msmigrate.model.finding import FindingCategory
 
 SECTION = "msmigrate"
 MINDSPORE_VERSIONS: tuple[str, ...] = ("auto", *VERSIONS)

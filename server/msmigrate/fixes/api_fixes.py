@@ -16,13 +16,14 @@ import keyword
 import re
 import tokenize
 
-from msmigrate.analysis.finding import Finding, UsageKind
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
-from msmigrate.knowledge.device_targets import runnable_target
+from msmigrate.knowledge.derived import DerivedMapping
+from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
 from msmigrate.knowledge.model import MappingRow
+from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
@@ -208,6 +209,42 @@ def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> 
     )
 
 
+# torch defaults of None that stand for another argument's value (pooling: ``stride=None`` is
+# ``kernel_size``); where MindSpore's default is a value instead, the fix passes that argument's text
+NONE_MEANS: dict[str, str] = {"stride": "kernel_size"}
+
+
+def _none_means(ctx: FixContext, finding: Finding, call: ast.Call, row: MappingRow | None,
+                mindspore_api: str) -> list[tuple[str, str]]:
+    """``(param, text)`` for each torch ``None`` default of ``NONE_MEANS`` that the call leaves out and the
+    row lists as a default difference (``nn.MaxPool2d(2)`` → ``stride=2``)."""
+    if row is None or not finding.torch_api:
+        return []
+    differing = {d.param for d in row.default_differences if d.torch_default in ("None", None)}
+    signatures = ctx.kb.torch_signatures(finding.torch_api)
+    kinds = ("positional_only", "positional_or_keyword")
+    positional = next(([p["name"] for p in sig if p.get("kind") in kinds and p.get("name") != "self"]
+                       for sig in signatures if any(p.get("name") in NONE_MEANS for p in sig)), [])
+
+    def argument(name: str) -> ast.expr | None:
+        for kw in call.keywords:
+            if kw.arg == name:
+                return kw.value
+        index = positional.index(name) if name in positional else len(call.args)
+        return call.args[index] if index < len(call.args) else None
+
+    found = []
+    for param, source in NONE_MEANS.items():
+        value = argument(source)
+        if param not in differing or argument(param) is not None or value is None:
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            continue
+        if _mindspore_accepts(ctx.kb, mindspore_api, param):
+            found.append((param, ctx.text(value)))
+    return found
+
+
 def _argument_edits(
     ctx: FixContext, finding: Finding, call: ast.Call, row: MappingRow | None, mindspore_api: str
 ) -> tuple[list[TextEdit], list[str]] | Fix | None:
@@ -234,7 +271,9 @@ def _argument_edits(
             return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
         for name in plan[4] if len(plan) > 4 else ():  # a value of another type in MindSpore
             return _explain(finding, mindspore_api, "fix.blocked.value_type", param=name)
-        added = plan[3] if len(plan) > 3 else ()
+        added = list(plan[3] if len(plan) > 3 else ())
+        added += [(name, value) for name, value in _none_means(ctx, finding, call, row, mindspore_api)
+                  if name not in {a[0] for a in added}]  # the plan's companions already pass it
         if added:
             edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
             if edit is None:
@@ -297,21 +336,14 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     row = ctx.kb.mapping(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
-    swap = None
     if row is not None and mindspore_api == row.mindspore_api:
-        swap = runnable_target(finding.torch_api, ctx.kb.version, ctx.device)
-        if swap is not None:
-            row, mindspore_api = swap.row, swap.row.mindspore_api
-            finding = _planned_for(ctx, finding, swap.table)
+        swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
+        if swaps:
+            return _device_fix(ctx, finding, swaps)
     fix = _replace(ctx, finding, row, mindspore_api)
-    if fix is None and swap is None and mindspore_api and not _same_shape(ctx.kb, finding.torch_api,
-                                                                          mindspore_api):
+    if fix is None and mindspore_api and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
         fix = _same_shape_candidate(ctx, finding, mindspore_api)
-    if fix is None or swap is None or not fix.edits:
-        return fix
-    base = (message_ref(fix.title_key, **fix.title_args),)
-    return Fix(fix.rule, "fix.device_target", fix.edits,
-               {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
+    return fix
 
 
 def written_target(ctx: FixContext, finding: Finding) -> str | None:
@@ -321,41 +353,88 @@ def written_target(ctx: FixContext, finding: Finding) -> str | None:
     row = ctx.kb.mapping(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
     if row is not None and mindspore_api == row.mindspore_api:
-        swap = runnable_target(finding.torch_api, ctx.kb.version, ctx.device)
-        if swap is not None:
-            return swap.row.mindspore_api
+        swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
+        if swaps:  # the first replacement (the call itself may be outside a partial context)
+            return swaps[0].row.mindspore_api
     return mindspore_api
 
 
-def _planned_for(ctx: FixContext, finding: Finding, table: str) -> Finding:
-    """The finding with the argument plan of this call for another table's target (the plan the analysis
-    made is for the selected table's target), or with none (the row's renames apply)."""
+def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ...]) -> Fix | None:
+    """The fix writing the first replacement target (without a kernel for the table's target on the
+    device) that this call can be rewritten to; else the first one's explanation."""
+    first: Fix | None = None
+    for swap in swaps:
+        planned = _planned_for(ctx, finding, swap.row, swap.table, swap.derived)
+        fix = _replace(ctx, planned, swap.row, swap.row.mindspore_api)
+        if fix is None or not fix.edits:
+            first = first or fix
+            continue
+        base = (message_ref(fix.title_key, **fix.title_args),)
+        if swap.derived is not None:
+            key = "fix.device_target_derived"
+        else:
+            key = "fix.device_target" if swap.verified else "fix.device_target_int32_indices"
+        return Fix(fix.rule, key, fix.edits,
+                   {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
+    return first
+
+
+def _planned_for(ctx: FixContext, finding: Finding, row: MappingRow, table: str,
+                 derived: DerivedMapping | None = None) -> Finding:
+    """The finding with the argument plan of this call for the replacement target ``row`` (of table
+    ``table``, or a ``derived`` candidate; the plan the analysis made is for the selected table's target),
+    or with none (the row's renames apply)."""
     from dataclasses import replace
 
     from msmigrate.analysis.call_facts import call_verdict
-    from msmigrate.analysis.categorize import categorize
+    from msmigrate.analysis.categorize import categorize, derived_verdict
     from msmigrate.knowledge.base import get_knowledge_base
 
     args = {k: v for k, v in finding.message_args.items() if k != "arg_plan"}
     call = ctx.call_of(finding)
     if call is not None and finding.torch_api:
         kb = get_knowledge_base(table)
-        found = call_verdict(categorize(finding.torch_api, kb), call, kb)
+        if derived is not None:
+            verdict = derived_verdict(finding.torch_api, derived, kb)
+        else:
+            verdict = categorize(finding.torch_api, kb)
+        found = call_verdict(verdict, call, kb, row=row)
         if found is not None and "arg_plan" in found.message_args:
             args["arg_plan"] = found.message_args["arg_plan"]
     return replace(finding, message_args=args)
 
 
 def _same_shape_candidate(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fix | None:
-    """A derived mapping whose target is used differently (``torch.tensor`` → the class
-    ``mindspore.Tensor``): the fix writes the other derived candidate that is used the same way
-    (the function ``mindspore.tensor``), if one passed or needed no check."""
-    entry = ctx.kb.derived_table.entry(finding.torch_api) if finding.torch_api else None
+    """A mapping whose target is used differently (``torch.tensor`` → the class ``mindspore.Tensor``,
+    ``torch.nn.Flatten`` → the function ``mindspore.mint.flatten``): the fix writes the other derived
+    candidate that is used the same way (the function ``mindspore.tensor``), if one passed or needed no
+    check, else the target of another official table used the same way (``mindspore.nn.Flatten``) whose
+    check on the device did not fail, newest table first."""
+    from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
+
+    api = finding.torch_api or ""
+    entry = ctx.kb.derived_table.entry(api) if api else None
     for candidate in entry.candidates if entry else ():
         if candidate.check == "fail" or candidate.mindspore_api == mindspore_api:
             continue
-        if _same_shape(ctx.kb, finding.torch_api or "", candidate.mindspore_api):
+        if _same_shape(ctx.kb, api, candidate.mindspore_api):
             return _replace(ctx, finding, candidate.row, candidate.mindspore_api)
+    newest_first = sorted((v for v in VERSIONS if v != ctx.kb.version),
+                          key=lambda v: tuple(int(p) for p in v.split(".")), reverse=True)
+    for table in newest_first:
+        row = get_knowledge_base(table).row(api)
+        target = row.mindspore_api if row is not None else None
+        if not target or target == mindspore_api or not ctx.kb.mindspore_has(target):
+            continue
+        status = verified_status(row.torch_api, table, ctx.device)
+        if (status is None or status.passed) and _same_shape(ctx.kb, api, target):
+            fix = _replace(ctx, _planned_for(ctx, finding, row, table), row, target)
+            if fix is None or not fix.edits:
+                return fix
+            base = (message_ref(fix.title_key, **fix.title_args),)
+            return Fix(fix.rule, "fix.other_table_target", fix.edits,
+                       {"base": base, "replaced": mindspore_api, "table": table})
     return None
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 
-from msmigrate.analysis.finding import Finding
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.model.finding import Finding
 
 # torch.load's arguments that may be dropped: where tensors go, and how much of the pickle is trusted
 _LOAD_DROPPED = frozenset({"map_location", "weights_only"})
@@ -55,5 +55,3 @@ def _load_state_dict(ctx: FixContext, call: ast.Call) -> Fix | None:
     return Fix("MSM512", "fix.pattern.checkpoint", [TextEdit(*ctx.node_range(call), text), *imports],
                {"function": "mindspore.load_param_into_net"})
 
-
-FIXERS = {"MSM512": checkpoint}

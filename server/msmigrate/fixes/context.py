@@ -1,7 +1,7 @@
 """What a fixer gets: the parsed file, the knowledge base and helpers in Finding coordinates.
 
 A fixer is ``fixer(ctx: FixContext, finding: Finding) -> Fix | None`` (see ``fixes/registry.py``).
-Coordinates are those of :class:`~msmigrate.analysis.finding.Finding`: 1-based lines, 1-based
+Coordinates are those of :class:`~msmigrate.model.finding.Finding`: 1-based lines, 1-based
 code-point columns, exclusive ends. ``ast`` reports UTF-8 byte columns; :meth:`FixContext.node_range`
 converts them.
 """
@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from msmigrate.analysis.columns import ColumnMap
-from msmigrate.analysis.finding import Finding
 from msmigrate.fixes import imports
 from msmigrate.fixes.model import TextEdit
 from msmigrate.fixes.text import newline_of, split_lines
 from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.model.finding import Finding
 
 Range = tuple[int, int, int, int]
 
@@ -98,7 +98,7 @@ class FixContext:
     def text(self, node: ast.AST) -> str:
         """The source text of ``node`` (``ast.get_source_segment`` without splitting the whole source
         on every call)."""
-        from msmigrate.rules.support import segment
+        from msmigrate.analysis.source_text import segment
 
         return segment(self.source, node)
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import ast
 
-from msmigrate.analysis.finding import Finding
 from msmigrate.fixes.api_fixes import written_target
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.knowledge.cell_parameters import parameter_name, renamed_parameters
-from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE, SYMMETRIC
-from msmigrate.rules.patterns import INITIALIZERS
+from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE, INITIALIZERS, SYMMETRIC
+from msmigrate.model.finding import Finding
 
 _UNUSED = {"generator": "None"}  # torch parameters that may be left out when passed with this value
 
@@ -59,8 +58,13 @@ def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     make, edits = ctx.mindspore_reference(f"{INITIALIZER_MODULE}.initializer", call.lineno)
     cls, more = ctx.mindspore_reference(f"{INITIALIZER_MODULE}.{initializer}", call.lineno)
-    text = (f"{parameter}.set_data({make}({cls}({', '.join(keywords)}), {parameter}.shape, "
-            f"{parameter}.dtype))")
+    made = f"{make}({cls}({', '.join(keywords)}), {parameter}.shape, {parameter}.dtype)"
+    # a cell's parameter (``m.weight``) is set with Parameter.set_data; any other tensor (a plain
+    # Tensor has no set_data) is filled in place with assign_value, which a Parameter accepts too
+    if isinstance(tensor, ast.Attribute):
+        text = f"{parameter}.set_data({made})"
+    else:
+        text = f"{parameter}.assign_value({made}.init_data())"
     edit = TextEdit(*ctx.node_range(call), text)
     return Fix("MSM503", "fix.pattern.initializer", [edit, *edits, *more],
                {"initializer": f"{INITIALIZER_MODULE}.{initializer}"})
@@ -197,5 +201,3 @@ def _enclosing_class(tree: ast.AST, at: ast.AST) -> ast.ClassDef | None:
     holding = [c for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and _holds(c, at)]
     return holding[-1] if holding else None  # ast.walk goes outer before inner
 
-
-FIXERS = {"MSM503": init_rewrite}

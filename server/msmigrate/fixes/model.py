@@ -1,4 +1,4 @@
-"""Text edits in the same coordinates as :class:`msmigrate.analysis.finding.Finding`.
+"""Text edits in the same coordinates as :class:`msmigrate.model.finding.Finding`.
 
 ``line`` is 1-based; ``column`` is 1-based in Unicode code points; ``end_column`` is exclusive.
 """

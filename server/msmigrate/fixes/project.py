@@ -20,9 +20,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from msmigrate.analysis.finding import Finding, FindingCategory, Severity
 from msmigrate.analysis.parse import SourceError, decode, source_encoding
 from msmigrate.fixes.safety import is_safe
+from msmigrate.model.finding import Finding, FindingCategory, Severity
 from msmigrate.scan.model import USAGE_CATEGORIES, convertible_rate
 from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from msmigrate.analysis.finding import FindingCategory
+from msmigrate.model.finding import FindingCategory
 
 if TYPE_CHECKING:
-    from msmigrate.analysis.finding import Finding
     from msmigrate.knowledge.base import KnowledgeBase
+    from msmigrate.model.finding import Finding
 
 EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM504", "MSM505", "MSM508"})
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
@@ -39,8 +39,9 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
     from msmigrate.check.verified import verified_status
     from msmigrate.knowledge.device_targets import runnable_target
 
-    if runnable_target(finding.torch_api, kb.version, "CPU") is not None:
-        return True  # the fix writes another table's target, which passed the check on CPU
+    target = runnable_target(finding.torch_api, kb.version, "CPU")
+    if target is not None:  # the fix writes another target: safe when it passed the check on CPU
+        return target.verified
     status = verified_status(finding.torch_api, kb.version, "CPU")
     if status is not None and status.status in ("pass", "fail"):
         return status.passed

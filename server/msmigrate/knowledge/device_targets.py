@@ -1,11 +1,14 @@
 """Device-aware targets: when the selected table's MindSpore API has no kernel on the user's device,
 the equivalent that runs there.
 
-The verification runs (``verified-<table>-<device>.json``) record which targets MindSpore cannot run
-on a device (``unsupported_on_device``: e.g. most ``mindspore.mint`` operators of the 2.6 table on CPU
-with MindSpore 2.10). For such an API, the rows of the other official tables are tried, newest first;
-the first whose target passed the numeric check on that device is the replacement. Only recorded facts
-are used: without verification data for a device, the table's target stands.
+The verification runs record which targets MindSpore cannot run on a device (``unsupported_on_device``:
+e.g. most ``mindspore.mint`` operators of the 2.6 table on CPU with MindSpore 2.10): the table checks
+``verified-<table>-<device>.json`` for table rows, the derived check ``verified-derived-CPU.json`` for
+derived mappings. For such an API, the rows of the other official tables are tried, newest first, then
+the derived candidates of every table (this one first); the first whose target passed the numeric check
+on that device is the replacement; failing that, a table target whose only recorded failure is int32
+indices where torch returns int64 (same values; the fix title says so). Only recorded facts are used:
+without verification data for a device, the table's target stands.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
+from msmigrate.knowledge.derived import CHECK_DEVICE, DerivedMapping
 from msmigrate.knowledge.model import MappingRow
 
 NO_KERNEL = "unsupported_on_device"
@@ -21,32 +25,79 @@ NO_KERNEL = "unsupported_on_device"
 
 @dataclass(frozen=True, slots=True)
 class DeviceTarget:
-    row: MappingRow  # the row whose target runs on the device (from ``table``)
-    table: str
-    replaced: str  # the selected table's target, which has no kernel there
+    row: MappingRow  # the row whose target runs on the device (from ``table``, or a derived one)
+    table: str  # the table version of the row, or of the derived file that offered the candidate
+    replaced: str  # the selected mapping's target, which has no kernel there
     device: str
+    derived: DerivedMapping | None = None  # set when the replacement is a derived candidate
+    verified: bool = True  # False: same values on the device, but int32 indices where torch gives int64
+
+
+# The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the
+# conversion suite compares dtype classes, as the 2.6 table's own Tensor.argmax / sort / topk need).
+SAME_VALUES_NOTES = frozenset({"int32_indices"})
 
 
 def runnable_target(torch_api: str, version: str, device: str = "CPU") -> DeviceTarget | None:
     """The replacement row for ``torch_api`` when table ``version``'s target has no kernel on ``device``."""
-    return _runnable_target(torch_api, version, device.upper() if device.lower() != "ascend" else "Ascend")
+    found = runnable_targets(torch_api, version, device)
+    return found[0] if found else None
+
+
+def runnable_targets(torch_api: str, version: str, device: str = "CPU") -> tuple[DeviceTarget, ...]:
+    """Every replacement for ``torch_api`` when table ``version``'s target has no kernel on ``device``,
+    best first (a fix takes the first that the call can be rewritten to)."""
+    return _runnable_targets(torch_api, version, device.upper() if device.lower() != "ascend" else "Ascend")
 
 
 @cache
-def _runnable_target(torch_api: str, version: str, device: str) -> DeviceTarget | None:
+def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[DeviceTarget, ...]:
     from msmigrate.check.verified import verified_status
 
-    own = verified_status(torch_api, version, device)
+    replaced = _without_kernel(torch_api, version, device)
+    if replaced is None:
+        return ()
+    others = sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)
+    verified: list[DeviceTarget] = []
+    same_values: list[DeviceTarget] = []
+    for other in others:
+        row = get_knowledge_base(other).row(torch_api)
+        if row is None or not row.mindspore_api or row.mindspore_api == replaced:
+            continue
+        status = verified_status(row.torch_api, other, device)  # the table's spelling of the API
+        if status is None or status.mindspore_api != row.mindspore_api:
+            continue
+        if status.passed:
+            verified.append(DeviceTarget(row, other, replaced, device))
+        elif status.status == "fail" and status.note in SAME_VALUES_NOTES:
+            same_values.append(DeviceTarget(row, other, replaced, device, verified=False))
+    if device == CHECK_DEVICE:
+        for other in (version, *others):
+            entry = get_knowledge_base(other).derived_table.entry(torch_api)
+            for candidate in entry.candidates if entry is not None else ():
+                if candidate.verified and candidate.mindspore_api != replaced:
+                    verified.append(DeviceTarget(candidate.row, other, replaced, device, candidate))
+    found: dict[str, DeviceTarget] = {}
+    for target in (*verified, *same_values):  # one per MindSpore API, best first
+        found.setdefault(target.row.mindspore_api or "", target)
+    return tuple(found.values())
+
+
+def _without_kernel(torch_api: str, version: str, device: str) -> str | None:
+    """The target of ``torch_api`` in table ``version`` (its row, else its derived mapping) when the
+    checks recorded that it has no kernel on ``device``."""
+    from msmigrate.check.verified import verified_status
+
+    kb = get_knowledge_base(version)
+    derived = kb.derived(torch_api)
+    if derived is not None:
+        no_kernel = device == CHECK_DEVICE and derived.check == "error" and derived.check_reason == NO_KERNEL
+        return derived.mindspore_api if no_kernel else None
+    row = kb.row(torch_api)  # under the table's spelling (torch.nn.functional.conv2d for torch.conv2d)
+    own = verified_status(row.torch_api if row is not None else torch_api, version, device)
     if own is None or own.status != "error" or own.reason != NO_KERNEL:
         return None
-    for other in sorted((v for v in VERSIONS if v != version), key=_order, reverse=True):
-        row = get_knowledge_base(other).row(torch_api)
-        if row is None or not row.mindspore_api:
-            continue
-        status = verified_status(torch_api, other, device)
-        if status is not None and status.passed and status.mindspore_api == row.mindspore_api:
-            return DeviceTarget(row, other, own.mindspore_api or "", device)
-    return None
+    return own.mindspore_api or ""
 
 
 def _order(version: str) -> tuple[int, ...]:

@@ -25,3 +25,21 @@ INIT_ARGUMENTS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
 # torch.nn.init.<name> whose bounds (low, high) are one initializer keyword when low is -high:
 # Uniform(scale) is U(-scale, scale), torch's uniform_ is U(a, b).
 SYMMETRIC: dict[str, tuple[str, str, str]] = {"uniform_": ("a", "b", "scale")}
+
+# torch.nn.init function → the MindSpore initializer class (mindspore.common.initializer) it becomes
+INITIALIZERS = {
+    "kaiming_normal_": "HeNormal",
+    "kaiming_uniform_": "HeUniform",
+    "xavier_uniform_": "XavierUniform",
+    "xavier_normal_": "XavierNormal",
+    "constant_": "Constant",
+    "zeros_": "Zero",
+    "ones_": "One",
+    "normal_": "Normal",
+    "trunc_normal_": "TruncatedNormal",
+    "uniform_": "Uniform",
+    "orthogonal_": "Orthogonal",
+    "eye_": "Identity",
+    "dirac_": "Dirac",
+    "sparse_": "Sparse",
+}

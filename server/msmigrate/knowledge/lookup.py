@@ -45,7 +45,7 @@ class LookupResult:
     suggestions: list[str] = field(default_factory=list)
     general_params: tuple[str, ...] = ()  # general difference params present in the torch signature
     other_versions: dict[str, str] = field(default_factory=dict)  # version → MindSpore API
-    advice: Any = None  # rules.missing_advice.MissingAdvice when that module exists
+    advice: Any = None  # knowledge.missing_advice.MissingAdvice of an unmapped API
     mindspore_counterparts: list[str] = field(default_factory=list)  # when the query is a MindSpore name
     derived: DerivedMapping | None = None  # the row is derived: not in this table (knowledge/derived.py)
     gone_target: str | None = None  # the table's target, which the installed MindSpore no longer has
@@ -409,10 +409,8 @@ def _other_versions(torch_api: str, current: str) -> dict[str, str]:
 
 
 def _missing_advice(torch_api: str, kb: KnowledgeBase) -> Any:
-    try:
-        from msmigrate.rules.missing_advice import advice_for
-    except ImportError:
-        return None
+    from msmigrate.knowledge.missing_advice import advice_for
+
     try:
         return advice_for(torch_api, kb)
     except Exception:  # advice is a bonus: a failure there must not break lookup  # noqa: BLE001

@@ -25,6 +25,9 @@ _VARIADIC = ("var_positional", "var_keyword")
 INTEGER_PARAMS = frozenset({"dim", "dims", "axis", "axes", "dim0", "dim1", "axis0", "axis1", "start_dim",
                             "end_dim", "k"})
 TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", "mask"})
+# names of the tensor an operator works on, as its first parameter (torch.linalg.inv(A) → inv(input)):
+# passed first by position, it is the same argument whatever the two signatures call it
+PRIMARY_INPUTS = frozenset({"input", "self", "x", "x1", "A", "a", "tensor", "input_x", "data"})
 _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
 # a MindSpore default that means "not given" (decided by other parameters), and a torch default the
 # stubs do not show: neither can be compared
@@ -127,6 +130,8 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
         target = targets.get(name)
         slot = slots[position] if position < len(slots) else None
         if not converting and slot is not None and (slot == target or target is None and slot == name):
+            continue
+        if position == 0 and target is None and name in PRIMARY_INPUTS and slot in PRIMARY_INPUTS:
             continue
         if not converting and slot is None and var_positional:
             continue

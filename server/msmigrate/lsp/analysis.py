@@ -8,9 +8,9 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from msmigrate.analysis.finding import FileResult
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.lsp.config import Settings
+from msmigrate.model.finding import FileResult
 
 if TYPE_CHECKING:
     from msmigrate.analysis.incremental import IncrementalAnalyzer

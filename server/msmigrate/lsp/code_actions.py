@@ -8,7 +8,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from msmigrate.analysis.finding import Finding
 from msmigrate.fixes.api import fix_all, fixes_by_finding
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix
@@ -18,6 +17,7 @@ from msmigrate.lsp.analysis import analysis_options
 from msmigrate.lsp.diagnostics import SOURCE
 from msmigrate.lsp.positions import LineIndex, line_edits
 from msmigrate.lsp.server import Analysis, MsMigrateServer
+from msmigrate.model.finding import Finding
 
 FIX_ALL_KIND = "source.fixAll.msmigrate"
 

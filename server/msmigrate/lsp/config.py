@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.contract.settings import (
     DEFAULT_LEVEL,
     DEVICES,
@@ -19,6 +18,7 @@ from msmigrate.contract.settings import (
     MINDSPORE_VERSIONS,
     SEVERITY_LEVELS,
 )
+from msmigrate.model.finding import FindingCategory
 from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
 from msmigrate.scan.reading import parse_size
 

@@ -15,11 +15,11 @@ from typing import Any
 
 from lsprotocol import types
 
-from msmigrate.analysis.finding import FileResult, Finding
 from msmigrate.lsp.config import DEFAULT_LEVEL
 from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import send_data
 from msmigrate.lsp.server import Analysis, MsMigrateServer, release_memory
+from msmigrate.model.finding import FileResult, Finding
 from msmigrate.rules.registry import get_rule
 
 SOURCE = "msmigrate"

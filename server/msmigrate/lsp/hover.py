@@ -6,11 +6,11 @@ import bisect
 
 from lsprotocol import types
 
-from msmigrate.analysis.finding import Finding, FindingCategory
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.lsp.server import Analysis, MsMigrateServer
+from msmigrate.model.finding import Finding, FindingCategory
 
 UNMAPPED = (FindingCategory.MISSING, FindingCategory.UNKNOWN_TORCH_NAME)
 
@@ -87,7 +87,7 @@ def _lookup_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
 
 def _advice_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
     try:
-        from msmigrate.rules.missing_advice import advice_for
+        from msmigrate.knowledge.missing_advice import advice_for
     except ImportError:
         return None
     advice = advice_for(name, kb)

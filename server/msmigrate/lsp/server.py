@@ -30,7 +30,6 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from msmigrate import __version__
-from msmigrate.analysis.finding import FileResult
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.lsp.analysis import OpenDocuments
@@ -38,6 +37,7 @@ from msmigrate.lsp.config import Settings
 from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import GuardedProtocol
 from msmigrate.lsp.session import Session
+from msmigrate.model.finding import FileResult
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])

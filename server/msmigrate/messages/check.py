@@ -305,6 +305,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore Unfold takes ksizes/strides/rates and another output layout",
         "MindSpore Unfold 使用 ksizes/strides/rates 参数，输出布局也不同",
     ),
+    "check.note.random_values": (
+        "values are random; only shapes and dtypes are compared",
+        "数值是随机的；只比较形状和数据类型",
+    ),
     "check.note.uninitialized_values": (
         "values are uninitialized; only shapes and dtypes are compared",
         "数值未初始化；只比较形状和数据类型",

@@ -7,6 +7,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
         "映射表，已在 {device} 上验证）",
     ),
+    "fix.device_target_int32_indices": (
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, from the "
+        "{table} table, runs on {device} with the same values but returns int32 indices where torch "
+        "returns int64)",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
+        "映射表，可在 {device} 上运行且数值一致，但返回 int32 索引，而 torch 返回 int64）",
+    ),
+    "fix.other_table_target": (
+        "{base:messages} ({replaced} is used another way (a class vs a function); this target is from the "
+        "{table} table)",
+        "{base:messages}（{replaced} 的用法不同（类与函数之别）；该目标来自 {table} 映射表）",
+    ),
+    "fix.device_target_derived": (
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, a derived "
+        "mapping, was verified on {device})",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标为推导映射，已在 "
+        "{device} 上验证）",
+    ),
     "fix.remove_torch_imports": (
         "Remove the torch imports that nothing uses any more",
         "删除不再使用的 torch 导入",

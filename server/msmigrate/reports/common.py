@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from msmigrate.analysis.finding import Finding, FindingCategory
 from msmigrate.i18n import t
+from msmigrate.model.finding import Finding, FindingCategory
 
 C = FindingCategory
 

@@ -13,8 +13,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from msmigrate.analysis.finding import FindingCategory, Severity
 from msmigrate.i18n import t
+from msmigrate.model.finding import FindingCategory, Severity
 from msmigrate.reports.common import category_label, doc_urls, format_rate
 from msmigrate.scan.model import ScanReport
 

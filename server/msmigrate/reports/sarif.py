@@ -18,7 +18,7 @@ from urllib.parse import quote
 import attr
 import sarif_om as om
 
-from msmigrate.analysis.finding import Severity
+from msmigrate.model.finding import Severity
 from msmigrate.rules.registry import all_rules
 from msmigrate.scan.model import ScanReport
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text
 
-from msmigrate.analysis.finding import Finding, FindingCategory
 from msmigrate.i18n import t, t_list
+from msmigrate.model.finding import Finding, FindingCategory
 from msmigrate.reports.common import category_label, format_rate, location, sections
 from msmigrate.reports.control_chars import escape_controls as _c
 from msmigrate.scan.model import ScanReport

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from msmigrate.analysis.call_facts import call_verdict
 from msmigrate.analysis.categorize import categorize, rule_info, verdict_cache
-from msmigrate.analysis.finding import Finding
+from msmigrate.model.finding import Finding
 
 RULES: list = []
 _REFINED = frozenset({"MSM100", "MSM101"})

@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterable
 
 from msmigrate.analysis.arguments import Binding, argument_kind, bind, bound
-from msmigrate.analysis.finding import Finding
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
-from msmigrate.rules.registry import Rule
+from msmigrate.model.finding import Finding
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 from msmigrate.rules.support import (
     Flow,
     call_argument,
@@ -40,6 +40,160 @@ RULES = [
     VARIABLE_AXIS,
     SHAPE_CHANGING_BRANCH,
 ]
+
+# The family's texts (en, zh): rule titles and explanations, finding messages. The message catalogue
+# (i18n.py) reads this literal without importing the module.
+MESSAGES: dict[str, tuple[str, str]] = {
+    "rule.MSM301.title": (
+        "Operation whose output shape depends on the data",
+        "输出形状取决于数据的操作",
+    ),
+    "rule.MSM301.explanation": (
+        "masked_select, nonzero, argwhere, unique, unique_consecutive and torch.where with one argument "
+        "return as many elements as the data selects. In graph mode MindSpore compiles shapes ahead of "
+        "time, so such a result makes every later shape dynamic: slower or unsupported. Keep a fixed "
+        "maximum size and a mask instead (for example torch.where(mask, x, 0) followed by a masked sum).",
+        "masked_select、nonzero、argwhere、unique、unique_consecutive 以及单参数的 torch.where "
+        "返回的元素个数由数据决定。"
+        "MindSpore 图模式在编译时确定形状，这类结果会使后续所有形状变为动态，导致性能下降或不被支持。"
+        "请改为固定最大长度并配合掩码（例如先 torch.where(mask, x, 0) 再做带掩码的求和）。",
+    ),
+    "rule.MSM302.title": ("Boolean-mask indexing", "布尔掩码索引"),
+    "rule.MSM302.explanation": (
+        "x[mask] with a boolean tensor keeps only the selected elements, so the result's shape depends on "
+        "the data, exactly like masked_select. In graph mode replace it with a fixed-shape computation: "
+        "torch.where(mask, x, fill) or multiply by the mask and reduce.",
+        "用布尔张量做 x[mask] 只保留被选中的元素，结果形状取决于数据，与 masked_select 相同。"
+        "在图模式下请改为固定形状的计算：torch.where(mask, x, fill)，或乘以掩码后再归约。",
+    ),
+    "rule.MSM303.title": ("top-k with a non-constant k", "k 不是常量的 top-k"),
+    "rule.MSM303.explanation": (
+        "When k is computed from tensor values, the output shape changes from step to step. Take the "
+        "top-k of a fixed maximum k and mask out the entries beyond the wanted count.",
+        "当 k 由张量的值计算得到时，输出形状会随步骤变化。"
+        "请按固定的最大 k 取 top-k，再用掩码去掉多余的部分。",
+    ),
+    "rule.MSM304.title": ("Slice with data-dependent bounds", "边界取决于数据的切片"),
+    "rule.MSM304.explanation": (
+        "x[:n] with n computed from tensor values gives a result whose length changes with the data, so "
+        "the shapes after it are dynamic in graph mode. Slice to a fixed maximum and carry a mask, or pad "
+        "inputs to a few bucket sizes.",
+        "x[:n] 中 n 由张量的值计算得到时，结果长度随数据变化，图模式下其后的形状都变为动态。"
+        "请切片到固定的最大长度并携带掩码，或把输入填充到少数几个分桶长度。",
+    ),
+    "rule.MSM305.title": ("Gather with an index of data-dependent length", "索引长度取决于数据的 gather"),
+    "rule.MSM305.explanation": (
+        "The index comes from an operation with a data-dependent shape (nonzero, a boolean mask, unique …), "
+        "so gather/index_select returns a dynamic shape too. Use a fixed-length index padded to a maximum "
+        "and mask the padded positions.",
+        "索引来自形状取决于数据的操作（nonzero、布尔掩码、unique 等），因此 gather/index_select "
+        "的结果形状同样是动态的。"
+        "请使用填充到最大长度的定长索引，并对填充位置做掩码。",
+    ),
+    "rule.MSM306.title": (
+        "Reduction or transpose over axes computed from tensor values",
+        "归约或转置的轴由张量值计算得到",
+    ),
+    "rule.MSM306.explanation": (
+        "The axis argument is computed from tensor data, so the output rank or layout is unknown when the "
+        "graph is compiled. Use constant axes (Python ints, or attributes set in __init__).",
+        "轴参数由张量数据计算得到，编译计算图时无法确定输出的维数或布局。请使用常量轴（Python 整数或在 "
+        "__init__ 中设置的属性）。",
+    ),
+    "rule.MSM307.title": (
+        "Tensor-dependent control flow with branches of different shapes",
+        "依赖张量值的控制流，且各分支形状不同",
+    ),
+    "rule.MSM307.explanation": (
+        "The condition depends on tensor values and the branches produce results of different shapes (or "
+        "the loop grows a tensor). In graph mode both branches are compiled and must agree on shapes. "
+        "Compute both results with the same shape and pick one with select/where, or bound the loop.",
+        "条件依赖张量的值，而各分支产生的结果形状不同（或循环不断增大张量）。图模式下两个分支都会被编译，"
+        "形状必须一致。"
+        "请让两个分支计算出相同形状的结果，再用 select/where 选择，或为循环设置固定上限。",
+    ),
+    "finding.MSM301": (
+        "{api} returns a data-dependent shape (dynamic shape in graph mode); use a fixed size and a mask",
+        "{api} 返回的形状取决于数据（图模式下为动态 shape）；请使用固定大小并配合掩码",
+    ),
+    "finding.MSM302": (
+        "Boolean-mask indexing {expr} has a data-dependent shape; use where(mask, x, fill) instead",
+        "布尔掩码索引 {expr} 的形状取决于数据；请改用 where(mask, x, fill)",
+    ),
+    "finding.MSM303": (
+        "topk with k={k} computed from tensor values gives a dynamic shape; use a fixed maximum k and a mask",
+        "topk 的 k={k} 由张量值计算得到，会产生动态 shape；请使用固定的最大 k 并配合掩码",
+    ),
+    "finding.MSM304": (
+        "Slice bound {bound} is computed from tensor values; the slice has a dynamic shape",
+        "切片边界 {bound} 由张量值计算得到；切片结果为动态 shape",
+    ),
+    "finding.MSM305": (
+        "{api} with index {index} of data-dependent length gives a dynamic shape",
+        "{api} 的索引 {index} 长度取决于数据，结果为动态 shape",
+    ),
+    "finding.MSM306": (
+        "{api} with axis {axis} computed from tensor values; use a constant axis",
+        "{api} 的轴 {axis} 由张量值计算得到；请使用常量轴",
+    ),
+    "finding.MSM307": (
+        "Condition depends on tensor values and the branches give '{name}' different shapes; compute both "
+        "and "
+        "use select",
+        "条件依赖张量的值，且各分支中 '{name}' 的形状不同；请两路都计算后用 select 选择",
+    ),
+    "finding.MSM307.loop": (
+        "Loop on a tensor condition grows '{name}'; its shape is dynamic in graph mode — bound the loop",
+        "依赖张量条件的循环不断增大 '{name}'；图模式下其形状为动态 —— 请为循环设置固定上限",
+    ),
+}
+
+# rule id → (example that triggers the rule, counter-example that does not, the (line, column) of the
+# rule's findings in the example)
+EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
+    "MSM301": (
+        "import torch\n\ndef pick(x: torch.Tensor):\n    return torch.masked_select(x, x > 0)\n",
+        "import torch\n\ndef pick(x: torch.Tensor):\n    return torch.where(x > 0, x, 0)\n",
+        [(4, 12)],
+    ),
+    "MSM302": (
+        "import torch\n\ndef pick(x: torch.Tensor):\n    return x[x > 0]\n",
+        "import torch\n\ndef pick(x: torch.Tensor):\n    x[x < 0] = 0\n    return x\n",
+        [(4, 12)],
+    ),
+    "MSM303": (
+        "import torch\n\ndef best(x: torch.Tensor):\n    k = int((x > 0.5).sum())\n"
+        "    return torch.topk(x, k)\n",
+        "import torch\n\ndef best(x: torch.Tensor):\n    return torch.topk(x, 5)\n",
+        [(5, 26)],
+    ),
+    "MSM304": (
+        "import torch\n\ndef head(x: torch.Tensor, n: torch.Tensor):\n    return x[: n.item()]\n",
+        "import torch\n\ndef head(x: torch.Tensor):\n    return x[: x.shape[0] // 2]\n",
+        [(4, 16)],
+    ),
+    "MSM305": (
+        "import torch\n\ndef rows(x: torch.Tensor):\n    idx = torch.nonzero(x[:, 0]).squeeze(1)\n"
+        "    return torch.index_select(x, 0, idx)\n",
+        "import torch\n\ndef rows(x: torch.Tensor):\n    idx = torch.arange(4)\n"
+        "    return torch.index_select(x, 0, idx)\n",
+        [(5, 37)],
+    ),
+    "MSM306": (
+        "import torch\n\ndef reduce(x: torch.Tensor, axis: torch.Tensor):\n"
+        "    return torch.sum(x, int(axis))\n",
+        "import torch\n\ndef reduce(x: torch.Tensor):\n    return torch.sum(x, -1)\n",
+        [(4, 25)],
+    ),
+    "MSM307": (
+        "import torch\n\ndef pick(x: torch.Tensor):\n    if x.sum() > 0:\n"
+        "        y = torch.masked_select(x, x > 0)\n"
+        "    else:\n        y = torch.zeros_like(x)\n    return y\n",
+        "import torch\n\ndef pick(x: torch.Tensor):\n    if x.sum() > 0:\n        y = x * 2\n    else:\n"
+        "        y = torch.zeros_like(x)\n    return y\n",
+        [(4, 8)],
+    ),
+}
 
 # operations whose output length is decided by the data
 DYNAMIC_FUNCTIONS = frozenset(

@@ -11,12 +11,16 @@ import ast
 import re
 from collections.abc import Iterable
 
-from msmigrate.analysis.finding import Finding
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
 from msmigrate.analysis.values import UserClass
-from msmigrate.knowledge.initializers import INIT_ARGUMENTS
-from msmigrate.rules.registry import Rule
+from msmigrate.fixes.checkpoint_fixes import checkpoint
+from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.init_fixes import init_rewrite
+from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZERS
+from msmigrate.model.finding import Finding
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 from msmigrate.rules.support import (
     API_RULES,
     TreeIndex,
@@ -107,22 +111,270 @@ RULES = [
     CHECKPOINT,
 ]
 
-INITIALIZERS = {
-    "kaiming_normal_": "HeNormal",
-    "kaiming_uniform_": "HeUniform",
-    "xavier_uniform_": "XavierUniform",
-    "xavier_normal_": "XavierNormal",
-    "constant_": "Constant",
-    "zeros_": "Zero",
-    "ones_": "One",
-    "normal_": "Normal",
-    "trunc_normal_": "TruncatedNormal",
-    "uniform_": "Uniform",
-    "orthogonal_": "Orthogonal",
-    "eye_": "Identity",
-    "dirac_": "Dirac",
-    "sparse_": "Sparse",
+# The family's texts (en, zh): rule titles and explanations, finding messages, quick-fix titles. The
+# message catalogue (i18n.py) reads this literal without importing the module.
+MESSAGES: dict[str, tuple[str, str]] = {
+    "rule.MSM501.title": ("nn.Module forward method", "nn.Module 的 forward 方法"),
+    "rule.MSM501.explanation": (
+        "A MindSpore network is a subclass of mindspore.nn.Cell, and its forward computation is the "
+        "construct method. Rename forward to construct (the quick-fix also renames direct self.forward(...) "
+        "calls in the class) and change the base class to nn.Cell.",
+        "MindSpore 网络继承自 mindspore.nn.Cell，其前向计算写在 construct 方法中。请把 forward 重命名为 "
+        "construct"
+        "（快速修复会同时重命名类中直接调用的 self.forward(...)），并把基类改为 nn.Cell。",
+    ),
+    "rule.MSM502.title": ("nn.Sequential container", "nn.Sequential 容器"),
+    "rule.MSM502.explanation": (
+        "The MindSpore counterpart is nn.SequentialCell, which takes the layers as one list (or an "
+        "OrderedDict). The quick-fix rewrites nn.Sequential(a, b) to nn.SequentialCell([a, b]).",
+        "MindSpore 中对应的是 nn.SequentialCell，它以一个列表（或 OrderedDict）接收各层。"
+        "快速修复会把 nn.Sequential(a, b) 改写为 nn.SequentialCell([a, b])。",
+    ),
+    "rule.MSM503.title": ("In-place weight initialization with nn.init", "用 nn.init 原地初始化权重"),
+    "rule.MSM503.explanation": (
+        "MindSpore initializes parameters with mindspore.common.initializer: "
+        "param.set_data(initializer(HeNormal(), param.shape, param.dtype)), or by passing weight_init to the "
+        "layer. kaiming_normal_ is HeNormal, xavier_uniform_ is XavierUniform, constant_ is Constant, "
+        "zeros_ is Zero, normal_ is Normal, trunc_normal_ is TruncatedNormal.",
+        "MindSpore 使用 mindspore.common.initializer 初始化参数：param.set_data(initializer(HeNormal(), "
+        "param.shape, "
+        "param.dtype))，或在创建层时传入 weight_init。kaiming_normal_ 对应 HeNormal，xavier_uniform_ 对应 "
+        "XavierUniform，constant_ 对应 Constant，zeros_ 对应 Zero，"
+        "normal_ 对应 Normal，trunc_normal_ 对应 TruncatedNormal。",
+    ),
+    "rule.MSM504.title": ("Explicit device placement", "显式的设备放置"),
+    "rule.MSM504.explanation": (
+        'MindSpore selects the device once per process (mindspore.set_device("GPU", 0), or set_context '
+        "with device_target) and places every tensor and network there. .cuda(), .cpu(), .to(device) and "
+        "torch.device are not needed; the quick-fix removes the device move.",
+        'MindSpore 在进程中统一指定一次设备（mindspore.set_device("GPU", 0)，'
+        "或 set_context 的 device_target），"
+        "所有张量和网络都放在该设备上。不需要 .cuda()、.cpu()、.to(device) 和 torch.device；"
+        "快速修复会删除这些设备迁移调用。",
+    ),
+    "rule.MSM505.title": ("train() / eval() mode switch", "train() / eval() 模式切换"),
+    "rule.MSM505.explanation": (
+        "A Cell switches between training and inference behaviour (dropout, batch norm) with "
+        "set_train(True) and set_train(False). The quick-fix rewrites model.train() and model.eval().",
+        "Cell 通过 set_train(True) 和 set_train(False) 在训练与推理行为（dropout、batch norm）之间切换。"
+        "快速修复会改写 model.train() 和 model.eval()。",
+    ),
+    "rule.MSM506.title": (
+        "backward() and optimizer.step() training step",
+        "backward() 与 optimizer.step() 训练步骤",
+    ),
+    "rule.MSM506.explanation": (
+        "MindSpore has no backward() on tensors. Write the forward and loss as a function, get "
+        "grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters), then in each step "
+        "loss, grads = grad_fn(data, label) and optimizer(grads). zero_grad() is not needed.",
+        "MindSpore 的张量没有 backward()。请把前向与损失计算写成函数，通过 grad_fn = "
+        "mindspore.value_and_grad(forward_fn, "
+        "None, optimizer.parameters) 获得求导函数，每一步执行 loss, grads = grad_fn(data, label) 和 "
+        "optimizer(grads)。"
+        "不需要 zero_grad()。",
+    ),
+    "rule.MSM507.title": (
+        "Gradient-mode switch (no_grad, enable_grad, inference_mode)",
+        "梯度模式切换（no_grad 等）",
+    ),
+    "rule.MSM507.explanation": (
+        "MindSpore builds gradients only where value_and_grad or grad is applied, so evaluation code needs "
+        "no torch.no_grad(): remove the with-block or decorator and call net.set_train(False). To stop the "
+        "gradient of one tensor use ops.stop_gradient.",
+        "MindSpore 只在使用 value_and_grad 或 grad 的地方计算梯度，因此评估代码不需要 torch.no_grad()："
+        "删除该 with 块或装饰器，"
+        "并调用 net.set_train(False)。要阻断单个张量的梯度，请使用 ops.stop_gradient。",
+    ),
+    "rule.MSM508.title": (
+        "Optimizer learning-rate argument and parameter groups",
+        "优化器学习率参数与参数组",
+    ),
+    "rule.MSM508.explanation": (
+        "MindSpore optimizers take the learning rate as learning_rate, which may also be a list of per-step "
+        'values or a LearningRateSchedule. Changing param_groups[i]["lr"] during training is replaced by '
+        "such a schedule. The quick-fix renames lr= to learning_rate=.",
+        "MindSpore 优化器的学习率参数名为 learning_rate，也可以是逐步的学习率列表或 LearningRateSchedule。"
+        '训练中修改 param_groups[i]["lr"] 的做法应改用这类调度。快速修复会把 lr= 重命名为 learning_rate=。',
+    ),
+    "rule.MSM509.title": ("Automatic mixed precision", "自动混合精度"),
+    "rule.MSM509.explanation": (
+        'Use mindspore.amp: auto_mixed_precision(net, "O1"/"O2") casts the network, and '
+        "DynamicLossScaler scales the loss (scale before grad, unscale the gradients and check them with "
+        "all_finite before optimizer(grads)). There is no autocast context.",
+        '请使用 mindspore.amp：auto_mixed_precision(net, "O1"/"O2") 转换网络精度，'
+        "DynamicLossScaler 负责损失缩放（求导前缩放损失，调用 optimizer(grads) 前对梯度反缩放"
+        "并用 all_finite 检查）。没有 autocast 上下文。",
+    ),
+    "rule.MSM510.title": ("Distributed data-parallel setup", "分布式数据并行设置"),
+    "rule.MSM510.explanation": (
+        "Call mindspore.communication.init() and mindspore.set_auto_parallel_context(parallel_mode="
+        '"data_parallel", gradients_mean=True) instead of init_process_group and wrapping the model in '
+        "DistributedDataParallel; shard the dataset with num_shards/shard_id (get_group_size(), get_rank()).",
+        "请调用 mindspore.communication.init() 和 "
+        'mindspore.set_auto_parallel_context(parallel_mode="data_parallel", '
+        "gradients_mean=True)，替代 init_process_group 和用 DistributedDataParallel 包装模型；数据集通过 "
+        "num_shards/shard_id（get_group_size()、get_rank()）切分。",
+    ),
+    "rule.MSM511.title": ("Dataset and DataLoader", "Dataset 与 DataLoader"),
+    "rule.MSM511.explanation": (
+        "A map-style Dataset (with __getitem__ and __len__) can be wrapped unchanged in "
+        "mindspore.dataset.GeneratorDataset(source, column_names=[...], shuffle=...). DataLoader options "
+        "become pipeline calls: .batch(batch_size, drop_remainder=...) and num_parallel_workers. Return "
+        "NumPy "
+        "arrays from __getitem__, not tensors.",
+        "map 式 Dataset（实现 __getitem__ 和 __len__）可原样包装进 mindspore.dataset.GeneratorDataset(source,"
+        " "
+        "column_names=[...], shuffle=...)。DataLoader 的选项变为数据管道调用：.batch(batch_size, "
+        "drop_remainder=...) "
+        "和 num_parallel_workers。__getitem__ 应返回 NumPy 数组而非张量。",
+    ),
+    "rule.MSM512.title": ("Saving and loading state dicts", "保存与加载 state dict"),
+    "rule.MSM512.explanation": (
+        'MindSpore stores parameters in checkpoint files: mindspore.save_checkpoint(net, "net.ckpt") and '
+        'param_dict = mindspore.load_checkpoint("net.ckpt") followed by mindspore.load_param_into_net(net, '
+        "param_dict). PyTorch .pth files need a one-time conversion of names and values.",
+        'MindSpore 用 checkpoint 文件保存参数：mindspore.save_checkpoint(net, "net.ckpt")，以及 param_dict = '
+        'mindspore.load_checkpoint("net.ckpt") 后再调用 mindspore.load_param_into_net(net, param_dict)。'
+        "PyTorch 的 .pth 文件需要一次性转换参数名和数值。",
+    ),
+    "finding.MSM501": (
+        "Rename forward to construct: {cls} becomes a mindspore.nn.Cell",
+        "将 forward 重命名为 construct：{cls} 需改为 mindspore.nn.Cell 子类",
+    ),
+    "finding.MSM502": (
+        "nn.Sequential becomes nn.SequentialCell with the layers in a list",
+        "nn.Sequential 改为 nn.SequentialCell，各层放入列表",
+    ),
+    "finding.MSM503": (
+        "{api}: initialize with mindspore.common.initializer.{initializer} via param.set_data(initializer(..."
+        "))",
+        "{api}：请通过 param.set_data(initializer(...)) 使用 mindspore.common.initializer.{initializer} "
+        "初始化",
+    ),
+    "finding.MSM503.generic": (
+        "{api}: initialize with mindspore.common.initializer via param.set_data(initializer(...))",
+        "{api}：请通过 param.set_data(initializer(...)) 使用 mindspore.common.initializer 初始化",
+    ),
+    "finding.MSM504": (
+        "{call} moves data between devices; MindSpore uses the device set once with mindspore.set_device",
+        "{call} 在设备间迁移数据；MindSpore 使用通过 mindspore.set_device 统一指定的设备",
+    ),
+    "finding.MSM504.device": (
+        "torch.device: select the device once with mindspore.set_device",
+        "torch.device：请用 mindspore.set_device 统一指定设备",
+    ),
+    "finding.MSM505": (
+        "{call} switches the mode; use set_train({flag})",
+        "{call} 切换模式；请使用 set_train({flag})",
+    ),
+    "finding.MSM506": (
+        "{call}: compute gradients with mindspore.value_and_grad in a training step",
+        "{call}：请在训练步骤中用 mindspore.value_and_grad 计算梯度",
+    ),
+    "finding.MSM507": (
+        "{api} is not needed in MindSpore; gradients are only computed by value_and_grad",
+        "MindSpore 不需要 {api}；梯度只由 value_and_grad 计算",
+    ),
+    "finding.MSM508": (
+        "Optimizer argument lr is called learning_rate in MindSpore",
+        "优化器参数 lr 在 MindSpore 中名为 learning_rate",
+    ),
+    "finding.MSM508.param_groups": (
+        "Changing the learning rate through param_groups: pass a learning-rate schedule to the optimizer",
+        "通过 param_groups 修改学习率：请向优化器传入学习率调度",
+    ),
+    "finding.MSM509": (
+        "{api}: use mindspore.amp (auto_mixed_precision, DynamicLossScaler)",
+        "{api}：请使用 mindspore.amp（auto_mixed_precision、DynamicLossScaler）",
+    ),
+    "finding.MSM510": (
+        "{api}: use mindspore.communication.init and set_auto_parallel_context for data parallelism",
+        "{api}：数据并行请使用 mindspore.communication.init 与 set_auto_parallel_context",
+    ),
+    "finding.MSM511": (
+        "{api}: wrap the dataset in mindspore.dataset.GeneratorDataset and batch it with .batch()",
+        "{api}：请用 mindspore.dataset.GeneratorDataset 包装数据集，并用 .batch() 组批",
+    ),
+    "finding.MSM512": (
+        "{api}: use mindspore.save_checkpoint / load_checkpoint + load_param_into_net",
+        "{api}：请使用 mindspore.save_checkpoint / load_checkpoint + load_param_into_net",
+    ),
+    # quick-fix titles
+    "fix.pattern.construct": ("Rename forward to construct", "将 forward 重命名为 construct"),
+    "fix.pattern.sequential": ("Rewrite as SequentialCell([...])", "改写为 SequentialCell([...])"),
+    "fix.pattern.device": ("Remove the device move", "删除设备迁移调用"),
+    "fix.pattern.set_train": ("Rewrite as set_train({flag})", "改写为 set_train({flag})"),
+    "fix.pattern.learning_rate": (
+        "Use {optimizer} and rename lr to learning_rate",
+        "改用 {optimizer}，并将 lr 重命名为 learning_rate",
+    ),
 }
+
+# rule id → (example that triggers the rule, counter-example that does not, the (line, column) of the
+# rule's findings in the example); `msmigrate rules MSM505` shows the example, tests/rules checks all three
+EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
+    "MSM501": (
+        "import torch.nn as nn\n\nclass Net(nn.Module):\n    def forward(self, x):\n        return x\n",
+        "import torch.nn as nn\n\nclass Helper:\n    def forward(self, x):\n        return x\n",
+        [(4, 9)],
+    ),
+    "MSM502": (
+        "import torch.nn as nn\nbody = nn.Sequential(nn.ReLU(), nn.Dropout(0.1))\n",
+        "import torch.nn as nn\nbody = nn.ModuleList([nn.ReLU()])\n",
+        [(2, 8)],
+    ),
+    "MSM503": (
+        "import torch.nn as nn\nnn.init.kaiming_normal_(conv.weight, mode='fan_out')\n",
+        "import torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\n",
+        [(2, 1)],
+    ),
+    "MSM504": (
+        "import torch\n\ndef step(x: torch.Tensor):\n    return x.cuda()\n",
+        "import torch\n\ndef step(x: torch.Tensor):\n    return x.float()\n",
+        [(4, 14)],
+    ),
+    "MSM505": (
+        "import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.eval()\n",
+        "import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.zero_grad()\n",
+        [(3, 7)],
+    ),
+    "MSM506": (
+        "import torch\n\ndef step(loss: torch.Tensor):\n    loss.backward()\n",
+        "import torch\n\ndef step(loss: torch.Tensor):\n    return loss.item()\n",
+        [(4, 10)],
+    ),
+    "MSM507": (
+        "import torch\nwith torch.no_grad():\n    y = model(x)\n",
+        "import torch\nwith open('log.txt') as fh:\n    y = torch.ones(2)\n",
+        [(2, 6)],
+    ),
+    "MSM508": (
+        "import torch\nopt = torch.optim.SGD(params, lr=0.1, momentum=0.9)\n",
+        "import torch\nopt = torch.optim.SGD(params, 0.1)\n",
+        [(2, 31)],
+    ),
+    "MSM509": (
+        "import torch\nscaler = torch.cuda.amp.GradScaler()\n",
+        "import torch\nscale = torch.ones(1)\n",
+        [(2, 10)],
+    ),
+    "MSM510": (
+        "import torch.distributed as dist\ndist.init_process_group('nccl')\n",
+        "import torch.distributed as dist\nrank = dist.get_rank()\n",
+        [(2, 1)],
+    ),
+    "MSM511": (
+        "from torch.utils.data import DataLoader\nloader = DataLoader(data, batch_size=32)\n",
+        "from torch.utils.data import random_split\nparts = random_split(data, [8, 2])\n",
+        [(2, 10)],
+    ),
+    "MSM512": (
+        "import torch\ntorch.save(model.state_dict(), 'model.pth')\n",
+        "import torch\nstate = torch.ones(3)\n",
+        [(2, 1)],
+    ),
+}
+
 GRAD_MODE_APIS = frozenset(
     {
         "torch.no_grad",
@@ -518,7 +770,7 @@ def optimizer_target(kb, optimizer: str) -> str | None:
     row = kb.row(optimizer)
     if row is not None:
         return row.mindspore_api or None
-    from msmigrate.rules.missing_advice import advice_for
+    from msmigrate.knowledge.missing_advice import advice_for
 
     advice = advice_for(optimizer, kb)
     return advice.replacements[0] if advice is not None and advice.replacements else None
@@ -678,3 +930,184 @@ def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
             )
         ]
     return []
+
+
+# Quick-fixes (fixes/registry.py collects FIXERS)
+
+
+def construct(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM501: rename ``def forward`` to ``construct`` and the class's own ``self.forward(`` calls."""
+    for cls in ast.walk(ctx.tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for stmt in cls.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "forward":
+                line = ctx.lines[stmt.lineno - 1]
+                column = _name_column(line, "forward")
+                if stmt.lineno != finding.line or column != finding.column:
+                    continue
+                if any(
+                    isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "construct"
+                    for s in cls.body
+                ):
+                    return None
+                edits = [TextEdit(stmt.lineno, column, stmt.lineno, column + len("forward"), "construct")]
+                for node in ast.walk(cls):
+                    if (
+                        isinstance(node, ast.Attribute)
+                        and node.attr == "forward"
+                        and isinstance(node.value, ast.Name)
+                        and node.value.id == "self"
+                    ):
+                        _, _, end_line, end_column = ctx.node_range(node)
+                        edits.append(
+                            TextEdit(end_line, end_column - len("forward"), end_line, end_column, "construct")
+                        )
+                return Fix("MSM501", "fix.pattern.construct", edits)
+    return None
+
+
+def _name_column(line: str, name: str) -> int:
+    match = re.search(r"\bdef\s+(" + name + r")\b", line)
+    return match.start(1) + 1 if match else -1
+
+
+def sequential(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM502: ``nn.Sequential(a, b)`` → ``nn.SequentialCell([a, b])`` (an OrderedDict argument is kept)."""
+    call = ctx.call_of(finding)
+    if call is None or call.keywords:
+        return None
+    # the full MindSpore name: ``nn`` still means torch.nn in a file being migrated
+    name, import_edits = ctx.mindspore_reference("mindspore.nn.SequentialCell", finding.line)
+    items = [ctx.text(a) for a in call.args]
+    single_dict = (
+        len(call.args) == 1
+        and isinstance(call.args[0], ast.Call)
+        and (ctx.text(call.args[0].func).endswith("OrderedDict"))
+    )
+    argument = items[0] if single_dict else ("[" + ", ".join(items) + "]" if items else "")
+    edit = TextEdit(*ctx.node_range(call), f"{name}({argument})")
+    return Fix("MSM502", "fix.pattern.sequential", [edit, *import_edits])
+
+
+def device(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM504: drop ``.cuda()`` / ``.cpu()`` / ``.to(device)``; a statement of its own is removed whole,
+    and so is ``x = x.to(device)`` (it would become ``x = x``)."""
+    call = ctx.call_of(finding)
+    if call is None or not device_move_fixable(_Names(ctx), call):
+        return None
+    statement = _statement_of(ctx.tree, call)
+    if statement is not None and (isinstance(statement, ast.Expr) or _self_assignment(ctx, statement, call)):
+        line, column, end_line, end_column = ctx.node_range(statement)
+        siblings = _siblings(ctx.tree, statement)
+        if siblings is None or len(siblings) > 1:
+            if (
+                ctx.lines[line - 1][: column - 1].strip() == ""
+                and ctx.lines[end_line - 1][end_column - 1 :].strip() == ""
+            ):
+                return Fix("MSM504", "fix.pattern.device", [TextEdit(line, 1, end_line + 1, 1, "")])
+        return Fix("MSM504", "fix.pattern.device", [TextEdit(line, column, end_line, end_column, "pass")])
+    raw = _drop_member_call(ctx, call)
+    return Fix("MSM504", "fix.pattern.device", [TextEdit(*edit) for edit in raw]) if raw else None
+
+
+def _self_assignment(ctx: FixContext, statement: ast.stmt, call: ast.Call) -> bool:
+    """``x = x.cuda()`` / ``self.x = self.x.to(device)``: the move is the whole value, assigned back."""
+    return (
+        isinstance(statement, ast.Assign)
+        and statement.value is call
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name | ast.Attribute)
+        and isinstance(call.func, ast.Attribute)
+        and ctx.text(statement.targets[0]) == ctx.text(call.func.value)
+    )
+
+
+def _drop_member_call(ctx: FixContext, call: ast.Call):
+    from msmigrate.fixes.rewrites import drop_call
+
+    stripped = ast.Call(func=call.func, args=[], keywords=[])
+    ast.copy_location(stripped, call)
+    stripped.end_lineno, stripped.end_col_offset = call.end_lineno, call.end_col_offset
+    return drop_call(ctx, stripped, "")
+
+
+class _Names:
+    """Adapter giving the fix context the ``qualified_name`` the pattern predicates ask for."""
+
+    def __init__(self, ctx: FixContext) -> None:
+        self.ctx = ctx
+
+    def qualified_name(self, node: ast.expr) -> str | None:
+        return "torch.device" if self.ctx.text(node) in {"torch.device", "device"} else None
+
+
+def _statement_of(tree: ast.Module, target: ast.AST) -> ast.stmt | None:
+    """The expression statement or assignment whose whole value is ``target``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr | ast.Assign) and node.value is target:
+            return node
+    return None
+
+
+def _siblings(tree: ast.Module, statement: ast.stmt) -> list[ast.stmt] | None:
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and statement in block:
+                return block
+    return None
+
+
+def set_train(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM505: ``model.train()`` → ``model.set_train(True)``; ``model.eval()`` → ``set_train(False)``."""
+    call = ctx.call_of(finding)
+    if call is None or not isinstance(call.func, ast.Attribute):
+        return None
+    flag = train_mode_flag(call)
+    if flag is None:
+        return None
+    _, _, end_line, end_column = ctx.node_range(call.func)
+    start_column = end_column - len(call.func.attr)
+    call_end = ctx.node_range(call)
+    edit = TextEdit(end_line, start_column, call_end[2], call_end[3], f"set_train({flag})")
+    return Fix("MSM505", "fix.pattern.set_train", [edit], {"flag": flag})
+
+
+def learning_rate(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM508: ``torch.optim.SGD(p, lr=0.1)`` → ``mindspore.nn.SGD(p, learning_rate=0.1)``.
+
+    The optimizer is replaced in the same fix: ``learning_rate=`` alone would break the torch call. The
+    replacement edit is the one the mapping fix makes, so fix-all merges the two.
+    """
+    if finding.message_key != "finding.MSM508" or not finding.torch_api:
+        return None
+    target = optimizer_target(ctx.kb, finding.torch_api)
+    if target is None or not learning_rate_fixable(ctx.kb, finding.torch_api):
+        return None
+    for call in ast.walk(ctx.tree):
+        if not isinstance(call, ast.Call):
+            continue
+        for keyword in call.keywords:
+            if keyword.arg != "lr":
+                continue
+            line, column, _, _ = ctx.node_range(keyword)
+            if (line, column) != (finding.line, finding.column):
+                continue
+            edits = [TextEdit(line, column, line, column + 2, "learning_rate")]
+            text, import_edits = ctx.mindspore_reference(target, call.func.lineno)
+            if ctx.text(call.func) != text:
+                edits += [TextEdit(*ctx.node_range(call.func), text), *import_edits]
+            return Fix("MSM508", "fix.pattern.learning_rate", edits, {"optimizer": target})
+    return None
+
+
+FIXERS = {
+    "MSM501": construct,
+    "MSM502": sequential,
+    "MSM503": init_rewrite,
+    "MSM504": device,
+    "MSM505": set_train,
+    "MSM508": learning_rate,
+    "MSM512": checkpoint,
+}

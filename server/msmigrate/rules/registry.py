@@ -1,52 +1,33 @@
-"""Rule definitions and their registry.
-
-A rule module in this package defines ``RULES: list[Rule]``; the registry collects them all.
-Titles and explanations live in the message catalogue under ``rule.<ID>.title`` and
-``rule.<ID>.explanation`` (both languages), so ``msmigrate rules`` can list every rule in en/zh.
-"""
+"""The rule registry: a rule module in this package defines ``RULES: list[Rule]``; the registry collects
+them all, with the API rules the analysis reports itself (``analysis/api_rules.py``). ``Rule`` itself is in
+``model/rule.py``."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 
-from msmigrate.analysis.finding import FindingCategory, Severity
-from msmigrate.i18n import t
+from msmigrate.model.rule import Rule
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    # MSM1xx mapping, MSM2xx missing API, MSM3xx dynamic shape, MSM4xx sparse, MSM5xx patterns, MSM6xx data
-    id: str
-    category: FindingCategory
-    severity: Severity
-    docs_url: str
-    fixable: bool = False
+@cache
+def rule_modules() -> tuple[ModuleType, ...]:
+    """Every module of this package but the registry, by name."""
+    from msmigrate import rules
 
-    def title(self, lang: str = "en") -> str:
-        return t(f"rule.{self.id}.title", lang)
-
-    def explanation(self, lang: str = "en") -> str:
-        return t(f"rule.{self.id}.explanation", lang)
-
-    def docs_url_for(self, lang: str = "en") -> str:
-        """The docs link in the reader's language (the MindSpore site's ``/docs/zh-CN/`` twin for zh)."""
-        if lang == "zh":
-            return self.docs_url.replace("mindspore.cn/docs/en/", "mindspore.cn/docs/zh-CN/", 1)
-        return self.docs_url
+    return tuple(importlib.import_module(f"msmigrate.rules.{info.name}")
+                 for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name)
+                 if info.name != "registry")
 
 
 @cache
 def _registry() -> dict[str, Rule]:
-    from msmigrate import rules
+    from msmigrate.analysis import api_rules
 
     found: dict[str, Rule] = {}
-    for info in pkgutil.iter_modules(rules.__path__):
-        if info.name == "registry":
-            continue
-        module = importlib.import_module(f"msmigrate.rules.{info.name}")
+    for module in [api_rules, *rule_modules()]:
         for rule in getattr(module, "RULES", ()):
             if rule.id in found:
                 raise ValueError(f"duplicate rule id {rule.id}")

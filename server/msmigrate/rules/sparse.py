@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from msmigrate.analysis.finding import Finding
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
-from msmigrate.rules.registry import Rule
+from msmigrate.model.finding import Finding
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 from msmigrate.rules.support import (
     API_RULES,
     method_receiver_ok,
@@ -26,6 +26,86 @@ SPARSE_OPERATION = Rule("MSM403", C.SPARSE, S.WARNING, DOC)
 SPARSE_GRADIENT = Rule("MSM404", C.SPARSE, S.INFORMATION, DOC)
 
 RULES = [SUPPORTED_SPARSE, UNSUPPORTED_LAYOUT, SPARSE_OPERATION, SPARSE_GRADIENT]
+
+# The family's texts (en, zh): rule titles and explanations, finding messages. The message catalogue
+# (i18n.py) reads this literal without importing the module.
+MESSAGES: dict[str, tuple[str, str]] = {
+    "rule.MSM401.title": ("COO or CSR sparse tensor", "COO 或 CSR 稀疏张量"),
+    "rule.MSM401.explanation": (
+        "MindSpore has COOTensor and CSRTensor, but only a few operators accept them. Check that every "
+        "operation applied to the sparse tensor supports it; otherwise convert to dense, and use gradient "
+        "accumulation if the dense batch no longer fits in memory.",
+        "MindSpore 提供 COOTensor 和 CSRTensor，但支持稀疏输入的算子很少。"
+        "请确认对稀疏张量执行的每个操作都支持稀疏；"
+        "否则请转换为稠密张量，若稠密批次放不进显存，可使用梯度累积。",
+    ),
+    "rule.MSM402.title": ("Sparse layout not supported by MindSpore", "MindSpore 不支持的稀疏格式"),
+    "rule.MSM402.explanation": (
+        "CSC and block-sparse (BSR, BSC) layouts have no MindSpore counterpart. Convert to CSR or COO, or to "
+        "dense with gradient accumulation to keep memory in check.",
+        "CSC 以及块稀疏（BSR、BSC）格式在 MindSpore 中没有对应实现。请转换为 CSR 或 COO，"
+        "或转换为稠密张量并用梯度累积控制显存。",
+    ),
+    "rule.MSM403.title": ("Operation on sparse tensors", "稀疏张量上的运算"),
+    "rule.MSM403.explanation": (
+        "torch.sparse operations and sparse-tensor methods have few MindSpore counterparts (for example "
+        "mindspore.ops.csr_mm for CSR matrix products). Prefer dense computation when no sparse operator "
+        "exists; gradient accumulation simulates a large batch if memory grows.",
+        "torch.sparse 运算和稀疏张量方法在 MindSpore 中的对应接口很少（例如 CSR 矩阵乘可用 "
+        "mindspore.ops.csr_mm）。"
+        "没有稀疏算子时请改用稠密计算；若显存增加，可用梯度累积模拟大批次。",
+    ),
+    "rule.MSM404.title": ("Sparse gradients requested", "请求稀疏梯度"),
+    "rule.MSM404.explanation": (
+        "sparse=True makes PyTorch produce sparse gradients for the embedding. MindSpore embeddings produce "
+        "dense gradients; drop the argument (and use a dense optimizer instead of SparseAdam).",
+        "sparse=True 让 PyTorch 为嵌入层生成稀疏梯度。MindSpore 的嵌入层产生稠密梯度；"
+        "请删除该参数（并用稠密优化器替代 SparseAdam）。",
+    ),
+    "finding.MSM401": (
+        "{api} creates a {layout} sparse tensor; MindSpore supports it, but few operators accept it",
+        "{api} 创建 {layout} 稀疏张量；MindSpore 支持该格式，但支持它的算子很少",
+    ),
+    "finding.MSM402": (
+        "{api} uses the {layout} sparse layout, which MindSpore does not support; convert to CSR, COO or "
+        "dense",
+        "{api} 使用 {layout} 稀疏格式，MindSpore 不支持；请转换为 CSR、COO 或稠密张量",
+    ),
+    "finding.MSM403": (
+        "{api} operates on sparse tensors; few MindSpore operators accept them, consider dense computation",
+        "{api} 作用于稀疏张量；MindSpore 中支持稀疏的算子很少，请考虑稠密计算",
+    ),
+    "finding.MSM404": (
+        "{api}(sparse=True) requests sparse gradients; MindSpore computes dense gradients, remove the "
+        "argument",
+        "{api}(sparse=True) 请求稀疏梯度；MindSpore 计算稠密梯度，请删除该参数",
+    ),
+}
+
+# rule id → (example that triggers the rule, counter-example that does not, the (line, column) of the
+# rule's findings in the example)
+EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
+    "MSM401": (
+        "import torch\nadj = torch.sparse_coo_tensor(indices, values, (4, 4))\n",
+        "import torch\nadj = torch.zeros(4, 4)\n",
+        [(2, 7)],
+    ),
+    "MSM402": (
+        "import torch\nadj = torch.sparse_csc_tensor(ccol, row, values, (4, 4))\n",
+        "import torch\nadj = torch.sparse_csr_tensor(crow, col, values, (4, 4))\n",
+        [(2, 7)],
+    ),
+    "MSM403": (
+        "import torch\ny = torch.sparse.mm(adj, x)\n",
+        "import torch\ny = torch.mm(adj, x)\n",
+        [(2, 5)],
+    ),
+    "MSM404": (
+        "import torch.nn as nn\nemb = nn.Embedding(1000, 64, sparse=True)\n",
+        "import torch.nn as nn\nemb = nn.Embedding(1000, 64)\n",
+        [(2, 7)],
+    ),
+}
 
 LAYOUT_OF_CONSTRUCTOR = {
     "torch.sparse_coo_tensor": "COO",

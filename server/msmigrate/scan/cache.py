@@ -37,7 +37,7 @@ from msmigrate.paths import data_dir
 from msmigrate.scan.worker import CompactReader, compact, expand, result_from_cache
 
 if TYPE_CHECKING:
-    from msmigrate.analysis.finding import FileResult
+    from msmigrate.model.finding import FileResult
 
 CACHE_FORMAT = 4  # 2: message references (i18n.ref); 3: Finding.written_api; 4: checksums, ctime/inode
 _SIZE_LIMIT = 512 * 1024 * 1024

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from msmigrate import __version__
-from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity
+from msmigrate.model.finding import FileResult, Finding, FindingCategory, Severity
 
 SCHEMA_VERSION = 1
 C = FindingCategory

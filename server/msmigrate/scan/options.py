@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from msmigrate.analysis.finding import FindingCategory
 from msmigrate.i18n import t
+from msmigrate.model.finding import FindingCategory
 from msmigrate.scan.reading import SETTINGS_FILE_LIMIT, SkippedFile, parse_size, read_user_file
 
 ProgressCallback = Callable[[int, int], None]  # (files done, files in total)

@@ -12,8 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from msmigrate.analysis.finding import FileResult, Severity
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base, resolve_version
+from msmigrate.model.finding import FileResult, Severity
 from msmigrate.scan.cache import Manifest, ResultCache, content_hash, file_key, scan_key_prefix
 from msmigrate.scan.discovery import discover, report_root
 from msmigrate.scan.model import ScanReport

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from msmigrate.analysis.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
+from msmigrate.model.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
 
 _WORKER: dict[str, Any] = {}  # per worker process: the knowledge base, analysis options, time limit
 TOO_SLOW = "scan.error.too_slow"
@@ -74,7 +74,7 @@ def bounded_time(seconds: float) -> Iterator[None]:
 
 
 # Findings are cached as rows of field values (compact, quick to decode); the field order is part of the
-# code fingerprint in every cache key, since it comes from analysis/finding.py.
+# code fingerprint in every cache key, since it comes from model/finding.py.
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Finding))
 _ENUMS: dict[str, dict[str, Any]] = {
     "category": {c.value: c for c in FindingCategory},

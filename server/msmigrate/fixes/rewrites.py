@@ -15,8 +15,8 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from msmigrate.rules.missing_advice import VARARG_METHODS
-from msmigrate.rules.support import segment, source_lines
+from msmigrate.analysis.source_text import segment, source_lines
+from msmigrate.knowledge.missing_advice import VARARG_METHODS
 
 Edit = tuple[int, int, int, int, str]
 

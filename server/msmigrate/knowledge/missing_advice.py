@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from msmigrate.i18n import normalize_lang, t
 from msmigrate.knowledge.model import MappingCategory
-from msmigrate.rules.snippets import SNIPPETS
+from msmigrate.knowledge.snippets import SNIPPETS
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
@@ -52,6 +52,8 @@ CUSTOM_API_DOC = "https://www.mindspore.cn/docs/{lang}/r2.6.0/api_python/ops/min
 _NOT_FUNCTION_FORM = frozenset({"where", "type", "to", "view", "size", "expand", "repeat", "new_empty"})
 # Methods that accept their sizes as separate arguments (``x.permute(0, 2, 1)``) while the function
 # takes one tuple (``torch.permute(x, (0, 2, 1))``).
+NAME_FIX = "mindspore_name"  # the reference itself is replaced by the MindSpore name (dtypes)
+
 VARARG_METHODS = frozenset({"permute", "flip", "reshape", "tile", "broadcast_to"})
 
 
@@ -62,7 +64,7 @@ class CatalogueEntry:
     replacements: tuple[str, ...]  # MindSpore APIs, best first
     note: str  # message key suffix: advice.note.<note>
     snippet: str | None = None  # key of SNIPPETS
-    fix: str | None = None  # fixer kind (fixes/pattern_fixes.py)
+    fix: str | None = None  # fixer kind: a rewrite of fixes/rewrites.py, or NAME_FIX
     pattern_rule: str | None = None  # the framework-pattern rule that explains the idiom (MSM5xx)
 
 

@@ -1,8 +1,11 @@
-"""Rules for torch API references, one per finding category of the mapping analysis."""
+"""Rules for torch API references, one per finding category of the mapping analysis.
 
-from msmigrate.analysis.finding import FindingCategory as C
-from msmigrate.analysis.finding import Severity as S
-from msmigrate.rules.registry import Rule
+The analysis itself reports them (``analysis/categorize.py``), so they live here; the rule registry
+(``rules/registry.py``) lists them with the rule modules' rules."""
+
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
 
 MAPPING_DOC = "https://www.mindspore.cn/docs/en/r2.6.0/note/api_mapping/pytorch_api_mapping.html"
 MISSING_DOC = "https://www.mindspore.cn/docs/en/r2.6.0/migration_guide/analysis_and_preparation.html"
@@ -25,3 +28,5 @@ RULES: list[Rule] = [
     Rule("MSM200", C.MISSING, S.WARNING, MISSING_DOC),
     Rule("MSM600", C.DATA_PROCESSING, S.INFORMATION, MISSING_DOC),
 ]
+
+API_RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

@@ -1,7 +1,7 @@
 """MindSpore code written by this project for the "compose from existing APIs" policy.
 
 Each snippet is plain, runnable MindSpore 2.x code built only from mapped operations; the missing-API
-advice shows it in hover and ``msmigrate lookup``. ``tests/rules/test_snippets.py`` checks that every
+advice shows it in hover and ``msmigrate lookup``. ``tests/rules/test_missing_advice.py`` checks that every
 snippet parses.
 """
 

@@ -1,0 +1,96 @@
+"""Device-aware fix targets (knowledge/device_targets.py): a target without a CPU kernel is replaced by
+another table's target verified on CPU, else by a derived candidate verified on CPU, else by a table
+target whose values agree (int32 indices); the fix title says which."""
+
+from __future__ import annotations
+
+import pytest
+
+from msmigrate.analysis.analyzer import analyze_source
+from msmigrate.fixes.api import fix_all, fixes_for
+from msmigrate.fixes.safety import is_safe
+from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.knowledge.device_targets import runnable_target
+from msmigrate.model.finding import Finding
+
+
+@pytest.fixture(scope="module")
+def kb26():
+    return get_knowledge_base("2.6")
+
+
+def _target(api: str, device: str = "CPU") -> tuple[str, str, bool, bool, str] | None:
+    found = runnable_target(api, "2.6", device)
+    if found is None:
+        return None
+    derived = found.derived is not None
+    return (found.row.mindspore_api or "", found.table, derived, found.verified, found.replaced)
+
+
+def test_replacement_order_and_kinds() -> None:
+    # another table's target verified on CPU
+    assert _target("torch.nn.functional.conv2d") == (
+        "mindspore.ops.conv2d", "2.4", False, True, "mindspore.mint.nn.functional.conv2d")
+    # ... also when the finding carries the canonical spelling (torch.conv2d is F.conv2d's canonical name)
+    assert _target("torch.conv2d") == _target("torch.nn.functional.conv2d")
+    # no other table maps it: a derived candidate verified on CPU
+    assert _target("torch.arctan2") == ("mindspore.ops.arctan2", "2.4", True, True, "mindspore.mint.arctan2")
+    # only a target whose indices are int32 (same values) runs on CPU
+    assert _target("torch.argmin") == ("mindspore.ops.argmin", "2.4", False, False, "mindspore.mint.argmin")
+    # a target with a CPU kernel stays; derived checks ran on CPU only, so other devices get nothing new
+    assert _target("torch.abs") is None
+    assert _target("torch.arctan2", "GPU") is None
+
+
+def _fix_of(source: str, kb, api: str) -> tuple[str, str, str]:
+    findings = [f for f in analyze_source(source, "m.py", kb).findings if f.torch_api == api]
+    (fix,) = [f for f in fixes_for(source, "m.py", findings, kb) if f.edits]
+    edits = {e.new_text for e in fix.edits if not e.new_text.startswith("import")}
+    return edits.pop(), fix.title("en"), fix.title("zh")
+
+
+def test_fix_titles_say_where_the_target_comes_from(kb26) -> None:
+    source = "import torch\nx = torch.ones(2, 3)\ny = torch.arctan2(x, x)\nz = torch.argmin(x, 1)\n"
+    assert _fix_of(source, kb26, "torch.arctan2") == (
+        "mindspore.ops.arctan2",
+        "Replace torch.arctan2 with mindspore.ops.arctan2 (mindspore.mint.arctan2 has no CPU kernel in "
+        "MindSpore 2.10; this target, a derived mapping, was verified on CPU)",
+        "将 torch.arctan2 替换为 mindspore.ops.arctan2（mindspore.mint.arctan2 在 MindSpore 2.10 中没有 CPU "
+        "算子实现；该目标为推导映射，已在 CPU 上验证）",
+    )
+    assert _fix_of(source, kb26, "torch.argmin") == (
+        "mindspore.ops.argmin",
+        "Replace torch.argmin with mindspore.ops.argmin (mindspore.mint.argmin has no CPU kernel in "
+        "MindSpore 2.10; this target, from the 2.4 table, runs on CPU with the same values but returns "
+        "int32 indices where torch returns int64)",
+        "将 torch.argmin 替换为 mindspore.ops.argmin（mindspore.mint.argmin 在 MindSpore 2.10 中没有 CPU "
+        "算子实现；该目标来自 2.4 映射表，可在 CPU 上运行且数值一致，"
+        "但返回 int32 索引，而 torch 返回 int64）",
+    )
+
+
+def test_canonical_spelling_gets_the_device_target(kb26) -> None:
+    source = "import torch\nimport torch.nn.functional as F\ny = F.conv2d(torch.ones(1, 3, 8, 8), w)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert "y = mindspore.ops.conv2d(mindspore.mint.ones(1, 3, 8, 8), w)\n" in new
+
+
+def test_only_verified_replacements_are_safe(kb26) -> None:
+    source = "import torch\nx = torch.ones(2, 3)\ny = torch.arctan2(x, x)\nz = torch.argmin(x, 1)\n"
+    found = analyze_source(source, "m.py", kb26).findings
+    findings: dict[str, Finding] = {f.torch_api or "": f for f in found}
+    assert is_safe(findings["torch.arctan2"], kb26) is True
+    assert is_safe(findings["torch.argmin"], kb26) is False
+
+
+def test_a_target_used_another_way_falls_back_to_another_tables_target(kb26) -> None:
+    # the 2.6 table maps the class torch.nn.Flatten to the function mindspore.mint.flatten
+    assert kb26.row("torch.nn.Flatten").mindspore_api == "mindspore.mint.flatten"
+    source = "import torch\nm = torch.nn.Flatten()\n"
+    assert _fix_of(source, kb26, "torch.nn.Flatten") == (
+        "mindspore.nn.Flatten",
+        "Replace torch.nn.Flatten with mindspore.nn.Flatten (mindspore.mint.flatten is used another way "
+        "(a class vs a function); this target is from the 2.4 table)",
+        "将 torch.nn.Flatten 替换为 mindspore.nn.Flatten（mindspore.mint.flatten 的用法不同（类与函数之别）；"
+        "该目标来自 2.4 映射表）",
+    )
