@@ -30,6 +30,7 @@ to a full analysis. ``tests/analysis/test_incremental.py`` checks the results ag
 from __future__ import annotations
 
 import ast
+import gc
 import logging
 from bisect import bisect_right
 from collections.abc import Callable
@@ -256,8 +257,14 @@ class IncrementalAnalyzer:
     def prepare(self) -> bool:
         """Describe the chunks of the last full analysis now (else the next version does it first): for
         idle time after its result is out. Returns whether the next version can be analysed incrementally."""
-        if self._state is None:
-            self._state = self._describe()
+        if self._state is None and self._deferred is not None:
+            collecting = gc.isenabled()
+            gc.disable()  # the tree parsed again has no cycles (as in run_safely): no collections meanwhile
+            try:
+                self._state = self._describe()
+            finally:
+                if collecting:
+                    gc.enable()
         return self._state is not None
 
     def _describe(self) -> _State | None:
