@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from msmigrate.analysis import incremental
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.analysis.incremental import FULL, INCREMENTAL, UNCHANGED, IncrementalAnalyzer
 from msmigrate.model.finding import FileResult
@@ -79,6 +80,45 @@ def test_a_typed_character_reanalyses_only_its_class_and_the_imports(analyzer, s
     assert [f.torch_api for f in second.findings if f.line == index + 1] == [
         "torch.neg", "torch.Tensor.view"
     ]
+
+
+def test_a_full_analysis_leaves_describing_its_statements_for_later(analyzer, same_as_full, monkeypatch):
+    described: list[int] = []
+    real = incremental.chunks_of
+    monkeypatch.setattr(incremental, "chunks_of", lambda body: described.append(len(body)) or real(body))
+    same_as_full(analyzer, MODEL)
+    assert (described, analyzer.stats.chunks, analyzer.text) == ([], 6, MODEL)
+    assert analyzer.prepare() and described == [6]
+    assert analyzer.prepare() and described == [6]  # once
+    index = line_of(MODEL, "torch.abs(y)", 1)
+    same_as_full(analyzer, replace_line(MODEL, index, "        return torch.neg(y).view(-1)"))
+    assert (analyzer.stats.mode, analyzer.stats.reanalysed_chunks, described) == (INCREMENTAL, 4, [6])
+    fresh = IncrementalAnalyzer("model.py", analyzer.kb, OPTIONS)  # without prepare(): the edit describes
+    same_as_full(fresh, MODEL)
+    same_as_full(fresh, replace_line(MODEL, index, "        return torch.neg(y).view(-1)"))
+    assert (fresh.stats.mode, fresh.stats.reanalysed_chunks, described) == (INCREMENTAL, 4, [6, 6])
+
+
+def test_an_early_result_gives_the_first_lines_from_the_full_analysis_parse(analyzer, same_as_full,
+                                                                           monkeypatch):
+    text = IMPORTS + "".join(BLOCK.replace("{n}", str(n)) for n in range(30))  # block n: lines 6+10n..13+10n
+    early: list[FileResult] = []
+    parses: list[bool] = []
+    real = incremental.parse_text
+    monkeypatch.setattr(incremental, "parse_text", lambda *a, **k: parses.append(True) or real(*a, **k))
+    monkeypatch.setattr(incremental, "analyze_bounded", None)  # the early part must not cost a second parse
+    full = analyzer.analyze(text, (60, early.append))
+    assert [f.to_dict() for f in early[0].findings] == [f.to_dict() for f in full.findings if f.line <= 53]
+    assert (len(early), len(early[0].findings), max(f.line for f in early[0].findings)) == (1, 5 * 5, 53)
+    assert parses == [True]
+    assert as_data(full) == as_data(analyze_source(text, "model.py", analyzer.kb, OPTIONS))
+    edited = text.replace("torch.abs(y)", "torch.neg(y)", 1)
+    same_as_full(analyzer, edited)  # (an edit: incremental, nothing early)
+    assert analyzer.stats.mode == INCREMENTAL and len(early) == 1
+    broken = text.replace("def forward(self, x):", "def forward(self, x:", 1)
+    for other in (MODEL, broken):  # shorter than 60 lines; does not parse
+        IncrementalAnalyzer("model.py", analyzer.kb, OPTIONS).analyze(other, (60, early.append))
+        assert len(early) == 1
 
 
 def test_same_text_again_is_unchanged(analyzer):

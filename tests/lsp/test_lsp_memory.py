@@ -63,3 +63,25 @@ async def test_closing_documents_releases_their_state(tmp_path: Path):
         assert per_document_state(session) == empty, f"cycle {cycle}"
     session.server.analysis_executor.shutdown(wait=True)
     session.server.confirm_executor.shutdown(wait=True)
+
+
+async def test_freed_heap_is_handed_back_after_closes_while_other_documents_stay_open(tmp_path: Path,
+                                                                                        monkeypatch):
+    from msmigrate.lsp import diagnostics
+
+    released: list[int] = []
+    monkeypatch.setattr(diagnostics, "RELEASE_AFTER_S", 0.2)
+    session = InProcessSession()
+    monkeypatch.setattr(diagnostics, "release_memory", lambda: released.append(
+        len(session.server.workspace.text_documents)))
+    await session.initialize(tmp_path.as_uri())
+    uris = [(tmp_path / f"{n}.py").as_uri() for n in range(3)]
+    for uri in uris:
+        session.open(uri, "import torch\ny = torch.abs(x)\n")
+    await settle(session, uris)
+    session.close(uris[0])
+    session.close(uris[1])  # one release for a run of closes, once they stop
+    await asyncio.sleep(0.6)
+    assert released == [1]
+    session.server.analysis_executor.shutdown(wait=True)
+    session.server.confirm_executor.shutdown(wait=True)

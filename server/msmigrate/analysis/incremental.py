@@ -14,6 +14,13 @@ statements with the names they bind and read, ``chunks.py``). For the next versi
    bind the names they read, the chunks whose code first ran their bodies, and the torch imports;
 4. findings of unaffected chunks are kept (moved by the number of lines the edit added or removed).
 
+The chunks of a full analysis are described only when the next version comes (or :meth:`prepare` is
+called, e.g. once the result is published): a full analysis costs no more than ``analyze_source``.
+
+A full analysis may hand on an *early* result first (``analyze(source, early=(lines, callback))``): the
+findings of the statements within the first lines, analysed by themselves (provisional), from the same
+parse and in the same run.
+
 When step 3 would walk more than ``exact_line_budget`` lines and the caller allows it, the edited chunks
 are first analysed with only what they read directly (a *provisional* result); :meth:`confirm` then
 does the exact step. Anything unusual (a star import, regions that may parse only together) falls back
@@ -23,8 +30,10 @@ to a full analysis. ``tests/analysis/test_incremental.py`` checks the results ag
 from __future__ import annotations
 
 import ast
+import gc
 import logging
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from msmigrate.analysis.analyzer import analyze_bounded, analyze_parsed, analyze_text, run_safely
@@ -38,13 +47,14 @@ from msmigrate.analysis.chunk_parse import (
     parse_together,
     starts_indented,
 )
-from msmigrate.analysis.chunks import Chunk, chunk_at, chunks_of
+from msmigrate.analysis.chunks import Chunk, chunk_at, chunks_of, first_line
 from msmigrate.analysis.options import AnalysisOptions
 from msmigrate.analysis.parse import (
     ParsedSource,
     SourceError,
     decode,
     has_long_line,
+    parse_text,
     split_lines,
 )
 from msmigrate.knowledge.base import KnowledgeBase
@@ -52,6 +62,7 @@ from msmigrate.model.finding import FileResult, Finding
 
 log = logging.getLogger(__name__)
 
+Early = tuple[int, Callable[[FileResult], None]]  # (first lines, callback): see IncrementalAnalyzer.analyze
 EXACT_LINE_BUDGET = 800  # about 40 ms of analysis on the benchmark machine
 FULL = "full"
 INCREMENTAL = "incremental"
@@ -91,20 +102,25 @@ class IncrementalAnalyzer:
         self.exact_line_budget = exact_line_budget
         self.stats = UpdateStats()
         self._state: _State | None = None  # None: the next version gets a full analysis
+        self._deferred: _Deferred | None = None  # a full analysis whose chunks are not described yet
 
-    def analyze(self, source: str | bytes) -> FileResult:
-        """The findings of ``source`` (the file's new content)."""
+    def analyze(self, source: str | bytes, early: Early | None = None) -> FileResult:
+        """The findings of ``source`` (the file's new content). ``early`` = (``first_lines``, ``callback``):
+        when this is a full analysis of text that parses and runs past ``first_lines`` lines, ``callback``
+        first gets the findings of the top-level statements ending within them, analysed by themselves (a
+        provisional result: a body there that a later statement calls first may be analysed differently in
+        full); it runs on this thread, before the full analysis goes on."""
         try:
             text = decode(source)
         except SourceError as exc:
-            self._state = None
+            self._state = self._deferred = None
             return FileResult(self.path, error_key=exc.key, error_args=exc.args_)
         lines = split_lines(text)
-        return run_safely(self.path, lines, lambda: self._analyze(text, lines))
+        return run_safely(self.path, lines, lambda: self._analyze(text, lines, early))
 
     # --- full and incremental ------------------------------------------------------------------
-    def _analyze(self, text: str, lines: list[str]) -> FileResult:
-        state, self._state = self._state, None  # whatever fails below, no half-updated state stays
+    def _analyze(self, text: str, lines: list[str], early: Early | None = None) -> FileResult:
+        state, self._state = self._state or self._describe(), None  # no half-updated state stays
         if state is not None and not has_long_line(lines):  # (a statement left out: see parse_text)
             try:
                 result = self._incremental(state, text, lines)
@@ -116,16 +132,34 @@ class IncrementalAnalyzer:
             if result is not None:
                 self._state = state
                 return result
-        return self._full(text, lines)
+        return self._full(text, lines, early)
 
-    def _full(self, text: str, lines: list[str]) -> FileResult:
+    def _full(self, text: str, lines: list[str], early: Early | None = None) -> FileResult:
         self.stats = UpdateStats(FULL)
+        self._deferred = None
         if "torch" not in text:  # see analyze_text
             return analyze_text(text, self.path, self.kb, self.options, lines)[0]
-        result, _, triggers, parsed = analyze_bounded(text, lines, self.path, self.kb, self.options)
+        if early is not None and len(lines) > early[0] and not has_long_line(lines):
+            parsed = parse_text(text, lines, self.path)  # what analyze_bounded does, the early part between
+            self._give_early(parsed, *early)
+            try:
+                result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
+            except RecursionError:
+                parsed = parse_text(text, lines, self.path, by_statement=True)
+                result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
+        else:
+            result, _, triggers, parsed = analyze_bounded(text, lines, self.path, self.kb, self.options)
         if result.error_key is not None or parsed.skipped:  # statements left out: the next version anew
             return result
-        chunks = chunks_of(parsed.tree.body)
+        body = parsed.tree.body
+        if parsed.syntax_error is None:  # the chunks are described when needed (see _describe)
+            top = {id(node): node.lineno for node in body}
+            runs = [(top[id(unit)], top[id(trigger)]) for unit, trigger in triggers
+                    if id(unit) in top and id(trigger) in top]
+            self._deferred = _Deferred(text, lines, result, runs)
+            self.stats.chunks = _chunk_count(body)
+            return result
+        chunks = chunks_of(body)
         groups = _group(result.findings, chunks)
         if groups is None or any(chunk.star_import for chunk in chunks):
             return result
@@ -205,15 +239,74 @@ class IncrementalAnalyzer:
             return None
         return state.result
 
+    def _give_early(self, parsed: ParsedSource, first_lines: int, callback: Callable[[FileResult], None]
+                    ) -> None:
+        """Hand ``callback`` the findings of the statements ending within ``first_lines`` (see analyze)."""
+        body = parsed.tree.body
+        first = [node for node in body if (node.end_lineno or node.lineno) <= first_lines]
+        if parsed.syntax_error is not None or parsed.skipped or not first or len(first) == len(body):
+            return
+        try:
+            module = ParsedSource(parsed.text, parsed.lines, ast.Module(body=first, type_ignores=[]))
+            result = analyze_parsed(module, self.path, self.kb, self.options)[0]
+            if result.error_key is None:
+                callback(result)
+        except Exception:  # (RecursionError, a bug): the full analysis says what there is to say
+            log.debug("no early result for %s", self.path, exc_info=True)
+
+    def prepare(self) -> bool:
+        """Describe the chunks of the last full analysis now (else the next version does it first): for
+        idle time after its result is out. Returns whether the next version can be analysed incrementally."""
+        if self._state is None and self._deferred is not None:
+            collecting = gc.isenabled()
+            gc.disable()  # the tree parsed again has no cycles (as in run_safely): no collections meanwhile
+            try:
+                self._state = self._describe()
+            finally:
+                if collecting:
+                    gc.enable()
+        return self._state is not None
+
+    def _describe(self) -> _State | None:
+        """The state of the deferred full analysis: its text parsed again and split into described chunks
+        (the analysis's tree is not kept); ``None`` when nothing is deferred or the text cannot be split."""
+        deferred, self._deferred = self._deferred, None
+        if deferred is None:
+            return None
+        try:
+            parsed = parse_text(deferred.text, deferred.lines, self.path)
+            if parsed.syntax_error is not None or parsed.skipped:
+                return None
+            chunks = chunks_of(parsed.tree.body)
+        except (RecursionError, MemoryError, SourceError):
+            return None
+        except Exception:  # a bug here must cost only time: the next version is analysed in full
+            log.exception("describing the statements of %s failed", self.path)
+            return None
+        groups = _group(deferred.result.findings, chunks)
+        if groups is None or any(chunk.star_import for chunk in chunks):
+            return None
+        starts = [chunk.start for chunk in chunks]
+        for unit_line, trigger_line in deferred.runs:
+            target, source = chunk_at(chunks, starts, unit_line), chunk_at(chunks, starts, trigger_line)
+            if target is not None and source is not None:
+                target.triggers.add(source)
+        for chunk in chunks:
+            chunk.nodes = []  # the tree is not kept: the chunks analysed again are parsed again
+        return _State(deferred.text, deferred.lines, chunks, groups, ChunkGraph(chunks), deferred.result)
+
     @property
     def text(self) -> str | None:
         """The text of the last result that can be built on (``None`` after a fresh start)."""
+        if self._deferred is not None:
+            return self._deferred.text
         return self._state.text if self._state is not None else None
 
     def statements_for(self, text: str, lines: list[int]) -> ast.Module | None:
         """A module of just the top-level statements covering ``lines`` (1-based), the leading import
         block and every statement that imports: what quick fixes look at, parsed without the rest of
         the file. ``None`` unless ``text`` is the last analysed text and it parses."""
+        self.prepare()
         state = self._state
         if state is None or state.text != text or any(chunk.broken for chunk in state.chunks):
             return None
@@ -319,6 +412,29 @@ class IncrementalAnalyzer:
         self.stats = UpdateStats(INCREMENTAL, len(ordered), len(affected), len(chunks),
                                  sum(1 for chunk in chunks if chunk.broken), not record_triggers)
         return affected
+
+
+@dataclass(slots=True, eq=False)
+class _Deferred:
+    """A full analysis of text that parses, before its chunks are described (:meth:`IncrementalAnalyzer.
+    prepare`)."""
+
+    text: str
+    lines: list[str]
+    result: FileResult
+    # (line of a top-level statement, line of the one whose code first ran its bodies): Chunk.triggers
+    runs: list[tuple[int, int]]
+
+
+def _chunk_count(body: list[ast.stmt]) -> int:
+    """How many chunks ``chunks_of(body)`` makes (statements sharing a line go together)."""
+    count, end = 0, 0
+    for node in body:
+        if not count or first_line(node) > end:
+            count += 1
+            end = 0
+        end = max(end, node.end_lineno or node.lineno)
+    return count
 
 
 @dataclass(slots=True, eq=False)

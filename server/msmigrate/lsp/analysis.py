@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import functools
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msmigrate.knowledge.base import KnowledgeBase
@@ -44,6 +46,41 @@ def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Se
         return FileResult(path=path, error_key="common.error", error_args={"detail": str(exc)})
 
 
+# what a first document would otherwise load: the inventories and signature tables (receivers, call
+# facts), the derived mappings, the rule modules and the message catalogues
+WARM_UP_SOURCE = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self, channels=4):
+        super().__init__()
+        self.fc = nn.Linear(channels, 2, bias=False)
+
+    def forward(self, x):
+        y = torch.cat([x, x], dim=1).view(x.size(0), -1)
+        return F.relu(self.fc(y)).sum(dim=1).item()
+"""
+
+
+def warm_up(settings: Settings) -> int:
+    """Analyse :data:`WARM_UP_SOURCE` under ``settings`` and render its messages, so that what the analyzer
+    loads on first use is loaded before the first document arrives (run on the analysis thread at
+    ``initialize``). Returns the number of findings (0 when something failed: only time is lost)."""
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    try:
+        result = analyze_text(WARM_UP_SOURCE, "<warm-up>", get_knowledge_base(settings.mindspore_version),
+                              settings)
+        for finding in result.findings:
+            finding.message(settings.language)
+        return len(result.findings)
+    except Exception:  # a failed warm-up costs the first document the time, nothing more
+        log.exception("warm-up failed")
+        return 0
+
+
 def analysed_text(source: str) -> str | None:
     """The text the analyzer works on for a document's ``source`` (no BOM, no lone surrogates)."""
     from msmigrate.analysis.parse import SourceError, decode
@@ -60,6 +97,8 @@ class OpenDocuments:
 
     def __init__(self) -> None:
         self._analyzers: dict[str, tuple[int, IncrementalAnalyzer]] = {}
+        # uri → (first lines, callback(source, early result)) for the document's next full analysis
+        self.early: dict[str, tuple[int, Callable[[str, FileResult], None]]] = {}
 
     def analyze(
         self,
@@ -74,6 +113,19 @@ class OpenDocuments:
     ) -> tuple[FileResult, IncrementalAnalyzer | None]:
         """Findings of the document's new text (never raises), and the analyzer that produced them.
         With ``provisional``, a big re-analysis may be shortened first (then :meth:`confirm`)."""
+        entry = self._entry(uri, path, kb, settings, generation, module_classes)
+        entry[1].allow_provisional = provisional
+        wanted = self.early.pop(uri, None)
+        early = (wanted[0], functools.partial(wanted[1], source)) if wanted is not None else None
+        try:
+            return entry[1].analyze(source, early), entry[1]
+        except Exception as exc:  # IncrementalAnalyzer promises not to raise; a bug must not stop the server
+            log.exception("analysis of %s failed", path)
+            self._analyzers.pop(uri, None)
+            return FileResult(path, error_key="common.error", error_args={"detail": str(exc)}), None
+
+    def _entry(self, uri: str, path: str, kb: KnowledgeBase, settings: Settings, generation: int,
+               module_classes: frozenset[str]) -> tuple[int, IncrementalAnalyzer]:
         from msmigrate.analysis.incremental import IncrementalAnalyzer
 
         entry = self._analyzers.get(uri)
@@ -81,13 +133,7 @@ class OpenDocuments:
             analyzer = IncrementalAnalyzer(path, kb, analysis_options(settings, module_classes))
             entry = (generation, analyzer)
             self._analyzers[uri] = entry
-        entry[1].allow_provisional = provisional
-        try:
-            return entry[1].analyze(source), entry[1]
-        except Exception as exc:  # IncrementalAnalyzer promises not to raise; a bug must not stop the server
-            log.exception("analysis of %s failed", path)
-            self._analyzers.pop(uri, None)
-            return FileResult(path, error_key="common.error", error_args={"detail": str(exc)}), None
+        return entry
 
     def confirm(self, uri: str, source: str) -> FileResult | None:
         """The exact result after a provisional one, if ``source`` is still the analyzed text."""
@@ -129,5 +175,18 @@ class OpenDocuments:
             log.exception("statements of %s for quick fixes failed", uri)
             return None
 
+    def prepare(self, uri: str) -> None:
+        """Ready the document's incremental state (see :meth:`IncrementalAnalyzer.prepare`): on the
+        analysis thread, once its diagnostics are out, so the first edit finds it built."""
+        entry = self._analyzers.get(uri)
+        if entry is None:
+            return
+        try:
+            entry[1].prepare()
+        except Exception:  # prepare() promises not to raise; a bug must not stop the server
+            log.exception("preparing the incremental analysis of %s failed", uri)
+            self._analyzers.pop(uri, None)
+
     def forget(self, uri: str) -> None:
         self._analyzers.pop(uri, None)
+        self.early.pop(uri, None)

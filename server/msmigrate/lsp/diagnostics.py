@@ -2,7 +2,8 @@
 
 No debounce: every change schedules the document; one analysis per document runs at a time and the
 newest text is taken when it finishes, so a burst of edits costs at most two analyses. Results are
-published only when they belong to the document's current version.
+published only when they belong to the document's current version. A big document just opened first
+gets the diagnostics of its first lines (analysed alone, a provisional result), then all of them.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any
 from lsprotocol import types
 
 from msmigrate.lsp.config import DEFAULT_LEVEL
+from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import send_data
-from msmigrate.lsp.server import Analysis, MsMigrateServer
-from msmigrate.model.finding import Finding
+from msmigrate.lsp.server import Analysis, MsMigrateServer, release_memory
+from msmigrate.model.finding import FileResult, Finding
 from msmigrate.rules.registry import get_rule
 
 SOURCE = "msmigrate"
@@ -271,8 +273,36 @@ def send_json_text(server: MsMigrateServer, body: str) -> None:
         asyncio.ensure_future(result)
 
 
+# freed heap is handed back to the OS this long after the last of a run of didClose notifications
+RELEASE_AFTER_S = 1.0
 # a provisional result (a big edit analysed in short) is confirmed once edits and requests pause this long
 CONFIRM_AFTER_S = 0.15
+# a document of at least EARLY_FROM_LINES lines, just opened, first gets the diagnostics of its first
+# EARLY_LINES lines
+EARLY_FROM_LINES = 2000
+EARLY_LINES = 400
+
+
+# a document's incremental state is built this long after its first diagnostics are out (documents
+# opened together all get theirs first)
+PREPARE_AFTER_S = 0.3
+
+
+def prepare_later(server: MsMigrateServer, uri: str) -> None:
+    """Build the document's incremental state on the analysis thread a little later (a full analysis
+    leaves it to be built: see ``IncrementalAnalyzer.prepare``)."""
+
+    def submit() -> None:
+        if server.document(uri) is not None:
+            try:
+                server.analysis_executor.submit(server.documents.prepare, uri)
+            except RuntimeError:  # shutting down
+                pass
+
+    try:
+        asyncio.get_running_loop().call_later(PREPARE_AFTER_S, submit)
+    except RuntimeError:  # no loop (unit use): the first edit builds it
+        pass
 
 
 class Publisher:
@@ -284,6 +314,7 @@ class Publisher:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.pending: set[str] = set()
         self.wakeups: dict[str, asyncio.Event] = {}
+        self.release_handle: asyncio.TimerHandle | None = None  # see release_after_closes
 
     @property
     def pull_mode(self) -> bool:
@@ -302,6 +333,7 @@ class Publisher:
 
     async def _run(self, uri: str) -> None:
         server = self.server
+        self._want_early(uri)
         while True:
             if uri not in self.pending:
                 if not await self._confirm_when_quiet(uri):
@@ -322,6 +354,30 @@ class Publisher:
                 continue
             self._publish(analysis)
 
+    def _want_early(self, uri: str) -> None:
+        """A big document not analysed yet: its full analysis first hands on the findings of its first
+        :data:`EARLY_LINES` lines (``IncrementalAnalyzer.analyze``), published at once."""
+        server = self.server
+        doc = server.document(uri)
+        if doc is None or doc.uri in server.analyses or doc.source.count("\n") < EARLY_FROM_LINES:
+            return
+        loop = asyncio.get_running_loop()
+        generation = server.generation
+
+        def early(source: str, result: FileResult) -> None:  # on the analysis thread
+            loop.call_soon_threadsafe(self._publish_early, doc.uri, source, generation, result)
+
+        server.documents.early[doc.uri] = (EARLY_LINES, early)
+
+    def _publish_early(self, uri: str, source: str, generation: int, result: FileResult) -> None:
+        server = self.server
+        doc = server.document(uri)
+        if doc is None or doc.source != source or server.generation != generation or uri in server.analyses:
+            return
+        index = LineIndex(source, doc.position_codec)
+        analysis = Analysis(uri, doc.version, generation, source, result, index, "", provisional=True)
+        publish(server, uri, doc.version, renderer_of(server).diagnostics(analysis))
+
     def _publish(self, analysis: Analysis) -> None:
         try:
             diagnostics = renderer_of(self.server).diagnostics_json(analysis)
@@ -330,6 +386,7 @@ class Publisher:
             self._clear_stale(analysis.uri)
             return
         publish_json(self.server, analysis.uri, analysis.version, diagnostics)
+        prepare_later(self.server, analysis.uri)
 
     async def _confirm_when_quiet(self, uri: str) -> bool:
         """After a provisional publish: wait for a pause, then publish the exact result. Returns True
@@ -366,6 +423,24 @@ class Publisher:
         doc = self.server.document(uri)
         if doc is not None:
             publish(self.server, doc.uri, doc.version, [])
+
+    def release_after_closes(self) -> None:
+        """After closes: once no document closed for :data:`RELEASE_AFTER_S` and no diagnostics are being
+        computed, collect garbage and hand the freed heap back to the OS (``release_memory``), also while
+        other documents stay open."""
+        if self.release_handle is not None:
+            self.release_handle.cancel()
+        try:
+            self.release_handle = asyncio.get_running_loop().call_later(RELEASE_AFTER_S, self._release)
+        except RuntimeError:  # no loop (unit use)
+            release_memory()
+
+    def _release(self) -> None:
+        if any(not task.done() for task in self.tasks.values()):  # not in the way of a document's analysis
+            self.release_handle = asyncio.get_running_loop().call_later(RELEASE_AFTER_S, self._release)
+            return
+        self.release_handle = None
+        release_memory()
 
     def clear(self, uri: str) -> None:
         self.pending.discard(uri)
@@ -436,8 +511,7 @@ def register(server: MsMigrateServer) -> None:
     def did_close(ls: MsMigrateServer, params: types.DidCloseTextDocumentParams) -> None:
         server.forget(params.text_document.uri)
         publisher.clear(params.text_document.uri)
-        if not server.workspace.text_documents:  # the last one: hand the freed heap back to the OS
-            server.release_memory_soon()
+        publisher.release_after_closes()
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -455,6 +529,8 @@ def register(server: MsMigrateServer) -> None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         if analysis.provisional:
             confirm_for_pull(server, analysis)
+        else:
+            prepare_later(server, analysis.uri)
         if params.previous_result_id == analysis.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=analysis.result_id)
         # plain JSON objects, sent as they are (see Renderer)

@@ -8,6 +8,7 @@ from typing import Any
 from lsprotocol import types
 
 from msmigrate.i18n import t
+from msmigrate.lsp.analysis import warm_up
 from msmigrate.lsp.config import Settings, initialization_section
 from msmigrate.lsp.server import MsMigrateServer
 
@@ -75,6 +76,7 @@ def register(server: MsMigrateServer) -> None:
     def initialize(ls: MsMigrateServer, params: types.InitializeParams) -> None:
         sync.initial = initialization_section(params.initialization_options)
         server.apply_settings(Settings.from_dict(sync.initial))
+        server.analysis_executor.submit(warm_up, server.settings)  # before the first document comes
 
     @server.feature(types.INITIALIZED)
     @server.guarded("initialized")
