@@ -255,12 +255,19 @@ class ResultCache:
         The runner names it by the key prefix without the project's class index, which it builds from
         the manifest's class headers (the entries' cache keys hold the index)."""
         try:
-            data = json.loads(self._manifest_path(root, prefix).read_bytes())
+            raw = self._manifest_path(root, prefix).read_bytes()
+            data = json.loads(raw)
             if isinstance(data, dict) and data.get("format") == CACHE_FORMAT:
                 entries, table = data.get("entries"), data.get("kinds")
-                intact = isinstance(table, list) and data.get("kinds_sum") == _sum(table)
+                spans = _spans(raw, data.get("spans"))  # the entries' and kinds' text as written
+                kinds_sum = data.get("kinds_sum")
+                intact = isinstance(table, list) and (
+                    (spans is not None and checksum(spans[1]) == kinds_sum) or kinds_sum == _sum(table))
                 if isinstance(entries, dict) and intact:
-                    return Manifest(entries, table)
+                    manifest = Manifest(entries, table)
+                    # every entry intact at once (else each is checked by its own checksum)
+                    manifest.all_intact = spans is not None and checksum(spans[0]) == data.get("entries_sum")
+                    return manifest
         except (OSError, ValueError, UnicodeDecodeError, RecursionError):
             pass
         return Manifest({}, [])
@@ -279,12 +286,14 @@ class ResultCache:
             path.parent.mkdir(parents=True, exist_ok=True)
             for entry in entries.values():
                 entry[_ENTRY_FIELDS:] = [_entry_sum(entry)]
-            document = {"format": CACHE_FORMAT, "entries": entries, "kinds": table, "kinds_sum": _sum(table)}
-            text = _dumps(document)
-            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=path.stem,
-                                             suffix=".tmp", delete=False) as handle:
+            entries_text, table_text = _dumps(entries).encode(), _dumps(table).encode()
+            tail = {"format": CACHE_FORMAT, "kinds_sum": checksum(table_text),
+                    "entries_sum": checksum(entries_text), "spans": [len(entries_text), len(table_text)]}
+            data = b"".join((_ENTRIES, entries_text, _KINDS, table_text, b",", _dumps(tail).encode()[1:]))
+            with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=path.stem, suffix=".tmp",
+                                             delete=False) as handle:
                 temporary = Path(handle.name)
-                handle.write(text)
+                handle.write(data)
             os.replace(temporary, path)
             _prune(path.parent)
         except (OSError, ValueError):
@@ -303,6 +312,27 @@ class ResultCache:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# a manifest file: {"entries": …, "kinds": …, "format", "kinds_sum", "entries_sum", "spans"}, where
+# ``spans`` are the byte lengths of the entries' and the kinds' text, so that their checksums are checked
+# on the bytes read instead of serializing them again
+_ENTRIES, _KINDS = b'{"entries":', b',"kinds":'
+
+
+def _spans(raw: bytes, spans: Any) -> tuple[bytes, bytes] | None:
+    """The entries' and the kinds' text in a manifest file as :meth:`ResultCache.save_manifest` writes
+    it, or ``None`` (another layout)."""
+    if (type(spans) is not list or len(spans) != 2 or any(type(n) is not int or n < 0 for n in spans)
+            or not raw.startswith(_ENTRIES)):
+        return None
+    end = len(_ENTRIES) + spans[0]
+    if raw[end : end + len(_KINDS)] != _KINDS:
+        return None
+    start = end + len(_KINDS)
+    if raw[start + spans[1] : start + spans[1] + 1] != b",":
+        return None
+    return raw[len(_ENTRIES) : end], raw[start : start + spans[1]]
 
 
 def _prune(folder: Path) -> None:
@@ -337,13 +367,14 @@ class Manifest:
     finding kinds per manifest.
     """
 
-    __slots__ = ("entries", "table", "changed", "started_ns", "_reader")
+    __slots__ = ("entries", "table", "changed", "started_ns", "all_intact", "_reader")
 
     def __init__(self, entries: dict[str, list[Any]], table: list[Any]) -> None:
         self.entries = entries
         self.table = table  # finding kinds referred to by the loaded entries
         self._reader: CompactReader | None = None
         self.changed = False
+        self.all_intact = False  # the whole entries' text matched its checksum when loaded
         self.started_ns = time.time_ns()  # files read by this scan are read after this moment
 
     def known_hash(self, rel: str, stat: os.stat_result) -> str | None:
@@ -369,7 +400,8 @@ class Manifest:
         return headers
 
     def _intact(self, rel: str, entry: list[Any]) -> bool:
-        if entry[_ENTRY_FIELDS] == "checked":  # recorded or checked by this scan
+        if entry[_ENTRY_FIELDS] == "checked" or self.all_intact:  # recorded or checked by this scan
+            entry[_ENTRY_FIELDS] = "checked"
             return True
         try:
             intact = entry[_ENTRY_FIELDS] == _entry_sum(entry)

@@ -187,7 +187,9 @@ def _plain(value: Any, depth: int) -> bool:
 
 
 def _tuples(value: Any) -> Any:
-    return tuple(_tuples(item) for item in value) if type(value) is list else value
+    if type(value) is not list:
+        return value
+    return tuple([_tuples(item) if type(item) is list else item for item in value])
 
 
 def frozen_args(args: Any) -> Any:
