@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -59,10 +61,12 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
     limit = options.max_file_bytes
     # the manifest is named without the project's class index, which is built from its class headers
     manifest_prefix = scan_key_prefix(version, analysis_options)
-    manifest = cache.manifest(root, manifest_prefix) if cache is not None else None
     read: dict[str, tuple[bytes, list[list]]] = {}  # files read for the index: bytes, class headers
-    analysis_options.module_classes = _module_classes(
-        found.files, limit, manifest if options.trust_mtime else None, read if manifest is not None else None)
+    with _gc_paused():
+        manifest = cache.manifest(root, manifest_prefix) if cache is not None else None
+        analysis_options.module_classes = _module_classes(
+            found.files, limit, manifest if options.trust_mtime else None,
+            read if manifest is not None else None)
 
     def headers_of(rel: str, data: bytes) -> list[list]:
         before = read.pop(rel, None)
@@ -77,43 +81,45 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
     pending: list[tuple[str, bytes, str]] = []  # (relative path, bytes, cache key)
     hashed: dict[str, tuple[os.stat_result, str, list[list]]] = {}  # stat, hash, class headers (pending)
     try:
-        for source in found.files:
-            _check_cancel(options)
-            rel = source.rel
-            try:
-                stat = os.stat(source.path)
-            except OSError as exc:
-                results[rel] = FileResult(rel, [], "scan.error.read", {"detail": exc.strerror or str(exc)})
+        with _gc_paused():  # (cached results, read files: nothing here makes reference cycles)
+            for source in found.files:
+                _check_cancel(options)
+                rel = source.rel
+                try:
+                    stat = os.stat(source.path)
+                except OSError as exc:
+                    results[rel] = FileResult(rel, [], "scan.error.read",
+                                              {"detail": exc.strerror or str(exc)})
+                    done += 1
+                    _progress(options, done, total)
+                    continue
+                cached = tried = None
+                if (manifest is not None and options.trust_mtime and stat.st_size <= limit
+                        and kind_of(stat.st_mode) is None):
+                    cached, tried = _from_manifest(manifest, cache, prefix, rel, stat)
+                if cached is None:
+                    data, error, stat = _read(source.path, limit, stat)
+                    if error is not None:
+                        results[rel] = FileResult(rel, [], *error)
+                        if manifest is not None:
+                            manifest.forget(rel)
+                    else:
+                        assert data is not None
+                        data_hash = content_hash(data)
+                        key = file_key(prefix, rel, data_hash)
+                        value = cache.get(key) if cache is not None and key != tried else None
+                        cached = _decoded(cache, key, rel, value)
+                        if cached is None:
+                            pending.append((rel, data, key))
+                            if manifest is not None:
+                                hashed[rel] = (stat, data_hash, headers_of(rel, data))
+                            continue
+                        if manifest is not None:
+                            manifest.record(rel, stat, data_hash, key, value, headers_of(rel, data))
+                if cached is not None:
+                    results[rel] = cached
                 done += 1
                 _progress(options, done, total)
-                continue
-            cached = tried = None
-            if (manifest is not None and options.trust_mtime and stat.st_size <= limit
-                    and kind_of(stat.st_mode) is None):
-                cached, tried = _from_manifest(manifest, cache, prefix, rel, stat)
-            if cached is None:
-                data, error, stat = _read(source.path, limit, stat)
-                if error is not None:
-                    results[rel] = FileResult(rel, [], *error)
-                    if manifest is not None:
-                        manifest.forget(rel)
-                else:
-                    assert data is not None
-                    data_hash = content_hash(data)
-                    key = file_key(prefix, rel, data_hash)
-                    value = cache.get(key) if cache is not None and key != tried else None
-                    cached = _decoded(cache, key, rel, value)
-                    if cached is None:
-                        pending.append((rel, data, key))
-                        if manifest is not None:
-                            hashed[rel] = (stat, data_hash, headers_of(rel, data))
-                        continue
-                    if manifest is not None:
-                        manifest.record(rel, stat, data_hash, key, value, headers_of(rel, data))
-            if cached is not None:
-                results[rel] = cached
-            done += 1
-            _progress(options, done, total)
 
         for rel, key, result in _analyze(pending, version, analysis_options, options):
             results[rel] = result
@@ -195,6 +201,21 @@ def _headers(data: bytes) -> list[list]:
     from msmigrate.analysis.project_classes import class_headers
 
     return class_headers(data.decode("utf-8", "replace")) if b"class" in data else []
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cycle collector paused while cached results are loaded: they hold no reference cycles, and
+    the collector would repeatedly traverse the many objects being decoded (reference counting still
+    frees them); re-enabled afterwards if it was on."""
+    was_enabled = gc.isenabled()
+    if was_enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _progress(options: ScanOptions, done: int, total: int) -> None:
