@@ -15,8 +15,9 @@ read again); the ctime and inode catch a file replaced with its size and mtime k
 --no-mtime``; always in the language server): every file is read and looked up by its content hash.
 
 Everything read back is checked: each stored value and each manifest entry carries a checksum (blake2b of
-its serialized form; the manifest's table of finding kinds has one too), and the decoded values are
-validated field by field (:mod:`msmigrate.scan.worker`). Anything that fails, however it was damaged, is
+its serialized form; the manifest's table of finding kinds has one too, and so have all its entries
+together, checked on the bytes read: see :func:`_spans`), and the decoded values are validated field by
+field (:mod:`msmigrate.scan.worker`). Anything that fails, however it was damaged, is
 a cache miss: the file is analysed again.
 """
 
