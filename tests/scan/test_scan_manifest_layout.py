@@ -81,3 +81,17 @@ def test_a_byte_changed_in_one_entry_drops_that_entry_only(tmp_path: Path, make_
     intact, entries, reads, report = _loaded(root, monkeypatch)
     assert (intact, entries, reads) == (False, {"a.py": True, "b.py": False}, ["b.py"])
     assert report.to_json() == fresh and report.cache_hits == 2
+
+
+def test_a_malformed_result_with_a_fitting_checksum_is_served_by_the_store(
+        tmp_path: Path, make_tree, _isolated_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root, manifest, fresh = _prepared(tmp_path, make_tree, _isolated_cache)
+    document = json.loads(manifest.read_bytes())
+    entry = document["entries"]["b.py"]
+    entry[5] = {"rows": "not rows"}
+    entry[-1] = _entry_sum(entry)
+    manifest.write_text(json.dumps(document), encoding="utf-8")  # another layout: entries checked one by one
+    intact, entries, reads, report = _loaded(root, monkeypatch)
+    assert (intact, entries, reads) == (False, {"a.py": True, "b.py": True}, [])
+    assert report.to_json() == fresh and report.cache_hits == 2  # b.py from the store, not read
+    assert json.loads(manifest.read_bytes())["entries"]["b.py"][5]["rows"] != "not rows"  # recorded again

@@ -267,6 +267,7 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
     if known is None or cache is None:
         return None, None
     key = file_key(prefix, rel, known)
+    headers = manifest.entries[rel][6]  # (kept: a malformed result drops the entry)
     result = manifest.result(rel, key)
     if result is not None:
         cache.hits += 1
@@ -274,7 +275,7 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
     value = cache.get(key)
     result = _decoded(cache, key, rel, value)
     if result is not None:
-        manifest.record(rel, stat, known, key, value, manifest.entries[rel][6])
+        manifest.record(rel, stat, known, key, value, headers)
     return result, key
 
 
