@@ -110,3 +110,57 @@ class _Formatter(string.Formatter):
         if format_spec == _MESSAGES_SPEC:
             return t_list(value, self.lang)  # type: ignore[arg-type]
         return format(value, format_spec)
+
+
+@cache
+def _fields_of(key: str) -> tuple[tuple[str, bool], ...] | None:
+    """The fields message ``key`` formats in either language, each with whether it takes message
+    references; ``None`` when a text uses more than plain and ``messages`` fields (positions, indexes,
+    other format specs), which only rendering can check."""
+    fields: dict[str, bool] = {}
+    try:
+        for text in catalogue()[key]:
+            for _literal, name, spec, conversion in string.Formatter().parse(text):
+                if name is None:
+                    continue
+                if not name.isidentifier() or spec not in ("", _MESSAGES_SPEC) or (spec and conversion):
+                    return None
+                fields[name] = fields.get(name, False) or spec == _MESSAGES_SPEC
+    except ValueError:  # a malformed text: rendering tells
+        return None
+    return tuple(fields.items())
+
+
+def renders(key: str, fields: dict[str, object]) -> bool | None:
+    """Whether ``t(key, lang, **fields)`` renders in both languages, told from the message's fields
+    without formatting: ``True`` when every field it names is given (message references as lists of
+    ``[key, [[field, value], ...]]`` pairs that render too), ``False`` when one is missing; ``None``
+    where only rendering can tell (an unknown key, unusual texts or values)."""
+    if key not in catalogue():
+        return None
+    if not fields:
+        return True  # t() returns the text as it is
+    plan = _fields_of(key)
+    if plan is None:
+        return None
+    for name, takes_refs in plan:
+        if name not in fields:
+            return False
+        if takes_refs:
+            refs = fields[name]
+            if type(refs) not in (list, tuple):
+                return None
+            for item in refs:
+                if type(item) not in (list, tuple) or len(item) != 2:
+                    return None
+                ref_key, pairs = item
+                if type(ref_key) is not str or type(pairs) not in (list, tuple):
+                    return None
+                inner: dict[str, object] = {}
+                for pair in pairs:
+                    if type(pair) not in (list, tuple) or len(pair) != 2 or type(pair[0]) is not str:
+                        return None
+                    inner[pair[0]] = pair[1]
+                if renders(ref_key, inner) is not True:
+                    return None
+    return True

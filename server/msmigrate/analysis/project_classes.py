@@ -31,16 +31,29 @@ def module_path(rel_path: str) -> str:
     return ".".join(parts)
 
 
+def class_headers(text: str) -> list[list]:
+    """The ``class`` headers of one file's text: ``[[class name, [base expression, ...]], ...]`` (JSON
+    values: the scan keeps them in its manifest, so that a rescan builds the index without reading the
+    unchanged files)."""
+    if "class" not in text:
+        return []
+    return [[match[1], [b.strip() for b in match[2].split(",") if b.strip() and "=" not in b]]
+            for match in _CLASS.finditer(text)]
+
+
 def module_class_index(files: Iterable[tuple[str, str]]) -> frozenset[str]:
     """``files``: (relative path, text). Every dotted suffix (≥ 2 parts) of the module classes' names."""
+    return index_of_headers((rel_path, class_headers(text)) for rel_path, text in files)
+
+
+def index_of_headers(files: Iterable[tuple[str, list[list]]]) -> frozenset[str]:
+    """``files``: (relative path, :func:`class_headers` of its text). The index of
+    :func:`module_class_index`."""
     classes: list[tuple[str, str, list[str]]] = []  # (module path, class, base expressions)
-    for rel_path, text in files:
-        if "class" not in text:
-            continue
-        module = module_path(rel_path)
-        for match in _CLASS.finditer(text):
-            bases = [b.strip() for b in match[2].split(",") if b.strip() and "=" not in b]
-            classes.append((module, match[1], bases))
+    for rel_path, headers in files:
+        if headers:
+            module = module_path(rel_path)
+            classes.extend((module, name, bases) for name, bases in headers)
     modules: set[str] = set()
     changed = True
     while changed:

@@ -15,8 +15,9 @@ read again); the ctime and inode catch a file replaced with its size and mtime k
 --no-mtime``; always in the language server): every file is read and looked up by its content hash.
 
 Everything read back is checked: each stored value and each manifest entry carries a checksum (blake2b of
-its serialized form; the manifest's table of finding kinds has one too), and the decoded values are
-validated field by field (:mod:`msmigrate.scan.worker`). Anything that fails, however it was damaged, is
+its serialized form; the manifest's table of finding kinds has one too, and so have all its entries
+together, checked on the bytes read: see :func:`_spans`), and the decoded values are validated field by
+field (:mod:`msmigrate.scan.worker`). Anything that fails, however it was damaged, is
 a cache miss: the file is analysed again.
 """
 
@@ -39,7 +40,8 @@ from msmigrate.scan.worker import CompactReader, compact, expand, result_from_ca
 if TYPE_CHECKING:
     from msmigrate.model.finding import FileResult
 
-CACHE_FORMAT = 4  # 2: message references (i18n.ref); 3: Finding.written_api; 4: checksums, ctime/inode
+CACHE_FORMAT = 5  # 2: message references (i18n.ref); 3: Finding.written_api; 4: checksums, ctime/inode;
+# 5: class headers in manifest entries, manifests found without the project's class index
 _SIZE_LIMIT = 512 * 1024 * 1024
 _BATCH = 256  # buffered writes per transaction
 _RACY_NS = 2_000_000_000  # a file modified this close to the scan that hashed it is hashed again
@@ -250,14 +252,23 @@ class ResultCache:
         return self.directory / "manifests" / f"{name.hexdigest()}.json"
 
     def manifest(self, root: str, prefix: str) -> Manifest:
-        """The manifest of ``root`` for scans with key ``prefix`` (empty when missing or unreadable)."""
+        """The manifest of ``root`` for scans with key ``prefix`` (empty when missing or unreadable).
+        The runner names it by the key prefix without the project's class index, which it builds from
+        the manifest's class headers (the entries' cache keys hold the index)."""
         try:
-            data = json.loads(self._manifest_path(root, prefix).read_bytes())
+            raw = self._manifest_path(root, prefix).read_bytes()
+            data = json.loads(raw)
             if isinstance(data, dict) and data.get("format") == CACHE_FORMAT:
                 entries, table = data.get("entries"), data.get("kinds")
-                intact = isinstance(table, list) and data.get("kinds_sum") == _sum(table)
+                spans = _spans(raw, data.get("spans"))  # the entries' and kinds' text as written
+                kinds_sum = data.get("kinds_sum")
+                intact = isinstance(table, list) and (
+                    (spans is not None and checksum(spans[1]) == kinds_sum) or kinds_sum == _sum(table))
                 if isinstance(entries, dict) and intact:
-                    return Manifest(entries, table)
+                    manifest = Manifest(entries, table)
+                    # every entry intact at once (else each is checked by its own checksum)
+                    manifest.all_intact = spans is not None and checksum(spans[0]) == data.get("entries_sum")
+                    return manifest
         except (OSError, ValueError, UnicodeDecodeError, RecursionError):
             pass
         return Manifest({}, [])
@@ -276,12 +287,14 @@ class ResultCache:
             path.parent.mkdir(parents=True, exist_ok=True)
             for entry in entries.values():
                 entry[_ENTRY_FIELDS:] = [_entry_sum(entry)]
-            document = {"format": CACHE_FORMAT, "entries": entries, "kinds": table, "kinds_sum": _sum(table)}
-            text = _dumps(document)
-            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=path.stem,
-                                             suffix=".tmp", delete=False) as handle:
+            entries_text, table_text = _dumps(entries).encode(), _dumps(table).encode()
+            tail = {"format": CACHE_FORMAT, "kinds_sum": checksum(table_text),
+                    "entries_sum": checksum(entries_text), "spans": [len(entries_text), len(table_text)]}
+            data = b"".join((_ENTRIES, entries_text, _KINDS, table_text, b",", _dumps(tail).encode()[1:]))
+            with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=path.stem, suffix=".tmp",
+                                             delete=False) as handle:
                 temporary = Path(handle.name)
-                handle.write(text)
+                handle.write(data)
             os.replace(temporary, path)
             _prune(path.parent)
         except (OSError, ValueError):
@@ -302,6 +315,27 @@ class ResultCache:
         self.close()
 
 
+# a manifest file: {"entries": …, "kinds": …, "format", "kinds_sum", "entries_sum", "spans"}, where
+# ``spans`` are the byte lengths of the entries' and the kinds' text, so that their checksums are checked
+# on the bytes read instead of serializing them again
+_ENTRIES, _KINDS = b'{"entries":', b',"kinds":'
+
+
+def _spans(raw: bytes, spans: Any) -> tuple[bytes, bytes] | None:
+    """The entries' and the kinds' text in a manifest file as :meth:`ResultCache.save_manifest` writes
+    it, or ``None`` (another layout)."""
+    if (type(spans) is not list or len(spans) != 2 or any(type(n) is not int or n < 0 for n in spans)
+            or not raw.startswith(_ENTRIES)):
+        return None
+    end = len(_ENTRIES) + spans[0]
+    if raw[end : end + len(_KINDS)] != _KINDS:
+        return None
+    start = end + len(_KINDS)
+    if raw[start + spans[1] : start + spans[1] + 1] != b",":
+        return None
+    return raw[len(_ENTRIES) : end], raw[start : start + spans[1]]
+
+
 def _prune(folder: Path) -> None:
     """Keep the most recently written manifests (old code versions and settings leave theirs behind)."""
     found = list(folder.glob("*.json"))
@@ -318,27 +352,30 @@ def _prune(folder: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-_ENTRY_FIELDS = 6
+_ENTRY_FIELDS = 7
 
 
 class Manifest:
-    """The files of a root as the last scan with the same key prefix saw them:
-    ``entries[rel] = [size, stamp, content hash, trusted, cache key, result in cache form, checksum]``
-    (``stamp``: :func:`file_stamp`; ``checksum``: of the six fields before it, written when saved).
+    """The files of a root as the last scan with the same key prefix saw them: ``entries[rel] = [size,
+    stamp, content hash, trusted, cache key, result in cache form, class headers, checksum]``
+    (``stamp``: :func:`file_stamp`; class headers: :func:`msmigrate.analysis.project_classes.class_headers`
+    of the file; ``checksum``: of the seven fields before it, written when saved).
 
     A rescan serves an unchanged file (same size and stamp, trusted) from here: no read, no hash, no
-    database lookup. ``trusted`` is false for a file modified shortly before the scan that hashed it.
+    database lookup; its class headers too (for the project's class index). ``trusted`` is false for a
+    file modified shortly before the scan that hashed it.
     Results are kept in the compact form of :func:`msmigrate.scan.worker.compact`, over one table of
     finding kinds per manifest.
     """
 
-    __slots__ = ("entries", "table", "changed", "started_ns", "_reader")
+    __slots__ = ("entries", "table", "changed", "started_ns", "all_intact", "_reader")
 
     def __init__(self, entries: dict[str, list[Any]], table: list[Any]) -> None:
         self.entries = entries
         self.table = table  # finding kinds referred to by the loaded entries
         self._reader: CompactReader | None = None
         self.changed = False
+        self.all_intact = False  # the whole entries' text matched its checksum when loaded
         self.started_ns = time.time_ns()  # files read by this scan are read after this moment
 
     def known_hash(self, rel: str, stat: os.stat_result) -> str | None:
@@ -350,8 +387,22 @@ class Manifest:
         unchanged = entry[0] == stat.st_size and entry[1] == file_stamp(stat)
         return entry[2] if unchanged and entry[3] is True and type(entry[2]) is str else None
 
+    def known_headers(self, rel: str, stat: os.stat_result) -> list[list] | None:
+        """The class headers recorded for an unchanged file (as :meth:`known_hash`), if well formed."""
+        if self.known_hash(rel, stat) is None:
+            return None
+        headers = self.entries[rel][6]
+        if type(headers) is not list:
+            return None
+        for header in headers:
+            if (type(header) is not list or len(header) != 2 or type(header[0]) is not str
+                    or type(header[1]) is not list or not all(type(base) is str for base in header[1])):
+                return None
+        return headers
+
     def _intact(self, rel: str, entry: list[Any]) -> bool:
-        if entry[_ENTRY_FIELDS] == "checked":  # recorded or checked by this scan
+        if entry[_ENTRY_FIELDS] == "checked" or self.all_intact:  # recorded or checked by this scan
+            entry[_ENTRY_FIELDS] = "checked"
             return True
         try:
             intact = entry[_ENTRY_FIELDS] == _entry_sum(entry)
@@ -400,10 +451,11 @@ class Manifest:
         return table
 
     def record(self, rel: str, stat: os.stat_result, data_hash: str, key: str,
-               value: dict[str, Any] | None) -> None:
-        """Remember what this scan found for ``rel`` (``value``: its result in cache form, if cached)."""
+               value: dict[str, Any] | None, headers: list[list]) -> None:
+        """Remember what this scan found for ``rel`` (``value``: its result in cache form, if cached;
+        ``headers``: the class headers of the bytes hashed)."""
         trusted = max(stat.st_mtime_ns, stat.st_ctime_ns) + _RACY_NS < self.started_ns
-        entry = [stat.st_size, file_stamp(stat), data_hash, trusted, key, value, "checked"]
+        entry = [stat.st_size, file_stamp(stat), data_hash, trusted, key, value, headers, "checked"]
         self.entries.pop(rel, None)  # re-inserted last: the newest entries survive the size limit
         self.entries[rel] = entry
         self.changed = True

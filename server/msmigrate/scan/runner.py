@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -54,7 +56,22 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
         ) from None
     found = discover(paths, options.include, options.exclude, options.respect_gitignore)
     analysis_options = _analysis_options(options)
-    analysis_options.module_classes = _module_classes(found.files, options.max_file_bytes)
+    cache = ResultCache(options.cache_dir) if options.use_cache else None
+    root = str(found.root)
+    limit = options.max_file_bytes
+    # the manifest is named without the project's class index, which is built from its class headers
+    manifest_prefix = scan_key_prefix(version, analysis_options)
+    read: dict[str, tuple[bytes, list[list]]] = {}  # files read for the index: bytes, class headers
+    with _gc_paused():
+        manifest = cache.manifest(root, manifest_prefix) if cache is not None else None
+        analysis_options.module_classes = _module_classes(
+            found.files, limit, manifest if options.trust_mtime else None,
+            read if manifest is not None else None)
+
+    def headers_of(rel: str, data: bytes) -> list[list]:
+        before = read.pop(rel, None)
+        return before[1] if before is not None and before[0] == data else _headers(data)
+
     prefix = scan_key_prefix(version, analysis_options)
     total = len(found.files)
     done = 0
@@ -62,48 +79,47 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
 
     results: dict[str, FileResult] = {}
     pending: list[tuple[str, bytes, str]] = []  # (relative path, bytes, cache key)
-    hashed: dict[str, tuple[os.stat_result, str]] = {}  # stat and content hash of the pending files
-    cache = ResultCache(options.cache_dir) if options.use_cache else None
-    root = str(found.root)
-    manifest = cache.manifest(root, prefix) if cache is not None else None
-    limit = options.max_file_bytes
+    hashed: dict[str, tuple[os.stat_result, str, list[list]]] = {}  # stat, hash, class headers (pending)
     try:
-        for source in found.files:
-            _check_cancel(options)
-            rel = source.rel
-            try:
-                stat = os.stat(source.path)
-            except OSError as exc:
-                results[rel] = FileResult(rel, [], "scan.error.read", {"detail": exc.strerror or str(exc)})
+        with _gc_paused():  # (cached results, read files: nothing here makes reference cycles)
+            for source in found.files:
+                _check_cancel(options)
+                rel = source.rel
+                try:
+                    stat = os.stat(source.path)
+                except OSError as exc:
+                    results[rel] = FileResult(rel, [], "scan.error.read",
+                                              {"detail": exc.strerror or str(exc)})
+                    done += 1
+                    _progress(options, done, total)
+                    continue
+                cached = tried = None
+                if (manifest is not None and options.trust_mtime and stat.st_size <= limit
+                        and kind_of(stat.st_mode) is None):
+                    cached, tried = _from_manifest(manifest, cache, prefix, rel, stat)
+                if cached is None:
+                    data, error, stat = _read(source.path, limit, stat)
+                    if error is not None:
+                        results[rel] = FileResult(rel, [], *error)
+                        if manifest is not None:
+                            manifest.forget(rel)
+                    else:
+                        assert data is not None
+                        data_hash = content_hash(data)
+                        key = file_key(prefix, rel, data_hash)
+                        value = cache.get(key) if cache is not None and key != tried else None
+                        cached = _decoded(cache, key, rel, value)
+                        if cached is None:
+                            pending.append((rel, data, key))
+                            if manifest is not None:
+                                hashed[rel] = (stat, data_hash, headers_of(rel, data))
+                            continue
+                        if manifest is not None:
+                            manifest.record(rel, stat, data_hash, key, value, headers_of(rel, data))
+                if cached is not None:
+                    results[rel] = cached
                 done += 1
                 _progress(options, done, total)
-                continue
-            cached = tried = None
-            if (manifest is not None and options.trust_mtime and stat.st_size <= limit
-                    and kind_of(stat.st_mode) is None):
-                cached, tried = _from_manifest(manifest, cache, prefix, rel, stat)
-            if cached is None:
-                data, error, stat = _read(source.path, limit, stat)
-                if error is not None:
-                    results[rel] = FileResult(rel, [], *error)
-                    if manifest is not None:
-                        manifest.forget(rel)
-                else:
-                    assert data is not None
-                    data_hash = content_hash(data)
-                    key = file_key(prefix, rel, data_hash)
-                    value = cache.get(key) if cache is not None and key != tried else None
-                    cached = _decoded(cache, key, rel, value)
-                    if cached is None:
-                        pending.append((rel, data, key))
-                        hashed[rel] = (stat, data_hash)
-                        continue
-                    if manifest is not None:
-                        manifest.record(rel, stat, data_hash, key, value)
-            if cached is not None:
-                results[rel] = cached
-            done += 1
-            _progress(options, done, total)
 
         for rel, key, result in _analyze(pending, version, analysis_options, options):
             results[rel] = result
@@ -111,15 +127,15 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
                 value = result_to_cache(result)
                 cache.put(key, value)
                 if manifest is not None:
-                    stat, data_hash = hashed[rel]
-                    manifest.record(rel, stat, data_hash, key, value)
+                    stat, data_hash, headers = hashed[rel]
+                    manifest.record(rel, stat, data_hash, key, value, headers)
             done += 1
             _progress(options, done, total)
     finally:
         hits, misses = (cache.hits, cache.misses) if cache else (0, len(pending))
         if cache is not None:
             if manifest is not None:
-                cache.save_manifest(root, prefix, manifest)
+                cache.save_manifest(root, manifest_prefix, manifest)
             cache.close()
 
     files = [_apply_settings(results[f.rel], options) for f in found.files]
@@ -148,21 +164,58 @@ def project_module_classes(paths: Sequence[str | os.PathLike[str]], include: tup
     return _module_classes(found.files, limit)
 
 
-def _module_classes(files: list[Any], limit: int) -> frozenset[str]:
+def _module_classes(files: list[Any], limit: int, manifest: Manifest | None = None,
+                    read: dict[str, tuple[bytes, list[list]]] | None = None) -> frozenset[str]:
     """The project's nn.Module subclasses over all scanned files (a line scan of their class headers);
-    part of the analysis options, so of the cache key: a new module class re-analyses the files."""
-    from msmigrate.analysis.project_classes import module_class_index
+    part of the analysis options, so of the cache key: a new module class re-analyses the files.
+    The headers of a file unchanged since ``manifest`` was saved come from it, without reading the file;
+    those of the files read are kept in ``read`` with their bytes."""
+    from msmigrate.analysis.project_classes import index_of_headers
 
-    def texts():
+    def headers():
         for source in files:
+            if manifest is not None:
+                try:
+                    stat = os.stat(source.path)
+                except OSError:
+                    stat = None
+                if stat is not None and stat.st_size <= limit and kind_of(stat.st_mode) is None:
+                    known = manifest.known_headers(source.rel, stat)
+                    if known is not None:
+                        yield source.rel, known
+                        continue
             try:
                 data, _ = read_user_file(source.path, limit)  # regular files only (no FIFO, /dev/zero)
             except (OSError, SkippedFile):
                 continue
-            if b"class" in data:
-                yield source.rel, data.decode("utf-8", "replace")
+            found = _headers(data)
+            if read is not None:
+                read[source.rel] = (data, found)
+            yield source.rel, found
 
-    return module_class_index(texts())
+    return index_of_headers(headers())
+
+
+def _headers(data: bytes) -> list[list]:
+    """The class headers of a file's bytes (:func:`msmigrate.analysis.project_classes.class_headers`)."""
+    from msmigrate.analysis.project_classes import class_headers
+
+    return class_headers(data.decode("utf-8", "replace")) if b"class" in data else []
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cycle collector paused while cached results are loaded: they hold no reference cycles, and
+    the collector would repeatedly traverse the many objects being decoded (reference counting still
+    frees them); re-enabled afterwards if it was on."""
+    was_enabled = gc.isenabled()
+    if was_enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _progress(options: ScanOptions, done: int, total: int) -> None:
@@ -214,6 +267,7 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
     if known is None or cache is None:
         return None, None
     key = file_key(prefix, rel, known)
+    headers = manifest.entries[rel][6]  # (kept: a malformed result drops the entry)
     result = manifest.result(rel, key)
     if result is not None:
         cache.hits += 1
@@ -221,7 +275,7 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
     value = cache.get(key)
     result = _decoded(cache, key, rel, value)
     if result is not None:
-        manifest.record(rel, stat, known, key, value)
+        manifest.record(rel, stat, known, key, value, headers)
     return result, key
 
 

@@ -103,8 +103,7 @@ def finding_from_row(row: list[Any]) -> Finding:
     _check_kind(values)
     values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
     values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
-    values[_USAGE] = _USAGES[values[_USAGE]]
-    values[ARGS] = frozen_args(values[ARGS])
+    values[_USAGE] = _USAGES[values[_USAGE]]  # (_check_kind froze the message arguments)
     return Finding(*values)
 
 
@@ -148,9 +147,15 @@ def _check_kind(values: list[Any]) -> None:
 
 
 def _check_message(key: str, args: dict[str, Any]) -> None:
-    """The message renders with these arguments (the fields it names, message references that exist)."""
-    from msmigrate.i18n import t
+    """The message renders with these arguments (the fields it names, message references that exist):
+    told from the message's fields (:func:`msmigrate.i18n.renders`), else by rendering it."""
+    from msmigrate.i18n import renders, t
 
+    fits = renders(key, {**args, "_": None})  # as below: formatted even without arguments
+    if fits is True:
+        return
+    if fits is False:
+        raise ValueError(f"cached message {key!r} does not render: KeyError")
     for lang in ("en", "zh"):
         try:
             t(key, lang, **{**args, "_": None})  # one field more: t() formats even without arguments
@@ -182,7 +187,9 @@ def _plain(value: Any, depth: int) -> bool:
 
 
 def _tuples(value: Any) -> Any:
-    return tuple(_tuples(item) for item in value) if type(value) is list else value
+    if type(value) is not list:
+        return value
+    return tuple([_tuples(item) if type(item) is list else item for item in value])
 
 
 def frozen_args(args: Any) -> Any:
@@ -269,8 +276,7 @@ class CompactReader:
         _check_kind(values)
         values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
         values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
-        values[_USAGE] = _USAGES[values[_USAGE]]
-        values[ARGS] = frozen_args(values[ARGS])
+        values[_USAGE] = _USAGES[values[_USAGE]]  # (_check_kind froze the message arguments)
         return values[_POSITION:ARGS], values[ARGS], values[ARGS + 1 :]
 
 
