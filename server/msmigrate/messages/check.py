@@ -260,6 +260,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore takes the repeats as one tuple",
         "MindSpore 以一个元组接收重复次数",
     ),
+    "check.note.cuda_only": (
+        "torch has no CPU kernel for this operator (CUDA only); not run",
+        "torch 没有该算子的 CPU 内核（仅 CUDA），未运行",
+    ),
+    "check.note.needs_callable": (
+        "needs a Python function (hook, closure) or an autograd graph as input; not generated",
+        "需要 Python 函数（钩子、闭包）或自动微分图作为输入，未生成",
+    ),
+    "check.note.needs_instance": (
+        "a method of nn.Module / Optimizer: needs an instance, which input specs do not build",
+        "nn.Module / Optimizer 的方法：需要实例，输入规格不构造实例",
+    ),
+    "check.note.needs_process_group": (
+        "needs an initialized distributed process group (several processes); not run in one process",
+        "需要已初始化的分布式进程组（多个进程），不在单个进程中运行",
+    ),
     "check.note.needs_factorization": (
         "inputs must come from a matrix factorization; not generated",
         "输入必须来自矩阵分解结果，未生成",
