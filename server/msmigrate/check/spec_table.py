@@ -728,7 +728,8 @@ add(
 
 # --- APIs a single-process CPU program cannot call (they keep a precise reason) -------------------
 add(
-    "torch.batch_norm_elemt torch.batch_norm_stats torch.batch_norm_gather_stats_with_counts",
+    "torch.batch_norm_elemt torch.batch_norm_stats torch.batch_norm_gather_stats_with_counts "
+    "torch.cuda.set_device",
     skip="unsupported_on_device",
     note="cuda_only",
 )
@@ -739,16 +740,23 @@ _DISTRIBUTED = (
     "get_world_size init_process_group irecv isend new_group recv recv_object_list reduce reduce_scatter "
     "reduce_scatter_tensor scatter scatter_object_list send send_object_list"
 )
-add(" ".join(f"torch.distributed.{_name}" for _name in _DISTRIBUTED.split()), skip="not_op",
-    note="needs_process_group")
+add(
+    " ".join(f"torch.distributed.{_name}" for _name in _DISTRIBUTED.split()),
+    skip="not_op",
+    note="needs_process_group",
+)
 _MODULE_METHODS = (
     "add_module apply buffers children compile get_buffer get_extra_state load_state_dict named_buffers "
     "named_children named_modules parameters register_backward_hook register_buffer register_forward_hook "
     "register_forward_pre_hook register_load_state_dict_post_hook register_load_state_dict_pre_hook "
     "register_state_dict_post_hook register_state_dict_pre_hook set_extra_state state_dict to to_empty train"
 )
-add(" ".join(f"{N}Module.{_name}" for _name in _MODULE_METHODS.split()) + " torch.optim.Optimizer.step",
-    skip="no_input_rule", note="needs_instance")
+add(
+    " ".join(f"{N}Module.{_name}" for _name in _MODULE_METHODS.split())
+    + " torch.optim.Optimizer.step torch.nn.SyncBatchNorm.convert_sync_batchnorm",
+    skip="no_input_rule",
+    note="needs_instance",
+)
 add(
     "torch.Tensor.register_hook torch.vmap torch.utils.checkpoint.checkpoint torch.autograd.grad "
     "torch.autograd.backward",
