@@ -162,11 +162,15 @@ add(
     "torch.Tensor.index_put torch.index_put",
     args=[T(3, 4), TUP(D([0, 1], "int64"), D([1, 2], "int64")), T(2)],
 )
-add(
-    fn_and_method("lu_solve") + " torch.lu_unpack " + fn_and_method("orgqr") + " " + fn_and_method("ormqr"),
-    skip="no_input_rule",
-    note="needs_factorization",
-)
+# factorization results given as fixed data: an LU factorization with identity pivots, Householder
+# reflectors (any matrix and scales are valid inputs of orgqr / ormqr)
+LU = D([[2.0, 0.5, 0.1], [0.25, 1.5, 0.2], [0.1, 0.3, 1.2]])
+PIVOTS = D([1, 2, 3], "int32")
+add(fn_and_method("lu_solve"), args=[T(3, 2), LU, PIVOTS])
+add("torch.linalg.lu_solve", args=[LU, PIVOTS, T(3, 2)])
+add("torch.lu_unpack", args=[LU, PIVOTS])
+add(fn_and_method("orgqr"), args=[T(3, 3), T(2)])
+add(fn_and_method("ormqr"), args=[T(3, 3), T(3), T(3, 2)])
 add(fn_and_method("nonzero"), args=[B(2, 3, 4)])
 add("torch.nn.functional.one_hot", args=[I(2, 3, high=4), 4])
 
@@ -626,6 +630,139 @@ add("torch.nn.init.kaiming_normal_ torch.nn.init.kaiming_uniform_ torch.nn.init.
     "torch.nn.init.orthogonal_", args=[X], **RANDOM)
 add(F + "gumbel_softmax", args=[X], **RANDOM)
 add("torch.Tensor.to", args=[X, DT("float16")])
+
+# --- in-place methods and APIs whose generic inputs have the wrong rank, shape or kind --------------
+UPPER = D([[2.0, 0.5, 0.25], [0.0, 1.5, 0.1], [0.0, 0.0, 1.2]])  # well-conditioned upper triangular
+LOWER = D([[2.0, 0.0, 0.0], [0.5, 1.5, 0.0], [0.25, 0.1, 1.2]])
+add("torch.Tensor.addmm_", args=[T(3, 5), T(3, 4), T(4, 5)])
+add(fn_and_method("cholesky_inverse"), args=[LOWER])
+add(fn_and_method("cov") + " " + fn_and_method("corrcoef"), args=[T(3, 5)])
+add("torch.Tensor.fill_", args=[X, 0.5])
+add(fn_and_method("diagonal_scatter"), args=[T(3, 3), T(3)])
+add("torch.Tensor.index_add_", args=[X, 1, D([0, 2], "int64"), T(2, 2, 4)])
+add("torch.Tensor.index_copy_ " + fn_and_method("index_copy"), args=[X, 1, D([0, 2], "int64"), T(2, 2, 4)])
+add("torch.Tensor.index_fill_", args=[X, 1, D([0, 2], "int64"), 0.5])
+add("torch.Tensor.index_put_", args=[T(3, 4), TUP(D([0, 1], "int64"), D([1, 2], "int64")), T(2)])
+add("torch.Tensor.masked_fill_", args=[X, B(2, 3, 4), 0.5])
+add("torch.Tensor.masked_scatter_", args=[X, B(2, 3, 4), Y])
+add("torch.Tensor.put_ torch.Tensor.put", args=[X, D([0, 5, 23], "int64"), T(3)])
+add("torch.Tensor.scatter_add_", args=[X, 1, I(2, 3, 4, high=3), Y])
+add("torch.Tensor.set_", args=[X, Y])
+add("torch.Tensor.resize torch.Tensor.resize_", args=[X, 4, 6])
+add(fn_and_method("triangular_solve"), args=[T(3, 2), UPPER])
+add(fn_and_method("slice_scatter"), args=[T(4, 3), T(2, 3)], kwargs={"start": 0, "end": 2})
+add(fn_and_method("select_scatter"), args=[T(3, 4), T(4), 0, 1])
+add(fn_and_method("quantile") + " " + fn_and_method("nanquantile"), args=[X, 0.5])
+add(fn_and_method("matrix_exp") + " torch.linalg.matrix_exp", args=[WELL])
+add("torch.linalg.cross", args=[T(2, 3), T(2, 3)])
+add("torch.linalg.matmul", args=[T(2, 3, 4), T(4, 5)])
+add("torch.linalg.diagonal", args=[T(3, 4)])
+add("torch.linalg.eig", args=[WELL], compare="sorted", note="eigenvalue_order", outputs=[0])
+add("torch.linalg.lstsq", args=[WELL, T(3, 2)], outputs=[0])
+add("torch.linalg.qr", args=[T(4, 3)])
+add("torch.linalg.svd", args=[T(3, 4)], outputs=[1], note="singular_vectors_sign")
+add("torch.tensordot", args=[T(3, 4, 5), T(4, 5, 2)])
+add("torch.pdist", args=[T(4, 3)])
+add("torch.tensor", args=[[1.0, 2.0, 3.0]])
+add("torch.is_tensor", args=[X])
+add("torch.promote_types", args=[DT("float32"), DT("int64")])
+add("torch.clamp_", args=[X, -0.5, 0.5])
+add("torch.nn.init.constant_", args=[X, 0.5])
+# the torch.* aliases of the neural-network functions take the inputs of their functional spelling
+add("torch.adaptive_max_pool1d", args=[T(1, 3, 8), 4])
+add("torch.max_pool2d", args=[T(1, 3, 8, 8), 2])
+add("torch.max_pool3d", args=[T(1, 2, 4, 4, 4), 2])
+add("torch.bilinear", args=[T(2, 4), T(2, 3), T(5, 4, 3), T(5)])
+add("torch.conv1d", args=[T(1, 3, 8), T(4, 3, 3)])
+add("torch.conv_transpose2d", args=[T(1, 3, 5, 5), T(3, 4, 3, 3)])
+add("torch.conv_tbc", args=[T(5, 2, 3), T(3, 3, 4), T(4)])
+add("torch.pixel_shuffle", args=[T(1, 8, 3, 3), 2])
+add("torch.pixel_unshuffle", args=[T(1, 2, 4, 4), 2])
+add("torch.channel_shuffle", args=[T(1, 4, 2, 2), 2])
+add("torch.threshold", args=[X, 0.1, 20.0])
+add("torch.dropout", args=[X, 0.5, False], note="eval_identity")
+add("torch.embedding", args=[T(5, 4), I(2, 3, high=5)])
+add("torch.group_norm", args=[T(2, 4, 3), 2])
+add("torch.layer_norm torch.rms_norm " + F + "rms_norm", args=[X, TUP(4)])
+add("torch.batch_norm", args=[T(2, 3, 4), T(3), T(3), T(3), P(3), False, 0.1, 1e-5, False])
+add("torch.batch_norm_elemt", args=[T(2, 3, 4), T(3), T(3), T(3), P(3), 1e-5])
+add("torch.batch_norm_stats", args=[T(2, 3, 4), 1e-5])
+add(
+    "torch.batch_norm_gather_stats_with_counts",
+    args=[T(2, 3, 4), T(2, 3), P(2, 3), T(3), P(3), 0.1, 1e-5, D([4.0, 4.0])],
+)
+add("torch.stft", args=[T(16), 8], kwargs={"return_complex": True})
+for _functions, _layers, _args in LOSS_INPUTS:  # torch.* aliases of some loss functions
+    for _name in ("cosine_embedding_loss", "margin_ranking_loss", "triplet_margin_loss"):
+        if _name in _functions.split():
+            add(f"torch.{_name}", args=_args)
+# CTC: log-probabilities (time, batch, classes), targets (batch, length), input and target lengths
+CTC_INPUTS = [T(5, 2, 4, low=-3.0, high=-0.1), D([[1, 2], [1, 3]], "int64"), D([5, 5], "int64"),
+              D([2, 2], "int64")]
+add(F + "ctc_loss torch.ctc_loss " + N + "CTCLoss", args=CTC_INPUTS)
+add(N + "TripletMarginWithDistanceLoss", args=[T(2, 4), T(2, 4), T(2, 4)])
+add(
+    N + "UpsamplingBilinear2d " + N + "UpsamplingNearest2d",
+    init_kwargs={"size": TUP(8, 8)},
+    args=[T(1, 3, 4, 4)],
+)
+# fractional max pooling samples its regions at random: shapes and dtypes are compared
+add(N + "FractionalMaxPool2d", init_args=[2], init_kwargs={"output_size": TUP(3, 3)}, args=[T(1, 3, 8, 8)],
+    **RANDOM)
+add(N + "FractionalMaxPool3d", init_args=[2], init_kwargs={"output_size": TUP(2, 2, 2)},
+    args=[T(1, 2, 6, 6, 6)], **RANDOM)
+add(F + "fractional_max_pool2d", args=[T(1, 3, 8, 8), 2], kwargs={"output_size": TUP(3, 3)}, **RANDOM)
+add(F + "fractional_max_pool3d", args=[T(1, 2, 6, 6, 6), 2], kwargs={"output_size": TUP(2, 2, 2)}, **RANDOM)
+
+add("torch.Tensor.type", args=[X, DT("float64")])
+add(N + "MultiheadAttention", init_args=[4, 2], args=[T(2, 3, 4), T(2, 3, 4), T(2, 3, 4)])
+_LAYER = {"dim_feedforward": 8, "dropout": 0.0}
+add(N + "TransformerEncoderLayer", init_args=[4, 2], init_kwargs=_LAYER, args=[T(2, 3, 4)])
+add(N + "TransformerDecoderLayer", init_args=[4, 2], init_kwargs=_LAYER, args=[T(2, 3, 4), T(2, 3, 4)])
+add(
+    N + "Transformer",
+    init_args=[4, 2, 1, 1],
+    init_kwargs=_LAYER,
+    args=[T(2, 3, 4), T(2, 3, 4)],
+)
+
+# --- APIs a single-process CPU program cannot call (they keep a precise reason) -------------------
+add(
+    "torch.batch_norm_elemt torch.batch_norm_stats torch.batch_norm_gather_stats_with_counts "
+    "torch.cuda.set_device",
+    skip="unsupported_on_device",
+    note="cuda_only",
+)
+_DISTRIBUTED = (
+    "P2POp TCPStore all_gather all_gather_into_tensor all_gather_object all_reduce all_to_all "
+    "all_to_all_single barrier batch_isend_irecv broadcast broadcast_object_list destroy_process_group "
+    "gather gather_object get_backend get_global_rank get_group_rank get_process_group_ranks get_rank "
+    "get_world_size init_process_group irecv isend new_group recv recv_object_list reduce reduce_scatter "
+    "reduce_scatter_tensor scatter scatter_object_list send send_object_list"
+)
+add(
+    " ".join(f"torch.distributed.{_name}" for _name in _DISTRIBUTED.split()),
+    skip="not_op",
+    note="needs_process_group",
+)
+_MODULE_METHODS = (
+    "add_module apply buffers children compile get_buffer get_extra_state load_state_dict named_buffers "
+    "named_children named_modules parameters register_backward_hook register_buffer register_forward_hook "
+    "register_forward_pre_hook register_load_state_dict_post_hook register_load_state_dict_pre_hook "
+    "register_state_dict_post_hook register_state_dict_pre_hook set_extra_state state_dict to to_empty train"
+)
+add(
+    " ".join(f"{N}Module.{_name}" for _name in _MODULE_METHODS.split())
+    + " torch.optim.Optimizer.step torch.nn.SyncBatchNorm.convert_sync_batchnorm",
+    skip="no_input_rule",
+    note="needs_instance",
+)
+add(
+    "torch.Tensor.register_hook torch.vmap torch.utils.checkpoint.checkpoint torch.autograd.grad "
+    "torch.autograd.backward",
+    skip="no_input_rule",
+    note="needs_callable",
+)
 
 _ = (DT, P)
 

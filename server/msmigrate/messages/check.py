@@ -260,6 +260,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore takes the repeats as one tuple",
         "MindSpore 以一个元组接收重复次数",
     ),
+    "check.note.cuda_only": (
+        "needs CUDA (torch has no CPU kernel for it, or it selects a CUDA device); not run",
+        "需要 CUDA（torch 没有它的 CPU 内核，或它选择 CUDA 设备），未运行",
+    ),
+    "check.note.needs_callable": (
+        "needs a Python function (hook, closure) or an autograd graph as input; not generated",
+        "需要 Python 函数（钩子、闭包）或自动微分图作为输入，未生成",
+    ),
+    "check.note.needs_instance": (
+        "needs an nn.Module or Optimizer instance (its method, or a module argument); input specs build none",
+        "需要 nn.Module 或 Optimizer 实例（其方法或模块参数），输入规格不构造实例",
+    ),
+    "check.note.needs_process_group": (
+        "needs an initialized distributed process group (several processes); not run in one process",
+        "需要已初始化的分布式进程组（多个进程），不在单个进程中运行",
+    ),
     "check.note.needs_factorization": (
         "inputs must come from a matrix factorization; not generated",
         "输入必须来自矩阵分解结果，未生成",
