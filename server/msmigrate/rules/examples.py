@@ -11,43 +11,62 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-# rule id → (example that triggers the rule, counter-example that does not)
-_CASES: dict[str, tuple[str, str]] = {
-    "MSM100": ("import torch\ny = torch.abs(x)\n", "import numpy\ny = numpy.abs(x)\n"),
+# rule id → (example that triggers the rule, counter-example that does not, [(line, column) of its findings
+# in the example])
+_CASES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
+    "MSM100": ("import torch\ny = torch.abs(x)\n", "import numpy\ny = numpy.abs(x)\n", [(2, 5)]),
     "MSM101": (
         "import torch.nn as nn\nlayer = nn.Linear(3, 4)\n",
         "import torch.nn as nn\nact = nn.ReLU()\n",
+        [(2, 9)],
     ),
     "MSM102": (
         "import torch\n\ndef f(a, m):\n    return a.masked_fill(m, 0)\n",
         "import torch\n\ndef f(a):\n    return a.keys()\n",
+        [(4, 14)],
     ),
     "MSM103": (
         "import torch\nlayer = torch.nn.Linaer(3, 4)\n",
         "import torch\nlayer = torch.nn.Linear(3, 4)\n",
+        [(2, 9)],
     ),
-    "MSM200": ("import torch\nlow, high = torch.aminmax(x)\n", "import torch\nlow = torch.amin(x)\n"),
+    "MSM200": (
+        "import torch\nlow, high = torch.aminmax(x)\n",
+        "import torch\nlow = torch.amin(x)\n",
+        [(2, 13)],
+    ),
     "MSM600": (
         "from torch.utils.data import random_split\nparts = random_split(data, [8, 2])\n",
         "import torch\nparts = torch.split(data, 2)\n",
+        [(2, 9)],
     ),
 }
-
 
 
 @cache
 def cases() -> dict[str, tuple[str, str]]:
     """Rule id → (example, counter-example): the table above and the rule modules' ``EXAMPLES``."""
+    return {rule: (positive, negative) for rule, (positive, negative, _) in _examples().items()}
+
+
+@cache
+def positions() -> dict[str, list[tuple[int, int]]]:
+    """Rule id → the (line, column) of each of its findings in its example."""
+    return {rule: list(where) for rule, (_, _, where) in _examples().items()}
+
+
+@cache
+def _examples() -> dict[str, tuple[str, str, list[tuple[int, int]]]]:
     from msmigrate.rules.registry import rule_modules
 
     found = dict(_CASES)
     for module in rule_modules():
         if module.__name__ == __name__:
             continue
-        for rule, (positive, negative, _positions) in getattr(module, "EXAMPLES", {}).items():
+        for rule, example in getattr(module, "EXAMPLES", {}).items():
             if rule in found:
                 raise ValueError(f"two examples for {rule}")
-            found[rule] = (positive, negative)
+            found[rule] = example
     return dict(sorted(found.items()))
 
 
