@@ -226,18 +226,28 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
 
 
 _PROPERTIES = frozenset({"T", "mT", "H", "mH", "real", "imag", "shape", "dtype", "data", "grad", "ndim",
-                         "is_leaf", "layout", "device", "is_cuda", "nbytes", "itemsize"})
+                         "is_leaf", "layout", "device", "is_cuda", "is_meta", "nbytes", "itemsize"})
 
 
 def _is_property(member: str) -> bool:
     return member in _PROPERTIES
 
 
+def program_for(api: str, mindspore_api: str, kb: Any) -> Program:
+    """The program of one torch API from its input spec (``mindspore_api`` picks a pair's own spec)."""
+    from msmigrate.check.spec import ApiSpec, api_kind, spec_for
+
+    kind = api_kind(api, kb.torch_kind(api))
+    spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=mindspore_api)
+    if kb.torch_kind(api) == "attribute" and api.count(".") == 1 and is_dtype_name(api[6:]):
+        kind, spec = "dtype", ApiSpec()
+    return make_program(api, mindspore_api, spec, kind)
+
+
 def programs_for_table(version: str, derived: bool = True) -> list[Program]:
     """One program per mapped torch API of the table (``torch.*`` names only), then, with ``derived``,
     one per derived mapping the knowledge base offers for an API the table does not map (namespace
     group ``derived``)."""
-    from msmigrate.check.spec import ApiSpec, api_kind, spec_for
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.knowledge.model import MappingCategory
 
@@ -245,11 +255,7 @@ def programs_for_table(version: str, derived: bool = True) -> list[Program]:
     programs: dict[str, Program] = {}
 
     def add(api: str, mindspore_api: str, category: str, namespace: str) -> None:
-        kind = api_kind(api, kb.torch_kind(api))
-        spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=mindspore_api)
-        if kb.torch_kind(api) == "attribute" and api.count(".") == 1 and is_dtype_name(api[6:]):
-            kind, spec = "dtype", ApiSpec()
-        program = make_program(api, mindspore_api, spec, kind)
+        program = program_for(api, mindspore_api, kb)
         program.namespace, program.category = namespace, category
         programs[api] = program
 

@@ -8,6 +8,8 @@ import importlib.util
 import harness
 import pytest
 
+from msmigrate.knowledge.base import get_knowledge_base
+
 needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs torch")
 
 # APIs that had no program (a required parameter without a rule) or a torch program that failed
@@ -35,8 +37,11 @@ torch.nn.TransformerEncoderLayer torch.nn.TransformerDecoderLayer
 
 @needs_torch
 def test_specified_apis_get_torch_programs_that_run(tmp_path) -> None:
-    programs = [p for p in harness.programs_for_table("2.6") if p.torch_api in RUNNABLE]
-    assert sorted(p.torch_api for p in programs) == sorted(RUNNABLE)
+    # every listed API, mapped or not by a table (a derived mapping whose check fails is not offered, but
+    # its input spec stays)
+    kb = get_knowledge_base("2.6")
+    programs = [harness.program_for(api, getattr(kb.mapping(api), "mindspore_api", "") or "", kb)
+                for api in RUNNABLE]
     assert [p.torch_api for p in programs if p.skip] == []
     runs = harness.run_programs("torch", [(p.id, p.source) for p in programs], tmp_path)
     failed = {p.torch_api: runs[p.id].get("error", "")[-120:] for p in programs if not runs[p.id]["ok"]}
