@@ -159,7 +159,9 @@ try {
     const tree = page.locator('.pane[aria-label*="Scan Results"], .pane:has(.pane-header:has-text("Scan Results"))').first();
     await tree.waitFor({ state: "visible", timeout: 180_000 });
     const rows = tree.locator(".monaco-list-row");
-    await rows.filter({ hasText: "train.py" }).first().waitFor({ timeout: 180_000 });
+    // The tree fills in as the folders expand: wait for the folder and file rows themselves.
+    await rows.filter({ hasText: /train\.py \(\d+\)/ }).first().waitFor({ timeout: 180_000 });
+    await rows.filter({ hasText: /models \(\d+\)/ }).first().waitFor({ timeout: 30_000 }).catch(() => {});
     const labels = await rows.allTextContents();
     assert.ok(labels.some((l) => /models \(\d+\)/.test(l)), `no "models (N)" folder row in ${labels}`);
     assert.ok(labels.some((l) => /train\.py \(\d+\)/.test(l)), `no "train.py (N)" file row in ${labels}`);
