@@ -33,6 +33,8 @@ export interface ServerSettings {
   device: (typeof DEVICES)[number];
   pythonPath: string;
   disabledRules: string[];
+  /** Files not open in the editor larger than this are skipped by scans ("10MB", "512KB", bytes). */
+  maxFileSize: string;
 }
 
 /** Settings only the client uses (how to start the server). */
@@ -51,6 +53,7 @@ export const SERVER_DEFAULTS: ServerSettings = {
   device: "CPU",
   pythonPath: "",
   disabledRules: [],
+  maxFileSize: "10MB",
 };
 
 /** Settings whose change needs a new server process rather than a configuration notification. */
@@ -133,6 +136,7 @@ export function toServerSettings(config: ConfigReader, ctx: PathContext): Server
     }
   }
   const pythonPath = config.get<string>("pythonPath");
+  const maxFileSize = config.get<unknown>("maxFileSize");
   return {
     mindsporeVersion: oneOf(config.get("mindsporeVersion"), MINDSPORE_VERSIONS, SERVER_DEFAULTS.mindsporeVersion),
     language: serverLanguage(config, ctx.uiLanguage),
@@ -143,6 +147,7 @@ export function toServerSettings(config: ConfigReader, ctx: PathContext): Server
     device: oneOf(config.get("device"), DEVICES, SERVER_DEFAULTS.device),
     pythonPath: typeof pythonPath === "string" && pythonPath.trim() ? expandVariables(pythonPath.trim(), ctx) : "",
     disabledRules: stringList(config.get("disabledRules")).map((r) => r.trim().toUpperCase()),
+    maxFileSize: typeof maxFileSize === "string" && maxFileSize.trim() ? maxFileSize.trim() : SERVER_DEFAULTS.maxFileSize,
   };
 }
 

@@ -58,6 +58,7 @@ describe("toServerSettings", () => {
           device: "Ascend",
           pythonPath: "${workspaceFolder}/.venv/bin/python",
           disabledRules: ["msm100", " MSM201 "],
+          maxFileSize: " 2MB ",
         },
         "workspaceFolderValue",
       ),
@@ -73,11 +74,13 @@ describe("toServerSettings", () => {
       device: "Ascend",
       pythonPath: "/ws/.venv/bin/python",
       disabledRules: ["MSM100", "MSM201"],
+      maxFileSize: "2MB",
     });
   });
 
   it("falls back to defaults for values outside the allowed sets", () => {
-    const s = toServerSettings(config({ mindsporeVersion: "3.0", device: "TPU", codeLens: "yes" }), ctx);
+    const s = toServerSettings(config({ mindsporeVersion: "3.0", device: "TPU", codeLens: "yes", maxFileSize: 5 }), ctx);
+    assert.equal(s.maxFileSize, "10MB");
     assert.equal(s.mindsporeVersion, "auto");
     assert.equal(s.device, "CPU");
     assert.equal(s.codeLens, true);
@@ -127,6 +130,7 @@ describe("package.json contributes every server setting", () => {
     "device",
     "pythonPath",
     "disabledRules",
+    "maxFileSize",
   ];
 
   it("lists the ARCHITECTURE.md settings plus the client's own", () => {

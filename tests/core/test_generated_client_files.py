@@ -102,3 +102,13 @@ def test_command_arguments_become_one_object():
     assert positional_problem("msmigrate.checkEquivalence", ["torch.abs", None, "3"]) == "[2]: str"
     assert positional_problem("msmigrate.checkEquivalence", ["torch.abs", None, True]) == "[2]: bool"
     assert positional_problem("msmigrate.checkEquivalence", ["torch.abs", "u", 3, 5]) is None
+
+
+def test_the_declared_max_file_size_default_is_the_servers():
+    from msmigrate.contract.settings import SETTINGS
+    from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
+    from msmigrate.scan.reading import parse_size
+
+    (setting,) = [s for s in SETTINGS if s.key == "maxFileSize"]
+    assert setting.default == "10MB"
+    assert parse_size(setting.default) == DEFAULT_MAX_FILE_BYTES

@@ -69,6 +69,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("device", "string", "CPU", DEVICES),
     Setting("pythonPath", "string", ""),
     Setting("disabledRules", "array", [], item_pattern=RULE_ID_PATTERN),
+    Setting("maxFileSize", "string", "10MB"),
     Setting("trace.server", "string", "off", ("off", "messages", "verbose"), scope="window",
             clients=(VSCODE,), message="settings.trace"),
 )

@@ -105,6 +105,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Rule ids to turn off, for example `MSM100`. `msmigrate rules` lists them all.",
         "要关闭的规则编号，例如 `MSM100`。运行 `msmigrate rules` 可查看全部规则。",
     ),
+    "settings.maxFileSize": (
+        "Files larger than this that are not open in the editor are skipped by project and file scans, "
+        "for example `10MB`, `512KB` or a number of bytes.",
+        "扫描项目或文件时跳过大于此大小且未在编辑器中打开的文件，例如 `10MB`、`512KB` 或字节数。",
+    ),
     "settings.trace": (
         "Log the messages between VS Code and the language server in the output channel.",
         "在输出面板中记录 VS Code 与语言服务器之间的消息。",
