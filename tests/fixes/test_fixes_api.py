@@ -238,3 +238,11 @@ def test_std_and_var_stay_unbiased(kb24):
         "import torch\nimport mindspore\ny = mindspore.ops.std(x, 1, ddof=1)\n")
     assert fixed("import torch\ny = torch.var_mean(x, dim=0)\n", kb24, "torch.var_mean") == (
         "import torch\nimport mindspore\ny = mindspore.ops.var_mean(x, axis=0, ddof=1)\n")
+
+
+def test_a_parameter_of_the_same_meaning_takes_the_mindspore_name(kb26):
+    # torch's size is MindSpore's shape, num_classes is depth (knowledge/param_facts.SAME_MEANING)
+    assert fixed("import torch\ny = torch.broadcast_to(x, size=(2, 3))\n", kb26, "torch.broadcast_to") == (
+        "import torch\nimport mindspore\ny = mindspore.mint.broadcast_to(x, shape=(2, 3))\n")
+    assert fixed("import torch\ny = torch.broadcast_to(x, (2, 3))\n", kb26, "torch.broadcast_to") == (
+        "import torch\nimport mindspore\ny = mindspore.mint.broadcast_to(x, (2, 3))\n")

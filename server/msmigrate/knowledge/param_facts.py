@@ -28,6 +28,14 @@ TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", 
 # names of the tensor an operator works on, as its first parameter (torch.linalg.inv(A) → inv(input)):
 # passed first by position, it is the same argument whatever the two signatures call it
 PRIMARY_INPUTS = frozenset({"input", "self", "x", "x1", "A", "a", "tensor", "input_x", "data"})
+# parameter names that mean the same value in torch and MindSpore (reviewed against both signatures): a
+# torch keyword becomes the MindSpore one when the overload has it and torch's signature does not
+SAME_MEANING: dict[str, frozenset[str]] = {
+    "size": frozenset({"shape"}),
+    "num_classes": frozenset({"depth"}),
+    "num_embeddings": frozenset({"vocab_size"}),
+    "embedding_dim": frozenset({"embedding_size"}),
+}
 _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
 # a MindSpore default that means "not given" (decided by other parameters), and a torch default the
 # stubs do not show: neither can be compared
@@ -63,7 +71,8 @@ def accepts(signatures: Sequence[Signature], name: str) -> bool:
 def keyword_target(name: str, overload: Signature, renames: Mapping[str, str],
                    torch_names: Sequence[str]) -> str | None:
     """The MindSpore keyword of ``overload`` for torch parameter ``name``: the same name, the row's
-    rename, a similar name, or the parameter at the same position (names the torch signature also has
+    rename, a name of the same meaning (:data:`SAME_MEANING`), a similar name, or the parameter at the same
+    position (names the torch signature also has
     are never taken over), else ``None``."""
     keywords = [p["name"] for p in overload if p.get("kind") not in ("positional_only", *_VARIADIC)]
     if name in keywords:
@@ -72,6 +81,9 @@ def keyword_target(name: str, overload: Signature, renames: Mapping[str, str],
     if renamed in keywords:
         return renamed
     free = [k for k in keywords if k not in torch_names]
+    same = [k for k in free if k in SAME_MEANING.get(name, ())]
+    if same:
+        return same[0]
     close = difflib.get_close_matches(name, free, n=1, cutoff=_SIMILAR)
     if close:
         return close[0]
