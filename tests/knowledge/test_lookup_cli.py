@@ -284,3 +284,26 @@ def test_wrapped_note_lines_stay_under_the_note_text() -> None:
         "  - Not in the MindSpore 2.6 mapping table; derived: in the official mapping of MindSpore 2.4, 2.3;"
     )
     assert lines[start + 1] == "    counterpart in MindSpore 2.10 with the same parameters; verified on CPU."
+
+
+def test_a_target_without_a_cpu_kernel_names_what_the_fix_writes() -> None:
+    data = lookup_json("torch.nn.BatchNorm2d", "2.6")
+    assert data["mindspore_api"] == "mindspore.mint.nn.BatchNorm2d"
+    assert data["device"] == "CPU"
+    assert data["device_target"] == {"mindspore_api": "mindspore.nn.BatchNorm2d", "table": "2.4",
+                                     "replaced": "mindspore.mint.nn.BatchNorm2d", "derived": False,
+                                     "verified": True}
+    assert ("MindSpore 2.10 has no CPU kernel for mindspore.mint.nn.BatchNorm2d: on CPU the quick-fix writes "
+            "mindspore.nn.BatchNorm2d instead (the mapping of the MindSpore 2.4 table, verified on CPU)."
+            ) in data["notes"]
+    zh = lookup_json("torch.nn.BatchNorm2d", "2.6", "zh")
+    prefix = "MindSpore 2.10 在 CPU 上没有 mindspore.mint.nn.BatchNorm2d 的算子实现"
+    assert any(n.startswith(prefix) for n in zh["notes"])
+    # nothing replaces mint.roll on CPU: the note says the call fails there
+    roll = lookup_json("torch.roll", "2.6")
+    assert roll["device_target"] is None and roll["no_kernel"] == "mindspore.mint.roll"
+    # the 2.4 table's target runs on CPU; without checks for a device nothing is claimed
+    assert lookup_json("torch.nn.BatchNorm2d", "2.4")["device_target"] is None
+    code, out = run("lookup", "torch.nn.BatchNorm2d", "--mindspore-version", "2.6", "--device", "Ascend",
+                    "--json")
+    assert code == 0 and json.loads(out)["device_target"] is None and json.loads(out)["no_kernel"] is None

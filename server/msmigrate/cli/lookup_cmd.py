@@ -18,8 +18,11 @@ from msmigrate.i18n import t
     help="Mapping table to use: 1.10, 2.3, 2.4, 2.6 or auto (closest to the installed MindSpore).",
 )
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--device", type=click.Choice(["CPU", "GPU", "Ascend"], case_sensitive=False), default="CPU",
+              show_default=True, help="Device the migrated code runs on (a target without a kernel there is "
+              "reported with the replacement the quick-fix writes).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def lookup(name: str, mindspore_version: str, lang: str, as_json: bool) -> None:
+def lookup(name: str, mindspore_version: str, lang: str, device: str, as_json: bool) -> None:
     """Show the MindSpore equivalent of a PyTorch API (full name or alias such as nn.Linear, F.relu)."""
     from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
     from msmigrate.knowledge.lookup import lookup as do_lookup
@@ -31,7 +34,7 @@ def lookup(name: str, mindspore_version: str, lang: str, as_json: bool) -> None:
     except ValueError as exc:
         message = t("kb.lookup.bad_version", lang, version=mindspore_version, choices=", ".join(VERSIONS))
         raise click.BadParameter(message, param_hint="--mindspore-version") from exc
-    result = do_lookup(name, kb)
+    result = do_lookup(name, kb, device=device)
     if as_json:
         click.echo(json.dumps(result.to_json(lang), indent=2, ensure_ascii=False))
     else:

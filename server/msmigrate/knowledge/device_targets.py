@@ -54,7 +54,7 @@ def runnable_targets(torch_api: str, version: str, device: str = "CPU") -> tuple
 def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[DeviceTarget, ...]:
     from msmigrate.check.verified import verified_status
 
-    replaced = _without_kernel(torch_api, version, device)
+    replaced = without_kernel(torch_api, version, device)
     if replaced is None:
         return ()
     others = sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)
@@ -83,7 +83,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
     return tuple(found.values())
 
 
-def _without_kernel(torch_api: str, version: str, device: str) -> str | None:
+def without_kernel(torch_api: str, version: str, device: str) -> str | None:
     """The target of ``torch_api`` in table ``version`` (its row, else its derived mapping) when the
     checks recorded that it has no kernel on ``device``."""
     from msmigrate.check.verified import verified_status

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from msmigrate.i18n import t, t_list
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
+from msmigrate.knowledge.device_targets import DeviceTarget, runnable_target, without_kernel
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.knowledge.param_facts import mindspore_value, same_default
 
@@ -54,6 +55,10 @@ class LookupResult:
     # renames the installed MindSpore signature rejects: torch name → keep | use:<name> | drop
     # (knowledge/consistency.py rename_resolution)
     rejected_renames: dict[str, str] = field(default_factory=dict)
+    device: str = "CPU"
+    # the target has no kernel on ``device`` (recorded by the checks): the replacement the quick-fix writes
+    device_target: DeviceTarget | None = None
+    no_kernel: str | None = None  # the target without a kernel on ``device`` when nothing replaces it
 
     @property
     def found(self) -> bool:
@@ -152,7 +157,25 @@ class LookupResult:
         if self.alternatives:
             names = ", ".join(r.mindspore_api or "—" for r in self.alternatives)
             notes.append(t("kb.note.alternatives", lang, names=names))
+        notes += self._device_notes(lang)
         return notes
+
+    def _device_notes(self, lang: str) -> list[str]:
+        """What the quick-fix writes on ``device`` when the target has no kernel there."""
+        swap = self.device_target
+        if swap is not None:
+            if swap.derived is not None:
+                source = t("kb.device_source.derived", lang, device=swap.device)
+            elif swap.verified:
+                source = t("kb.device_source.table", lang, table=swap.table, device=swap.device)
+            else:
+                source = t("kb.device_source.same_values", lang, table=swap.table)
+            return [t("kb.note.device_target", lang, replaced=swap.replaced, device=swap.device,
+                      mindspore=self.inventory_mindspore, target=swap.row.mindspore_api, source=source)]
+        if self.no_kernel:
+            return [t("kb.note.no_kernel", lang, replaced=self.no_kernel, device=self.device,
+                      mindspore=self.inventory_mindspore)]
+        return []
 
     def advice_markdown(self, lang: str = "en") -> str | None:
         """The missing-API advice (another module's text), or None when absent or failing."""
@@ -192,6 +215,14 @@ class LookupResult:
             "source": "derived" if self.derived else ("table" if self.status == "mapped" else None),
             "derived": self.derived.to_json() if self.derived is not None else None,
             "gone_target": self.gone_target,
+            "device": self.device,
+            # on ``device``: the MindSpore API the quick-fix writes when the target has no kernel there
+            "device_target": ({"mindspore_api": self.device_target.row.mindspore_api,
+                               "table": self.device_target.table, "replaced": self.device_target.replaced,
+                               "derived": self.device_target.derived is not None,
+                               "verified": self.device_target.verified}
+                              if self.device_target is not None else None),
+            "no_kernel": self.no_kernel,
         }
 
     def _param_rows(self, lang: str) -> list[tuple[str, str, str]]:
@@ -327,8 +358,9 @@ def _clean_query(name: str) -> str:
     return "".join(text.split())
 
 
-def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> LookupResult:
-    """Find ``name`` (full name or alias such as ``nn.Linear``, ``F.relu``, ``Tensor.view``) in ``kb``."""
+def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True, device: str = "CPU") -> LookupResult:
+    """Find ``name`` (full name or alias such as ``nn.Linear``, ``F.relu``, ``Tensor.view``) in ``kb``; on
+    ``device``, a target without a kernel there is reported with the replacement the quick-fix writes."""
     query = name
     cleaned = _clean_query(name)
     torch_api = kb.canonical(cleaned) if cleaned else ""
@@ -369,6 +401,11 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True) -> Look
             resolution = rename_resolution(kb, row, old)
             if resolution is not None:
                 result.rejected_renames[old] = resolution
+    if status == "mapped":
+        result.device = device
+        result.device_target = runnable_target(torch_api, version, device)
+        if result.device_target is None:
+            result.no_kernel = without_kernel(torch_api, version, device) or None
     if status != "mapped":
         result.advice = _missing_advice(torch_api, kb)
         if other_versions:

@@ -321,7 +321,7 @@ def register(server: MsMigrateServer) -> None:
             return {"error": t("lsp.command.bad_args", server.lang, command=LOOKUP)}
         from msmigrate.knowledge.lookup import lookup
 
-        found = lookup(name.strip(), server.kb)
+        found = lookup(name.strip(), server.kb, device=server.settings.device)
         # the client shows ``markdown`` as the lookup page: the lookup is rendered here only
         return {**found.to_json(server.lang), "markdown": found.render_markdown(server.lang)}
 

@@ -77,12 +77,12 @@ def row_markdown(row: MappingRow, lang: str) -> str:
     return "\n\n".join(parts)
 
 
-def _lookup_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
+def _lookup_markdown(name: str, kb: KnowledgeBase, lang: str, device: str = "CPU") -> str | None:
     try:
         from msmigrate.knowledge.lookup import lookup
     except ImportError:
         return None
-    return lookup(name, kb).render_markdown(lang)
+    return lookup(name, kb, device=device).render_markdown(lang)
 
 
 def _advice_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
@@ -107,7 +107,7 @@ def hover_markdown(finding: Finding, kb: KnowledgeBase, lang: str, device: str =
     """The hover text for one finding, in ``lang``."""
     name = finding.torch_api or ""
     sections: list[str] = []
-    looked_up = _lookup_markdown(name, kb, lang)
+    looked_up = _lookup_markdown(name, kb, lang, device)
     row = kb.row(name)
     if looked_up:
         sections.append(looked_up)

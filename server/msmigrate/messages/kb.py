@@ -155,6 +155,30 @@ MESSAGES.update(
             "operator.",
             "可用等价计算替换、用已映射接口组合实现，或开发自定义算子。",
         ),
+        "kb.note.device_target": (
+            "MindSpore {mindspore} has no {device} kernel for {replaced}: on {device} the quick-fix writes "
+            "{target} instead ({source}).",
+            "MindSpore {mindspore} 在 {device} 上没有 {replaced} 的算子实现：在 {device} 上快速修复改写为 "
+            "{target}（{source}）。",
+        ),
+        "kb.device_source.table": (
+            "the mapping of the MindSpore {table} table, verified on {device}",
+            "MindSpore {table} 映射表中的映射，已在 {device} 上验证",
+        ),
+        "kb.device_source.derived": (
+            "a derived mapping verified on {device}",
+            "已在 {device} 上验证的推导映射",
+        ),
+        "kb.device_source.same_values": (
+            "the mapping of the MindSpore {table} table: the same values, with int32 indices",
+            "MindSpore {table} 映射表中的映射：数值相同，索引为 int32",
+        ),
+        "kb.note.no_kernel": (
+            "MindSpore {mindspore} has no {device} kernel for {replaced}, and no replacement verified on "
+            "{device} is known: the call will fail there.",
+            "MindSpore {mindspore} 在 {device} 上没有 {replaced} 的算子实现，"
+            "也没有已在 {device} 上验证的替代：该调用在此设备上会失败。",
+        ),
         "kb.note.other_versions": (
             "Mapped in other MindSpore versions: {versions}.",
             "在其他 MindSpore 版本中有映射：{versions}。",
