@@ -52,8 +52,9 @@ def test_diff_writes_nothing_and_prints_a_patch(sample: Path) -> None:
     assert code == 0
     assert _tree_digest(sample) == before
     assert "--- a/models/resnet.py\n+++ b/models/resnet.py\n" in out
+    # a type named in an annotation is a safe rename (fixes/safety.py)
     assert ("-    def forward(self, x: Tensor) -> Tensor:\n"
-            "+    def construct(self, x: Tensor) -> Tensor:\n") in out
+            "+    def construct(self, x: mindspore.Tensor) -> mindspore.Tensor:\n") in out
     assert "nothing written" in err
 
 
@@ -177,7 +178,7 @@ def test_file_changed_while_fixing_is_not_overwritten(tmp_path: Path, monkeypatc
 
 def test_select_and_ignore_choose_rules(sample: Path) -> None:
     code, out, _err = _run(str(sample), "--json", "--select", "MSM5", "--diff", *V)
-    patterns = {"MSM501", "MSM502", "MSM504", "MSM505", "MSM508", "imports"}
+    patterns = {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508", "imports"}
     assert set(json.loads(out)["fixes_by_rule"]) <= patterns
     code, out, _err = _run(str(sample), "--json", "--ignore", "MSM501", "--diff", *V)
     assert "MSM501" not in json.loads(out)["fixes_by_rule"]
@@ -241,3 +242,15 @@ def test_unused_torch_imports_are_removed(before: str, after: str | None) -> Non
 
     edits = unused_torch_import_edits(before)
     assert (apply_edits(before, edits) if edits else None) == after
+
+
+def test_safe_fixes_cover_type_names_init_calls_and_verified_derived_mappings(tmp_path: Path) -> None:
+    path = tmp_path / "model.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\ndef f(x: torch.Tensor, w) -> torch.Tensor:\n"
+                    "    nn.init.zeros_(w)\n    return nn.MaxPool2d(2)(x)\n", encoding="utf-8")
+    _run(str(tmp_path), *V)  # safe fixes only
+    init = "mindspore.common.initializer"
+    assert path.read_text(encoding="utf-8") == (
+        "import mindspore\n\n\ndef f(x: mindspore.Tensor, w) -> mindspore.Tensor:\n"
+        f"    w.assign_value({init}.initializer({init}.Zero(), w.shape, w.dtype).init_data())\n"
+        "    return mindspore.nn.MaxPool2d(2, stride=2)(x)\n")

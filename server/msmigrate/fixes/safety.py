@@ -3,15 +3,18 @@
 A fix is safe when the rewrite cannot change what the program computes:
 
 * the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
-  ``nn.Sequential`` → ``SequentialCell``, device moves, ``train()/eval()`` → ``set_train``, ``lr`` →
-  ``learning_rate``);
-* an API replacement whose mapping passed the numeric check on CPU (``verified-<table>-CPU.json``),
-  including the device-aware replacement of a target without a CPU kernel
-  (:mod:`msmigrate.knowledge.device_targets`);
+  ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*`` → ``set_data(initializer(...))`` with the same
+  distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``);
+* a type *named* rather than called (an annotation, an ``isinstance`` class) renamed to the mapping's
+  MindSpore class: naming it computes nothing, and the migrated values are of that class;
+* an API replacement whose mapping passed the numeric check on CPU (``verified-<table>-CPU.json``, or
+  ``verified-derived-CPU.json`` for a derived mapping), including the device-aware replacement of a
+  target without a CPU kernel (:mod:`msmigrate.knowledge.device_targets`);
 * an API replacement of a *consistent* mapping whose two installed signatures have the same
   parameters in the same order (a rename of the function only).
 
-Everything else (differences not verified, equivalent replacements of missing APIs) is *unsafe*: the
+Everything else (differences not verified, equivalent replacements of missing APIs, checkpoint loading,
+which needs the file converted) is *unsafe*: the
 editor still offers it, ``msmigrate fix`` applies it only when asked.
 """
 
@@ -19,13 +22,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from msmigrate.model.finding import FindingCategory
+from msmigrate.model.finding import FindingCategory, UsageKind
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.model.finding import Finding
 
-EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM504", "MSM505", "MSM508"})
+EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508"})
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 _VARIADIC = ("var_positional", "var_keyword")
 
@@ -36,6 +39,8 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
         return True
     if finding.rule not in API_RULES or not finding.torch_api:
         return False
+    if finding.usage is UsageKind.REFERENCE and finding.mindspore_api:
+        return True
     from msmigrate.check.verified import verified_status
     from msmigrate.knowledge.device_targets import runnable_target
 
@@ -45,6 +50,9 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
     status = verified_status(finding.torch_api, kb.version, "CPU")
     if status is not None and status.status in ("pass", "fail"):
         return status.passed
+    derived = kb.derived(finding.torch_api)
+    if derived is not None and derived.mindspore_api == finding.mindspore_api and derived.verified:
+        return True  # a derived mapping whose candidate passed the numeric check on CPU
     if finding.category is not FindingCategory.CONSISTENT or not finding.mindspore_api:
         return False
     return same_parameters(kb.torch_signatures(finding.torch_api),
