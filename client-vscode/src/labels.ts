@@ -1,32 +1,16 @@
-// Display names of report values: findings' through vscode.l10n (l10n/bundle.l10n.zh-cn.json), mapping
-// categories' from the server's messages (protocol.ts).
+// Display names of report values: finding and mapping categories in the server's words (generated into
+// protocol.ts, the same as in the server's reports), severities through vscode.l10n.
 
 import * as vscode from "vscode";
-import { MAPPING_CATEGORY_LABELS } from "./protocol";
+import { FINDING_CATEGORY_LABELS, MAPPING_CATEGORY_LABELS } from "./protocol";
 
-export function categoryLabel(category: string): string {
-  switch (category) {
-    case "consistent":
-      return vscode.l10n.t("Consistent");
-    case "differences":
-      return vscode.l10n.t("Differences");
-    case "missing":
-      return vscode.l10n.t("Missing in MindSpore");
-    case "possible_tensor_api":
-      return vscode.l10n.t("Possible Tensor API");
-    case "data_processing":
-      return vscode.l10n.t("Data processing");
-    case "unknown_torch_name":
-      return vscode.l10n.t("Unknown torch name");
-    case "dynamic_shape":
-      return vscode.l10n.t("Dynamic shape");
-    case "sparse":
-      return vscode.l10n.t("Sparse");
-    case "framework_pattern":
-      return vscode.l10n.t("Framework pattern");
-    default:
-      return category;
-  }
+function inLanguage(label: { en: string; zh: string } | undefined, language: string): string | undefined {
+  return label && (language.toLowerCase().startsWith("zh") ? label.zh : label.en);
+}
+
+/** A finding category (model/finding.py `FindingCategory`) in VS Code's display language. */
+export function categoryLabel(category: string, language: string = vscode.env.language): string {
+  return inLanguage(FINDING_CATEGORY_LABELS[category], language) ?? category;
 }
 
 export function severityLabel(severity: string): string {
@@ -47,9 +31,5 @@ export function severityLabel(severity: string): string {
 /** Mapping-table categories (knowledge/model.py `MappingCategory`) in the server's words (generated into
  * protocol.ts), in VS Code's display language. */
 export function mappingCategoryLabel(category: string, language: string = vscode.env.language): string {
-  const label = MAPPING_CATEGORY_LABELS[category];
-  if (!label) {
-    return category;
-  }
-  return language.toLowerCase().startsWith("zh") ? label.zh : label.en;
+  return inLanguage(MAPPING_CATEGORY_LABELS[category], language) ?? category;
 }

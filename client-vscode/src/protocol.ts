@@ -8,6 +8,19 @@ export const FINDING_CATEGORIES = ["consistent", "differences", "missing", "poss
 
 export type FindingCategory = (typeof FINDING_CATEGORIES)[number];
 
+/** Display names of the finding categories, as the server's reports word them. */
+export const FINDING_CATEGORY_LABELS: Record<string, { en: string; zh: string }> = {
+  consistent: { en: "Consistent", zh: "一致" },
+  differences: { en: "With differences", zh: "存在差异" },
+  missing: { en: "Missing", zh: "缺失" },
+  possible_tensor_api: { en: "Possibly Tensor API", zh: "可能是 Tensor 接口" },
+  data_processing: { en: "Data processing", zh: "数据处理" },
+  unknown_torch_name: { en: "Unknown torch name", zh: "未知 torch 名称" },
+  dynamic_shape: { en: "Dynamic shape", zh: "动态 shape" },
+  sparse: { en: "Sparse", zh: "稀疏" },
+  framework_pattern: { en: "Framework pattern", zh: "框架用法" },
+};
+
 /** Severities of findings, most severe first. */
 export const SEVERITIES = ["error", "warning", "information", "hint"] as const;
 

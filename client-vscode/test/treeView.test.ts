@@ -54,7 +54,7 @@ describe("ScanTreeProvider", () => {
     const categories = tree.getChildren(file);
     assert.deepEqual(
       categories.map((c) => tree.getTreeItem(c).label),
-      ["Differences (1)", "Framework pattern (1)"],
+      ["With differences (1)", "Framework pattern (1)"],  // the server's words (protocol.ts)
     );
     const [conv] = tree.getChildren(categories[0]);
     const item = tree.getTreeItem(conv);
@@ -82,5 +82,14 @@ describe("ScanTreeProvider", () => {
     assert.equal(tree.getTreeItem(folder).label, "net (1)");
     tree.setFilter({});
     assert.equal(tree.summary(), "2 findings in 1 files");
+  });
+});
+
+describe("category labels", () => {
+  it("are the server's report words, in VS Code's display language", async () => {
+    const { categoryLabel } = await import("../src/labels");
+    assert.equal(categoryLabel("missing", "en"), "Missing");
+    assert.equal(categoryLabel("missing", "zh-cn"), "缺失");
+    assert.equal(categoryLabel("no_such_category", "en"), "no_such_category");
   });
 });

@@ -222,6 +222,8 @@ def protocol_ts() -> str:
         _ts_string_list("FINDING_CATEGORIES", [c.value for c in FindingCategory],
                         "Finding categories (model/finding.py FindingCategory)."),
         ["export type FindingCategory = (typeof FINDING_CATEGORIES)[number];"],
+        _labels("FINDING_CATEGORY_LABELS", [c.value for c in FindingCategory], lambda c: f"report.category.{c}",
+                "Display names of the finding categories, as the server's reports word them."),
         _ts_string_list("SEVERITIES", [s.value for s in Severity],
                         "Severities of findings, most severe first."),
         ["export type Severity = (typeof SEVERITIES)[number];"],
