@@ -24,6 +24,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
 from msmigrate.knowledge.param_facts import (
+    DEFAULT_FROM,
     ArgumentPlan,
     companions,
     converts,
@@ -261,7 +262,7 @@ def _defaults_from(binding: Binding | None, plan: ArgumentPlan, mindspore_api: s
     """(MindSpore parameter, value, MindSpore default) for parameters the call leaves out whose torch
     default is another argument's value (``nn.MaxPool2d(2)``: stride=2), when that argument is a name or
     a literal (it is written twice)."""
-    if binding is None:
+    if binding is None or mindspore_api not in DEFAULT_FROM:  # no such parameter: no text to write
         return []
     targets = dict(plan.targets)
     # MindSpore name → the value's text ("" for a value that is not plain: passed, but not written twice)
