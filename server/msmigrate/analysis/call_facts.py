@@ -11,6 +11,7 @@ parameters passed that MindSpore lacks, and defaults that differ for parameters 
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -23,6 +24,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
 from msmigrate.knowledge.param_facts import (
+    DEFAULT_FROM,
     ArgumentPlan,
     companions,
     converts,
@@ -72,6 +74,52 @@ def call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         return found
     key = _DERIVED_KEYS.get(found.message_key, found.message_key)
     return replace(found, message_key=key, message_args={**found.message_args, "provenance": provenance})
+
+
+def call_shape(call: ast.Call, is_tensor: Callable[[ast.expr], bool] | None,
+               text: Callable[[ast.AST], str]) -> tuple | None:
+    """All :func:`call_verdict` reads of a call (``row`` aside): each argument's place (``*``, keyword
+    name), kind (:func:`argument_kind`) and source text, which fixes its tree. ``None`` when a text is
+    missing (no key: the call is checked on its own)."""
+    shape: list[tuple] = []
+    for arg in call.args:
+        value = text(arg)
+        if not value:
+            return None
+        shape.append((type(arg) is ast.Starred, argument_kind(arg, is_tensor), value))
+    for keyword in call.keywords:
+        value = text(keyword.value)
+        if not value:
+            return None
+        shape.append((keyword.arg, argument_kind(keyword.value, is_tensor), value))
+    return tuple(shape)
+
+
+_MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEMO_SIZE = 20_000
+_NONE = object()
+
+
+def call_verdict_memo(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
+                      is_tensor: Callable[[ast.expr], bool] | None,
+                      text: Callable[[ast.AST], str]) -> CallVerdict | None:
+    """:func:`call_verdict` once per API verdict and call shape (:func:`call_shape`) for ``kb``: calls
+    of one shape get the same verdict (its ``message_args`` shared: copy before changing it)."""
+    shape = call_shape(call, is_tensor, text)
+    if shape is None:
+        return call_verdict(verdict, call, kb, is_tensor)
+    memo = _MEMOS.get(kb)
+    if memo is None:
+        memo = _MEMOS[kb] = {}
+    key = (id(verdict), shape)
+    found = memo.get(key)
+    if found is not None and found[0] is verdict:  # the verdict itself is kept: its id is not reused
+        return None if found[1] is _NONE else found[1]
+    result = call_verdict(verdict, call, kb, is_tensor)
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = (verdict, _NONE if result is None else result)
+    return result
 
 
 def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
@@ -214,7 +262,7 @@ def _defaults_from(binding: Binding | None, plan: ArgumentPlan, mindspore_api: s
     """(MindSpore parameter, value, MindSpore default) for parameters the call leaves out whose torch
     default is another argument's value (``nn.MaxPool2d(2)``: stride=2), when that argument is a name or
     a literal (it is written twice)."""
-    if binding is None:
+    if binding is None or mindspore_api not in DEFAULT_FROM:  # no such parameter: no text to write
         return []
     targets = dict(plan.targets)
     # MindSpore name → the value's text ("" for a value that is not plain: passed, but not written twice)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from msmigrate.analysis.call_facts import call_verdict
+from msmigrate.analysis.call_facts import call_verdict_memo
 from msmigrate.analysis.categorize import categorize, rule_info, verdict_cache
+from msmigrate.analysis.source_text import segment
 from msmigrate.model.finding import Finding
 
 RULES: list = []
@@ -16,6 +17,11 @@ _REFINED = frozenset({"MSM100", "MSM101"})
 
 def refine_calls(ctx) -> Iterable[Finding]:
     verdicts = verdict_cache(ctx.kb)
+    source = ctx.source
+
+    def text(node) -> str:
+        return segment(source, node)
+
     for finding in ctx.usages:
         if finding.rule not in _REFINED or not finding.torch_api:
             continue
@@ -25,14 +31,14 @@ def refine_calls(ctx) -> Iterable[Finding]:
         verdict = categorize(finding.torch_api, ctx.kb, verdicts)
         if verdict.mindspore_api != finding.mindspore_api:
             continue  # another refinement already chose the mapping
-        found = call_verdict(verdict, call, ctx.kb, ctx.is_tensor)
+        found = call_verdict_memo(verdict, call, ctx.kb, ctx.is_tensor, text)
         if found is None:
             continue
         finding.mindspore_api = found.mindspore_api
         finding.category = found.category
         finding.rule = found.rule
         finding.message_key = found.message_key
-        finding.message_args = found.message_args
+        finding.message_args = dict(found.message_args)
         finding.fixable = found.fixable and rule_info(found.rule).fixable
     return ()
 

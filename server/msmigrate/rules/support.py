@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.source_text import segment
@@ -201,11 +201,11 @@ def _record_assignment(node: ast.AST, assigned: dict[str, list[ast.expr]]) -> No
 
 
 class TreeIndex:
-    """One walk of a module: its nodes by type (in source order), the scope (module or function) of the
-    nodes the data flow asks about, and the plain-name assignments of each scope. Shared by the checkers
-    of one file. Names, attributes and constants (the most common nodes), operators (``ast.Add``) and
-    expression contexts (``ast.Load``) are not indexed: :func:`named_nodes` gives the names and
-    attributes that refer to torch objects."""
+    """One walk of a module: its nodes of the types the checkers ask for (:data:`INDEXED`, in source
+    order), the scope (module or function) of the nodes the data flow asks about, and the plain-name
+    assignments of each scope. Shared by the checkers of one file. Names, attributes and constants (the
+    most common nodes) are not walked: :func:`named_nodes` gives the names and attributes that refer to
+    torch objects."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.by_type: dict[type, list[ast.AST]] = {}
@@ -213,7 +213,8 @@ class TreeIndex:
         self.assigned: dict[int, dict[str, list[ast.expr]]] = {id(tree): {}}
         self._sorted: set[type] = set()
         by_type, scope_of, assigned = self.by_type, self.scope_of, self.assigned
-        fields_of, scoped, recorded, functions = _CHILD_FIELDS, _SCOPED, _RECORDED, _FUNCTIONS
+        getters, indexed, scoped = _CHILD_GETTERS, INDEXED, _SCOPED
+        recorded, functions = _RECORDED, _FUNCTIONS
         leaves, attribute = _LEAVES, ast.Attribute
         units: list[ast.AST] = [tree]  # the module, then each function (walked with its own scope)
         stack: list[ast.AST] = []
@@ -225,11 +226,12 @@ class TreeIndex:
             while True:
                 kind = type(node)
                 if node is not scope:
-                    found = by_type.get(kind)
-                    if found is None:
-                        by_type[kind] = [node]
-                    else:
-                        found.append(node)
+                    if kind in indexed:
+                        found = by_type.get(kind)
+                        if found is None:
+                            by_type[kind] = [node]
+                        else:
+                            found.append(node)
                     if kind in scoped:
                         scope_of[id(node)] = scope
                         if kind in recorded:
@@ -241,11 +243,10 @@ class TreeIndex:
                             break
                         node = pop()
                         continue
-                names = fields_of.get(kind)
-                if names is None:
-                    names = _child_fields(kind)
-                for name in names:
-                    value = getattr(node, name, None)
+                getter = getters.get(kind)
+                if getter is None:
+                    getter = _child_getter(kind)
+                for value in getter(node):  # the child fields' values, in field order
                     if value is None:
                         continue
                     if type(value) is list:
@@ -264,8 +265,11 @@ class TreeIndex:
                 node = pop()
 
     def nodes(self, *types: type) -> list[ast.AST]:
+        """The nodes of ``types`` (each one of :data:`INDEXED`), type by type, each in source order."""
         found: list[ast.AST] = []
         for kind in types:
+            if kind not in INDEXED:
+                raise ValueError(f"TreeIndex does not index {kind.__name__}")
             nodes = self.by_type.get(kind)
             if nodes:
                 if kind not in self._sorted:  # sorted on first use (stable: ties keep walk order)
@@ -286,7 +290,7 @@ _SCALAR_FIELDS: dict[type, frozenset[str]] = {
     ast.Global: frozenset({"names"}),
     ast.Nonlocal: frozenset({"names"}),
 }
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_CHILD_GETTERS: dict[type, Callable[[ast.AST], tuple]] = {}
 _LEAVES = frozenset({ast.Name, ast.Constant})
 _FUNCTIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 # the nodes whose scope is recorded: what the data flow of the checkers asks about, and assignments
@@ -294,11 +298,30 @@ _SCOPED = frozenset({ast.Call, ast.Subscript, ast.If, ast.While, ast.Assign, ast
 _RECORDED = frozenset({ast.Assign, ast.AnnAssign, ast.NamedExpr})
 
 
-def _child_fields(kind: type) -> tuple[str, ...]:
+# the node types the checkers ask for (dynamic_shape, patterns, sparse): only these are recorded
+INDEXED = frozenset({ast.Call, ast.Subscript, ast.If, ast.While, ast.ClassDef, ast.For, ast.AsyncFor,
+                     ast.comprehension, ast.Assign, ast.AugAssign, ast.AnnAssign})
+
+
+def _no_children(node: ast.AST) -> tuple:
+    return ()
+
+
+def _child_getter(kind: type) -> Callable[[ast.AST], tuple]:
+    """A function giving the values of ``kind``'s child fields as a tuple (one C call for the fields)."""
     scalars = _SCALAR_FIELDS.get(kind, frozenset())
     names = tuple(name for name in kind._fields if name not in _NOT_CHILDREN and name not in scalars)
-    _CHILD_FIELDS[kind] = names
-    return names
+    if not names or kind in (ast.Import, ast.ImportFrom):  # import aliases hold no indexed node
+        getter: Callable[[ast.AST], tuple] = _no_children
+    elif len(names) == 1:
+        single = operator.attrgetter(names[0])
+
+        def getter(node: ast.AST) -> tuple:
+            return (single(node),)
+    else:
+        getter = operator.attrgetter(*names)
+    _CHILD_GETTERS[kind] = getter
+    return getter
 
 
 def named_nodes(ctx: AnalysisContext, kind: type) -> list[ast.AST]:
