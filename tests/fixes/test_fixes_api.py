@@ -246,3 +246,11 @@ def test_a_parameter_of_the_same_meaning_takes_the_mindspore_name(kb26):
         "import torch\nimport mindspore\ny = mindspore.mint.broadcast_to(x, shape=(2, 3))\n")
     assert fixed("import torch\ny = torch.broadcast_to(x, (2, 3))\n", kb26, "torch.broadcast_to") == (
         "import torch\nimport mindspore\ny = mindspore.mint.broadcast_to(x, (2, 3))\n")
+
+
+def test_scatter_add_passes_the_add_reduction(kb24):
+    # tensor_scatter_elements is scatter_add only with reduction='add' (param_facts.PAIR_COMPANIONS); the
+    # same function for Tensor.scatter in other tables keeps its default
+    assert fixed("import torch\ny = torch.scatter_add(x, 1, i, s)\n", kb24, "torch.scatter_add") == (
+        "import torch\nimport mindspore\n"
+        "y = mindspore.ops.tensor_scatter_elements(x, axis=1, indices=i, updates=s, reduction='add')\n")

@@ -153,7 +153,7 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         return None
     overload = ms_signatures[plan.overload]
     passed_targets = {t for n, t in plan.targets if binding and n in binding.arguments} | set(keywords)
-    added = companions(target, overload, passed_targets)
+    added = companions(target, overload, passed_targets, torch_api)
     added += _defaults_from(binding, plan, target, overload)
     skipped = {name for name, _value, _default in added}
     facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,

@@ -223,13 +223,23 @@ COMPANIONS: dict[str, tuple[Companion, ...]] = {
 }
 
 
-def companions(mindspore_api: str, overload: Signature,
-               passed_targets: set[str]) -> list[tuple[str, str, str]]:
-    """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` the call must add: the
-    overload has the parameter with another default, the call does not pass it and passes one of the
-    parameters that need it."""
+# The same, for one torch API mapped to a MindSpore API that other torch APIs map to as well: torch's
+# scatter_add is tensor_scatter_elements with reduction='add' (Tensor.scatter, mapped to the same
+# function in some tables, is the plain 'none').
+PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
+    ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
+    ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
+}
+
+
+def companions(mindspore_api: str, overload: Signature, passed_targets: set[str],
+               torch_api: str = "") -> list[tuple[str, str, str]]:
+    """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` (and of :data:`PAIR_COMPANIONS`
+    for ``torch_api``) the call must add: the overload has the parameter with another default, the call
+    does not pass it and passes one of the parameters that need it."""
     defaults = {p["name"]: p.get("default") for p in overload}
-    return [(name, value, defaults[name]) for name, value, needed_with in COMPANIONS.get(mindspore_api, ())
+    wanted = (*COMPANIONS.get(mindspore_api, ()), *PAIR_COMPANIONS.get((torch_api, mindspore_api), ()))
+    return [(name, value, defaults[name]) for name, value, needed_with in wanted
             if name in defaults and defaults[name] != value and name not in passed_targets
             and (not needed_with or passed_targets & set(needed_with))]
 
