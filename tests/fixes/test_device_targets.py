@@ -4,19 +4,11 @@ target whose values agree (int32 indices); the fix title says which."""
 
 from __future__ import annotations
 
-import pytest
-
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.fixes.safety import is_safe
-from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.knowledge.device_targets import runnable_target
 from msmigrate.model.finding import Finding
-
-
-@pytest.fixture(scope="module")
-def kb26():
-    return get_knowledge_base("2.6")
 
 
 def _target(api: str, device: str = "CPU") -> tuple[str, str, bool, bool, str] | None:

@@ -17,14 +17,6 @@ from msmigrate.knowledge.base import get_knowledge_base
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def kb24():
-    return get_knowledge_base("2.4")
-
-
-@pytest.fixture(scope="module")
-def kb26():
-    return get_knowledge_base("2.6")
 
 
 def single_fix(source: str, kb, torch_api: str) -> Fix:

@@ -13,16 +13,6 @@ from msmigrate.knowledge.cell_parameters import parameter_name
 from msmigrate.knowledge.param_facts import mindspore_value
 
 
-@pytest.fixture(scope="module")
-def kb24():
-    return get_knowledge_base("2.4")
-
-
-@pytest.fixture(scope="module")
-def kb26():
-    return get_knowledge_base("2.6")
-
-
 def _body(source: str, kb) -> list[str]:
     new, _applied = fix_all(source, "m.py", kb)
     return [line for line in new.splitlines() if line and not line.startswith("import ")]

@@ -15,7 +15,7 @@ import pkgutil
 import re
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING
@@ -65,7 +65,7 @@ def run_safely(path: str, lines: list[str], compute: Callable[[], FileResult]) -
     """Run an analysis of decoded text with the cycle collector paused; turn what it raises into a
     :class:`FileResult` with ``error_key`` (a too-deep tree, an internal error)."""
     try:
-        with _gc_paused():
+        with gc_paused():
             result = compute()  # the tree is freed before GC resumes
         return result
     except SourceError as exc:
@@ -260,10 +260,10 @@ def rule_checkers() -> tuple[Checker, ...]:
 
 
 @contextmanager
-def _gc_paused():
-    """The syntax tree holds no reference cycles, so the cycle collector only costs time while one file
-    is analysed (it would repeatedly scan the knowledge base's many objects). Reference counting still
-    frees everything; the collector is re-enabled afterwards if it was on."""
+def gc_paused() -> Iterator[None]:
+    """The cycle collector paused for work that makes no reference cycles (analysing one file's tree,
+    decoding cached results): the collector would only traverse many live objects again and again.
+    Reference counting still frees everything; the collector is re-enabled afterwards if it was on."""
     was_enabled = gc.isenabled()
     if was_enabled:
         gc.disable()

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from msmigrate.analysis.analyzer import gc_paused
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base, resolve_version
 from msmigrate.model.finding import FileResult, Severity
 from msmigrate.scan.cache import Manifest, ResultCache, content_hash, file_key, scan_key_prefix
@@ -62,7 +61,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
     # the manifest is named without the project's class index, which is built from its class headers
     manifest_prefix = scan_key_prefix(version, analysis_options)
     read: dict[str, tuple[bytes, list[list]]] = {}  # files read for the index: bytes, class headers
-    with _gc_paused():
+    with gc_paused():
         manifest = cache.manifest(root, manifest_prefix) if cache is not None else None
         analysis_options.module_classes = _module_classes(
             found.files, limit, manifest if options.trust_mtime else None,
@@ -81,7 +80,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
     pending: list[tuple[str, bytes, str]] = []  # (relative path, bytes, cache key)
     hashed: dict[str, tuple[os.stat_result, str, list[list]]] = {}  # stat, hash, class headers (pending)
     try:
-        with _gc_paused():  # (cached results, read files: nothing here makes reference cycles)
+        with gc_paused():  # (cached results, read files: nothing here makes reference cycles)
             for source in found.files:
                 _check_cancel(options)
                 rel = source.rel
@@ -201,21 +200,6 @@ def _headers(data: bytes) -> list[list]:
     from msmigrate.analysis.project_classes import class_headers
 
     return class_headers(data.decode("utf-8", "replace")) if b"class" in data else []
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cycle collector paused while cached results are loaded: they hold no reference cycles, and
-    the collector would repeatedly traverse the many objects being decoded (reference counting still
-    frees them); re-enabled afterwards if it was on."""
-    was_enabled = gc.isenabled()
-    if was_enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _progress(options: ScanOptions, done: int, total: int) -> None:
