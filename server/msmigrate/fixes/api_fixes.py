@@ -209,42 +209,6 @@ def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> 
     )
 
 
-# torch defaults of None that stand for another argument's value (pooling: ``stride=None`` is
-# ``kernel_size``); where MindSpore's default is a value instead, the fix passes that argument's text
-NONE_MEANS: dict[str, str] = {"stride": "kernel_size"}
-
-
-def _none_means(ctx: FixContext, finding: Finding, call: ast.Call, row: MappingRow | None,
-                mindspore_api: str) -> list[tuple[str, str]]:
-    """``(param, text)`` for each torch ``None`` default of ``NONE_MEANS`` that the call leaves out and the
-    row lists as a default difference (``nn.MaxPool2d(2)`` → ``stride=2``)."""
-    if row is None or not finding.torch_api:
-        return []
-    differing = {d.param for d in row.default_differences if d.torch_default in ("None", None)}
-    signatures = ctx.kb.torch_signatures(finding.torch_api)
-    kinds = ("positional_only", "positional_or_keyword")
-    positional = next(([p["name"] for p in sig if p.get("kind") in kinds and p.get("name") != "self"]
-                       for sig in signatures if any(p.get("name") in NONE_MEANS for p in sig)), [])
-
-    def argument(name: str) -> ast.expr | None:
-        for kw in call.keywords:
-            if kw.arg == name:
-                return kw.value
-        index = positional.index(name) if name in positional else len(call.args)
-        return call.args[index] if index < len(call.args) else None
-
-    found = []
-    for param, source in NONE_MEANS.items():
-        value = argument(source)
-        if param not in differing or argument(param) is not None or value is None:
-            continue
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-            continue
-        if _mindspore_accepts(ctx.kb, mindspore_api, param):
-            found.append((param, ctx.text(value)))
-    return found
-
-
 def _argument_edits(
     ctx: FixContext, finding: Finding, call: ast.Call, row: MappingRow | None, mindspore_api: str
 ) -> tuple[list[TextEdit], list[str]] | Fix | None:
@@ -272,8 +236,6 @@ def _argument_edits(
         for name in plan[4] if len(plan) > 4 else ():  # a value of another type in MindSpore
             return _explain(finding, mindspore_api, "fix.blocked.value_type", param=name)
         added = list(plan[3] if len(plan) > 3 else ())
-        added += [(name, value) for name, value in _none_means(ctx, finding, call, row, mindspore_api)
-                  if name not in {a[0] for a in added}]  # the plan's companions already pass it
         if added:
             edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
             if edit is None:

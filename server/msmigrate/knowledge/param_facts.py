@@ -246,10 +246,12 @@ def companions(mindspore_api: str, overload: Signature, passed_targets: set[str]
 
 # Parameters whose torch default (None) means the value of another parameter, where MindSpore's default is a
 # value of its own: (parameter, the parameter whose value it takes). The pools' stride is kernel_size in
-# torch, 1 in MindSpore's nn pools.
+# torch, 1 in MindSpore's nn pools and ops.avg_pool* functions (ops.max_pool*'s None means kernel_size too).
 DEFAULT_FROM: dict[str, tuple[tuple[str, str], ...]] = {
-    f"mindspore.nn.{name}": (("stride", "kernel_size"),)
-    for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
+    **{f"mindspore.nn.{name}": (("stride", "kernel_size"),)
+       for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")},
+    **{f"mindspore.ops.{name}": (("stride", "kernel_size"),)
+       for name in ("avg_pool1d", "avg_pool2d", "avg_pool3d")},
 }
 
 
