@@ -23,6 +23,7 @@ from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
+from msmigrate.knowledge.value_forms import adapted, argument_form, inferred_dtype, needed, result_form
 from msmigrate.knowledge.param_facts import (
     DEFAULT_FROM,
     ArgumentPlan,
@@ -155,7 +156,9 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     passed_targets = {t for n, t in plan.targets if binding and n in binding.arguments} | set(keywords)
     added = companions(target, overload, passed_targets, torch_api)
     added += _defaults_from(binding, plan, target, overload)
-    skipped = {name for name, _value, _default in added}
+    arguments = _agreed_arguments(call, bindings)
+    dtype = _inferred_dtype(arguments, plan, target, overload)
+    skipped = {name for name, _value, _default in added} | ({dtype[0]} if dtype else set())
     facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,
                                       target)
     converted, unwritable = _converted_values(call, binding, plan, target)
@@ -167,16 +170,32 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         facts.append(ref("analysis.detail.call_companion",
                          items=_items(f"{n}={v} (MindSpore default {d})" for n, v, d in added)))
         changes = True
+    if dtype:
+        facts.append(ref("analysis.detail.call_inferred_dtype", items=f"{dtype[0]}={dtype[1]}"))
+        added.append(dtype)
+        changes = True
+    forms = _argument_forms(call, arguments, plan, target, is_tensor)
+    result = result_form(target, passed_targets)
+    if forms or result:
+        shown = [f"{text} → {adapted(form, text, node)}" for _w, form, text, node in forms]
+        if result:
+            name = target.rpartition(".")[2] + "(…)"
+            shown.append(f"{name} → {adapted(result, name, call)}")
+        facts.append(ref("analysis.detail.call_value_forms", items=_items(shown)))
+        changes = True
     retyped = _value_types(binding, plan, overload, is_tensor) + unwritable
     if retyped:
         facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
         changes = True
-    fixable = not _same_member(torch_api, target) or bool(plan.renames or plan.to_keyword or plan.missing)
+    fixable = not _same_member(torch_api, target) or bool(plan.renames or plan.to_keyword or plan.missing
+                                                          or forms or result)
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
                             "changes_results": changes,
-                            "arg_plan": _plan_args(plan, (*explicit, *((n, v) for n, v, _d in added)),
+                            "arg_plan": _plan_args(plan, (*explicit, *((n, v) for n, v, *_d in added)),
                                                    tuple(item.partition(":")[0] for item in retyped),
-                                                   tuple((where, new) for _n, where, _old, new in converted))}
+                                                   tuple((where, new) for _n, where, _old, new in converted),
+                                                   tuple((where, form) for where, form, _t, _n in forms),
+                                                   result or "")}
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
     args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
@@ -270,6 +289,45 @@ def _defaults_from(binding: Binding | None, plan: ArgumentPlan, mindspore_api: s
               for name, node in binding.arguments.items()}
     return [(name, value, default) for name, value, default in defaults_from(mindspore_api, overload, passed)
             if value]
+
+
+def _agreed_arguments(call: ast.Call, bindings: list[Binding]) -> dict[str, ast.expr]:
+    """The call's arguments by torch parameter name, as every overload it fits binds them (``torch.full``
+    has three that bind ``size`` and ``fill_value`` alike); else its keyword arguments."""
+    found = [b.arguments for b in bindings]
+    if found and all(a.keys() == found[0].keys() and all(a[k] is found[0][k] for k in a) for a in found):
+        return found[0]
+    return {k.arg: k.value for k in call.keywords if k.arg}
+
+
+def _inferred_dtype(arguments: dict[str, ast.expr], plan: ArgumentPlan, mindspore_api: str,
+                    overload) -> tuple[str, str, str] | None:
+    """(dtype parameter, dtype, MindSpore default) where torch infers the dtype from a literal argument
+    the call passes and MindSpore's default is fixed (``value_forms.DTYPE_FROM``)."""
+    targets = dict(plan.targets)
+    passed = {targets.get(name, name): node for name, node in arguments.items()}
+    found = inferred_dtype(mindspore_api, passed)
+    if found is None:
+        return None
+    defaults = {p["name"]: p.get("default") for p in overload}
+    return (found[0], found[1], defaults.get(found[0]) or "")
+
+
+def _argument_forms(call: ast.Call, arguments: dict[str, ast.expr], plan: ArgumentPlan, mindspore_api: str,
+                    is_tensor: Callable[[ast.expr], bool] | None) -> list[tuple[str, str, str, ast.expr]]:
+    """(where (positional index or keyword), form, text, node) of the arguments MindSpore takes in
+    another form (``value_forms.ARGUMENT_FORMS``: int32 indices, a Tensor for a number)."""
+    targets = dict(plan.targets)
+    found = []
+    for name, node in arguments.items():
+        form = argument_form(mindspore_api, targets.get(name, name))
+        if form is None or isinstance(node, ast.Starred):
+            continue
+        if not needed(form, node, bool(is_tensor and is_tensor(node))):
+            continue
+        index = next((i for i, arg in enumerate(call.args) if arg is node), None)
+        found.append((str(index) if index is not None else name, form, ast.unparse(node), node))
+    return found
 
 
 def _plain_value(node: ast.expr) -> bool:
@@ -394,12 +452,14 @@ def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
                    mindspore_only_params=only)
 
 
-def _plan_args(plan: ArgumentPlan, added=(), blocked=(), values=()) -> tuple:
+def _plan_args(plan: ArgumentPlan, added=(), blocked=(), values=(), forms=(), result="") -> tuple:
     """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py): keyword renames,
     (positional index, keyword) pairs, parameters MindSpore lacks, keywords to add, parameters whose value
-    has another type, (positional index or keyword, value) of values to rewrite in MindSpore's meaning."""
+    has another type, (positional index or keyword, value) of values to rewrite in MindSpore's meaning,
+    (positional index or keyword, form) of values MindSpore takes in another form, and the form of the
+    result to turn into torch's (``knowledge/value_forms.py``; "" for none)."""
     return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked,
-            values)
+            values, forms, result)
 
 
 def _items(values) -> str:

@@ -23,6 +23,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
 from msmigrate.knowledge.model import MappingRow
+from msmigrate.knowledge.value_forms import TENSOR, TENSOR_PAIR, adapted
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -235,7 +236,8 @@ def _argument_edits(
             return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
         for name in plan[4] if len(plan) > 4 else ():  # a value of another type in MindSpore
             return _explain(finding, mindspore_api, "fix.blocked.value_type", param=name)
-        added = list(plan[3] if len(plan) > 3 else ())
+        added = [(name, _spelled(ctx, value, call.lineno, edits)) for name, value in
+                 (plan[3] if len(plan) > 3 else ())]
         if added:
             edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
             if edit is None:
@@ -243,6 +245,13 @@ def _argument_edits(
             edits.append(edit)
             changes.extend(f"+{name}={value}" for name, value in added)
         values = dict(plan[5]) if len(plan) > 5 else {}
+        for where, form in plan[6] if len(plan) > 6 else ():  # a value MindSpore takes in another form
+            node = _argument(call, where)
+            if node is None or where in values:
+                return None
+            tensor = _spelled(ctx, "mindspore.tensor", call.lineno, edits) if form in (TENSOR, TENSOR_PAIR) \
+                else "mindspore.tensor"
+            values[where] = adapted(form, ctx.text(node), node, tensor)
         moved = {index for index, _name in plan[1]}
         for index, name in plan[1]:
             position = int(index)
@@ -258,8 +267,7 @@ def _argument_edits(
         for where, value in values.items():  # a value MindSpore means otherwise (BatchNorm's momentum)
             if where in moved:
                 continue
-            node = call.args[int(where)] if where.isdigit() and int(where) < len(call.args) else next(
-                (kw.value for kw in call.keywords if kw.arg == where), None)
+            node = _argument(call, where)
             if node is None:
                 return None
             edits.append(TextEdit(*ctx.node_range(node), value))
@@ -290,6 +298,79 @@ def _argument_edits(
             return None
         edits.extend(drops)
     return edits, changes
+
+
+# in-place tensor methods: ``x.real.zero_()`` writes into ``x`` through the property
+_IN_PLACE = re.compile(r"^[a-z]\w*_$")
+
+
+def _property_as_call(ctx: FixContext, finding: Finding, ref: ast.expr, mindspore_api: str) -> Fix | None:
+    """``x.real`` → ``x.real()`` where the inventories list torch's member as a property and MindSpore's
+    as a method that needs no argument; not where the code writes through the property (``x.real[0] = 1``,
+    ``x.real.zero_()``: MindSpore's method returns a new tensor)."""
+    if finding.usage not in METHOD_USAGES or not isinstance(ref, ast.Attribute) or ctx.call_of(finding):
+        return None
+    if _shape_of(ctx.kb.torch_kind(finding.torch_api)) != "attribute":
+        return None
+    entry = ctx.kb.mindspore_entry(mindspore_api)
+    signatures = ctx.kb.mindspore_signatures(mindspore_api)
+    if not entry or _shape_of(entry.get("kind")) != "method" or not any(
+            all("default" in p or p.get("kind") in ("var_positional", "var_keyword") for p in signature)
+            for signature in signatures):
+        return None
+    if not isinstance(ref.ctx, ast.Load) or _written_through(ctx, ref):
+        return None
+    owner, _, new_name = mindspore_api.rpartition(".")
+    if not owner.rpartition(".")[2][:1].isupper():
+        return None
+    line, col, end_line, end_col = ctx.node_range(ref)
+    edit = TextEdit(end_line, end_col - len(ref.attr), end_line, end_col, f"{new_name}()")
+    return Fix(finding.rule, "fix.property_to_method", [edit],
+               {"torch_api": finding.torch_api, "mindspore_api": mindspore_api, "torch_name": ref.attr,
+                "mindspore_name": new_name})
+
+
+def _written_through(ctx: FixContext, ref: ast.Attribute) -> bool:
+    """Whether the statement holding ``ref`` assigns into it or calls an in-place method on it."""
+    index = ctx.statement_index(ref.lineno)
+    if index is None:
+        return True
+    for node in ast.walk(ctx.tree.body[index]):
+        if isinstance(node, ast.Subscript | ast.Attribute) and node.value is ref:
+            if not isinstance(node.ctx, ast.Load):
+                return True
+            if isinstance(node, ast.Attribute) and _IN_PLACE.match(node.attr):
+                return True
+        if isinstance(node, ast.AugAssign) and node.target is ref:
+            return True
+    return False
+
+
+def _argument(call: ast.Call, where: str) -> ast.expr | None:
+    """The argument of ``call`` at positional index ``where`` (digits), or passed as keyword ``where``."""
+    if where.isdigit():
+        return call.args[int(where)] if int(where) < len(call.args) else None
+    return next((kw.value for kw in call.keywords if kw.arg == where), None)
+
+
+def _spelled(ctx: FixContext, value: str, line: int, edits: list[TextEdit]) -> str:
+    """``value`` as written at ``line``: a MindSpore name (``mindspore.float32``) in the file's spelling,
+    its import added to ``edits`` once; any other text as it is."""
+    if not _MINDSPORE_NAME.match(value):
+        return value
+    text, imports = ctx.mindspore_reference(value, line)
+    edits.extend(edit for edit in imports if edit not in edits)
+    return text
+
+
+def _result_edit(ctx: FixContext, finding: Finding, call: ast.Call | None) -> TextEdit | None:
+    """The edit turning the call's MindSpore result into torch's form (``[0]``, ``.long()``), if any."""
+    plan = finding.message_args.get("arg_plan")
+    form = plan[7] if plan is not None and len(plan) > 7 else ""
+    if not form or call is None:
+        return None
+    _line, _col, end_line, end_col = ctx.node_range(call)
+    return TextEdit(end_line, end_col, end_line, end_col, adapted(form, "", call))
 
 
 def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -408,7 +489,9 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
     if ref is None:
         return None
     if not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
-        return None  # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite
+        # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite; but a torch property
+        # that MindSpore offers as a method taking no argument is read by calling it (x.real → x.real())
+        return _property_as_call(ctx, finding, ref, mindspore_api)
     call = ctx.call_of(finding)
     edits: list[TextEdit] = []
     changes: list[str] = []
@@ -417,6 +500,10 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         if outcome is None or isinstance(outcome, Fix):
             return outcome
         edits, changes = outcome
+        result = _result_edit(ctx, finding, call)
+        if result is not None:
+            edits.append(result)
+            changes.append(f"→ (…){result.new_text}")
     args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
     if "arg_plan" in finding.message_args:
         review = finding.rule == "MSM101"
@@ -429,6 +516,9 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         if new_name != ref.attr:
             line, _, end_line, end_col = ctx.node_range(ref)
             edits.append(TextEdit(end_line, end_col - len(ref.attr), end_line, end_col, new_name))
+        elif edits:  # the same name: only the arguments change
+            return Fix(finding.rule, "fix.adapt_method", edits,
+                       {**args, "torch_name": ref.attr, "changes": ", ".join(changes)})
         if not edits:
             return None
         return Fix(

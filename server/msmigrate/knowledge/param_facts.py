@@ -24,7 +24,8 @@ _VARIADIC = ("var_positional", "var_keyword")
 # parameter from being matched by position with one of another kind: torch's ``other`` is no ``axis``)
 INTEGER_PARAMS = frozenset({"dim", "dims", "axis", "axes", "dim0", "dim1", "axis0", "axis1", "start_dim",
                             "end_dim", "k"})
-TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", "mask"})
+TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", "mask", "x1", "x2", "b",
+                           "dividend", "divisor"})
 # names of the tensor an operator works on, as its first parameter (torch.linalg.inv(A) → inv(input)):
 # passed first by position, it is the same argument whatever the two signatures call it
 PRIMARY_INPUTS = frozenset({"input", "self", "x", "x1", "A", "a", "tensor", "input_x", "data"})
@@ -35,6 +36,10 @@ SAME_MEANING: dict[str, frozenset[str]] = {
     "num_classes": frozenset({"depth"}),
     "num_embeddings": frozenset({"vocab_size"}),
     "embedding_dim": frozenset({"embedding_size"}),
+    # torch's split overloads name the one MindSpore parameter by the form of the value
+    "sections": frozenset({"indices_or_sections"}),
+    "indices": frozenset({"indices_or_sections"}),
+    "tensor_indices_or_sections": frozenset({"indices_or_sections"}),
 }
 _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
 # a MindSpore default that means "not given" (decided by other parameters), and a torch default the
@@ -227,6 +232,8 @@ COMPANIONS: dict[str, tuple[Companion, ...]] = {
 # scatter_add is tensor_scatter_elements with reduction='add' (Tensor.scatter, mapped to the same
 # function in some tables, is the plain 'none').
 PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
+    # torch.dot of two vectors is tensor_dot contracting one axis (MindSpore's axes has no default)
+    ("torch.dot", "mindspore.ops.tensor_dot"): (("axes", "1", ()),),
     ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
 }

@@ -131,6 +131,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore means these values otherwise; written in its meaning: {items}",
         "MindSpore 对这些取值的含义不同，按其含义改写：{items}",
     ),
+    "analysis.detail.call_inferred_dtype": (
+        "torch infers the dtype from the value passed, MindSpore has a fixed default: pass {items}",
+        "torch 根据传入的值推断 dtype，而 MindSpore 的默认值固定：请传入 {items}",
+    ),
+    "analysis.detail.call_value_forms": (
+        "MindSpore takes or returns these values in another form (int32 indices, a Tensor for a number, "
+        "a tuple of outputs): {items}",
+        "MindSpore 接受或返回的这些值形式不同（int32 索引、以 Tensor 传入的数值、多个输出组成的元组）：{items}",
+    ),
     "analysis.detail.call_value_type": (
         "values of another type in MindSpore: {items}",
         "MindSpore 中取值类型不同：{items}",

@@ -50,6 +50,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Rename .{torch_name} to .{mindspore_name} ({mindspore_api})",
         "将 .{torch_name} 改为 .{mindspore_name}（{mindspore_api}）",
     ),
+    "fix.adapt_method": (
+        "Adapt the call of .{torch_name} to {mindspore_api} ({changes})",
+        "按 {mindspore_api} 调整 .{torch_name} 的调用（{changes}）",
+    ),
+    "fix.property_to_method": (
+        "Call .{mindspore_name}() ({mindspore_api} is a method; torch's .{torch_name} is a property)",
+        "改为调用 .{mindspore_name}()（{mindspore_api} 是方法，而 torch 的 .{torch_name} 是属性）",
+    ),
     "fix.fix_all": ("Fix all MindSpore migration issues in this file", "修复本文件中所有可自动迁移的问题"),
     "fix.blocked.out": (
         "No automatic fix for {torch_api}: {mindspore_api} has no 'out' parameter and dropping "

@@ -1,0 +1,115 @@
+"""Values a MindSpore API takes or returns in another form than torch's, and how a call is adapted.
+
+Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``tests/conversion``):
+
+- :data:`ARGUMENT_FORMS`: MindSpore parameters that take a value of another type than torch's argument.
+  ``INT32``: an index tensor MindSpore accepts as int32 only (torch's are int64; int64 raises a
+  TypeError): the fix writes ``index.int()``, the same values for any index below 2**31. ``TENSOR``: a
+  Python number or tuple MindSpore takes as a Tensor (``window_length``): ``mindspore.tensor(value)``;
+  ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means ``(n, n)``.
+- :data:`RESULT_FORMS`: results MindSpore returns in another form. ``FIRST_OUTPUT``: a tuple whose first
+  item is torch's result (``ops.ctc_loss`` also returns ``log_alpha``): ``call[0]``. ``INT64``: float
+  counts where torch returns int64 (``bincount`` without weights): ``call.long()``. A form applies unless
+  the call passes one of the parameters listed with it (with weights, torch's counts are floats too).
+- :data:`DTYPE_FROM`: a MindSpore ``dtype`` whose default is fixed where torch infers the dtype from
+  another argument (``ops.full``'s default is int64 whatever ``fill_value`` is; torch's ``full`` follows
+  ``fill_value``: float32 for a float): the fix passes torch's dtype when that argument is a literal.
+"""
+
+from __future__ import annotations
+
+import ast
+
+INT32 = "int32"
+TENSOR = "tensor"
+TENSOR_PAIR = "tensor_pair"
+FIRST_OUTPUT = "first_output"
+INT64 = "int64"
+
+ARGUMENT_FORMS: dict[str, dict[str, str]] = {
+    "mindspore.ops.index_add": {"indices": INT32},
+    "mindspore.Tensor.index_add": {"indices": INT32, "index": INT32},
+    "mindspore.mint.index_add": {"index": INT32},
+    "mindspore.ops.index_fill": {"index": INT32},
+    "mindspore.Tensor.index_fill": {"index": INT32},
+    "mindspore.ops.multilabel_margin_loss": {"target": INT32},
+    "mindspore.ops.bartlett_window": {"window_length": TENSOR},
+    "mindspore.ops.blackman_window": {"window_length": TENSOR},
+    "mindspore.ops.fold": {"output_size": TENSOR_PAIR},
+}
+
+RESULT_FORMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "mindspore.ops.ctc_loss": (FIRST_OUTPUT, ()),
+    "mindspore.ops.bincount": (INT64, ("weights",)),
+    "mindspore.Tensor.bincount": (INT64, ("weights",)),
+}
+
+# MindSpore API → (its dtype parameter, the parameter torch infers the dtype from, the dtype MindSpore
+# uses when none is passed)
+DTYPE_FROM: dict[str, tuple[str, str, str]] = {
+    "mindspore.ops.full": ("dtype", "fill_value", "mindspore.int64"),
+}
+
+# torch's dtype of a tensor made from a Python literal (its default float dtype being float32)
+_LITERAL_DTYPES = {bool: "mindspore.bool_", int: "mindspore.int64", float: "mindspore.float32",
+                   complex: "mindspore.complex64"}
+
+
+def argument_form(mindspore_api: str, param: str | None) -> str | None:
+    """The form MindSpore's ``param`` of ``mindspore_api`` takes its value in, if not torch's."""
+    return ARGUMENT_FORMS.get(mindspore_api, {}).get(param or "")
+
+
+def result_form(mindspore_api: str, passed: set[str]) -> str | None:
+    """The form of ``mindspore_api``'s result to turn into torch's, for a call passing the MindSpore
+    parameters ``passed``."""
+    form, unless = RESULT_FORMS.get(mindspore_api, ("", ()))
+    if not form or set(unless) & passed:
+        return None
+    return form
+
+
+def literal_dtype(node: ast.expr) -> str | None:
+    """The MindSpore dtype torch infers for the Python literal ``node`` (``1.5`` → float32), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    if not isinstance(node, ast.Constant):
+        return None
+    return _LITERAL_DTYPES.get(type(node.value))
+
+
+def inferred_dtype(mindspore_api: str, passed: dict[str, ast.expr]) -> tuple[str, str] | None:
+    """(MindSpore dtype parameter, dtype to pass) for a call of ``mindspore_api`` that leaves the dtype
+    out and passes a literal for the argument torch infers it from (``passed``: MindSpore name → value),
+    when torch's dtype is not the one MindSpore uses."""
+    found = DTYPE_FROM.get(mindspore_api)
+    if found is None or found[0] in passed or found[1] not in passed:
+        return None
+    dtype = literal_dtype(passed[found[1]])
+    return (found[0], dtype) if dtype and dtype != found[2] else None
+
+
+def needed(form: str, node: ast.expr, is_tensor: bool) -> bool:
+    """Whether the argument ``node`` must be adapted to ``form``: an int32 index only when it is no
+    literal (a literal is no tensor: torch would have refused it), a Tensor only when it is not one."""
+    if form == INT32:
+        return not isinstance(node, ast.Constant | ast.List | ast.Tuple | ast.Dict | ast.Set)
+    return not is_tensor
+
+
+def adapted(form: str, text: str, node: ast.expr, tensor: str = "mindspore.tensor") -> str:
+    """``text`` (the source of ``node``: an argument, or a call for a result form) in ``form``;
+    ``tensor``: how ``mindspore.tensor`` is spelled where it is written."""
+    if form in (TENSOR, TENSOR_PAIR):
+        pair = form == TENSOR_PAIR and isinstance(node, ast.Constant) and type(node.value) is int
+        return f"{tensor}(({text}, {text}))" if pair else f"{tensor}({text})"
+    base = f"({text})" if _needs_parentheses(node) else text
+    suffix = {INT32: ".int()", INT64: ".long()", FIRST_OUTPUT: "[0]"}[form]
+    return base + suffix
+
+
+def _needs_parentheses(node: ast.expr) -> bool:
+    """Whether ``node``'s text needs parentheses before ``.method()`` or ``[i]`` is written after it."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int | float | complex)
+    return not isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript | ast.List | ast.Tuple)
