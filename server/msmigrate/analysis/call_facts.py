@@ -23,7 +23,6 @@ from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
-from msmigrate.knowledge.value_forms import adapted, argument_form, inferred_dtype, needed, result_form
 from msmigrate.knowledge.param_facts import (
     DEFAULT_FROM,
     ArgumentPlan,
@@ -36,6 +35,7 @@ from msmigrate.knowledge.param_facts import (
     plan_arguments,
     same_default,
 )
+from msmigrate.knowledge.value_forms import adapted, argument_form, inferred_dtype, needed, result_form
 from msmigrate.model.finding import FindingCategory
 
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
