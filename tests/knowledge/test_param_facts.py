@@ -45,9 +45,13 @@ def test_the_first_tensor_by_position_is_the_same_argument_whatever_its_name():
     inv = [[_p("input")]]  # mindspore.mint.linalg.inv; torch.linalg.inv(A)
     plan = plan_arguments(["A"], [], ["A"], inv, {})
     assert (plan.missing, plan.to_keyword, plan.shifted) == ((), (), ())
-    # only the first argument: a second tensor of another name stays unsupported (torch.dot's tensor)
+    # a second argument by position is the same only where both names take a tensor: torch.dot's tensor
+    # is tensor_dot's x2 (param_facts.TENSOR_PARAMS), a tensor is no axis
     tensor_dot = [[_p("x1"), _p("x2"), _p("axes")]]
-    assert plan_arguments(["input", "tensor"], [], ["input", "tensor"], tensor_dot, {}).missing == ("tensor",)
+    plan = plan_arguments(["input", "tensor"], [], ["input", "tensor"], tensor_dot, {})
+    assert (plan.missing, plan.to_keyword, plan.targets) == ((), (), (("input", "x1"), ("tensor", "x2")))
+    assert plan_arguments(["input", "tensor"], [], ["input", "tensor"], [[_p("x1"), _p("axis")]],
+                          {}).missing == ("tensor",)
     # and only between tensor names: a first parameter of another kind is not the input
     assert plan_arguments(["A"], [], ["A"], [[_p("shape")]], {}).missing == ("A",)
 
