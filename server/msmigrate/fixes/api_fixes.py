@@ -23,7 +23,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
 from msmigrate.knowledge.model import MappingRow
-from msmigrate.knowledge.value_forms import TENSOR, TENSOR_PAIR, adapted
+from msmigrate.knowledge.value_forms import TENSOR, TENSOR_PAIR, adapted, wrapping
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -245,13 +245,17 @@ def _argument_edits(
             edits.append(edit)
             changes.extend(f"+{name}={value}" for name, value in added)
         values = dict(plan[5]) if len(plan) > 5 else {}
-        for where, form in plan[6] if len(plan) > 6 else ():  # a value MindSpore takes in another form
+        # values MindSpore takes in another form: text written around the argument (insertions only,
+        # so that fixes inside the argument, torch.tensor(…) → mindspore.tensor(…), still apply)
+        wraps: dict[str, tuple[str, str]] = {}
+        for where, form in plan[6] if len(plan) > 6 else ():
             node = _argument(call, where)
             if node is None or where in values:
                 return None
             tensor = _spelled(ctx, "mindspore.tensor", call.lineno, edits) if form in (TENSOR, TENSOR_PAIR) \
                 else "mindspore.tensor"
-            values[where] = adapted(form, ctx.text(node), node, tensor)
+            wraps[where] = wrapping(form, node, tensor)
+            changes.append(adapted(form, ctx.text(node), node, tensor))
         moved = {index for index, _name in plan[1]}
         for index, name in plan[1]:
             position = int(index)
@@ -262,8 +266,13 @@ def _argument_edits(
                 edits.append(TextEdit(line, col, end_line, end_col, f"{name}={values[index]}"))
                 changes.append(f"{name}={values[index]}")
             else:
-                edits.append(TextEdit(line, col, line, col, f"{name}="))
+                edits.append(TextEdit(line, col, line, col, f"{name}=" + wraps.get(index, ("", ""))[0]))
                 changes.append(f"{name}=")
+        for where, (prefix, suffix) in wraps.items():
+            line, col, end_line, end_col = ctx.node_range(_argument(call, where))  # type: ignore[arg-type]
+            if prefix and where not in moved:
+                edits.append(TextEdit(line, col, line, col, prefix))
+            edits.append(TextEdit(end_line, end_col, end_line, end_col, suffix))
         for where, value in values.items():  # a value MindSpore means otherwise (BatchNorm's momentum)
             if where in moved:
                 continue

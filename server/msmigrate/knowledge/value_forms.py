@@ -100,12 +100,19 @@ def needed(form: str, node: ast.expr, is_tensor: bool) -> bool:
 def adapted(form: str, text: str, node: ast.expr, tensor: str = "mindspore.tensor") -> str:
     """``text`` (the source of ``node``: an argument, or a call for a result form) in ``form``;
     ``tensor``: how ``mindspore.tensor`` is spelled where it is written."""
+    prefix, suffix = wrapping(form, node, tensor)
+    return prefix + text + suffix
+
+
+def wrapping(form: str, node: ast.expr, tensor: str = "mindspore.tensor") -> tuple[str, str]:
+    """The text written before and after ``node`` to put it in ``form`` (a pair for ``TENSOR_PAIR``'s
+    int literal ``n``: ``(n, n)``)."""
     if form in (TENSOR, TENSOR_PAIR):
-        pair = form == TENSOR_PAIR and isinstance(node, ast.Constant) and type(node.value) is int
-        return f"{tensor}(({text}, {text}))" if pair else f"{tensor}({text})"
-    base = f"({text})" if _needs_parentheses(node) else text
+        if form == TENSOR_PAIR and isinstance(node, ast.Constant) and type(node.value) is int:
+            return f"{tensor}((", f", {node.value}))"
+        return f"{tensor}(", ")"
     suffix = {INT32: ".int()", INT64: ".long()", FIRST_OUTPUT: "[0]"}[form]
-    return base + suffix
+    return ("(", ")" + suffix) if _needs_parentheses(node) else ("", suffix)
 
 
 def _needs_parentheses(node: ast.expr) -> bool:
