@@ -64,8 +64,10 @@ def test_dtype_is_passed_only_where_torch_infers_another_one_from_a_literal():
     assert inferred_dtype(full, {"fill_value": _node("-2.0")}) == ("dtype", "mindspore.float32")
     assert inferred_dtype(full, {"fill_value": _node("True")}) == ("dtype", "mindspore.bool_")
     assert inferred_dtype(full, {"fill_value": _node("1j")}) == ("dtype", "mindspore.complex64")
+    assert inferred_dtype(full, {"fill_value": _node("float('-inf')")}) == ("dtype", "mindspore.float32")
+    assert inferred_dtype(full, {"fill_value": _node("-math.inf")}) == ("dtype", "mindspore.float32")
     assert inferred_dtype(full, {"fill_value": _node("3")}) is None  # int64 either way
-    assert inferred_dtype(full, {"fill_value": _node("v")}) is None  # unknown: not guessed
+    assert inferred_dtype(full, {"fill_value": _node("v")}) == ("dtype", None)  # unknown: not guessed
     assert inferred_dtype(full, {"fill_value": _node("1.5"), "dtype": _node("d")}) is None
 
 
@@ -149,6 +151,16 @@ def test_full_gets_torchs_dtype(kb24):
         "c = mindspore.ops.full((2,), 7)",
         "d = mindspore.ops.full((2,), 0.5, dtype=mindspore.float64)",
     ]
+
+
+def test_full_with_a_value_of_unknown_type_warns(kb24):
+    found = analyze_source(HEADER + "a = torch.full((2,), v)\n", "m.py", kb24).findings
+    (finding,) = [f for f in found if f.torch_api == "torch.full"]
+    assert finding.rule == "MSM101" and finding.message_args["changes_results"] is True
+    assert t(finding.message_key, "en", **finding.message_args) == (
+        "torch.full → mindspore.ops.full (torch infers the dtype from the value passed, MindSpore uses "
+        "mindspore.int64 unless dtype= is passed: pass the dtype torch gets).")
+    assert _body("a = torch.full((2,), v)\n", kb24) == ["a = mindspore.ops.full((2,), v)"]
 
 
 def test_finding_states_the_forms(kb24):

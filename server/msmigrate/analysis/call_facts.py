@@ -35,7 +35,14 @@ from msmigrate.knowledge.param_facts import (
     plan_arguments,
     same_default,
 )
-from msmigrate.knowledge.value_forms import adapted, argument_form, inferred_dtype, needed, result_form
+from msmigrate.knowledge.value_forms import (
+    adapted,
+    argument_form,
+    fixed_dtype,
+    inferred_dtype,
+    needed,
+    result_form,
+)
 from msmigrate.model.finding import FindingCategory
 
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
@@ -158,7 +165,7 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     added += _defaults_from(binding, plan, target, overload)
     arguments = _agreed_arguments(call, bindings)
     dtype = _inferred_dtype(arguments, plan, target, overload)
-    skipped = {name for name, _value, _default in added} | ({dtype[0]} if dtype else set())
+    skipped = {name for name, _value, _default in added} | ({dtype[0]} if dtype and dtype[1] else set())
     facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,
                                       target)
     converted, unwritable = _converted_values(call, binding, plan, target)
@@ -170,9 +177,13 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         facts.append(ref("analysis.detail.call_companion",
                          items=_items(f"{n}={v} (MindSpore default {d})" for n, v, d in added)))
         changes = True
-    if dtype:
+    if dtype and dtype[1]:
         facts.append(ref("analysis.detail.call_inferred_dtype", items=f"{dtype[0]}={dtype[1]}"))
         added.append(dtype)
+        changes = True
+    elif dtype:  # the value's type does not show: MindSpore's fixed dtype is right only if it is its type
+        facts.append(ref("analysis.detail.call_dtype_not_inferred", param=dtype[0],
+                         dtype=fixed_dtype(target) or dtype[2]))
         changes = True
     forms = _argument_forms(call, arguments, plan, target, is_tensor)
     result = result_form(target, passed_targets)
@@ -301,9 +312,9 @@ def _agreed_arguments(call: ast.Call, bindings: list[Binding]) -> dict[str, ast.
 
 
 def _inferred_dtype(arguments: dict[str, ast.expr], plan: ArgumentPlan, mindspore_api: str,
-                    overload) -> tuple[str, str, str] | None:
-    """(dtype parameter, dtype, MindSpore default) where torch infers the dtype from a literal argument
-    the call passes and MindSpore's default is fixed (``value_forms.DTYPE_FROM``)."""
+                    overload) -> tuple[str, str | None, str] | None:
+    """(dtype parameter, dtype, MindSpore default) where torch infers the dtype from an argument the call
+    passes and MindSpore's default is fixed (``value_forms.DTYPE_FROM``); dtype ``None``: not shown."""
     targets = dict(plan.targets)
     passed = {targets.get(name, name): node for name, node in arguments.items()}
     found = inferred_dtype(mindspore_api, passed)

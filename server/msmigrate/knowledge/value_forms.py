@@ -69,24 +69,42 @@ def result_form(mindspore_api: str, passed: set[str]) -> str | None:
     return form
 
 
+_CONVERSIONS = {"float": float, "int": int, "bool": bool, "complex": complex}
+_MATH_FLOATS = frozenset({"inf", "nan", "pi", "e", "tau"})
+
+
 def literal_dtype(node: ast.expr) -> str | None:
-    """The MindSpore dtype torch infers for the Python literal ``node`` (``1.5`` → float32), else None."""
+    """The MindSpore dtype torch infers for ``node`` when its Python type shows in the source (a literal
+    ``1.5``, ``-2``, ``float('-inf')``, ``math.pi``), else None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         node = node.operand
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONVERSIONS:
+        return _LITERAL_DTYPES[_CONVERSIONS[node.func.id]]
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "math":
+        return _LITERAL_DTYPES[float] if node.attr in _MATH_FLOATS else None
     if not isinstance(node, ast.Constant):
         return None
     return _LITERAL_DTYPES.get(type(node.value))
 
 
-def inferred_dtype(mindspore_api: str, passed: dict[str, ast.expr]) -> tuple[str, str] | None:
+def inferred_dtype(mindspore_api: str, passed: dict[str, ast.expr]) -> tuple[str, str | None] | None:
     """(MindSpore dtype parameter, dtype to pass) for a call of ``mindspore_api`` that leaves the dtype
-    out and passes a literal for the argument torch infers it from (``passed``: MindSpore name → value),
-    when torch's dtype is not the one MindSpore uses."""
+    out where torch infers it from another argument (``passed``: MindSpore name → value) and gets
+    another dtype than MindSpore's; the dtype is ``None`` where the source does not show the value's
+    type (a name: MindSpore's dtype is right only for an int)."""
     found = DTYPE_FROM.get(mindspore_api)
     if found is None or found[0] in passed or found[1] not in passed:
         return None
     dtype = literal_dtype(passed[found[1]])
-    return (found[0], dtype) if dtype and dtype != found[2] else None
+    if dtype is None:
+        return found[0], None
+    return (found[0], dtype) if dtype != found[2] else None
+
+
+def fixed_dtype(mindspore_api: str) -> str | None:
+    """The dtype ``mindspore_api`` uses when none is passed, where torch infers one (:data:`DTYPE_FROM`)."""
+    found = DTYPE_FROM.get(mindspore_api)
+    return found[2] if found else None
 
 
 def needed(form: str, node: ast.expr, is_tensor: bool) -> bool:

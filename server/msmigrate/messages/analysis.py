@@ -135,6 +135,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch infers the dtype from the value passed, MindSpore has a fixed default: pass {items}",
         "torch 根据传入的值推断 dtype，而 MindSpore 的默认值固定：请传入 {items}",
     ),
+    "analysis.detail.call_dtype_not_inferred": (
+        "torch infers the dtype from the value passed, MindSpore uses {dtype} unless {param}= is passed: "
+        "pass the dtype torch gets",
+        "torch 根据传入的值推断 dtype，而 MindSpore 在未传入 {param}= 时使用 {dtype}："
+        "请传入 torch 得到的 dtype",
+    ),
     "analysis.detail.call_value_forms": (
         "MindSpore takes or returns these values in another form (int32 indices, a Tensor for a number, "
         "a tuple of outputs): {items}",
