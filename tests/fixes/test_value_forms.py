@@ -135,9 +135,11 @@ def test_bincount_counts_are_int64_without_weights(kb24):
     source = ("a = torch.bincount(x)\n"
               "b = torch.bincount(x, w)\n"
               "c = x.bincount()\n"
-              "d = x.bincount(weights=w)\n")
+              "d = x.bincount(weights=w)\n"
+              "e = x.bincount(weights=None, minlength=4)\n")
     assert _body(source, kb24) == ["a = mindspore.ops.bincount(x).long()", "b = mindspore.ops.bincount(x, w)",
-                                   "c = x.bincount().long()", "d = x.bincount(weights=w)"]
+                                   "c = x.bincount().long()", "d = x.bincount(weights=w)",
+                                   "e = x.bincount(weights=None, minlength=4).long()"]
 
 
 def test_full_gets_torchs_dtype(kb24):

@@ -186,7 +186,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                          dtype=fixed_dtype(target) or dtype[2]))
         changes = True
     forms = _argument_forms(call, arguments, plan, target, is_tensor)
-    result = result_form(target, passed_targets)
+    given = {dict(plan.targets).get(n, n) for n, node in arguments.items() if not _is_none(node)}
+    result = result_form(target, given | {k.arg for k in call.keywords if k.arg and not _is_none(k.value)})
     if forms or result:
         shown = [f"{text} → {adapted(form, text, node)}" for _w, form, text, node in forms]
         if result:
@@ -300,6 +301,10 @@ def _defaults_from(binding: Binding | None, plan: ArgumentPlan, mindspore_api: s
               for name, node in binding.arguments.items()}
     return [(name, value, default) for name, value, default in defaults_from(mindspore_api, overload, passed)
             if value]
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _agreed_arguments(call: ast.Call, bindings: list[Binding]) -> dict[str, ast.expr]:
