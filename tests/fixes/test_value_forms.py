@@ -46,6 +46,9 @@ def test_adapted_text_of_each_form():
     assert adapted(TENSOR, "n", _node("n"), "ms.tensor") == "ms.tensor(n)"
     assert adapted(TENSOR_PAIR, "4", _node("4")) == "mindspore.tensor((4, 4))"
     assert adapted(TENSOR_PAIR, "(4, 5)", _node("(4, 5)")) == "mindspore.tensor((4, 5))"
+    # an int or a pair (torch takes either): a pair either way
+    assert adapted(TENSOR_PAIR, "size", _node("size")) == (
+        "mindspore.tensor(size).reshape(-1).broadcast_to((2,))")
     assert adapted(FIRST_OUTPUT, "", _node("f(x)")) == "[0]"
     assert adapted(INT64, "", _node("f(x)")) == ".long()"
 
@@ -106,12 +109,14 @@ def test_tensor_arguments(version):
     source = ("a = torch.bartlett_window(8)\n"
               "b = torch.blackman_window(n, periodic=False)\n"
               "c = F.fold(x, (4, 4), 2)\n"
-              "d = F.fold(x, output_size=4, kernel_size=2)\n")
+              "d = F.fold(x, output_size=4, kernel_size=2)\n"
+              "e = F.fold(x, size, 2)\n")
     assert _body(source, get_knowledge_base(version)) == [
         "a = mindspore.ops.bartlett_window(mindspore.tensor(8))",
         "b = mindspore.ops.blackman_window(mindspore.tensor(n), periodic=False)",
         "c = mindspore.ops.fold(x, mindspore.tensor((4, 4)), 2)",
         "d = mindspore.ops.fold(x, output_size=mindspore.tensor((4, 4)), kernel_size=2)",
+        "e = mindspore.ops.fold(x, mindspore.tensor(size).reshape(-1).broadcast_to((2,)), 2)",
     ]
 
 

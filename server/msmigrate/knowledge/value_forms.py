@@ -123,11 +123,14 @@ def adapted(form: str, text: str, node: ast.expr, tensor: str = "mindspore.tenso
 
 
 def wrapping(form: str, node: ast.expr, tensor: str = "mindspore.tensor") -> tuple[str, str]:
-    """The text written before and after ``node`` to put it in ``form`` (a pair for ``TENSOR_PAIR``'s
-    int literal ``n``: ``(n, n)``)."""
+    """The text written before and after ``node`` to put it in ``form``. ``TENSOR_PAIR``: an int literal
+    ``n`` is ``(n, n)``; a value that may be an int or a pair becomes a pair either way
+    (``.reshape(-1).broadcast_to((2,))``)."""
+    if form == TENSOR_PAIR and isinstance(node, ast.Constant) and type(node.value) is int:
+        return f"{tensor}((", f", {node.value}))"
+    if form == TENSOR_PAIR and not isinstance(node, ast.Tuple | ast.List):
+        return f"{tensor}(", ").reshape(-1).broadcast_to((2,))"
     if form in (TENSOR, TENSOR_PAIR):
-        if form == TENSOR_PAIR and isinstance(node, ast.Constant) and type(node.value) is int:
-            return f"{tensor}((", f", {node.value}))"
         return f"{tensor}(", ")"
     suffix = {INT32: ".int()", INT64: ".long()", FIRST_OUTPUT: "[0]"}[form]
     return ("(", ")" + suffix) if _needs_parentheses(node) else ("", suffix)
