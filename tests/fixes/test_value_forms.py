@@ -217,3 +217,31 @@ def test_split_keyword_becomes_mindspores_name(kb24):
     assert _body("a = torch.hsplit(x, sections=2)\nb = torch.tensor_split(x, indices=[1], dim=0)\n",
                  kb24) == ["a = mindspore.ops.hsplit(x, indices_or_sections=2)",
                            "b = mindspore.ops.tensor_split(x, indices_or_sections=[1], axis=0)"]
+
+
+def test_forms_with_keywords(kb24):
+    source = ("a = x.index_fill(dim=1, index=idx, value=0.5)\n"
+              "b = torch.index_add(x, 1, idx, src, alpha=2)\n"
+              "c = torch.index_fill(x, dim=1, index=idx, value=1.0)\n")
+    assert _body(source, kb24) == ["a = x.index_fill(axis=1, index=idx.int(), value=0.5)",
+                                   "b = mindspore.mint.index_add(x, 1, idx.int(), src, alpha=2)",
+                                   "c = mindspore.ops.index_fill(x, axis=1, index=idx.int(), value=1.0)"]
+
+
+def test_a_form_of_an_argument_moved_to_a_keyword_is_one_insertion(kb24):
+    """An argument by position that goes to a keyword (``name=``) and takes another form: the keyword and
+    the text before the argument are written as one insertion (two at one point would overlap)."""
+    from dataclasses import replace
+
+    from msmigrate.fixes.api_fixes import replace_api
+    from msmigrate.fixes.context import FixContext
+    from msmigrate.fixes.text import apply_edits
+
+    source = HEADER + "w = torch.bartlett_window(n)\n"
+    findings = analyze_source(source, "m.py", kb24).findings
+    (finding,) = [f for f in findings if f.torch_api == "torch.bartlett_window"]
+    plan = ((), (("0", "window_length"),), (), (), (), (), (("0", TENSOR),), "")
+    moved = replace(finding, message_args={**finding.message_args, "arg_plan": plan})
+    fix = replace_api(FixContext.build(source, "m.py", kb24, findings), moved)
+    assert apply_edits(source, fix.edits).splitlines()[-1] == (
+        "w = mindspore.ops.bartlett_window(window_length=mindspore.tensor(n))")
