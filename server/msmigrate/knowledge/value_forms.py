@@ -1,6 +1,7 @@
 """Values a MindSpore API takes or returns in another form than torch's, and how a call is adapted.
 
-Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``tests/conversion``):
+Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``tests/conversion``);
+``ops.multilabel_margin_loss`` has no CPU kernel: its int32 target is what its TypeError states.
 
 - :data:`ARGUMENT_FORMS`: MindSpore parameters that take a value of another type than torch's argument.
   ``INT32``: an index tensor MindSpore accepts as int32 only (torch's are int64; int64 raises a
