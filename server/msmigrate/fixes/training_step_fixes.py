@@ -137,7 +137,8 @@ def _is_call_on(stmt: ast.stmt, method: str, receiver: str) -> bool:
     call = stmt.value
     return (
         isinstance(call.func, ast.Attribute) and call.func.attr == method and not call.args
-        and all(k.arg == "set_to_none" for k in call.keywords) and (method == "zero_grad" or not call.keywords)
+        and all(k.arg == "set_to_none" for k in call.keywords)
+        and (method == "zero_grad" or not call.keywords)
         and ast.unparse(call.func.value) == receiver
     )
 
@@ -236,7 +237,9 @@ def _names(forward: list[ast.stmt]) -> tuple[list[str], list[str]]:
 
 def _declared_elsewhere(scope: ast.AST, names: list[str]) -> bool:
     """Whether ``global``/``nonlocal`` declares one of ``names`` in the scope."""
-    return any(isinstance(n, ast.Global | ast.Nonlocal) and set(n.names) & set(names) for n in ast.walk(scope))
+    return any(
+        isinstance(n, ast.Global | ast.Nonlocal) and set(n.names) & set(names) for n in ast.walk(scope)
+    )
 
 
 # --- what can move into a function ---------------------------------------------------------------------
@@ -277,7 +280,9 @@ def _own_lines(statements: list[ast.stmt], lines: list[str]) -> bool:
 
 def _scope_text(scope: ast.AST, forward: list[ast.stmt], lines: list[str]) -> str:
     """The text of the enclosing function (the whole file at module level) without the moved lines."""
-    first, last = (_first_line(forward[0]), forward[-1].end_lineno or forward[-1].lineno) if forward else (0, -1)
+    first, last = (0, -1)
+    if forward:
+        first, last = _first_line(forward[0]), forward[-1].end_lineno or forward[-1].lineno
     if isinstance(scope, ast.Module):
         chosen = range(1, len(lines) + 1)
     else:
