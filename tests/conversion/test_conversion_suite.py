@@ -45,6 +45,44 @@ def test_program_for_a_method_and_a_class() -> None:
     assert (skipped.skip, skipped.source) == ("random", "")
 
 
+def test_an_optimizer_program_runs_two_training_steps_and_returns_the_weights() -> None:
+    values = ([[1.0, 2.0]], [[0.5]], [[0.1], [0.2]], [0.0])
+    data = [{"tensor": {"data": d, "dtype": "float32"}} for d in values]
+    spec = ApiSpec(args=tuple(data), init_kwargs={"lr": 0.1}, program="training_step")
+    program = harness.make_program("torch.optim.Adam", "mindspore.experimental.optim.Adam", spec, "class")
+    assert program.source == (
+        "import torch\n\n"
+        "x0 = torch.tensor([[1.0, 2.0]], dtype=torch.float32)\n"
+        "x1 = torch.tensor([[0.5]], dtype=torch.float32)\n"
+        "x2 = torch.tensor([[0.1], [0.2]], dtype=torch.float32)\n"
+        "x3 = torch.tensor([0.0], dtype=torch.float32)\n"
+        "w = torch.nn.Parameter(x2)\n"
+        "b = torch.nn.Parameter(x3)\n"
+        "opt = torch.optim.Adam([w, b], lr=0.1)\n"
+        "for _ in range(2):\n"
+        "    out = x0 @ w + b\n"
+        "    loss = ((out - x1) ** 2).mean()\n"
+        "    opt.zero_grad()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n"
+        "result = [w, b]\n"
+    )
+    assert program.namespace == "other"
+
+
+@needs_frameworks
+def test_optimizer_programs_of_the_consistent_rows_pass_after_fix_all() -> None:
+    """The 2.4 rows torch.optim.* → mindspore.experimental.optim.*: after fix-all (the training step
+    rewritten with value_and_grad) the weights after two steps are torch's."""
+    programs = [p for p in harness.programs_for_table("2.4", derived=False)
+                if p.torch_api in ("torch.optim.SGD", "torch.optim.Adam", "torch.optim.Rprop")]
+    result = harness.run_suite("2.4", programs=programs)
+    assert {o.api: (o.status, o.detail) for o in result.outcomes} == {
+        "torch.optim.SGD": ("pass", ""), "torch.optim.Adam": ("pass", ""), "torch.optim.Rprop": ("pass", "")}
+    step = "grad_fn = mindspore.value_and_grad(forward_fn, None, opt.parameters)"
+    assert all(step in o.fixed_source for o in result.outcomes)
+
+
 def test_derived_mappings_get_programs_of_their_own_group() -> None:
     from msmigrate.knowledge.base import get_knowledge_base
 

@@ -207,15 +207,31 @@ def _assigns_unconditionally(stmt: ast.stmt, name: str) -> bool:
 
 
 def _dependencies(statements: list[ast.stmt]) -> list[ast.stmt]:
-    """The statements from the first one the last statement depends on (by the names they mention)."""
+    """The statements from the first one the last statement depends on: one that binds a name the later
+    ones read, or changes the object of such a name (``outs.append(y)``, ``d["k"] = v``)."""
     needed = _loads(statements[-1])
     first = len(statements) - 1
     for i in range(len(statements) - 2, -1, -1):
-        mentioned = {n.id for n in ast.walk(statements[i]) if isinstance(n, ast.Name)}
-        if mentioned & needed:
+        if _changed(statements[i]) & needed:
             needed |= _loads(statements[i])
             first = i
     return statements[first:]
+
+
+def _changed(stmt: ast.stmt) -> set[str]:
+    """Names a statement binds, or whose object it changes through a method call, an item or an attribute."""
+    found = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    for node in ast.walk(stmt):
+        base = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            base = node.func.value
+        elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+            base = node.value
+        while isinstance(base, ast.Attribute | ast.Subscript):
+            base = base.value
+        if isinstance(base, ast.Name):
+            found.add(base.id)
+    return found
 
 
 def _names(forward: list[ast.stmt]) -> tuple[list[str], list[str]]:
