@@ -69,8 +69,13 @@ class StepPlan:
     aux: list[str]  # other outputs of forward_fn (names assigned there that other code reads)
 
 
-def training_step(tree: ast.Module, backward: ast.Call, lines: list[str]) -> StepPlan | str:
-    """The plan of the training step whose ``loss.backward()`` is ``backward``, or why there is none."""
+def training_step(tree: ast.Module, backward: ast.Call, lines: list[str], whole_scope: bool = True
+                  ) -> StepPlan | str:
+    """The plan of the training step whose ``loss.backward()`` is ``backward``, or why there is none.
+
+    ``whole_scope=False`` (the rule checker) leaves out the one test that reads past the top-level
+    statement holding the step at module level (whether the names the rewrite writes are free), so the
+    verdict of an incremental analysis is that of a full one; the fix makes it."""
     found = _block_of(tree, backward)
     if found is None:
         return WHY_LOSS
@@ -102,9 +107,10 @@ def training_step(tree: ast.Module, backward: ast.Call, lines: list[str]) -> Ste
     if not all(_movable(s) for s in forward) or _multiline_strings(forward):
         return WHY_STATEMENT
     scope_text = _scope_text(scope, forward, lines)
-    whole = _scope_text(scope, [], lines)
-    if any(re.search(rf"\b{name}\b", whole) for name in (FORWARD_FN, GRAD_FN, GRADS)):
-        return WHY_NAMES
+    if whole_scope or not isinstance(scope, ast.Module):
+        whole = _scope_text(scope, [], lines)
+        if any(re.search(rf"\b{name}\b", whole) for name in (FORWARD_FN, GRAD_FN, GRADS)):
+            return WHY_NAMES
     stored, params = _names(forward)
     if _declared_elsewhere(scope, stored):
         return WHY_STATEMENT
@@ -252,8 +258,8 @@ def _names(forward: list[ast.stmt]) -> tuple[list[str], list[str]]:
 
 
 def _declared_elsewhere(scope: ast.AST, names: list[str]) -> bool:
-    """Whether ``global``/``nonlocal`` declares one of ``names`` in the scope."""
-    return any(
+    """Whether ``global``/``nonlocal`` declares one of ``names`` in the enclosing function."""
+    return not isinstance(scope, ast.Module) and any(
         isinstance(n, ast.Global | ast.Nonlocal) and set(n.names) & set(names) for n in ast.walk(scope)
     )
 

@@ -778,7 +778,7 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
             )
         ]
     if attr == "backward" and kind in (None, "tensor") and len(call.args) <= 1:
-        plan = training_step(ctx.tree, call, ctx.lines)
+        plan = training_step(ctx.tree, call, ctx.lines, whole_scope=False)
         if isinstance(plan, StepPlan) and (
             ctx.receiver_kind(plan.optimizer) not in (None, "optimizer")
             or ctx.qualified_name(plan.optimizer) is not None
