@@ -215,3 +215,17 @@ def test_fix_all_gives_a_torch_free_training_loop(kb24):
         "    opt(grads)\n"
     )
     assert "MSM506" in {fix.rule for fix in applied}
+
+
+def test_tabs_crlf_and_comments_are_kept(kb24):
+    source = (
+        "import torch\r\n\r\nfor x in data:\r\n\tout = net(\r\n\t\tx)\r\n\tloss = out.sum()\r\n"
+        "\topt.zero_grad()\r\n\tloss.backward()  # grads\r\n\topt.step()  # update\r\n"
+    )
+    _, fix = _step_fix(source, kb24)
+    assert apply_edits(source, fix.edits) == (
+        "import torch\r\nimport mindspore\r\n\r\nfor x in data:\r\n"
+        "\tdef forward_fn():\r\n\t\tout = net(\r\n\t\t\tx)\r\n\t\tloss = out.sum()\r\n\t\treturn loss\r\n"
+        "\tgrad_fn = mindspore.value_and_grad(forward_fn, None, opt.parameters)\r\n"
+        "\tloss, grads = grad_fn()\r\n\topt(grads)  # update\r\n"
+    )

@@ -35,7 +35,10 @@ assignment expressions or multi-line strings). Otherwise the fix explains why (a
 from __future__ import annotations
 
 import ast
+import io
 import re
+import textwrap
+import tokenize
 from dataclasses import dataclass
 
 from msmigrate.fixes.context import FixContext
@@ -108,13 +111,13 @@ def training_step(tree: ast.Module, backward: ast.Call, lines: list[str], whole_
         return WHY_STATEMENT
     scope_text = _scope_text(scope, forward, lines)
     if whole_scope or not isinstance(scope, ast.Module):
-        whole = _scope_text(scope, [], lines)
-        if any(re.search(rf"\b{name}\b", whole) for name in (FORWARD_FN, GRAD_FN, GRADS)):
+        if _code_names(_scope_text(scope, [], lines)) & {FORWARD_FN, GRAD_FN, GRADS}:
             return WHY_NAMES
     stored, params = _names(forward)
     if _declared_elsewhere(scope, stored):
         return WHY_STATEMENT
-    aux = [n for n in stored if n != loss and (n in params or re.search(rf"\b{re.escape(n)}\b", scope_text))]
+    read = _code_names(scope_text)
+    aux = [n for n in stored if n != loss and (n in params or n in read)]
     return StepPlan(forward, [zero[0], block[index]], step, optimizer, loss, params, aux)
 
 
@@ -298,6 +301,15 @@ def _own_lines(statements: list[ast.stmt], lines: list[str]) -> bool:
             return False
         previous_end = last
     return True
+
+
+def _code_names(text: str) -> set[str]:
+    """The names in the code of ``text`` (comments and strings left out when it tokenizes)."""
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO(textwrap.dedent(text)).readline)
+        return {tok.string for tok in tokens if tok.type == tokenize.NAME}
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return set(re.findall(r"\w+", text))
 
 
 def _scope_text(scope: ast.AST, forward: list[ast.stmt], lines: list[str]) -> str:
