@@ -188,6 +188,16 @@ def test_parameters_given_to_an_optimizer_become_trainable_params(kb24):
     )
 
 
+def test_sgd_without_lr_gets_torch_default_mindspore_requires(kb24):
+    source = "import torch\n\nmodel = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(model.parameters())\n"
+    fixed, _ = fix_all(source, "train.py", kb24)
+    assert fixed.splitlines()[-1] == (
+        "opt = mindspore.experimental.optim.SGD(model.trainable_params(), lr=0.001)")
+    [finding] = [f for f in analyze_source(source, "t.py", kb24).findings if f.torch_api == "torch.optim.SGD"]
+    assert finding.message("en") == (
+        "torch.optim.SGD → mindspore.experimental.optim.SGD (left out, the default differs: lr: 0.001 vs —).")
+
+
 def test_fix_all_gives_a_torch_free_training_loop(kb24):
     source = (
         "import torch\n\n"
