@@ -68,17 +68,31 @@ def test_an_optimizer_program_runs_two_training_steps_and_returns_the_weights() 
         "result = [w, b]\n"
     )
     assert program.namespace == "other"
+    step = ApiSpec(args=tuple(data), init_kwargs={"gamma": 0.5}, program="lr_scheduler")
+    scheduled = harness.make_program("torch.optim.lr_scheduler.ExponentialLR",
+                                     "mindspore.experimental.optim.lr_scheduler.ExponentialLR", step, "class")
+    assert scheduled.source.splitlines()[8:] == [
+        "opt = torch.optim.SGD([w, b], lr=0.1, momentum=0.9)",
+        "sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)",
+        "for _ in range(3):",
+        "    out = x0 @ w + b",
+        "    loss = ((out - x1) ** 2).mean()",
+        "    opt.zero_grad()",
+        "    loss.backward()",
+        "    opt.step()",
+        "    sched.step()",
+        "result = [w, b]",
+    ]
 
 
 @needs_frameworks
 def test_optimizer_programs_of_the_consistent_rows_pass_after_fix_all() -> None:
     """The 2.4 rows torch.optim.* → mindspore.experimental.optim.*: after fix-all (the training step
     rewritten with value_and_grad) the weights after two steps are torch's."""
-    programs = [p for p in harness.programs_for_table("2.4", derived=False)
-                if p.torch_api in ("torch.optim.SGD", "torch.optim.Adam", "torch.optim.Rprop")]
+    chosen = ("torch.optim.SGD", "torch.optim.Adam", "torch.optim.Rprop", "torch.optim.lr_scheduler.StepLR")
+    programs = [p for p in harness.programs_for_table("2.4", derived=False) if p.torch_api in chosen]
     result = harness.run_suite("2.4", programs=programs)
-    assert {o.api: (o.status, o.detail) for o in result.outcomes} == {
-        "torch.optim.SGD": ("pass", ""), "torch.optim.Adam": ("pass", ""), "torch.optim.Rprop": ("pass", "")}
+    assert {o.api: (o.status, o.detail) for o in result.outcomes} == {api: ("pass", "") for api in chosen}
     step = "grad_fn = mindspore.value_and_grad(forward_fn, None, opt.parameters)"
     assert all(step in o.fixed_source for o in result.outcomes)
 

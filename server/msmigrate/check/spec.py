@@ -99,7 +99,9 @@ class ApiSpec:
     ms_outputs: tuple[int, ...] | None = None  # the MindSpore outputs to compare (default: ``outputs``)
     ms_call: str | None = None  # "function": the MindSpore API of a class row is a function
     # "training_step": an optimizer; ``args`` are (inputs, targets, weight, bias) of a linear model,
-    # ``init_kwargs`` its hyperparameters, and the conversion suite compares the weights after two steps
+    # ``init_kwargs`` its hyperparameters, and the conversion suite compares the weights after two steps;
+    # "lr_scheduler": a learning-rate scheduler of an SGD optimizer (``init_kwargs`` its arguments), with
+    # three steps
     program: str | None = None
     skip: str | None = None  # a result.Reason value: the API is not compared
     note: str | None = None  # project-written note (why the spec looks like this, known findings)

@@ -743,6 +743,20 @@ for _name, _hyper in (
     ("Rprop", {"lr": 0.1}),
 ):
     add(f"torch.optim.{_name}", args=_TRAINING_DATA, init_kwargs=_hyper, program="training_step")
+# learning-rate schedulers: the same loop with torch.optim.SGD(lr=0.1, momentum=0.9), three steps, the
+# scheduler stepped after each; init_kwargs: the scheduler's arguments after the optimizer
+for _name, _args in (
+    ("StepLR", {"step_size": 1, "gamma": 0.5}),
+    ("MultiStepLR", {"milestones": [1, 2], "gamma": 0.5}),
+    ("ExponentialLR", {"gamma": 0.5}),
+    ("ConstantLR", {"factor": 0.5, "total_iters": 2}),
+    ("LinearLR", {"start_factor": 0.5, "total_iters": 2}),
+    ("PolynomialLR", {"total_iters": 3, "power": 2.0}),
+    ("CosineAnnealingLR", {"T_max": 3}),
+    ("CosineAnnealingWarmRestarts", {"T_0": 2}),
+    ("CyclicLR", {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 1}),  # (momentum cycled by torch only)
+):
+    add(f"torch.optim.lr_scheduler.{_name}", args=_TRAINING_DATA, init_kwargs=_args, program="lr_scheduler")
 
 # --- APIs a single-process CPU program cannot call (they keep a precise reason) -------------------
 add(
