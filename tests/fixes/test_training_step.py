@@ -132,6 +132,9 @@ def test_with_block_and_zero_grad_after_step(kb24):
          "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n", "statement"),
         ("    if y is None:\n        loss = net(x).sum()\n    opt.zero_grad()\n    loss.backward()\n"
          "    opt.step()\n", "statement"),
+        # gradient clipping between backward() and step()
+        ("    loss = crit(net(x), y)\n    opt.zero_grad()\n    loss.backward()\n"
+         "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)\n    opt.step()\n", "between"),
         # statements sharing a line
         ("    loss = crit(net(x), y)\n    opt.zero_grad(); loss.backward(); opt.step()\n", "layout"),
         # the names the rewrite writes are taken

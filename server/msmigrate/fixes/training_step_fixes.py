@@ -27,9 +27,11 @@ output (``has_aux=True``: ``(loss, out), grads = grad_fn()``). Statements betwee
 
 The rewrite is made only when the shape is certain: ``backward()`` without arguments on a name assigned in
 the same block, ``zero_grad()`` and ``step()`` without arguments on the same optimizer expression in that
-block, each statement on lines of its own, and loss statements that are plain assignments, expression
-statements or ``with`` blocks of them (no control flow, ``del``, ``global``, ``yield``, ``await``,
-assignment expressions or multi-line strings). Otherwise the fix explains why (a fix without edits).
+block, ``step()`` right after ``backward()`` (a statement between them works on the gradients in ``.grad``,
+``clip_grad_norm_`` …), each statement on lines of its own, and loss statements that are plain
+assignments, expression statements or ``with`` blocks of them (no control flow, ``del``, ``global``,
+``yield``, ``await``, assignment expressions or multi-line strings). Otherwise the fix explains why (a
+fix without edits).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ _FORBIDDEN = (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
 WHY_LOSS = "loss"  # backward() with arguments, on an expression, or on a loss not assigned in the block
 WHY_OPTIMIZER = "optimizer"  # no zero_grad() and step() of one optimizer around it in the block
 WHY_STATEMENT = "statement"  # a loss statement that cannot move into a function
+WHY_BETWEEN = "between"  # statements between backward() and step(): they work on .grad (clipping …)
 WHY_LAYOUT = "layout"  # statements sharing lines
 WHY_NAMES = "names"  # forward_fn / grad_fn / grads already mean something here
 
@@ -92,6 +95,8 @@ def training_step(tree: ast.Module, backward: ast.Call, lines: list[str], whole_
     if step is None:
         return WHY_OPTIMIZER
     optimizer = step.value.func.value  # type: ignore[attr-defined]
+    if block.index(step) != index + 1:
+        return WHY_BETWEEN
     zero = [s for s in (*block[:index], *block[block.index(step) + 1 :])
             if _is_call_on(s, "zero_grad", ast.unparse(optimizer))]
     if len(zero) != 1 or any(_is_call_on(s, "zero_grad", ast.unparse(optimizer))

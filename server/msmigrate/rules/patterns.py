@@ -334,6 +334,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "flow, del, global, yield, await, := or multi-line strings)",
         "无法自动改写：计算损失的语句无法移入函数（含控制流、del、global、yield、await、:= 或多行字符串）",
     ),
+    "fix.pattern.training_step.between": (
+        "No automatic rewrite: statements between backward() and step() work on the gradients in .grad "
+        "(in MindSpore, change the grads that value_and_grad returns, e.g. ops.clip_by_global_norm(grads))",
+        "无法自动改写：backward() 与 step() 之间的语句操作 .grad 中的梯度"
+        "（MindSpore 中应处理 value_and_grad 返回的 grads，例如 ops.clip_by_global_norm(grads)）",
+    ),
     "fix.pattern.training_step.layout": (
         "No automatic rewrite: statements of the training step share lines",
         "无法自动改写：训练步骤的语句共用同一行",
