@@ -324,10 +324,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "无法自动改写：backward() 不是以无参数形式在同一代码块中赋值的损失变量上调用的",
     ),
     "fix.pattern.training_step.optimizer": (
-        "No automatic rewrite: the block of backward() has no zero_grad() before it and step() after it, "
-        "both without arguments on the same optimizer",
-        "无法自动改写：backward() 所在代码块中没有在其之前调用 zero_grad()、之后调用 step()"
-        "（同一优化器、均无参数）",
+        "No automatic rewrite: the block of backward() lacks step() after it and one zero_grad() (before "
+        "backward() or after step()), both without arguments on the same optimizer",
+        "无法自动改写：backward() 所在代码块中缺少其后的 step() 以及一次 zero_grad()"
+        "（在 backward() 之前或 step() 之后），两者须为同一优化器且均无参数",
     ),
     "fix.pattern.training_step.statement": (
         "No automatic rewrite: the statements computing the loss cannot move into a function (control "
