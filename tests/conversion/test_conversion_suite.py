@@ -97,6 +97,33 @@ def test_optimizer_programs_of_the_consistent_rows_pass_after_fix_all() -> None:
     assert all(step in o.fixed_source for o in result.outcomes)
 
 
+@needs_frameworks
+def test_a_rewritten_step_with_parameters_and_auxiliary_outputs_computes_what_torch_does() -> None:
+    """forward_fn(x) (x read before it is assigned) returning (loss, x, out) with has_aux=True: the weights,
+    x and a value computed from out after the step are torch's."""
+    source = (
+        "import torch\n\n"
+        "x0 = torch.tensor([[0.5, -1.0], [1.5, 2.0]], dtype=torch.float32)\n"
+        "x1 = torch.tensor([[1.0], [0.0]], dtype=torch.float32)\n"
+        "w = torch.nn.Parameter(torch.tensor([[0.1], [-0.2]]))\n"
+        "opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)\n"
+        "for _ in range(2):\n"
+        "    opt.zero_grad()\n"
+        "    x0 = x0 * 0.5\n"
+        "    out = x0 @ w\n"
+        "    loss = ((out - x1) ** 2).mean()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n"
+        "    last = out.sum()\n"
+        "result = [w, x0, last, loss]\n"
+    )
+    program = harness.Program("train_aux", "torch.optim.SGD", "mindspore.experimental.optim.SGD", "other",
+                              source, {})
+    [outcome] = harness.run_suite("2.4", programs=[program]).outcomes
+    assert (outcome.status, outcome.detail) == ("pass", "")
+    assert "    (loss, x0, out), grads = grad_fn(x0)\n" in outcome.fixed_source
+
+
 def test_derived_mappings_get_programs_of_their_own_group() -> None:
     from msmigrate.knowledge.base import get_knowledge_base
 
