@@ -60,7 +60,7 @@ def test_names_read_first_become_parameters_and_names_read_later_come_back(kb24)
         "        acc = (out.argmax(1) == y).float().mean()\n"
         "        loss.backward()\n"
         "        optimizer.step()\n"
-        "        print(acc, loss.item(), x.shape)\n"
+        "        print(acc, loss.item(), f'{x.shape}')\n"
     )
     _, fix = _step_fix(source, kb24)
     assert apply_edits(source, fix.edits) == (
@@ -76,7 +76,7 @@ def test_names_read_first_become_parameters_and_names_read_later_come_back(kb24)
         "        (loss, x, out), grads = grad_fn(x)\n"
         "        acc = (out.argmax(1) == y).float().mean()\n"
         "        optimizer(grads)\n"
-        "        print(acc, loss.item(), x.shape)\n"
+        "        print(acc, loss.item(), f'{x.shape}')\n"
     )
 
 
@@ -242,3 +242,17 @@ def test_tabs_crlf_and_comments_are_kept(kb24):
         "\tgrad_fn = mindspore.value_and_grad(forward_fn, None, opt.parameters)\r\n"
         "\tloss, grads = grad_fn()\r\n\topt(grads)  # update\r\n"
     )
+
+
+def test_a_name_read_in_an_f_string_after_the_step_comes_back(kb24):
+    source = (
+        "import torch\n\nfor x in data:\n    out = net(x)\n    loss = out.sum()\n    opt.zero_grad()\n"
+        "    loss.backward()\n    opt.step()\n    print(f'{out.shape} # grads')\n"
+    )
+    _, fix = _step_fix(source, kb24)
+    assert apply_edits(source, fix.edits).splitlines()[-4:] == [
+        "    grad_fn = mindspore.value_and_grad(forward_fn, None, opt.parameters, has_aux=True)",
+        "    (loss, out), grads = grad_fn()",
+        "    opt(grads)",
+        "    print(f'{out.shape} # grads')",
+    ]

@@ -309,12 +309,19 @@ def _own_lines(statements: list[ast.stmt], lines: list[str]) -> bool:
 
 
 def _code_names(text: str) -> set[str]:
-    """The names in the code of ``text`` (comments and strings left out when it tokenizes)."""
+    """The names in the code of ``text``: comments and plain strings left out when it tokenizes, the words
+    in the replacement fields of f-strings kept (Python 3.11 gives an f-string as one token)."""
+    found: set[str] = set()
     try:
-        tokens = tokenize.generate_tokens(io.StringIO(textwrap.dedent(text)).readline)
-        return {tok.string for tok in tokens if tok.type == tokenize.NAME}
+        for tok in tokenize.generate_tokens(io.StringIO(textwrap.dedent(text)).readline):
+            if tok.type == tokenize.NAME:
+                found.add(tok.string)
+            elif tok.type == tokenize.STRING and "f" in tok.string.split("'")[0].split('"')[0].lower():
+                found.update(w for part in re.findall(r"\{([^{}]*)\}", tok.string)
+                             for w in re.findall(r"\w+", part))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return set(re.findall(r"\w+", text))
+    return found
 
 
 def _scope_text(scope: ast.AST, forward: list[ast.stmt], lines: list[str]) -> str:
