@@ -256,3 +256,27 @@ def test_a_name_read_in_an_f_string_after_the_step_comes_back(kb24):
         "    opt(grads)",
         "    print(f'{out.shape} # grads')",
     ]
+
+
+def test_two_steps_sharing_a_forward_value_rewrite_the_first_and_explain_the_second(kb24):
+    source = (
+        "import torch\n\nfor z in data:\n"
+        "    fake = gen(z)\n    d_loss = disc(fake.detach()).mean()\n"
+        "    opt_d.zero_grad()\n    d_loss.backward()\n    opt_d.step()\n"
+        "    g_loss = -disc(fake).mean()\n"
+        "    opt_g.zero_grad()\n    g_loss.backward()\n    opt_g.step()\n"
+    )
+    found = [(f.line, fix.title_key) for f, fix in _msm506(source, kb24)]
+    assert found == [(7, "fix.pattern.training_step"), (11, "fix.pattern.training_step.statement")]
+    fixed, _ = fix_all(source, "train.py", kb24)
+    assert fixed == (
+        "import mindspore\n\nfor z in data:\n"
+        "    def forward_fn():\n"
+        "        fake = gen(z)\n        d_loss = disc(fake.detach()).mean()\n"
+        "        return d_loss, fake\n"
+        "    grad_fn = mindspore.value_and_grad(forward_fn, None, opt_d.parameters, has_aux=True)\n"
+        "    (d_loss, fake), grads = grad_fn()\n"
+        "    opt_d(grads)\n"
+        "    g_loss = -disc(fake).mean()\n"
+        "    opt_g.zero_grad()\n    g_loss.backward()\n    opt_g.step()\n"
+    )

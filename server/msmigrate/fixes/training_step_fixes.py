@@ -30,8 +30,8 @@ the same block, ``zero_grad()`` and ``step()`` without arguments on the same opt
 block, ``step()`` right after ``backward()`` (a statement between them works on the gradients in ``.grad``,
 ``clip_grad_norm_`` …), each statement on lines of its own, and loss statements that are plain
 assignments, expression statements or ``with`` blocks of them (no control flow, ``del``, ``global``,
-``yield``, ``await``, assignment expressions or multi-line strings). Otherwise the fix explains why (a
-fix without edits).
+``yield``, ``await``, assignment expressions, multi-line strings or another training step). Otherwise
+the fix explains why (a fix without edits).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def training_step(tree: ast.Module, backward: ast.Call, lines: list[str], whole_
     moved = [*forward, *zero, block[index], step]
     if not _own_lines(sorted(moved, key=lambda s: s.lineno), lines):
         return WHY_LAYOUT
-    if not all(_movable(s) for s in forward) or _multiline_strings(forward):
+    if not all(_movable(s) for s in forward) or _multiline_strings(forward) or _steps_in(forward):
         return WHY_STATEMENT
     scope_text = _scope_text(scope, forward, lines)
     if whole_scope or not isinstance(scope, ast.Module):
@@ -279,6 +279,16 @@ def _movable(stmt: ast.stmt) -> bool:
             isinstance(n, _FORBIDDEN) for item in stmt.items for n in ast.walk(item)
         )
     return isinstance(stmt, _SIMPLE) and not any(isinstance(n, _FORBIDDEN) for n in ast.walk(stmt))
+
+
+def _steps_in(statements: list[ast.stmt]) -> bool:
+    """Whether another training step (``backward()``, ``step()``, ``zero_grad()``) lies among them."""
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("backward", "step", "zero_grad")
+        for s in statements
+        for n in ast.walk(s)
+    )
 
 
 def _multiline_strings(statements: list[ast.stmt]) -> bool:

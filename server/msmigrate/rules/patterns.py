@@ -331,8 +331,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "fix.pattern.training_step.statement": (
         "No automatic rewrite: the statements computing the loss cannot move into a function (control "
-        "flow, del, global, yield, await, := or multi-line strings)",
-        "无法自动改写：计算损失的语句无法移入函数（含控制流、del、global、yield、await、:= 或多行字符串）",
+        "flow, another training step, del, global, yield, await, := or multi-line strings)",
+        "无法自动改写：计算损失的语句无法移入函数（含控制流、另一个训练步骤、del、global、yield、await、:= "
+        "或多行字符串）",
     ),
     "fix.pattern.training_step.between": (
         "No automatic rewrite: statements between backward() and step() work on the gradients in .grad "
