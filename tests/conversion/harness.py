@@ -204,7 +204,11 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
     if kind == "dtype":  # a dtype is used to make a tensor of it
         args = [inputs.tensor({"shape": [2, 3], "dtype": torch_api.rpartition(".")[2], "low": 0, "high": 3})]
     lines += [tensor_line(n, d, t, "torch") for n, (d, t) in inputs.values.items()]
-    if kind == "dtype":
+    if spec.program == "training_step":
+        lines += training_step_lines(torch_api, args, init)
+    elif spec.program == "lr_scheduler":
+        lines += training_step_lines(SCHEDULED_OPTIMIZER, args, ["lr=0.1", "momentum=0.9"], (torch_api, init))
+    elif kind == "dtype":
         lines.append(f"result = {args[0]}")
     elif kind == "class":
         lines.append(f"m = {torch_api}({', '.join(init)})")
@@ -223,6 +227,33 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
         lines.append(f"result = {torch_api}({', '.join(args + kwargs)})")
     compare = spec.compare if spec.compare in ("sorted", "shape_dtype") else "values"
     return Program(pid, torch_api, mindspore_api, ns, "\n".join(lines) + "\n", inputs.values, compare)
+
+
+SCHEDULED_OPTIMIZER = "torch.optim.SGD"  # the optimizer of the learning-rate scheduler programs
+
+
+def training_step_lines(optimizer: str, args: list[str], init: list[str],
+                        scheduler: tuple[str, list[str]] | None = None) -> list[str]:
+    """Steps of the standard PyTorch training loop on a linear model (``args``: inputs, targets, weight,
+    bias) with the optimizer built from ``init``: two, or three with a ``scheduler`` (class, arguments
+    after the optimizer) stepped after each; the result is the updated weight and bias."""
+    inputs, targets, weight, bias = args
+    lines = [
+        f"w = torch.nn.Parameter({weight})",
+        f"b = torch.nn.Parameter({bias})",
+        f"opt = {optimizer}({', '.join(['[w, b]', *init])})",
+    ]
+    if scheduler is not None:
+        lines.append(f"sched = {scheduler[0]}({', '.join(['opt', *scheduler[1]])})")
+    lines += [
+        f"for _ in range({2 if scheduler is None else 3}):",
+        f"    out = {inputs} @ w + b",
+        f"    loss = ((out - {targets}) ** 2).mean()",
+        "    opt.zero_grad()",
+        "    loss.backward()",
+        "    opt.step()",
+    ]
+    return [*lines, *(["    sched.step()"] if scheduler is not None else []), "result = [w, b]"]
 
 
 _PROPERTIES = frozenset({"T", "mT", "H", "mH", "real", "imag", "shape", "dtype", "data", "grad", "ndim",

@@ -45,6 +45,85 @@ def test_program_for_a_method_and_a_class() -> None:
     assert (skipped.skip, skipped.source) == ("random", "")
 
 
+def test_an_optimizer_program_runs_two_training_steps_and_returns_the_weights() -> None:
+    values = ([[1.0, 2.0]], [[0.5]], [[0.1], [0.2]], [0.0])
+    data = [{"tensor": {"data": d, "dtype": "float32"}} for d in values]
+    spec = ApiSpec(args=tuple(data), init_kwargs={"lr": 0.1}, program="training_step")
+    program = harness.make_program("torch.optim.Adam", "mindspore.experimental.optim.Adam", spec, "class")
+    assert program.source == (
+        "import torch\n\n"
+        "x0 = torch.tensor([[1.0, 2.0]], dtype=torch.float32)\n"
+        "x1 = torch.tensor([[0.5]], dtype=torch.float32)\n"
+        "x2 = torch.tensor([[0.1], [0.2]], dtype=torch.float32)\n"
+        "x3 = torch.tensor([0.0], dtype=torch.float32)\n"
+        "w = torch.nn.Parameter(x2)\n"
+        "b = torch.nn.Parameter(x3)\n"
+        "opt = torch.optim.Adam([w, b], lr=0.1)\n"
+        "for _ in range(2):\n"
+        "    out = x0 @ w + b\n"
+        "    loss = ((out - x1) ** 2).mean()\n"
+        "    opt.zero_grad()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n"
+        "result = [w, b]\n"
+    )
+    assert program.namespace == "other"
+    step = ApiSpec(args=tuple(data), init_kwargs={"gamma": 0.5}, program="lr_scheduler")
+    scheduled = harness.make_program("torch.optim.lr_scheduler.ExponentialLR",
+                                     "mindspore.experimental.optim.lr_scheduler.ExponentialLR", step, "class")
+    assert scheduled.source.splitlines()[8:] == [
+        "opt = torch.optim.SGD([w, b], lr=0.1, momentum=0.9)",
+        "sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)",
+        "for _ in range(3):",
+        "    out = x0 @ w + b",
+        "    loss = ((out - x1) ** 2).mean()",
+        "    opt.zero_grad()",
+        "    loss.backward()",
+        "    opt.step()",
+        "    sched.step()",
+        "result = [w, b]",
+    ]
+
+
+@needs_frameworks
+def test_optimizer_programs_of_the_consistent_rows_pass_after_fix_all() -> None:
+    """The 2.4 rows torch.optim.* → mindspore.experimental.optim.*: after fix-all (the training step
+    rewritten with value_and_grad) the weights after two steps are torch's."""
+    chosen = ("torch.optim.SGD", "torch.optim.Adam", "torch.optim.Rprop", "torch.optim.lr_scheduler.StepLR")
+    programs = [p for p in harness.programs_for_table("2.4", derived=False) if p.torch_api in chosen]
+    result = harness.run_suite("2.4", programs=programs)
+    assert {o.api: (o.status, o.detail) for o in result.outcomes} == {api: ("pass", "") for api in chosen}
+    step = "grad_fn = mindspore.value_and_grad(forward_fn, None, opt.parameters)"
+    assert all(step in o.fixed_source for o in result.outcomes)
+
+
+@needs_frameworks
+def test_a_rewritten_step_with_parameters_and_auxiliary_outputs_computes_what_torch_does() -> None:
+    """forward_fn(x) (x read before it is assigned) returning (loss, x, out) with has_aux=True: the weights,
+    x and a value computed from out after the step are torch's."""
+    source = (
+        "import torch\n\n"
+        "x0 = torch.tensor([[0.5, -1.0], [1.5, 2.0]], dtype=torch.float32)\n"
+        "x1 = torch.tensor([[1.0], [0.0]], dtype=torch.float32)\n"
+        "w = torch.nn.Parameter(torch.tensor([[0.1], [-0.2]]))\n"
+        "opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)\n"
+        "for _ in range(2):\n"
+        "    opt.zero_grad()\n"
+        "    x0 = x0 * 0.5\n"
+        "    out = x0 @ w\n"
+        "    loss = ((out - x1) ** 2).mean()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n"
+        "    last = out.sum()\n"
+        "result = [w, x0, last, loss]\n"
+    )
+    program = harness.Program("train_aux", "torch.optim.SGD", "mindspore.experimental.optim.SGD", "other",
+                              source, {})
+    [outcome] = harness.run_suite("2.4", programs=[program]).outcomes
+    assert (outcome.status, outcome.detail) == ("pass", "")
+    assert "    (loss, x0, out), grads = grad_fn(x0)\n" in outcome.fixed_source
+
+
 def test_derived_mappings_get_programs_of_their_own_group() -> None:
     from msmigrate.knowledge.base import get_knowledge_base
 

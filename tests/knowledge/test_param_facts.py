@@ -1,6 +1,7 @@
 """Parameter facts checked against a MindSpore signature (knowledge/param_facts.py)."""
 
 from msmigrate.knowledge.param_facts import (
+    REQUIRED,
     ArgumentPlan,
     companions,
     default_differences,
@@ -71,6 +72,17 @@ def test_default_differences():
     assert default_differences(torch_sig, ms_sig, targets) == [("approximate", "'none'", "True")]
     assert default_differences(FLATTEN[0][:1] + [_p("start_dim", "0")], FLATTEN[0],
                                {"start_dim": "start_dim"}) == [("start_dim", "0", "1")]
+
+
+def test_a_parameter_mindspore_requires_differs_from_a_literal_torch_default():
+    # torch.optim.SGD(params, lr=0.001) → mindspore.experimental.optim.SGD(params, lr): no default
+    torch_sig = [_p("params"), _p("lr", "0.001"), _p("momentum", "0"), _p("foreach", "None")]
+    ms_sig = [_p("params"), _p("lr"), _p("momentum", "0")]
+    targets = {"params": "params", "lr": "lr", "momentum": "momentum"}
+    assert default_differences(torch_sig, ms_sig, targets) == [("lr", "0.001", REQUIRED)]
+    # a None default (torch computes something instead) gives no value to pass
+    steps = {"steps": "steps"}
+    assert default_differences([_p("x"), _p("steps", "None")], [_p("x"), _p("steps")], steps) == []
 
 
 def test_literal_kinds_and_companions():

@@ -194,7 +194,7 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     ),
     "sparse_adam": (
         HEADER + "    return torch.optim.SparseAdam(model.parameters())\n",
-        [(7, 12, "MSM404", False)],
+        [(7, 12, "MSM404", False), (7, 41, "MSM506", True)],  # (MSM506: → model.trainable_params())
     ),
     "embedding_dense": (
         HEADER + "    return nn.Embedding(10, 3, sparse=False)\n",
@@ -260,12 +260,12 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     # the 2.6 table maps Adam to mindspore.mint.optim.Adam, which keeps the name `lr`
     "adam_lr_mint_target": (
         HEADER + "    return torch.optim.Adam(model.parameters(), lr=1e-3)\n",
-        [],
+        [(7, 35, "MSM506", True)],  # model.parameters() → model.trainable_params()
     ),
     # unmapped in 2.6; its catalogued replacement mindspore.experimental.optim.Rprop keeps the name `lr`
     "rprop_lr_unmapped": (
         HEADER + "    return torch.optim.Rprop(model.parameters(), lr=1e-3)\n",
-        [],
+        [(7, 36, "MSM506", True)],
     ),
     # no MindSpore optimizer to switch to: the advice stands, but no rename (it would break the torch call)
     "lbfgs_lr_no_target": (
@@ -274,7 +274,7 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     ),
     "sgd_lr_catalogued_replacement": (
         HEADER + "    return torch.optim.SGD(model.parameters(), lr=1e-3)\n",
-        [(7, 48, "MSM508", True)],
+        [(7, 34, "MSM506", True), (7, 48, "MSM508", True)],
     ),
     "no_grad_decorator": (
         "import torch\n\n\n@torch.no_grad()\ndef evaluate(model, x):\n    return model(x)\n",

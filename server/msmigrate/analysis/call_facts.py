@@ -25,6 +25,7 @@ from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
 from msmigrate.knowledge.param_facts import (
     DEFAULT_FROM,
+    REQUIRED,
     ArgumentPlan,
     companions,
     converts,
@@ -440,6 +441,8 @@ def _torch_defaults_to_pass(defaults: dict[str, tuple[str | None, str, str]],
     found = []
     for target, torch_default, ms_default in defaults.values():
         kinds = {literal_kind(torch_default), literal_kind(ms_default)}
+        if ms_default == REQUIRED:  # MindSpore requires it: torch's default, of whatever literal type
+            kinds = {literal_kind(torch_default)}
         value = mindspore_value(mindspore_api, target, torch_default)
         if target and value and None not in kinds and (len(kinds) == 1 or kinds == {"int", "float"}):
             found.append((target, value))
@@ -449,7 +452,7 @@ def _torch_defaults_to_pass(defaults: dict[str, tuple[str | None, str, str]],
 def _default_item(name: str, target: str | None, torch_default: str, ms_default: str) -> str:
     """``start_dim: 0 vs 1``, ``bias→has_bias: True vs False``."""
     shown = name if target in (None, name) else f"{name}→{target}"
-    return f"{shown}: {torch_default} vs {ms_default}"
+    return f"{shown}: {torch_default} vs {'—' if ms_default == REQUIRED else ms_default}"
 
 
 def _harmless(name: str, value: ast.expr | None) -> bool:

@@ -98,6 +98,11 @@ class ApiSpec:
     outputs: tuple[int, ...] | None = None  # which outputs of a tuple result to compare
     ms_outputs: tuple[int, ...] | None = None  # the MindSpore outputs to compare (default: ``outputs``)
     ms_call: str | None = None  # "function": the MindSpore API of a class row is a function
+    # "training_step": an optimizer; ``args`` are (inputs, targets, weight, bias) of a linear model,
+    # ``init_kwargs`` its hyperparameters, and the conversion suite compares the weights after two steps;
+    # "lr_scheduler": a learning-rate scheduler of an SGD optimizer (``init_kwargs`` its arguments), with
+    # three steps
+    program: str | None = None
     skip: str | None = None  # a result.Reason value: the API is not compared
     note: str | None = None  # project-written note (why the spec looks like this, known findings)
     source: str = "table"  # table | generic
@@ -131,6 +136,7 @@ class ApiSpec:
             outputs=tup("outputs"),
             ms_outputs=tup("ms_outputs"),
             ms_call=data.get("ms_call"),
+            program=data.get("program"),
             skip=data.get("skip"),
             note=data.get("note"),
             source=source,

@@ -726,6 +726,38 @@ add(
     args=[T(2, 3, 4), T(2, 3, 4)],
 )
 
+# --- optimizers: two training steps of a linear model with fixed weights, the weights compared ----------
+# args: inputs (4, 3), targets (4, 2), weight (3, 2), bias (2,); init_kwargs: the optimizer's hyperparameters
+_TRAINING_DATA = [T(4, 3), T(4, 2), T(3, 2), T(2)]
+for _name, _hyper in (
+    ("SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}),
+    ("Adam", {"lr": 0.1, "weight_decay": 0.01}),
+    ("AdamW", {"lr": 0.1}),
+    ("Adagrad", {"lr": 0.1, "lr_decay": 0.01}),
+    ("Adadelta", {}),
+    ("Adamax", {"lr": 0.1}),
+    ("ASGD", {"lr": 0.1}),
+    ("NAdam", {"lr": 0.1}),
+    ("RAdam", {"lr": 0.1}),
+    ("RMSprop", {"lr": 0.01, "alpha": 0.9}),
+    ("Rprop", {"lr": 0.1}),
+):
+    add(f"torch.optim.{_name}", args=_TRAINING_DATA, init_kwargs=_hyper, program="training_step")
+# learning-rate schedulers: the same loop with torch.optim.SGD(lr=0.1, momentum=0.9), three steps, the
+# scheduler stepped after each; init_kwargs: the scheduler's arguments after the optimizer
+for _name, _args in (
+    ("StepLR", {"step_size": 1, "gamma": 0.5}),
+    ("MultiStepLR", {"milestones": [1, 2], "gamma": 0.5}),
+    ("ExponentialLR", {"gamma": 0.5}),
+    ("ConstantLR", {"factor": 0.5, "total_iters": 2}),
+    ("LinearLR", {"start_factor": 0.5, "total_iters": 2}),
+    ("PolynomialLR", {"total_iters": 3, "power": 2.0}),
+    ("CosineAnnealingLR", {"T_max": 3}),
+    ("CosineAnnealingWarmRestarts", {"T_0": 2}),
+    ("CyclicLR", {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 1}),  # (momentum cycled by torch only)
+):
+    add(f"torch.optim.lr_scheduler.{_name}", args=_TRAINING_DATA, init_kwargs=_args, program="lr_scheduler")
+
 # --- APIs a single-process CPU program cannot call (they keep a precise reason) -------------------
 add(
     "torch.batch_norm_elemt torch.batch_norm_stats torch.batch_norm_gather_stats_with_counts "

@@ -14,7 +14,8 @@ A fix is safe when the rewrite cannot change what the program computes:
   parameters in the same order (a rename of the function only).
 
 Everything else (differences not verified, equivalent replacements of missing APIs, checkpoint loading,
-which needs the file converted) is *unsafe*: the
+which needs the file converted, the training step rewritten with ``value_and_grad``, which moves code into
+a function) is *unsafe*: the
 editor still offers it, ``msmigrate fix`` applies it only when asked.
 """
 

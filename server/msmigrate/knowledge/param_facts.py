@@ -190,15 +190,24 @@ def _targets(overload: Signature, torch_names: tuple[str, ...], renames: tuple[t
     return found[1]
 
 
+REQUIRED = "<required>"  # the "MindSpore default" of a parameter MindSpore requires
+
+
 def default_differences(torch_signature: Signature, mindspore_overload: Signature,
                         targets: Mapping[str, str]) -> list[tuple[str, str, str]]:
     """(torch parameter, torch default, MindSpore default) where the two signatures give one parameter
-    (same name or its target) different defaults."""
+    (same name or its target) different defaults; :data:`REQUIRED` where MindSpore requires a parameter
+    to which torch gives a literal default (``torch.optim.SGD``'s ``lr=0.001``: MindSpore's SGD has none)."""
     ms_defaults = {p["name"]: p.get("default") for p in mindspore_overload if p.get("kind") not in _VARIADIC}
+    required = {p["name"] for p in mindspore_overload
+                if "default" not in p and p.get("kind") in ("positional_or_keyword", "keyword_only")}
     found = []
     for param in torch_signature:
         name, torch_default = param["name"], param.get("default")
         target = targets.get(name)
+        if target in required and literal_kind(torch_default) is not None:
+            found.append((name, str(torch_default), REQUIRED))
+            continue
         ms_default = ms_defaults.get(target) if target else None
         if torch_default is None or ms_default is None or _UNCOMPARABLE & {torch_default, ms_default}:
             continue
