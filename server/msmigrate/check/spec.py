@@ -95,10 +95,17 @@ class ApiSpec:
     rtol: float | None = None
     atol: float | None = None
     compare: str = "values"  # values | sorted (the API defines no order) | shape_dtype (values meaningless)
+    # a module whose forward depends on its training mode (dropout): how its output in training mode
+    # compares (shape_dtype: random there); ``compare`` is then its output in inference mode (``.eval()``)
+    train_compare: str | None = None
     outputs: tuple[int, ...] | None = None  # which outputs of a tuple result to compare
     ms_outputs: tuple[int, ...] | None = None  # the MindSpore outputs to compare (default: ``outputs``)
     ms_call: str | None = None  # "function": the MindSpore API of a class row is a function
     skip: str | None = None  # a result.Reason value: the API is not compared
+    # an API used through state rather than one call (seeds, RNG state, ``Module.apply``): the torch
+    # statements real code writes with it, after the inputs built from ``args`` (``x0``…), setting
+    # ``result``; run by the conversion suite as written (their compared values are set by the program)
+    program: tuple[str, ...] | None = None
     note: str | None = None  # project-written note (why the spec looks like this, known findings)
     source: str = "table"  # table | generic
 
@@ -132,7 +139,9 @@ class ApiSpec:
             ms_outputs=tup("ms_outputs"),
             ms_call=data.get("ms_call"),
             skip=data.get("skip"),
+            program=tup("program"),
             note=data.get("note"),
+            train_compare=data.get("train_compare"),
             source=source,
         )
 
