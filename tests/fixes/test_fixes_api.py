@@ -240,6 +240,14 @@ def test_a_parameter_of_the_same_meaning_takes_the_mindspore_name(kb26):
         "import torch\nimport mindspore\ny = mindspore.mint.broadcast_to(x, (2, 3))\n")
 
 
+def test_set_rng_state_state_argument_is_converted(kb24):
+    # torch's new_state is MindSpore's state: by position it stays, by keyword it takes the MindSpore name
+    assert fixed("import torch\ntorch.set_rng_state(s)\n", kb24, "torch.set_rng_state") == (
+        "import torch\nimport mindspore\nmindspore.set_rng_state(s)\n")
+    assert fixed("import torch\ntorch.set_rng_state(new_state=s)\n", kb24, "torch.set_rng_state") == (
+        "import torch\nimport mindspore\nmindspore.set_rng_state(state=s)\n")
+
+
 def test_scatter_add_passes_the_add_reduction(kb24):
     # tensor_scatter_elements is scatter_add only with reduction='add' (param_facts.PAIR_COMPANIONS); the
     # same function for Tensor.scatter in other tables keeps its default
