@@ -248,6 +248,15 @@ def test_set_rng_state_state_argument_is_converted(kb24):
         "import torch\nimport mindspore\nmindspore.set_rng_state(state=s)\n")
 
 
+def test_dropout_train_flag_is_mindspore_training(kb24):
+    # torch.dropout(input, p, train) → ops.dropout(input, p, training): by position it stays, by keyword it
+    # takes the MindSpore name
+    assert fixed("import torch\ny = torch.dropout(x, 0.5, False)\n", kb24, "torch.dropout") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.dropout(x, 0.5, False)\n")
+    assert fixed("import torch\ny = torch.dropout(x, 0.5, train=False)\n", kb24, "torch.dropout") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.dropout(x, 0.5, training=False)\n")
+
+
 def test_scatter_add_passes_the_add_reduction(kb24):
     # tensor_scatter_elements is scatter_add only with reduction='add' (param_facts.PAIR_COMPANIONS); the
     # same function for Tensor.scatter in other tables keeps its default

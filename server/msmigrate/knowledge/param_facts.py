@@ -36,6 +36,7 @@ SAME_MEANING: dict[str, frozenset[str]] = {
     "num_embeddings": frozenset({"vocab_size"}),
     "embedding_dim": frozenset({"embedding_size"}),
     "new_state": frozenset({"state"}),  # torch.set_rng_state / mindspore.set_rng_state
+    "train": frozenset({"training"}),  # torch.dropout and its kin / ops.dropout
 }
 _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
 # a MindSpore default that means "not given" (decided by other parameters), and a torch default the
