@@ -257,6 +257,21 @@ def test_dropout_train_flag_is_mindspore_training(kb24):
         "import torch\nimport mindspore\ny = mindspore.ops.dropout(x, 0.5, training=False)\n")
 
 
+def test_split_sections_and_division_operands_take_the_mindspore_names(kb26):
+    # hsplit's sections / indices are MindSpore's indices_or_sections; true_divide's input and other are
+    # dividend and divisor, lu_solve's input is b (tensor parameters at the same position)
+    assert fixed("import torch\ny = torch.hsplit(x, sections=2)\n", kb26, "torch.hsplit") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.hsplit(x, indices_or_sections=2)\n")
+    assert fixed("import torch\ny = torch.vsplit(x, [1, 2])\n", kb26, "torch.vsplit") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.vsplit(x, [1, 2])\n")
+    assert fixed("import torch\ny = torch.true_divide(a, b)\n", kb26, "torch.true_divide") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.true_divide(a, b)\n")
+    assert fixed("import torch\ny = torch.true_divide(a, other=b)\n", kb26, "torch.true_divide") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.true_divide(a, divisor=b)\n")
+    assert fixed("import torch\ny = torch.lu_solve(b, lu, piv)\n", kb26, "torch.lu_solve") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.lu_solve(b, lu, piv)\n")
+
+
 def test_scatter_add_passes_the_add_reduction(kb24):
     # tensor_scatter_elements is scatter_add only with reduction='add' (param_facts.PAIR_COMPANIONS); the
     # same function for Tensor.scatter in other tables keeps its default

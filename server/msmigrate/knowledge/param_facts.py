@@ -24,7 +24,8 @@ _VARIADIC = ("var_positional", "var_keyword")
 # parameter from being matched by position with one of another kind: torch's ``other`` is no ``axis``)
 INTEGER_PARAMS = frozenset({"dim", "dims", "axis", "axes", "dim0", "dim1", "axis0", "axis1", "start_dim",
                             "end_dim", "k"})
-TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", "mask"})
+TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", "mask", "dividend", "divisor",
+                           "b"})
 # names of the tensor an operator works on, as its first parameter (torch.linalg.inv(A) → inv(input)):
 # passed first by position, it is the same argument whatever the two signatures call it
 PRIMARY_INPUTS = frozenset({"input", "self", "x", "x1", "A", "a", "tensor", "input_x", "data"})
@@ -37,6 +38,8 @@ SAME_MEANING: dict[str, frozenset[str]] = {
     "embedding_dim": frozenset({"embedding_size"}),
     "new_state": frozenset({"state"}),  # torch.set_rng_state / mindspore.set_rng_state
     "train": frozenset({"training"}),  # torch.dropout and its kin / ops.dropout
+    "sections": frozenset({"indices_or_sections"}),  # torch.hsplit / vsplit / dsplit overloads
+    "indices": frozenset({"indices_or_sections"}),
 }
 _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
 # a MindSpore default that means "not given" (decided by other parameters), and a torch default the
