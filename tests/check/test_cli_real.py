@@ -71,6 +71,19 @@ def test_deliberately_wrong_pair_fails_with_numbers(tmp_path):
     assert lines[linear + 1].strip().startswith("max abs error ")
 
 
+def test_a_dropout_module_is_also_checked_in_training_mode():
+    # inference mode is the identity in both frameworks; in training mode mint.nn.Dropout has no CPU
+    # kernel in MindSpore 2.10, while nn.Dropout3d runs (random values: shapes and dtypes compared)
+    run = msmigrate("torch.nn.Dropout", "torch.nn.Dropout3d", "--json", "--mindspore-version", "2.6")
+    results = {r["api"]: r for r in json.loads(run.stdout)["results"]}
+    dropout = results["torch.nn.Dropout"]
+    assert (dropout["mindspore_api"], dropout["status"], dropout["reason"]) == (
+        "mindspore.mint.nn.Dropout", "error", "unsupported_on_device")
+    assert dropout["detail"].startswith("training mode: RuntimeError: The kernel DropoutExt unregistered")
+    dropout3d = results["torch.nn.Dropout3d"]
+    assert (dropout3d["status"], dropout3d["max_abs_error"]) == ("pass", 0.0)
+
+
 def test_all_rows_of_a_category_write_a_verified_table(tmp_path):
     out = tmp_path / "verified.json"
     env = {**os.environ, "MSMIGRATE_CHECK_DATE": "2030-01-02"}

@@ -70,6 +70,8 @@ class Program:
     inputs: dict[str, tuple[Any, str]]  # variable → (nested list data, dtype name)
     compare: str = "values"  # values | sorted | shape_dtype
     skip: str | None = None
+    train_compare: str | None = None  # a mode-dependent module: outputs in training mode, then in eval mode
+    written: bool = False  # the spec wrote the program: it sets every value it compares (parameters too)
     category: str = ""  # the mapping's category (``consistent``, ``param_names`` …)
 
 
@@ -204,12 +206,22 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
     if kind == "dtype":  # a dtype is used to make a tensor of it
         args = [inputs.tensor({"shape": [2, 3], "dtype": torch_api.rpartition(".")[2], "low": 0, "high": 3})]
     lines += [tensor_line(n, d, t, "torch") for n, (d, t) in inputs.values.items()]
-    if spec.program == "training_step":
+    compare = spec.compare if spec.compare in ("sorted", "shape_dtype") else "values"
+    if spec.program:  # an API used through state or an instance: the statements real code writes
+        lines += list(spec.program)
+        return Program(pid, torch_api, mindspore_api, ns, "\n".join(lines) + "\n", inputs.values, compare,
+                       written=True)
+    if spec.loop == "training_step":
         lines += training_step_lines(torch_api, args, init)
-    elif spec.program == "lr_scheduler":
+    elif spec.loop == "lr_scheduler":
         lines += training_step_lines(SCHEDULED_OPTIMIZER, args, ["lr=0.1", "momentum=0.9"], (torch_api, init))
     elif kind == "dtype":
         lines.append(f"result = {args[0]}")
+    elif kind == "class" and spec.train_compare:  # as real code: train, then evaluate
+        lines.append(f"m = {torch_api}({', '.join(init)})")
+        for mode, switch in (("train", "m.train()"), ("eval", "m.eval()")):
+            lines += [switch, f"result_{mode} = m({', '.join(args + kwargs)})"]
+        lines.append("result = (result_train, result_eval)")
     elif kind == "class":
         lines.append(f"m = {torch_api}({', '.join(init)})")
         lines.append(f"result = m({', '.join(args + kwargs)})")
@@ -225,8 +237,9 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
             lines.append(f"result = {call}({', '.join(rest)})")
     else:
         lines.append(f"result = {torch_api}({', '.join(args + kwargs)})")
-    compare = spec.compare if spec.compare in ("sorted", "shape_dtype") else "values"
-    return Program(pid, torch_api, mindspore_api, ns, "\n".join(lines) + "\n", inputs.values, compare)
+    train = spec.train_compare if kind == "class" else None
+    return Program(pid, torch_api, mindspore_api, ns, "\n".join(lines) + "\n", inputs.values, compare,
+                   train_compare=train)
 
 
 SCHEDULED_OPTIMIZER = "torch.optim.SGD"  # the optimizer of the learning-rate scheduler programs
@@ -268,6 +281,9 @@ def program_for(api: str, mindspore_api: str, kb: Any) -> Program:
     """The program of one torch API from its input spec (``mindspore_api`` picks a pair's own spec)."""
     from msmigrate.check.spec import ApiSpec, api_kind, spec_for
 
+    if kb.torch_inventory and kb.resolve_torch(api) is None:  # the table names an API torch lacks
+        return Program(re.sub(r"\W", "_", api), api, mindspore_api, namespace_of(api), "", {},
+                       skip="no_torch_api: not in the torch inventory")
     kind = api_kind(api, kb.torch_kind(api))
     spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=mindspore_api)
     if kb.torch_kind(api) == "attribute" and api.count(".") == 1 and is_dtype_name(api[6:]):
@@ -379,6 +395,25 @@ def compare(expected: list[np.ndarray], got: list[np.ndarray], mode: str) -> str
     return None
 
 
+def compare_program(p: Program, expected: list[np.ndarray], got: list[np.ndarray],
+                    has_parameters: bool) -> str | None:
+    """Compare a program's outputs as it asks: parameters it did not set make values incomparable (random
+    initial values); a mode-dependent module's outputs are its training-mode half, then its eval-mode half."""
+    mode = "shape_dtype" if has_parameters and not p.written else p.compare
+    if not p.train_compare:
+        return compare(expected, got, mode)
+    if len(expected) != len(got) or len(expected) % 2:
+        return f"{len(expected)} torch outputs, {len(got)} MindSpore outputs"
+    half = len(expected) // 2
+    train = "shape_dtype" if has_parameters else p.train_compare
+    for label, part, part_mode in (("training mode", slice(0, half), train),
+                                   ("eval mode", slice(half, None), mode)):
+        diff = compare(expected[part], got[part], part_mode)
+        if diff is not None:
+            return f"{label}: {diff}"
+    return None
+
+
 def uses_torch(source: str) -> bool:
     try:
         tree = ast.parse(source)
@@ -471,11 +506,10 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
     t = torch_runs.get(p.id, {})
     if not t.get("ok"):
         return done("torch_error", t.get("error", "?"))
-    mode = "shape_dtype" if t.get("has_parameters") else p.compare
     expected = _load_leaves(root / "torch", p.id)
     m = ms_runs.get(p.id, {})
     if m.get("ok"):
-        diff = compare(expected, _load_leaves(root / "ms", p.id), mode)
+        diff = compare_program(p, expected, _load_leaves(root / "ms", p.id), t.get("has_parameters", False))
         if diff is None and not uses_torch(fixed[p.id]):
             return done("pass")
         return done("mismatch", diff or "torch still imported")
@@ -484,7 +518,8 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
     if p.id in retry:
         r = retry_runs.get(p.id, {})
         if r.get("ok"):
-            diff = compare(expected, _load_leaves(root / "ms_inputs", p.id), mode)
+            diff = compare_program(p, expected, _load_leaves(root / "ms_inputs", p.id),
+                                   t.get("has_parameters", False))
             return done("pass_api") if diff is None else done("mismatch", diff)
         m = r
     error = m.get("error", "?")

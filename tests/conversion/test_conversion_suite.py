@@ -48,7 +48,7 @@ def test_program_for_a_method_and_a_class() -> None:
 def test_an_optimizer_program_runs_two_training_steps_and_returns_the_weights() -> None:
     values = ([[1.0, 2.0]], [[0.5]], [[0.1], [0.2]], [0.0])
     data = [{"tensor": {"data": d, "dtype": "float32"}} for d in values]
-    spec = ApiSpec(args=tuple(data), init_kwargs={"lr": 0.1}, program="training_step")
+    spec = ApiSpec(args=tuple(data), init_kwargs={"lr": 0.1}, loop="training_step")
     program = harness.make_program("torch.optim.Adam", "mindspore.experimental.optim.Adam", spec, "class")
     assert program.source == (
         "import torch\n\n"
@@ -68,7 +68,7 @@ def test_an_optimizer_program_runs_two_training_steps_and_returns_the_weights() 
         "result = [w, b]\n"
     )
     assert program.namespace == "other"
-    step = ApiSpec(args=tuple(data), init_kwargs={"gamma": 0.5}, program="lr_scheduler")
+    step = ApiSpec(args=tuple(data), init_kwargs={"gamma": 0.5}, loop="lr_scheduler")
     scheduled = harness.make_program("torch.optim.lr_scheduler.ExponentialLR",
                                      "mindspore.experimental.optim.lr_scheduler.ExponentialLR", step, "class")
     assert scheduled.source.splitlines()[8:] == [
@@ -261,3 +261,56 @@ def test_benchmark_script_runs_a_single_api() -> None:
     assert done.returncode == 0, done.stderr
     passes = harness.load_expected().get("2.4", {}).get("torch.abs", "pass") == "pass"
     assert f"| torch | {int(passes)} | 1 |" in done.stdout
+
+
+def test_a_mode_dependent_module_runs_in_training_then_eval_mode() -> None:
+    # a torch module is created training, a MindSpore Cell is not: the program switches as real code does
+    programs = {p.torch_api: p for p in harness.programs_for_table("2.4")}
+    dropout = programs["torch.nn.Dropout"]
+    assert dropout.source.splitlines()[-6:] == [
+        "m = torch.nn.Dropout()", "m.train()", "result_train = m(x0)", "m.eval()", "result_eval = m(x0)",
+        "result = (result_train, result_eval)"]
+    assert (dropout.compare, dropout.train_compare) == ("values", "shape_dtype")
+    assert programs["torch.nn.RReLU"].train_compare == "shape_dtype"
+    assert programs["torch.nn.ReLU"].train_compare is None
+
+
+def test_training_outputs_compare_by_shape_and_eval_outputs_by_value() -> None:
+    program = harness.Program("p", "torch.nn.Dropout", "mindspore.nn.Dropout", "nn", "", {},
+                              train_compare="shape_dtype")
+    x = np.array([1.0, 2.0], np.float32)
+    dropped = np.array([0.0, 4.0], np.float32)
+    other_drop = np.array([2.0, 0.0], np.float32)
+    assert harness.compare_program(program, [dropped, x], [other_drop, x], False) is None
+    assert harness.compare_program(program, [dropped, x], [dropped, dropped], False) == (
+        "eval mode: output 0: values differ (max abs 2)")
+    assert harness.compare_program(program, [dropped, x], [x[:1], x], False) == (
+        "training mode: output 0: shape [2] vs [1]")
+    assert harness.compare_program(program, [dropped, x], [x], False) == (
+        "2 torch outputs, 1 MindSpore outputs")
+    # without a mode, parameters the program did not set make values incomparable
+    plain = harness.Program("p", "torch.nn.Linear", "mindspore.nn.Dense", "nn", "", {})
+    assert harness.compare_program(plain, [x], [dropped], True) is None
+    assert harness.compare_program(plain, [x], [dropped], False) == "output 0: values differ (max abs 2)"
+
+
+def test_state_apis_get_the_program_real_code_writes() -> None:
+    programs = {p.torch_api: p for p in harness.programs_for_table("2.4")}
+    assert programs["torch.manual_seed"].source == (
+        "import torch\n\ntorch.manual_seed(7)\na = torch.rand(4)\ntorch.manual_seed(7)\nb = torch.rand(4)\n"
+        "result = a == b\n")
+    assert programs["torch.set_rng_state"].source.splitlines()[2:4] == [
+        "state = torch.get_rng_state()", "a = torch.rand(4)"]
+    assert programs["torch.Generator"].source.splitlines()[-1] == "result = g.initial_seed()"
+    apply = programs["torch.nn.Module.apply"]
+    assert (apply.skip, apply.written, apply.compare) == (None, True, "values")
+    assert apply.source.splitlines()[-2:] == ["m.apply(init)", "result = m(x0)"]
+    # the values a written program sets are compared, parameters or not
+    x = np.array([1.0, 2.0], np.float32)
+    assert harness.compare_program(apply, [x], [x + 1], True) == "output 0: values differ (max abs 1)"
+
+
+def test_in_place_random_fills_are_compared_by_shape_and_dtype() -> None:
+    programs = {p.torch_api: p for p in harness.programs_for_table("2.4")}
+    assert programs["torch.Tensor.cauchy_"].compare == "shape_dtype"
+    assert programs["torch.Tensor.cauchy_"].source.splitlines()[-1] == "result = x0.cauchy_()"

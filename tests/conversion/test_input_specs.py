@@ -62,3 +62,10 @@ def test_apis_that_cannot_run_in_one_cpu_process_keep_a_precise_reason() -> None
     assert programs["torch.batch_norm_stats"].skip == "unsupported_on_device: cuda_only"
     assert programs["torch.nn.Module.state_dict"].skip == "no_input_rule: needs_instance"
     assert programs["torch.vmap"].skip == "no_input_rule: needs_callable"
+
+
+def test_a_row_naming_an_api_torch_lacks_says_so() -> None:
+    # the 2.4 table maps torch.Tensor.log_normal; torch has log_normal_ only (no letter-case typo to read)
+    programs = {p.torch_api: p for p in harness.programs_for_table("2.4")}
+    assert programs["torch.Tensor.log_normal"].skip == "no_torch_api: not in the torch inventory"
+    assert programs["torch.nn.SELU"].skip is None  # the table's torch.nn.SeLU, read as torch's SELU

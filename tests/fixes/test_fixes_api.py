@@ -240,6 +240,38 @@ def test_a_parameter_of_the_same_meaning_takes_the_mindspore_name(kb26):
         "import torch\nimport mindspore\ny = mindspore.mint.broadcast_to(x, (2, 3))\n")
 
 
+def test_set_rng_state_state_argument_is_converted(kb24):
+    # torch's new_state is MindSpore's state: by position it stays, by keyword it takes the MindSpore name
+    assert fixed("import torch\ntorch.set_rng_state(s)\n", kb24, "torch.set_rng_state") == (
+        "import torch\nimport mindspore\nmindspore.set_rng_state(s)\n")
+    assert fixed("import torch\ntorch.set_rng_state(new_state=s)\n", kb24, "torch.set_rng_state") == (
+        "import torch\nimport mindspore\nmindspore.set_rng_state(state=s)\n")
+
+
+def test_dropout_train_flag_is_mindspore_training(kb24):
+    # torch.dropout(input, p, train) → ops.dropout(input, p, training): by position it stays, by keyword it
+    # takes the MindSpore name
+    assert fixed("import torch\ny = torch.dropout(x, 0.5, False)\n", kb24, "torch.dropout") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.dropout(x, 0.5, False)\n")
+    assert fixed("import torch\ny = torch.dropout(x, 0.5, train=False)\n", kb24, "torch.dropout") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.dropout(x, 0.5, training=False)\n")
+
+
+def test_split_sections_and_division_operands_take_the_mindspore_names(kb26):
+    # hsplit's sections / indices are MindSpore's indices_or_sections; true_divide's input and other are
+    # dividend and divisor, lu_solve's input is b (tensor parameters at the same position)
+    assert fixed("import torch\ny = torch.hsplit(x, sections=2)\n", kb26, "torch.hsplit") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.hsplit(x, indices_or_sections=2)\n")
+    assert fixed("import torch\ny = torch.vsplit(x, [1, 2])\n", kb26, "torch.vsplit") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.vsplit(x, [1, 2])\n")
+    assert fixed("import torch\ny = torch.true_divide(a, b)\n", kb26, "torch.true_divide") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.true_divide(a, b)\n")
+    assert fixed("import torch\ny = torch.true_divide(a, other=b)\n", kb26, "torch.true_divide") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.true_divide(a, divisor=b)\n")
+    assert fixed("import torch\ny = torch.lu_solve(b, lu, piv)\n", kb26, "torch.lu_solve") == (
+        "import torch\nimport mindspore\ny = mindspore.ops.lu_solve(b, lu, piv)\n")
+
+
 def test_scatter_add_passes_the_add_reduction(kb24):
     # tensor_scatter_elements is scatter_add only with reduction='add' (param_facts.PAIR_COMPANIONS); the
     # same function for Tensor.scatter in other tables keeps its default

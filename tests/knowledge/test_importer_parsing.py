@@ -487,3 +487,23 @@ def test_function_arguments_filed_under_input_are_parameters() -> None:
     )
     assert facts.torch_only == ["out", "dtype"]
     assert facts.input_renames == {}
+
+
+def test_a_letter_case_typo_names_the_one_torch_api_of_that_spelling() -> None:
+    from msmigrate.knowledge.importer.names import names_by_lower, torch_spelling_for
+    from msmigrate.knowledge.inventory_index import InventoryIndex
+
+    inventory = InventoryIndex.from_apis(
+        {"torch.nn.SELU": {"kind": "class"}, "torch.optim.Adamax": {"kind": "class"},
+         "torch.optim.adamax": {"kind": "module"}, "torch.Tensor.log_normal_": {"kind": "tensor_method"},
+         "torch.foo": {"kind": "function"}, "torch.Foo": {"kind": "class"}},
+        {"torch.nn.modules.activation.SELU": "torch.nn.SELU"},
+    )
+    by_lower = names_by_lower(inventory)
+    assert torch_spelling_for("torch.nn.SeLU", inventory, by_lower) == "torch.nn.SELU"
+    # the class, not the module torch.optim.adamax
+    assert torch_spelling_for("torch.optim.AdaMax", inventory, by_lower) == "torch.optim.Adamax"
+    assert torch_spelling_for("torch.nn.SELU", inventory, by_lower) is None  # torch has it
+    assert torch_spelling_for("torch.Tensor.log_normal", inventory, by_lower) is None  # not a case typo
+    assert torch_spelling_for("torch.FOO", inventory, by_lower) is None  # two candidates
+    assert torch_spelling_for("torch.nn.SeLU", InventoryIndex.empty(), {}) is None  # no inventory: as written

@@ -40,7 +40,7 @@ def count_torch_rows(markdown: str) -> Counter[str]:
 def test_every_table_row_is_imported(sources: Path, release: str, version: str) -> None:
     expected = count_torch_rows((sources / release / "en" / "pytorch_api_mapping.md").read_text("utf-8"))
     table = json.loads((data_dir() / f"mapping-{version}.json").read_text("utf-8"))
-    imported = Counter(row["torch_api"] for row in table["rows"])
+    imported = Counter(row.get("torch_api_written", row["torch_api"]) for row in table["rows"])
     assert sum(imported.values()) == sum(expected.values())
     assert imported == expected
 
@@ -72,3 +72,19 @@ def test_chinese_links_come_from_the_chinese_table(sources: Path) -> None:
     # built from the English one
     softmax = rows[("torch.nn.Softmax", "mindspore.nn.Softmax")]["urls"]
     assert softmax["mindspore_zh"] == softmax["mindspore_en"].replace("/docs/en/", "/docs/zh-CN/")
+
+
+def test_letter_case_typos_of_the_tables_name_the_torch_api(sources: Path) -> None:
+    # the official tables write torch.nn.SeLU, LogSoftMax, CeLU and torch.optim.AdaMax, RMSProp; torch has
+    # one API of each name in another letter case (torch.Tensor.log_normal is no case typo: it stays)
+    found = {}
+    for version in RELEASES.values():
+        table = json.loads((data_dir() / f"mapping-{version}.json").read_text("utf-8"))
+        found[version] = sorted((r["torch_api_written"], r["torch_api"]) for r in table["rows"]
+                                if "torch_api_written" in r)
+    nn = [("torch.nn.CeLU", "torch.nn.CELU"), ("torch.nn.LogSoftMax", "torch.nn.LogSoftmax"),
+          ("torch.nn.SeLU", "torch.nn.SELU")]
+    optim = [("torch.optim.AdaMax", "torch.optim.Adamax"), ("torch.optim.RMSProp", "torch.optim.RMSprop")]
+    assert found == {"1.10": [], "2.3": nn + optim, "2.4": nn + optim, "2.6": nn[1:]}
+    table = json.loads((data_dir() / "mapping-2.4.json").read_text("utf-8"))
+    assert "torch.Tensor.log_normal" in {r["torch_api"] for r in table["rows"]}

@@ -54,11 +54,15 @@ def test_data_check_on_the_committed_2_6_table():
     assert (table["rows"], table["missing_mindspore"], table["missing_torch"], table["unverified_torch"]) == (
         514,
         0,
-        2,
+        0,
         89,
     )
-    # misspelt names in the official table (torch has LogSoftmax and SELU)
-    assert table["missing_torch_apis"] == ["torch.nn.LogSoftMax", "torch.nn.SeLU"]
+    # names the official table misspells in letter case are read as the torch API they name
+    assert table["missing_torch_apis"] == []
+    assert table["corrected_torch_apis"] == [
+        {"written": "torch.nn.LogSoftMax", "torch_api": "torch.nn.LogSoftmax"},
+        {"written": "torch.nn.SeLU", "torch_api": "torch.nn.SELU"},
+    ]
     assert all(
         name.startswith(("torchvision.", "torchaudio.", "torchtext."))
         for name in table["unverified_torch_apis"]
@@ -70,7 +74,7 @@ def test_data_check_all_versions_counts():
     assert result.exit_code == 0, result.output
     versions = json.loads(result.output)["versions"]
     counts = {v: (t["rows"], t["missing_mindspore"], t["missing_torch"]) for v, t in versions.items()}
-    assert counts == {"1.10": (374, 9, 0), "2.3": (875, 4, 6), "2.4": (887, 4, 6), "2.6": (514, 0, 2)}
+    assert counts == {"1.10": (374, 9, 0), "2.3": (875, 4, 1), "2.4": (887, 4, 1), "2.6": (514, 0, 0)}
     # 1.10 targets MindSpore 1.x names that MindSpore 2.10 no longer has
     assert {
         "torch_api": "torch.nn.Upsample",
@@ -83,27 +87,24 @@ def test_data_check_all_versions_counts():
          "derived_replacement": "mindspore.mint.nn.Hardsigmoid"},
         {"torch_api": "torch.nn.Hardswish", "mindspore_api": "mindspore.nn.Hswish",
          "derived_replacement": "mindspore.mint.nn.Hardswish"},
-        {"torch_api": "torch.nn.LogSoftMax", "mindspore_api": "mindspore.nn.LogSoftMax",
-         "derived_replacement": None},
+        {"torch_api": "torch.nn.LogSoftmax", "mindspore_api": "mindspore.nn.LogSoftMax",
+         "derived_replacement": "mindspore.mint.nn.LogSoftmax"},
         {"torch_api": "torch.nn.MultiLabelMarginLoss", "mindspore_api": "mindspore.nn.MultiLabelMarginLoss",
          "derived_replacement": None},
     ]
-    assert versions["2.4"]["missing_torch_apis"] == [
-        "torch.Tensor.log_normal",
-        "torch.nn.CeLU",
-        "torch.nn.LogSoftMax",
-        "torch.nn.SeLU",
-        "torch.optim.AdaMax",
-        "torch.optim.RMSProp",
-    ]
+    # torch has log_normal_ only (no letter-case typo: the row keeps the table's name)
+    assert versions["2.4"]["missing_torch_apis"] == ["torch.Tensor.log_normal"]
+    assert [c["written"] for c in versions["2.4"]["corrected_torch_apis"]] == [
+        "torch.nn.CeLU", "torch.nn.LogSoftMax", "torch.nn.SeLU", "torch.optim.AdaMax", "torch.optim.RMSProp"]
 
 
 def test_data_check_text_in_both_languages():
     en = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6"])
     zh = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6", "--lang", "zh"])
     assert en.exit_code == 0 and zh.exit_code == 0
-    assert "MindSpore 2.6 table: 514 rows; 0 MindSpore targets not found, 2 torch APIs not found" in en.output
-    assert "  torch.nn.SeLU\n" in en.output
+    assert "MindSpore 2.6 table: 514 rows; 0 MindSpore targets not found, 0 torch APIs not found" in en.output
+    assert "  torch.nn.SeLU -> torch.nn.SELU\n" in en.output
+    assert "映射表中大小写拼错的 torch 接口名" in zh.output
     assert "MindSpore 2.6 映射表：共 514 行" in zh.output
 
 

@@ -203,6 +203,8 @@ def test_device_moves_are_removed(kb, body, expected):
         ("model.train(False)", "model.set_train(False)"),
         ("model.eval()", "model.set_train(False)"),
         ("self.net.train(mode=True)", "self.net.set_train(True)"),
+        ("model.train(mode=not self.evaluating)", "model.set_train(not self.evaluating)"),
+        ("model.train(phase == 'train')", "model.set_train(phase == 'train')"),
     ],
 )
 def test_train_and_eval_become_set_train(kb, call, expected):

@@ -236,6 +236,14 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         HEADER + "    trainer = object()\n    trainer.train()\n",
         [],
     ),
+    "train_flag_variable": (
+        HEADER + "    model.train(mode=training)\n",
+        [(7, 11, "MSM505", True)],
+    ),
+    "trainer_train_data": (
+        HEADER + "    trainer = object()\n    trainer.train(data)\n",
+        [],
+    ),
     "autocast": (
         HEADER + "    with torch.autocast('cuda'):\n        return model(x)\n",
         [(7, 10, "MSM509", False)],

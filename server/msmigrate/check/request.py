@@ -430,6 +430,7 @@ def build_request(
         "rtol": rtol if rtol is not None else spec.rtol,
         "atol": atol if atol is not None else spec.atol,
         "compare": spec.compare,
+        "train_compare": spec.train_compare,
         "outputs": list(spec.outputs) if spec.outputs is not None else None,
         "ms_outputs": list(spec.ms_outputs) if spec.ms_outputs is not None else None,
         "ms_call": spec.ms_call,

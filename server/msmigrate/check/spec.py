@@ -95,6 +95,9 @@ class ApiSpec:
     rtol: float | None = None
     atol: float | None = None
     compare: str = "values"  # values | sorted (the API defines no order) | shape_dtype (values meaningless)
+    # a module whose forward depends on its training mode (dropout): how its output in training mode
+    # compares (shape_dtype: random there); ``compare`` is then its output in inference mode (``.eval()``)
+    train_compare: str | None = None
     outputs: tuple[int, ...] | None = None  # which outputs of a tuple result to compare
     ms_outputs: tuple[int, ...] | None = None  # the MindSpore outputs to compare (default: ``outputs``)
     ms_call: str | None = None  # "function": the MindSpore API of a class row is a function
@@ -102,8 +105,12 @@ class ApiSpec:
     # ``init_kwargs`` its hyperparameters, and the conversion suite compares the weights after two steps;
     # "lr_scheduler": a learning-rate scheduler of an SGD optimizer (``init_kwargs`` its arguments), with
     # three steps
-    program: str | None = None
+    loop: str | None = None
     skip: str | None = None  # a result.Reason value: the API is not compared
+    # an API used through state rather than one call (seeds, RNG state, ``Module.apply``): the torch
+    # statements real code writes with it, after the inputs built from ``args`` (``x0``…), setting
+    # ``result``; run by the conversion suite as written (their compared values are set by the program)
+    program: tuple[str, ...] | None = None
     note: str | None = None  # project-written note (why the spec looks like this, known findings)
     source: str = "table"  # table | generic
 
@@ -136,9 +143,11 @@ class ApiSpec:
             outputs=tup("outputs"),
             ms_outputs=tup("ms_outputs"),
             ms_call=data.get("ms_call"),
-            program=data.get("program"),
+            loop=data.get("loop"),
             skip=data.get("skip"),
+            program=tup("program"),
             note=data.get("note"),
+            train_compare=data.get("train_compare"),
             source=source,
         )
 

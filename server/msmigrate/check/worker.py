@@ -363,6 +363,32 @@ def copy_parameters(fw: Frameworks, module: Any, cell: Any) -> None:
         )
 
 
+def _training_mode(fw: Frameworks, request: dict[str, Any], module: Any, fn: Any, call: Any, cell: Any,
+                   m_fn: Any, m_call: Any) -> dict[str, Any] | None:
+    """A module whose forward depends on the training mode (dropout) also runs training, as real code
+    does: a MindSpore error there (no kernel on the device) or outputs of other shapes or dtypes fail
+    the check (values are random there); ``None`` when training mode agrees."""
+    from msmigrate.check.worker_compare import compare_outputs
+
+    try:
+        with fw.torch.no_grad():
+            module.train()
+            t_leaves = fw.leaves(module(*fn, **call), "torch")
+    except Exception as exc:  # noqa: BLE001
+        raise CheckFailure("error", "torch_error", "training mode: " + _exc_text(exc)) from exc
+    try:
+        cell.set_train(True)
+        m_leaves = fw.leaves(cell(*m_fn, **m_call), "mindspore")
+    except (CheckFailure, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001
+        raise CheckFailure("error", _classify_ms_error(exc), "training mode: " + _exc_text(exc)) from exc
+    cmp = compare_outputs(t_leaves, m_leaves, shapes_only=request["train_compare"] == "shape_dtype")
+    if cmp.status == "pass":
+        return None
+    return {"status": cmp.status, "reason": cmp.reason, "detail": "training mode: " + "; ".join(cmp.details)}
+
+
 def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
     from msmigrate.check.worker_compare import compare_outputs, leaf_dtypes, leaf_shapes, sorted_leaf
 
@@ -401,6 +427,10 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
         raise
     except Exception as exc:  # noqa: BLE001
         raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+    if kind == "class" and cell is not None and request.get("train_compare"):
+        training = _training_mode(fw, request, module, fn, call, cell, m_fn, m_call)
+        if training is not None:
+            return training
     outputs = request.get("outputs")
     ms_outputs = request.get("ms_outputs") or outputs
     if outputs is not None or ms_outputs is not None:

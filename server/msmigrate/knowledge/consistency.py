@@ -34,6 +34,8 @@ class TableCheck:
     # to a name the installed MindSpore signature rejects; resolution "keep" (it takes the torch name),
     # "use:<name>" (the parameter found by name similarity or position), "drop" (no such parameter)
     rejected_renames: tuple[tuple[str, str, str, str, str], ...] = ()
+    # (the table's spelling, the torch API): a letter-case typo the importer read as the API torch has
+    corrected_torch: tuple[tuple[str, str], ...] = ()
 
     def counts(self) -> dict[str, int]:
         return {
@@ -53,6 +55,7 @@ class TableCheck:
             "missing_mindspore_apis": [self._gone(name, target) for name, target in self.missing_mindspore],
             "missing_torch_apis": list(self.missing_torch),
             "unverified_torch_apis": list(self.unverified_torch),
+            "corrected_torch_apis": [{"written": w, "torch_api": a} for w, a in self.corrected_torch],
             "rejected_renames": len(self.rejected_renames),
             "rejected_rename_facts": [
                 {"torch_api": a, "mindspore_api": b, "param": p, "table": n, "resolution": r}
@@ -91,6 +94,9 @@ class ConsistencyReport:
             if check.missing_torch:
                 lines.append(t("inventory.check.missing_torch", lang, count=len(check.missing_torch)))
                 lines.extend(f"  {name}" for name in check.missing_torch)
+            if check.corrected_torch:
+                lines.append(t("inventory.check.corrected_torch", lang, count=len(check.corrected_torch)))
+                lines.extend(f"  {written} -> {api}" for written, api in check.corrected_torch)
             if check.unverified_torch:
                 lines.append(t("inventory.check.unverified_torch", lang, count=len(check.unverified_torch)))
                 lines.extend(f"  {name}" for name in check.unverified_torch)
@@ -130,6 +136,8 @@ def check_table(kb: KnowledgeBase) -> TableCheck:
         missing_torch=tuple(sorted(missing_torch)),
         unverified_torch=tuple(sorted(unverified)),
         rejected_renames=rename_facts(kb),
+        corrected_torch=tuple(sorted({(r.torch_api_written, r.torch_api) for r in rows
+                                      if r.torch_api_written})),
     )
 
 

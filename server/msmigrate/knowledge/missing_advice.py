@@ -450,7 +450,6 @@ _ENTRIES: list[CatalogueEntry] = [
     *_rows(
         E,
         """
-        torch.nn.LogSoftmax mindspore.nn.LogSoftmax
         torch.nn.ChannelShuffle mindspore.nn.ChannelShuffle
         torch.nn.PixelUnshuffle mindspore.nn.PixelUnshuffle
         torch.nn.functional.pixel_unshuffle mindspore.ops.pixel_unshuffle

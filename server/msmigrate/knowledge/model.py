@@ -49,6 +49,9 @@ class MappingRow:
     mindspore_only_params: tuple[str, ...] = ()
     default_differences: tuple[DefaultDifference, ...] = ()
     diff_page: str | None = None
+    # the table's own spelling when it names no torch API and torch has exactly one whose name differs
+    # only in letter case (``torch.nn.SeLU``): ``torch_api`` is then that API (``torch.nn.SELU``)
+    torch_api_written: str | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MappingRow:
@@ -68,6 +71,7 @@ class MappingRow:
                 for d in data.get("default_differences", ())
             ),
             diff_page=data.get("diff_page"),
+            torch_api_written=data.get("torch_api_written"),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -88,6 +92,7 @@ class MappingRow:
                 for d in self.default_differences
             ],
             "diff_page": self.diff_page,
+            **({"torch_api_written": self.torch_api_written} if self.torch_api_written else {}),
         }
 
     @property

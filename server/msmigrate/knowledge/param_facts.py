@@ -40,6 +40,8 @@ SAME_MEANING: dict[str, frozenset[str]] = {
     "sections": frozenset({"indices_or_sections"}),
     "indices": frozenset({"indices_or_sections"}),
     "tensor_indices_or_sections": frozenset({"indices_or_sections"}),
+    "new_state": frozenset({"state"}),  # torch.set_rng_state / mindspore.set_rng_state
+    "train": frozenset({"training"}),  # torch.dropout and its kin / ops.dropout
 }
 _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
 # a MindSpore default that means "not given" (decided by other parameters), and a torch default the

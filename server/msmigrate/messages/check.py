@@ -325,6 +325,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "values are random; only shapes and dtypes are compared",
         "数值是随机的；只比较形状和数据类型",
     ),
+    "check.note.rrelu_eval_slope": (
+        "in inference mode torch uses the mean slope (lower + upper) / 2; MindSpore's nn.RReLU draws random "
+        "slopes in both modes",
+        "推理模式下 torch 使用平均斜率 (lower + upper) / 2；MindSpore 的 nn.RReLU 在两种模式下都随机取斜率",
+    ),
+    "check.note.random_state_program": (
+        "used through the random state: a program seeds (or saves the state), draws, seeds again and draws "
+        "again, and compares the two draws",
+        "通过随机状态使用：程序先设置种子（或保存状态）并取随机数，再次设置后重取，比较两次结果",
+    ),
+    "check.note.default_generator_cpu": (
+        "a program seeds (or saves the random state), draws, seeds again and draws again; on CPU, MindSpore "
+        "2.10's random operators with a CPU kernel (ops.rand …) follow mindspore.set_seed, not the default "
+        "generator that manual_seed, seed and set_rng_state drive, so the two draws differ",
+        "程序先设置种子（或保存随机状态）并取随机数，再次设置后重取；在 CPU 上，MindSpore 2.10 中有 CPU "
+        "内核的随机算子（ops.rand 等）遵循 mindspore.set_seed，而非 manual_seed、seed 与 set_rng_state "
+        "所驱动的默认生成器，因此两次结果不同",
+    ),
+    "check.note.module_program": (
+        "a method of a module instance: a program builds a small network and calls it there",
+        "模块实例的方法：程序构建一个小网络并在其上调用",
+    ),
     "check.note.uninitialized_values": (
         "values are uninitialized; only shapes and dtypes are compared",
         "数值未初始化；只比较形状和数据类型",

@@ -31,6 +31,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch APIs absent from the torch wheel ({count}):",
         "torch 安装包中不存在的 torch 接口（{count} 个）：",
     ),
+    "inventory.check.corrected_torch": (
+        "torch names the table misspells in letter case, read as the torch API they name ({count}):",
+        "映射表中大小写拼错的 torch 接口名，已按其所指的 torch 接口读取（{count} 个）：",
+    ),
     "inventory.check.unverified_torch": (
         "Names of packages not installed beside torch, not verifiable ({count}):",
         "未与 torch 一同安装的包中的接口，无法核实（{count} 个）：",

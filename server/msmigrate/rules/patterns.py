@@ -833,7 +833,8 @@ def _device_method_api(ctx, func: ast.Attribute, kind: str | None) -> str | None
 
 
 def train_mode_flag(call: ast.Call) -> str | None:
-    """``True``/``False`` (as text) for ``model.train()``, ``model.train(False)``, ``model.eval()``."""
+    """``True``/``False`` (as text) for ``model.train()``, ``model.train(False)``, ``model.eval()``; the
+    argument's text for ``model.train(is_training)`` (``set_train`` takes the same bool)."""
     func = call.func
     if not isinstance(func, ast.Attribute) or call.keywords and [k.arg for k in call.keywords] != ["mode"]:
         return None
@@ -842,9 +843,11 @@ def train_mode_flag(call: ast.Call) -> str | None:
         return "False" if not values else None
     if not values:
         return "True"
-    if len(values) == 1 and isinstance(values[0], ast.Constant) and isinstance(values[0].value, bool):
-        return str(values[0].value)
-    return None
+    if len(values) != 1 or isinstance(values[0], ast.Starred):
+        return None
+    if isinstance(values[0], ast.Constant):
+        return str(values[0].value) if isinstance(values[0].value, bool) else None
+    return ast.unparse(values[0])
 
 
 def sequential_fixable(call: ast.Call) -> bool:
@@ -1154,6 +1157,9 @@ def set_train(ctx: FixContext, finding: Finding) -> Fix | None:
     flag = train_mode_flag(call)
     if flag is None:
         return None
+    values = [*call.args, *(k.value for k in call.keywords)]
+    if values and not isinstance(values[0], ast.Constant):  # the argument as written
+        flag = ctx.text(values[0])
     _, _, end_line, end_column = ctx.node_range(call.func)
     start_column = end_column - len(call.func.attr)
     call_end = ctx.node_range(call)

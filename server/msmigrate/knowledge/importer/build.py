@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from msmigrate.knowledge.importer.facts import (
     page_signatures,
 )
 from msmigrate.knowledge.importer.mapping_table import MappingDocument, TableRow, parse_mapping_file
+from msmigrate.knowledge.importer.names import names_by_lower, torch_spelling_for
 from msmigrate.knowledge.importer.signatures import SigParam
 from msmigrate.knowledge.importer.urls import diff_page_name, zh_url_from_en
 from msmigrate.knowledge.inventory_index import InventoryIndex
@@ -130,9 +131,14 @@ def build_rows(
 ) -> list[dict[str, Any]]:
     general = release.en.general_difference_params
     zh_rows = _zh_index(release.zh)
+    torch_by_lower = names_by_lower(inventories.torch)
     rows: list[dict[str, Any]] = []
     for en in release.en.rows:
         zh = zh_rows.get((en.torch_api, en.mindspore_api))
+        written = en.torch_api
+        real = torch_spelling_for(written, inventories.torch, torch_by_lower)
+        if real is not None:  # a letter-case typo of the table: the row is the real API's
+            en = replace(en, torch_api=real)
         diff_url = en.diff_url or (zh.diff_url if zh else None)
         description = en.description or (zh.description if zh else "")
         classification = classify(description, diff_url is not None, en.mindspore_api is not None)
@@ -147,6 +153,8 @@ def build_rows(
             "urls": _urls(en, zh),
             "diff_page": page_name,
         }
+        if real is not None:
+            row["torch_api_written"] = written
         row.update(facts.to_json())
         rows.append(row)
     rows.sort(key=lambda r: (r["torch_api"], r["mindspore_api"] or "", r["section"]))

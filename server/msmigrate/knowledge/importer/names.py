@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
+from msmigrate.knowledge.inventory_index import InventoryIndex
+
 TORCH_ROOTS: tuple[str, ...] = ("torch", "torchvision", "torchaudio", "torchtext")
 _DOTTED_RE = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
 _NOT_SUPPORTED = {"", "none", "-", "—", "not supported", "unsupported", "不支持", "无", "暂无", "n/a"}
@@ -61,3 +63,27 @@ def _canonical_name(
 def means_unsupported(text: str) -> bool:
     """A MindSpore cell that names no API (empty, ``None``, ``Not supported`` …)."""
     return text.strip().strip("`*").strip().lower() in _NOT_SUPPORTED
+
+
+
+def names_by_lower(inventory: InventoryIndex) -> dict[str, list[str]]:
+    """Every spelling the inventory knows (canonical names and aliases), by its lower-case text."""
+    found: dict[str, list[str]] = {}
+    for name in sorted({*inventory, *inventory.aliases}):
+        found.setdefault(name.lower(), []).append(name)
+    return found
+
+
+def torch_spelling_for(written: str, inventory: InventoryIndex, by_lower: dict[str, list[str]]) -> str | None:
+    """The torch API a table's name stands for when torch has no API of that name but exactly one
+    function, class or member whose name differs only in letter case (``torch.nn.SeLU`` →
+    ``torch.nn.SELU``, ``torch.optim.AdaMax`` → ``torch.optim.Adamax``; modules such as
+    ``torch.optim.adamax`` do not count); ``None`` when torch has the name, or no single such API."""
+    if not is_torch_name(written) or not len(inventory) or inventory.resolve(written) is not None:
+        return None
+    candidates = []
+    for name in by_lower.get(written.lower(), []):
+        canonical = inventory.resolve(name)
+        if canonical is not None and inventory[canonical].get("kind") != "module":
+            candidates.append(name)
+    return candidates[0] if len(candidates) == 1 else None
