@@ -121,7 +121,8 @@ def analyze_parsed(
     incremental analysis). Also returns the context and the walk's on-demand triggers
     (``UsageCollector.triggers``). May raise on internal errors; raises
     :class:`~msmigrate.analysis.cancel.Cancelled` at its next check once ``cancel`` is cancelled (each
-    top-level statement and function body of the walk, each rule checker)."""
+    top-level statement and function body of the walk, each finding, each rule checker and the steps of
+    the longer ones: ``AnalysisContext.cancel``)."""
     options = options or AnalysisOptions()
     text, lines = parsed.text, parsed.lines
     count = _line_count(lines)
@@ -134,7 +135,9 @@ def analyze_parsed(
     usages: list[Finding] = []
     calls = {}
     verdicts = verdict_cache(kb)
+    check = cancel.check
     for usage in collector.usages:
+        check()
         verdict = verdicts.get(usage.torch_api) or categorize(usage.torch_api, kb, verdicts)
         node = usage.node
         span = columns.attribute_name_range(node) if usage.member else columns.node_range(node)
@@ -147,7 +150,8 @@ def analyze_parsed(
             usages.append(finding)
             calls[id(finding)] = candidate.call
 
-    ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns)
+    ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns,
+                          cancel=cancel)
     extra: list[Finding] = []
     if options.run_checkers:
         for checker in rule_checkers():
@@ -157,6 +161,7 @@ def analyze_parsed(
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
     for finding in usages:
+        check()
         if is_api_finding(finding):
             finding.severity = api_severity(finding, calls.get(id(finding)), kb)
     findings = _settle(usages, extra, text, options)
