@@ -127,26 +127,31 @@ def real_source(lines: int) -> str:
     return one * max(1, -(-lines // one.count("\n")))
 
 
-STOPPED = re.compile(r"analysis of (\S+) cancelled: stopped ([0-9.]+) ms after the request")
+STOPPED = re.compile(r"analysis of (\S+) cancelled: stopped ([0-9.]+) ms after the request, at ([0-9.]+)")
 
 
-def stop_times(log: Path, uris: set[str]) -> list[float]:
-    """How long after a newer version each cancelled analysis of ``uris`` stopped (the server's log)."""
+def stop_times(log: Path, sent: dict[str, float]) -> list[tuple[float, float]]:
+    """For each cancelled analysis of the documents of ``sent`` (URI → epoch seconds its change was
+    sent): ms from the server's cancel request to the stop, and ms from the change sent to the stop (the
+    server's log; the same clock)."""
     text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
-    return [float(m[2]) for m in STOPPED.finditer(text) if m[1] in uris]
+    return [(float(m[2]), round((float(m[3]) - sent[m[1]]) * 1000, 1))
+            for m in STOPPED.finditer(text) if m[1] in sent]
 
 
-async def change_during_analysis(client: RawClient, work: Path, log: Path, lines: int, delays: list[float],
-                                 version: str) -> dict[str, Any]:
+async def change_during_analysis(client: RawClient, server: psutil.Process, work: Path, log: Path, lines: int,
+                                 delays: list[float], version: str) -> dict[str, Any]:
     """Open a large real file, change it ``delay`` seconds later (its analysis runs then), and time the
-    change → the complete diagnostics of the new version; a fresh copy for each delay."""
+    change → the complete diagnostics of the new version (and the server's CPU time meanwhile, less
+    sensitive to other load); a fresh copy for each delay."""
     source = real_source(lines)
     added = "zz = torch.foo_bar(zz)\n"
     changed = source + added
     expected = expected_diagnostics(changed, str(work / "real.py"), version)
     end = {"line": source.count("\n"), "character": 0}
     latencies: list[float] = []
-    uris: set[str] = set()
+    cpu: list[float] = []
+    sent: dict[str, float] = {}
     warm = (work / "warm.py").as_uri()  # the server has loaded its tables before the first figure
     client.notify("textDocument/didOpen", {
         "textDocument": {"uri": warm, "languageId": "python", "version": 1, "text": HEADER + "torch.abs(x)\n"}
@@ -155,28 +160,33 @@ async def change_during_analysis(client: RawClient, work: Path, log: Path, lines
     client.notify("textDocument/didClose", {"textDocument": {"uri": warm}})
     for n, delay in enumerate(delays):
         uri = (work / f"real_{n}.py").as_uri()
-        uris.add(uri)
         client.notify("textDocument/didOpen", {
             "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": source}
         })
         await asyncio.sleep(delay)
+        used = cpu_seconds(server)
+        sent[uri] = time.time()
         start = time.perf_counter()
         client.notify("textDocument/didChange", {
             "textDocument": {"uri": uri, "version": 2},
             "contentChanges": [{"range": {"start": end, "end": end}, "text": added}],
         })
         latencies.append(await client.wait_count(uri, 2, expected) - start)
+        cpu.append(cpu_seconds(server) - used)
         await asyncio.sleep(0.3)
         client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         await asyncio.sleep(0.5)
-    stops = stop_times(log, uris)
+    stops = stop_times(log, sent)
+    after_request = [stop[0] for stop in stops]
+    after_change = [stop[1] for stop in stops]
     return {
         "lines": changed.count("\n"), "diagnostics": expected, "delays_s": delays,
         "ms": [ms(value) for value in latencies],
         "median": ms(statistics.median(latencies)), "max": ms(max(latencies)),
-        "cancelled": len(stops), "stop_ms": stops,
-        "stop_median": round(statistics.median(stops), 1) if stops else None,
-        "stop_max": round(max(stops), 1) if stops else None,
+        "cpu_ms": [ms(value) for value in cpu], "cpu_median": ms(statistics.median(cpu)),
+        "cancelled": len(stops), "stop_after_request_ms": after_request, "stop_after_change_ms": after_change,
+        "stop_median": round(statistics.median(after_change), 1) if stops else None,
+        "stop_max": round(max(after_change), 1) if stops else None,
     }
 
 
@@ -330,7 +340,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     rss_start = server.memory_info().rss
     delays = [float(d) for d in args.cancel_delays.split(",")] if args.cancel_delays else []
     if args.cancel_only:
-        figure = await change_during_analysis(client, work, log, args.cancel_lines, delays, args.version)
+        figure = await change_during_analysis(client, server, work, log, args.cancel_lines, delays,
+                                              args.version)
         await client.stop()
         return {"cancel_only": True, "change_during_analysis": figure}
 
@@ -425,8 +436,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await client.request("textDocument/codeAction", params)
         action_times.append(time.perf_counter() - start)
 
-    cancel = await change_during_analysis(client, work, log, args.cancel_lines, delays, args.version) \
-        if delays else None
+    cancel = await change_during_analysis(client, server, work, log, args.cancel_lines, delays,
+                                          args.version) if delays else None
     memory = await open_and_close_files(client, server, work, args.files) if args.files else None
 
     start = time.perf_counter()
@@ -625,9 +636,12 @@ def print_cancel(figure: dict[str, Any]) -> None:
     print(f"change during a running analysis → diagnostics of the new version ({figure['lines']} lines of "
           f"torch nn sources, {figure['diagnostics']} diagnostics, change {figure['delays_s']} s after the "
           f"open): median {figure['median']} ms, max {figure['max']} ms; each: {figure['ms']}")
+    print(f"  server CPU time from the change to those diagnostics: median {figure['cpu_median']} ms; each: "
+          f"{figure['cpu_ms']}")
     if figure["cancelled"]:
-        print(f"cancelled analyses: {figure['cancelled']}, stopped after the change: median "
-              f"{figure['stop_median']} ms, max {figure['stop_max']} ms; each: {figure['stop_ms']}")
+        print(f"cancelled analyses: {figure['cancelled']}, stopped after the change was sent: median "
+              f"{figure['stop_median']} ms, max {figure['stop_max']} ms; each: "
+              f"{figure['stop_after_change_ms']}; after it was read: {figure['stop_after_request_ms']}")
     else:
         print("cancelled analyses: none (the analysis of the old version ran to its end)")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -131,10 +132,11 @@ class RunningAnalyses:
 
 
 def _stopped(what: str, uri: str, cancel: CancelToken) -> None:
-    """Log a cancelled analysis and how long it ran on after the cancel request (``benchmarks/lsp_latency.py``
-    reads these lines)."""
+    """Log a cancelled analysis, how long it ran on after the cancel request and when it stopped (epoch
+    seconds: ``benchmarks/lsp_latency.py`` reads these lines)."""
     waited = cancel.waited_ms()
-    log.info("%s of %s cancelled: stopped %.1f ms after the request", what, uri, waited or 0.0)
+    log.info("%s of %s cancelled: stopped %.1f ms after the request, at %.4f", what, uri, waited or 0.0,
+             time.time())
 
 
 class OpenDocuments:
