@@ -24,19 +24,21 @@ WALK_CHECKS = 6 + 6
 
 
 class CancelAt(CancelToken):
-    """Counts the checks; cancels itself at check number ``at`` (0: never), as another thread would."""
+    """Counts the checks; cancels itself at check number ``at`` (0: never), as another thread would
+    (``force``: as closing the document does)."""
 
-    __slots__ = ("at", "calls")
+    __slots__ = ("at", "calls", "force")
 
-    def __init__(self, at: int = 0) -> None:
+    def __init__(self, at: int = 0, force: bool = False) -> None:
         super().__init__()
         self.at = at
         self.calls = 0
+        self.force = force
 
     def check(self) -> None:
         self.calls += 1
         if self.calls == self.at:
-            self.cancel()
+            self.cancel(self.force)
         super().check()
 
 
@@ -172,3 +174,45 @@ def test_cancelled_confirmation_keeps_the_provisional_state(kb):
     assert as_data(analyzer.analyze(edited)) == as_data(provisional)  # unchanged text: the same result
     assert as_data(analyzer.confirm()) == full(kb, edited)
     assert not analyzer.provisional
+
+
+STAR = "from torch import *\n" + MODEL  # a star import: every version is analysed in full
+
+
+def test_after_a_cancelled_full_analysis_the_next_one_runs_to_its_end(kb):
+    analyzer = IncrementalAnalyzer("model.py", kb, OPTIONS)
+    with pytest.raises(Cancelled):
+        analyzer.analyze(STAR, cancel=CancelAt(3))
+    edited = STAR.replace("torch.abs(y)", "torch.neg(y)", 1)
+    token = CancelAt(1)  # a newer version arrives at once: this analysis goes on all the same
+    assert as_data(analyzer.analyze(edited, cancel=token)) == full(kb, edited)
+    assert token.shielded and not token.cancelled
+    assert analyzer.stats.mode == FULL
+    with pytest.raises(Cancelled):  # that one finished: the next full analysis may be cancelled again
+        analyzer.analyze(STAR, cancel=CancelAt(1))
+
+
+def test_a_forced_cancel_stops_a_shielded_analysis(kb):
+    analyzer = IncrementalAnalyzer("model.py", kb, OPTIONS)
+    with pytest.raises(Cancelled):
+        analyzer.analyze(STAR, cancel=CancelAt(3))
+    token = CancelAt(2, force=True)  # the document closed
+    with pytest.raises(Cancelled):
+        analyzer.analyze(STAR, cancel=token)
+    assert token.shielded and token.calls == 2
+
+
+def test_shield_withdraws_an_ordinary_cancel_but_not_a_forced_one():
+    token = CancelToken()
+    assert token.cancel() is True
+    token.shield()
+    token.check()
+    assert token.cancel() is False and not token.cancelled
+    assert token.cancel(force=True) is True
+    with pytest.raises(Cancelled):
+        token.check()
+    forced = CancelToken()
+    forced.cancel(force=True)
+    forced.shield()
+    with pytest.raises(Cancelled):
+        forced.check()

@@ -16,6 +16,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.lsp.analysis import RunningAnalyses
 
 LOG = Path(tempfile.mkdtemp(prefix="msmigrate-cancel-log-")) / "server.log"
 CONFIG = ClientServerConfig(
@@ -110,3 +111,19 @@ async def test_closing_cancels_the_running_analysis(client: LanguageClient, tmp_
     )
     after = [p for p in client.published[before:] if p.uri == uri]  # type: ignore[attr-defined]
     assert [len(p.diagnostics) for p in after] == [0]  # only the clearing of the closed document
+
+
+def test_running_analyses_cancel_those_of_older_texts():
+    running = RunningAnalyses()
+    old, current, other = running.start("a", "v1"), running.start("a", "v2"), running.start("b", "v1")
+    assert running.supersede("a", "v2") == 1
+    assert old.cancelled and not current.cancelled and not other.cancelled
+    shielded = running.start("a", "v3")
+    shielded.shield()  # a full analysis after a cancelled one: a newer version does not stop it
+    assert running.supersede("a", "v4") == 1 and not shielded.cancelled and current.cancelled
+    assert running.cancel("a") == 1 and shielded.cancelled  # closing the document stops it all the same
+    running.finish("a", old)
+    running.finish("a", current)
+    running.finish("a", shielded)
+    assert len(running) == 1
+    assert running.cancel_all() == 1 and other.cancelled

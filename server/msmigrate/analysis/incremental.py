@@ -105,6 +105,7 @@ class IncrementalAnalyzer:
         self._state: _State | None = None  # None: the next version gets a full analysis
         self._deferred: _Deferred | None = None  # a full analysis whose chunks are not described yet
         self._cancel: CancelToken = NEVER  # the token of the analysis running now (see analyze)
+        self._full_cancelled = False  # the last full analysis begun was cancelled (see analyze)
 
     def analyze(self, source: str | bytes, early: Early | None = None, cancel: CancelToken = NEVER
                 ) -> FileResult:
@@ -116,7 +117,9 @@ class IncrementalAnalyzer:
 
         Once ``cancel`` is cancelled, raises :class:`~msmigrate.analysis.cancel.Cancelled` at the analysis's
         next check: a cancelled incremental step keeps what the next version builds on (the chunks it
-        did not finish are analysed again then); a cancelled full analysis leaves nothing to build on."""
+        did not finish are analysed again then); a cancelled full analysis leaves nothing to build on, so
+        the next full analysis shields its token (:meth:`CancelToken.shield`): only a forced cancel stops
+        it, and a stream of edits cannot keep the file without a result."""
         try:
             text = decode(source)
         except SourceError as exc:
@@ -143,7 +146,15 @@ class IncrementalAnalyzer:
             if result is not None:
                 self._state = state
                 return result
-        return self._full(text, lines, early)
+        if self._full_cancelled:
+            self._cancel.shield()
+        try:
+            result = self._full(text, lines, early)
+        except Cancelled:
+            self._full_cancelled = True
+            raise
+        self._full_cancelled = False
+        return result
 
     def _full(self, text: str, lines: list[str], early: Early | None = None) -> FileResult:
         self.stats = UpdateStats(FULL)

@@ -114,15 +114,16 @@ class RunningAnalyses:
                 del self._runs[uri]
 
     def supersede(self, uri: str, source: str) -> int:
-        """Cancel the document's analyses of another text than ``source``; returns how many."""
-        stale = [token for token, text in self._runs.get(uri, {}).items() if text != source]
-        for token in stale:
-            token.cancel()
-        return len(stale)
+        """Cancel the document's analyses of another text than ``source`` (not a shielded one: see
+        ``IncrementalAnalyzer.analyze``); returns how many were not cancelled before and will stop."""
+        runs = self._runs.get(uri, {})
+        stale = [token for token, text in runs.items() if text != source and not token.cancelled]
+        return sum(token.cancel() for token in stale)
 
     def cancel(self, uri: str) -> int:
-        """Cancel every analysis of the document; returns how many."""
-        return self.supersede(uri, "\0not a text")
+        """Cancel every analysis of the document, shielded or not; returns how many were not cancelled
+        before."""
+        return sum(token.cancel(force=True) for token in list(self._runs.get(uri, {})) if not token.cancelled)
 
     def cancel_all(self) -> int:
         return sum(self.cancel(uri) for uri in list(self._runs))
