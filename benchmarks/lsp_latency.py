@@ -176,6 +176,7 @@ async def change_during_analysis(client: RawClient, server: psutil.Process, work
         await asyncio.sleep(0.3)
         client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         await asyncio.sleep(0.5)
+    burst = await typing_during_analysis(client, server, work, source, version, end)
     stops = stop_times(log, sent)
     after_request = [stop[0] for stop in stops]
     after_change = [stop[1] for stop in stops]
@@ -184,10 +185,43 @@ async def change_during_analysis(client: RawClient, server: psutil.Process, work
         "ms": [ms(value) for value in latencies],
         "median": ms(statistics.median(latencies)), "max": ms(max(latencies)),
         "cpu_ms": [ms(value) for value in cpu], "cpu_median": ms(statistics.median(cpu)),
+        "typing": burst,
         "cancelled": len(stops), "stop_after_request_ms": after_request, "stop_after_change_ms": after_change,
         "stop_median": round(statistics.median(after_change), 1) if stops else None,
         "stop_max": round(max(after_change), 1) if stops else None,
     }
+
+
+async def typing_during_analysis(client: RawClient, server: psutil.Process, work: Path, source: str,
+                                 version: str, end: dict[str, int], rounds: int = 3, changes: int = 10,
+                                 every: float = 0.1) -> dict[str, Any]:
+    """Open the large file and type ``changes`` characters ``every`` seconds from 0.1 s after the open (its
+    analysis runs meanwhile): the last character → the complete diagnostics of that version."""
+    typed = "zz = torch.foo_bar(zz)"[:changes]
+    expected = expected_diagnostics(source + typed + "\n", str(work / "real.py"), version)
+    latencies: list[float] = []
+    cpu: list[float] = []
+    for n in range(rounds):
+        uri = (work / f"typed_{n}.py").as_uri()
+        client.notify("textDocument/didOpen", {
+            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": source + "\n"}
+        })
+        used = cpu_seconds(server)
+        for k, char in enumerate(typed):
+            await asyncio.sleep(every)
+            at = {"line": end["line"], "character": k}
+            start = time.perf_counter()
+            client.notify("textDocument/didChange", {
+                "textDocument": {"uri": uri, "version": k + 2},
+                "contentChanges": [{"range": {"start": at, "end": at}, "text": char}],
+            })
+        latencies.append(await client.wait_count(uri, len(typed) + 1, expected) - start)
+        cpu.append(cpu_seconds(server) - used)
+        await asyncio.sleep(0.3)
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        await asyncio.sleep(0.5)
+    return {"changes": len(typed), "every_s": every, "ms": [ms(value) for value in latencies],
+            "median": ms(statistics.median(latencies)), "cpu_ms": [ms(value) for value in cpu]}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -638,6 +672,10 @@ def print_cancel(figure: dict[str, Any]) -> None:
           f"open): median {figure['median']} ms, max {figure['max']} ms; each: {figure['ms']}")
     print(f"  server CPU time from the change to those diagnostics: median {figure['cpu_median']} ms; each: "
           f"{figure['cpu_ms']}")
+    typing = figure["typing"]
+    print(f"typing {typing['changes']} characters, one each {typing['every_s']} s, while the file's first "
+          f"analysis runs → diagnostics of the last: median {typing['median']} ms; each: {typing['ms']}; "
+          f"server CPU from the open: {typing['cpu_ms']} ms")
     if figure["cancelled"]:
         print(f"cancelled analyses: {figure['cancelled']}, stopped after the change was sent: median "
               f"{figure['stop_median']} ms, max {figure['stop_max']} ms; each: "
