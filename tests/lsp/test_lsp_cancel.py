@@ -1,6 +1,6 @@
 """A newer version cancels the running analysis of an older one: the server stops it at its next check
 (the server's log says so), publishes nothing of it, and publishes the newest version's diagnostics.
-Closing the document cancels it too."""
+Closing the document and shutting the server down cancel it too."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest_lsp
+from inprocess import InProcessSession
 from lsp_support import SERVER, initialize, open_document, published_for, wait_until
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -127,3 +128,20 @@ def test_running_analyses_cancel_those_of_older_texts():
     running.finish("a", shielded)
     assert len(running) == 1
     assert running.cancel_all() == 1 and other.cancelled
+
+
+async def test_shutdown_cancels_the_running_analysis(tmp_path: Path):
+    session = InProcessSession()
+    await session.initialize(tmp_path.as_uri())
+    uri = (tmp_path / "big.py").as_uri()
+    session.open(uri, BIG)
+    await wait_until(lambda: session.published(uri), timeout=60, what="early diagnostics")
+    server = session.server
+    assert len(server.running) == 1  # the full analysis goes on after its early result
+    reply = await session.request("shutdown", None)
+    assert "error" not in reply
+    await wait_until(lambda: not server._inflight, timeout=30, what="the analysis to stop")
+    assert server.document(uri) is not None and uri not in server.analyses  # it stored nothing
+    assert len(session.published(uri)) == 1  # the early result only
+    assert await server.current(uri) is None  # and no analysis starts after shutdown
+    assert len(server.running) == 0
