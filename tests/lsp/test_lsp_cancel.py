@@ -4,6 +4,7 @@ Closing the document and shutting the server down cancel it too."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 import tempfile
@@ -112,6 +113,26 @@ async def test_closing_cancels_the_running_analysis(client: LanguageClient, tmp_
     )
     after = [p for p in client.published[before:] if p.uri == uri]  # type: ignore[attr-defined]
     assert [len(p.diagnostics) for p in after] == [0]  # only the clearing of the closed document
+
+
+async def test_a_pull_waiting_for_an_old_text_gets_the_newest(client: LanguageClient, tmp_path: Path):
+    await initialize(client, tmp_path, configuration=False, pull=True,
+                     init_options={"settings": {"mindsporeVersion": VERSION}})
+    small = open_document(client, tmp_path / "small.py", "import torch\ntorch.abs(x)\n")
+    await client.text_document_diagnostic_async(  # after the server's warm-up
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(small))
+    )
+    path = tmp_path / "pulled.py"
+    uri = open_document(client, path, BIG, version=1)
+    params = types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
+    pull = asyncio.ensure_future(client.text_document_diagnostic_async(params))
+    await asyncio.sleep(0.2)  # the analysis of version 1 runs (it takes well over a second)
+    added = "z2 = torch.foo_bar(x)\n"
+    append(client, uri, 2, BIG.count("\n"), added)
+    report = await asyncio.wait_for(pull, 60)
+    assert len(report.items) == expected_count(BIG + added, path)
+    assert [str(d.code) for d in report.items if d.range.start.line == BIG.count("\n")] == ["MSM103"]
+    assert len(stopped(uri)) == 1
 
 
 def test_running_analyses_cancel_those_of_older_texts():
