@@ -7,6 +7,10 @@ Measures, on a generated 5,000-line PyTorch file:
   typed inside an expression, and (a second series) a line added and removed near the top of the file,
   which moves every later diagnostic,
 - hover and codeAction round trips,
+- a change during a running analysis → the new version's diagnostics, on a large real file (the installed
+  torch package's ``nn/modules`` sources, concatenated and repeated to ``--cancel-lines``): the document is
+  opened and changed once, ``--cancel-delays`` after the open, while its analysis runs; and how soon the
+  cancelled analysis stopped after the change (from the server's log: ``--cancel-only`` runs just this),
 - the server's resident memory after opening the file and after a project scan, and (``--files N``)
   before opening N real files (the examples and the installed torch package's own sources), with them
   all open, and after closing them all.
@@ -15,7 +19,7 @@ The client is a minimal JSON-RPC reader/writer (timestamps are taken when a mess
 arrived), so the figures are the server's, not a client library's deserialisation.
 
 Usage: ``python benchmarks/lsp_latency.py [--lines 5000] [--shape blocks|chain] [--edits 60] [--files 300]
-[--project DIR] [--json]``
+[--project DIR] [--cancel-lines 45000] [--cancel-only] [--json]``
 Targets: open → diagnostics ≤ 200 ms, typed character ≤ 25 ms median, hover ≤ 10 ms, RSS ≤ 150 MB after
 a scan, RSS after closing the N files within 20% of the RSS before opening them.
 """
@@ -26,6 +30,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -108,6 +113,117 @@ def generate(lines: int, shape: str = "blocks") -> str:
     text = "".join(parts)
     cut = "\n".join(text.split("\n")[:lines]) + "\n"
     return cut if shape != "chain" else cut[: cut.rindex("\n\nclass ")] + "\n"  # whole classes only
+
+
+def real_source(lines: int) -> str:
+    """The installed torch package's ``nn/modules/*.py`` concatenated, repeated until ``lines`` lines."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("torch")  # locating the package does not import it
+    if spec is None or not spec.origin:
+        raise SystemExit("torch is not installed: no real source for the cancellation figure")
+    folder = Path(spec.origin).parent / "nn" / "modules"
+    one = "".join(path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.py")))
+    return one * max(1, -(-lines // one.count("\n")))
+
+
+STOPPED = re.compile(r"analysis of (\S+) cancelled: stopped ([0-9.]+) ms after the request, at ([0-9.]+)")
+
+
+def stop_times(log: Path, sent: dict[str, float]) -> list[tuple[float, float]]:
+    """For each cancelled analysis of the documents of ``sent`` (URI → epoch seconds its change was
+    sent): ms from the server's cancel request to the stop, and ms from the change sent to the stop (the
+    server's log; the same clock)."""
+    text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    return [(float(m[2]), round((float(m[3]) - sent[m[1]]) * 1000, 1))
+            for m in STOPPED.finditer(text) if m[1] in sent]
+
+
+async def change_during_analysis(client: RawClient, server: psutil.Process, work: Path, log: Path, lines: int,
+                                 delays: list[float], version: str) -> dict[str, Any]:
+    """Open a large real file, change it ``delay`` seconds later (its analysis runs then), and time the
+    change → the complete diagnostics of the new version (and the server's CPU time meanwhile, less
+    sensitive to other load); a fresh copy for each delay."""
+    republished = client.republished  # (early results published again in full here: not counted)
+    source = real_source(lines)
+    added = "zz = torch.foo_bar(zz)\n"
+    changed = source + added
+    expected = expected_diagnostics(changed, str(work / "real.py"), version)
+    end = {"line": source.count("\n"), "character": 0}
+    latencies: list[float] = []
+    cpu: list[float] = []
+    sent: dict[str, float] = {}
+    warm = (work / "warm.py").as_uri()  # the server has loaded its tables before the first figure
+    client.notify("textDocument/didOpen", {
+        "textDocument": {"uri": warm, "languageId": "python", "version": 1, "text": HEADER + "torch.abs(x)\n"}
+    })
+    await client.wait_version(warm, 1)
+    client.notify("textDocument/didClose", {"textDocument": {"uri": warm}})
+    for n, delay in enumerate(delays):
+        uri = (work / f"real_{n}.py").as_uri()
+        client.notify("textDocument/didOpen", {
+            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": source}
+        })
+        await asyncio.sleep(delay)
+        used = cpu_seconds(server)
+        sent[uri] = time.time()
+        start = time.perf_counter()
+        client.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"range": {"start": end, "end": end}, "text": added}],
+        })
+        latencies.append(await client.wait_count(uri, 2, expected) - start)
+        cpu.append(cpu_seconds(server) - used)
+        await asyncio.sleep(0.3)
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        await asyncio.sleep(0.5)
+    burst = await typing_during_analysis(client, server, work, source, version, end)
+    client.republished = republished
+    stops = stop_times(log, sent)
+    after_request = [stop[0] for stop in stops]
+    after_change = [stop[1] for stop in stops]
+    return {
+        "lines": changed.count("\n"), "diagnostics": expected, "delays_s": delays,
+        "ms": [ms(value) for value in latencies],
+        "median": ms(statistics.median(latencies)), "max": ms(max(latencies)),
+        "cpu_ms": [ms(value) for value in cpu], "cpu_median": ms(statistics.median(cpu)),
+        "typing": burst,
+        "cancelled": len(stops), "stop_after_request_ms": after_request, "stop_after_change_ms": after_change,
+        "stop_median": round(statistics.median(after_change), 1) if stops else None,
+        "stop_max": round(max(after_change), 1) if stops else None,
+    }
+
+
+async def typing_during_analysis(client: RawClient, server: psutil.Process, work: Path, source: str,
+                                 version: str, end: dict[str, int], rounds: int = 3, changes: int = 10,
+                                 every: float = 0.1) -> dict[str, Any]:
+    """Open the large file and type ``changes`` characters ``every`` seconds from 0.1 s after the open (its
+    analysis runs meanwhile): the last character → the complete diagnostics of that version."""
+    typed = "zz = torch.foo_bar(zz)"[:changes]
+    expected = expected_diagnostics(source + typed + "\n", str(work / "real.py"), version)
+    latencies: list[float] = []
+    cpu: list[float] = []
+    for n in range(rounds):
+        uri = (work / f"typed_{n}.py").as_uri()
+        client.notify("textDocument/didOpen", {
+            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": source + "\n"}
+        })
+        used = cpu_seconds(server)
+        for k, char in enumerate(typed):
+            await asyncio.sleep(every)
+            at = {"line": end["line"], "character": k}
+            start = time.perf_counter()
+            client.notify("textDocument/didChange", {
+                "textDocument": {"uri": uri, "version": k + 2},
+                "contentChanges": [{"range": {"start": at, "end": at}, "text": char}],
+            })
+        latencies.append(await client.wait_count(uri, len(typed) + 1, expected) - start)
+        cpu.append(cpu_seconds(server) - used)
+        await asyncio.sleep(0.3)
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        await asyncio.sleep(0.5)
+    return {"changes": len(typed), "every_s": every, "ms": [ms(value) for value in latencies],
+            "median": ms(statistics.median(latencies)), "cpu_ms": [ms(value) for value in cpu]}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -237,7 +353,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     client = RawClient()
     env = {**os.environ, "MSMIGRATE_CACHE_DIR": str(work / "cache")}
-    server = psutil.Process(await client.start(sys.executable, "-m", "msmigrate", "serve", env=env))
+    log = work / "server.log"  # the server logs each cancelled analysis there (see stop_times)
+    command = (sys.executable, "-m", "msmigrate", "serve", "--log-file", str(log))
+    server = psutil.Process(await client.start(*command, env=env))
     project = Path(args.project).resolve() if args.project else None
     root = project or work
     await client.request(
@@ -256,6 +374,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     )
     client.notify("initialized", {})
     rss_start = server.memory_info().rss
+    delays = [float(d) for d in args.cancel_delays.split(",")] if args.cancel_delays else []
+    if args.cancel_only:
+        figure = await change_during_analysis(client, server, work, log, args.cancel_lines, delays,
+                                              args.version)
+        await client.stop()
+        return {"cancel_only": True, "change_during_analysis": figure}
 
     expected = expected_diagnostics(source, str(path), args.version)
     start = time.perf_counter()
@@ -348,6 +472,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await client.request("textDocument/codeAction", params)
         action_times.append(time.perf_counter() - start)
 
+    cancel = await change_during_analysis(client, server, work, log, args.cancel_lines, delays,
+                                          args.version) if delays else None
     memory = await open_and_close_files(client, server, work, args.files) if args.files else None
 
     start = time.perf_counter()
@@ -411,6 +537,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "p95": ms(percentile(action_times, 0.95)),
         },
         "scan": {"root": str(root), "files": files, "seconds": round(scan_s, 2)},
+        "change_during_analysis": cancel,
         "files": memory,
         "rss_mb": {
             "at_start": round(rss_start / mb, 1),
@@ -484,11 +611,20 @@ def main() -> None:
     parser.add_argument(
         "--project", help="folder for the project scan (default: the generated file's folder)"
     )
+    parser.add_argument("--cancel-lines", type=int, default=45000,
+                        help="lines of the real file changed while it is analysed")
+    parser.add_argument("--cancel-delays", default="0.1,0.2,0.3,0.4,0.5,0.6,0.8,1.0",
+                        help="seconds from its open to its change, one fresh copy each ('': skip)")
+    parser.add_argument("--cancel-only", action="store_true", help="measure only the change during analysis")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     figures = asyncio.run(run(args))
     if args.json:
         print(json.dumps(figures, indent=1))
+        return
+    if figures["change_during_analysis"] is not None:
+        print_cancel(figures["change_during_analysis"])
+    if figures.get("cancel_only"):
         return
     d, h, c = figures["diagnostics_ms"], figures["hover_ms"], figures["code_action_ms"]
     print(
@@ -530,6 +666,24 @@ def main() -> None:
         f"server RSS: {rss['after_open']} MB after open, {rss['at_scan_reply']} MB at the scan's reply, "
         f"{rss['after_scan']} MB 2 s after the scan (target ≤ 150 MB)"
     )
+
+
+def print_cancel(figure: dict[str, Any]) -> None:
+    print(f"change during a running analysis → diagnostics of the new version ({figure['lines']} lines of "
+          f"torch nn sources, {figure['diagnostics']} diagnostics, change {figure['delays_s']} s after the "
+          f"open): median {figure['median']} ms, max {figure['max']} ms; each: {figure['ms']}")
+    print(f"  server CPU time from the change to those diagnostics: median {figure['cpu_median']} ms; each: "
+          f"{figure['cpu_ms']}")
+    typing = figure["typing"]
+    print(f"typing {typing['changes']} characters, one each {typing['every_s']} s, while the file's first "
+          f"analysis runs → diagnostics of the last: median {typing['median']} ms; each: {typing['ms']}; "
+          f"server CPU from the open: {typing['cpu_ms']} ms")
+    if figure["cancelled"]:
+        print(f"cancelled analyses: {figure['cancelled']}, stopped after the change was sent: median "
+              f"{figure['stop_median']} ms, max {figure['stop_max']} ms; each: "
+              f"{figure['stop_after_change_ms']}; after it was read: {figure['stop_after_request_ms']}")
+    else:
+        print("cancelled analyses: none (the analysis of the old version ran to its end)")
 
 
 if __name__ == "__main__":

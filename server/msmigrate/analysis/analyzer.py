@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING
 
+from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, verdict_cache
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
@@ -48,9 +49,11 @@ _SYNTAX_ERROR_RE = re.compile(r"line (\d+|None): (.*)", re.DOTALL)
 
 
 def analyze_source(
-    source: str | bytes, path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None
+    source: str | bytes, path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None,
+    cancel: CancelToken = NEVER,
 ) -> FileResult:
-    """Analyse one file's content. Bad input gives a :class:`FileResult` with ``error_key``; never raises."""
+    """Analyse one file's content. Bad input gives a :class:`FileResult` with ``error_key``; never raises,
+    except :class:`~msmigrate.analysis.cancel.Cancelled` once ``cancel`` is cancelled."""
     try:
         text = decode(source)
     except SourceError as exc:
@@ -58,7 +61,7 @@ def analyze_source(
     except Exception as exc:  # pragma: no cover - decode handles its own errors
         return _internal_error(path, exc)
     lines = split_lines(text)
-    return run_safely(path, lines, lambda: analyze_text(text, path, kb, options, lines)[0])
+    return run_safely(path, lines, lambda: analyze_text(text, path, kb, options, lines, cancel)[0])
 
 
 def run_safely(path: str, lines: list[str], compute: Callable[[], FileResult]) -> FileResult:
@@ -83,6 +86,7 @@ def analyze_text(
     kb: KnowledgeBase,
     options: AnalysisOptions | None = None,
     lines: list[str] | None = None,
+    cancel: CancelToken = NEVER,
 ) -> tuple[FileResult, AnalysisContext | None]:
     """Analyse decoded text; also returns the context (for callers that need the tree, e.g. fixes).
 
@@ -91,41 +95,49 @@ def analyze_text(
     lines = lines if lines is not None else split_lines(text)
     if "torch" not in text:  # no torch, torchvision, torchaudio or torchtext name can occur
         return FileResult(path, [], lines=_line_count(lines)), None
-    result, ctx, _, _ = analyze_bounded(text, lines, path, kb, options)
+    result, ctx, _, _ = analyze_bounded(text, lines, path, kb, options, cancel)
     return result, ctx
 
 
 def analyze_bounded(
-    text: str, lines: list[str], path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None
+    text: str, lines: list[str], path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None,
+    cancel: CancelToken = NEVER,
 ) -> tuple[FileResult, AnalysisContext, list[tuple[object, object]], ParsedSource]:
     """Parse and analyse; when the walk runs out of room (a statement nested deeper than it can follow),
     again statement by statement, leaving out the too-deep ones (see :func:`parse_text`)."""
     parsed = parse_text(text, lines, path)
     try:
-        return (*analyze_parsed(parsed, path, kb, options), parsed)
+        return (*analyze_parsed(parsed, path, kb, options, cancel), parsed)
     except RecursionError:
         parsed = parse_text(text, lines, path, by_statement=True)
-        return (*analyze_parsed(parsed, path, kb, options), parsed)
+        return (*analyze_parsed(parsed, path, kb, options, cancel), parsed)
 
 
 def analyze_parsed(
-    parsed: ParsedSource, path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None
+    parsed: ParsedSource, path: str, kb: KnowledgeBase, options: AnalysisOptions | None = None,
+    cancel: CancelToken = NEVER,
 ) -> tuple[FileResult, AnalysisContext, list[tuple[object, object]]]:
     """Analyse a parsed module (``parsed.tree`` may hold only some of the text's top-level statements:
     incremental analysis). Also returns the context and the walk's on-demand triggers
-    (``UsageCollector.triggers``). May raise on internal errors."""
+    (``UsageCollector.triggers``). May raise on internal errors; raises
+    :class:`~msmigrate.analysis.cancel.Cancelled` at its next check once ``cancel`` is cancelled (each
+    top-level statement and function body of the walk, each finding, each rule checker and the steps of
+    the longer ones: ``AnalysisContext.cancel``)."""
     options = options or AnalysisOptions()
     text, lines = parsed.text, parsed.lines
     count = _line_count(lines)
     collector = UsageCollector(facts_for(kb), options.module_classes)
     with _recursion_room():
-        collector.run(parsed.tree)
+        collector.run(parsed.tree, cancel)
+    cancel.check()
     columns = ColumnMap(lines, text.isascii())
 
     usages: list[Finding] = []
     calls = {}
     verdicts = verdict_cache(kb)
+    check = cancel.check
     for usage in collector.usages:
+        check()
         verdict = verdicts.get(usage.torch_api) or categorize(usage.torch_api, kb, verdicts)
         node = usage.node
         span = columns.attribute_name_range(node) if usage.member else columns.node_range(node)
@@ -138,15 +150,18 @@ def analyze_parsed(
             usages.append(finding)
             calls[id(finding)] = candidate.call
 
-    ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns)
+    ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns,
+                          cancel=cancel)
     extra: list[Finding] = []
     if options.run_checkers:
         for checker in rule_checkers():
+            cancel.check()
             try:
                 extra.extend(f for f in checker(ctx) if isinstance(f, Finding))
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
     for finding in usages:
+        check()
         if is_api_finding(finding):
             finding.severity = api_severity(finding, calls.get(id(finding)), kb)
     findings = _settle(usages, extra, text, options)

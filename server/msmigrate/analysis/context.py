@@ -6,6 +6,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.values import TENSOR, Instance
 from msmigrate.model.finding import Finding
@@ -31,6 +32,8 @@ class AnalysisContext:
     _nodes: list[ast.AST] | None = field(default=None, repr=False)
     _by_type: dict[tuple[type, ...], list[ast.AST]] = field(default_factory=dict, repr=False)
     memo: dict[str, Any] = field(default_factory=dict, repr=False)  # per-file data the checkers share
+    # the analysis's cancel token: a checker with a long loop calls ``ctx.cancel.check()`` in it
+    cancel: CancelToken = field(default=NEVER, repr=False)
 
     def qualified_name(self, node: ast.expr) -> str | None:
         """The full torch name an expression refers to (``F.relu`` → ``torch.nn.functional.relu``)."""

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from msmigrate.analysis.analyzer import analyze_bounded, analyze_parsed, analyze_text, run_safely
+from msmigrate.analysis.cancel import NEVER, Cancelled, CancelToken
 from msmigrate.analysis.chunk_graph import ChunkGraph
 from msmigrate.analysis.chunk_parse import (
     chunk_of_node,
@@ -103,20 +104,33 @@ class IncrementalAnalyzer:
         self.stats = UpdateStats()
         self._state: _State | None = None  # None: the next version gets a full analysis
         self._deferred: _Deferred | None = None  # a full analysis whose chunks are not described yet
+        self._cancel: CancelToken = NEVER  # the token of the analysis running now (see analyze)
+        self._full_cancelled = False  # the last full analysis begun was cancelled (see analyze)
 
-    def analyze(self, source: str | bytes, early: Early | None = None) -> FileResult:
+    def analyze(self, source: str | bytes, early: Early | None = None, cancel: CancelToken = NEVER
+                ) -> FileResult:
         """The findings of ``source`` (the file's new content). ``early`` = (``first_lines``, ``callback``):
         when this is a full analysis of text that parses and runs past ``first_lines`` lines, ``callback``
         first gets the findings of the top-level statements ending within them, analysed by themselves (a
         provisional result: a body there that a later statement calls first may be analysed differently in
-        full); it runs on this thread, before the full analysis goes on."""
+        full); it runs on this thread, before the full analysis goes on.
+
+        Once ``cancel`` is cancelled, raises :class:`~msmigrate.analysis.cancel.Cancelled` at the analysis's
+        next check: a cancelled incremental step keeps what the next version builds on (the chunks it
+        did not finish are analysed again then); a cancelled full analysis leaves nothing to build on, so
+        the next full analysis shields its token (:meth:`CancelToken.shield`): only a forced cancel stops
+        it, and a stream of edits cannot keep the file without a result."""
         try:
             text = decode(source)
         except SourceError as exc:
             self._state = self._deferred = None
             return FileResult(self.path, error_key=exc.key, error_args=exc.args_)
         lines = split_lines(text)
-        return run_safely(self.path, lines, lambda: self._analyze(text, lines, early))
+        self._cancel = cancel
+        try:
+            return run_safely(self.path, lines, lambda: self._analyze(text, lines, early))
+        finally:
+            self._cancel = NEVER
 
     # --- full and incremental ------------------------------------------------------------------
     def _analyze(self, text: str, lines: list[str], early: Early | None = None) -> FileResult:
@@ -132,23 +146,33 @@ class IncrementalAnalyzer:
             if result is not None:
                 self._state = state
                 return result
-        return self._full(text, lines, early)
+        if self._full_cancelled:
+            self._cancel.shield()
+        try:
+            result = self._full(text, lines, early)
+        except Cancelled:
+            self._full_cancelled = True
+            raise
+        self._full_cancelled = False
+        return result
 
     def _full(self, text: str, lines: list[str], early: Early | None = None) -> FileResult:
         self.stats = UpdateStats(FULL)
         self._deferred = None
         if "torch" not in text:  # see analyze_text
             return analyze_text(text, self.path, self.kb, self.options, lines)[0]
+        cancel = self._cancel
         if early is not None and len(lines) > early[0] and not has_long_line(lines):
             parsed = parse_text(text, lines, self.path)  # what analyze_bounded does, the early part between
             self._give_early(parsed, *early)
             try:
-                result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
+                result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options, cancel)
             except RecursionError:
                 parsed = parse_text(text, lines, self.path, by_statement=True)
-                result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
+                result, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options, cancel)
         else:
-            result, _, triggers, parsed = analyze_bounded(text, lines, self.path, self.kb, self.options)
+            result, _, triggers, parsed = analyze_bounded(text, lines, self.path, self.kb, self.options,
+                                                          cancel)
         if result.error_key is not None or parsed.skipped:  # statements left out: the next version anew
             return result
         body = parsed.tree.body
@@ -177,6 +201,8 @@ class IncrementalAnalyzer:
         if "torch" not in text:
             return None
         if text == state.text:
+            if state.stale:
+                return None  # the step that was to give this text's result was cancelled: analyse anew
             broken = sum(1 for chunk in state.chunks if chunk.broken)
             self.stats = UpdateStats(UNCHANGED, chunks=len(state.chunks), broken_chunks=broken)
             return state.result
@@ -230,14 +256,27 @@ class IncrementalAnalyzer:
             first = set(new_region) | {c for c in new_chunks if c.triggers & set(removed)}
             near = graph.near_slice(first)
             if not (exact <= first and exact_slice <= near):
-                done = self._rerun(state, first, near, record_triggers=False)
+                done = self._rerun_or_keep(state, exact, first, near, record_triggers=False)
                 if done is None:
                     return None
                 state.dirty = exact | done
                 return state.result
-        if self._rerun(state, exact, exact_slice, record_triggers=True) is None:
+        if self._rerun_or_keep(state, exact, exact, exact_slice, record_triggers=True) is None:
             return None
         return state.result
+
+    def _rerun_or_keep(self, state: _State, exact: set[Chunk], affected: set[Chunk], reanalysed: set[Chunk],
+                       record_triggers: bool, stale: bool = True) -> set[Chunk] | None:
+        """:meth:`_rerun`; when it is cancelled, ``state`` is kept with ``exact`` marked as still to analyse
+        (with ``stale``: the state was already updated to a new text, its result is an older text's),
+        then :class:`Cancelled` goes on up."""
+        try:
+            return self._rerun(state, affected, reanalysed, record_triggers)
+        except Cancelled:
+            state.dirty = exact
+            state.stale = stale
+            self._state = state
+            raise
 
     def _give_early(self, parsed: ParsedSource, first_lines: int, callback: Callable[[FileResult], None]
                     ) -> None:
@@ -248,7 +287,7 @@ class IncrementalAnalyzer:
             return
         try:
             module = ParsedSource(parsed.text, parsed.lines, ast.Module(body=first, type_ignores=[]))
-            result = analyze_parsed(module, self.path, self.kb, self.options)[0]
+            result = analyze_parsed(module, self.path, self.kb, self.options, self._cancel)[0]
             if result.error_key is None:
                 callback(result)
         except Exception:  # (RecursionError, a bug): the full analysis says what there is to say
@@ -337,30 +376,44 @@ class IncrementalAnalyzer:
         state = self._state
         return state is not None and state.unconfirmed and not state.dirty
 
-    def fresh(self, text: str) -> FileResult | None:
+    def fresh(self, text: str, cancel: CancelToken = NEVER) -> FileResult | None:
         """A fresh analysis of ``text`` if it is the last analysed text (``None`` otherwise). Reads nothing
-        this analyzer changes, so it may run in another thread while :meth:`analyze` runs. Never raises."""
+        this analyzer changes, so it may run in another thread while :meth:`analyze` runs. Never raises
+        (but :class:`Cancelled` once ``cancel`` is cancelled)."""
         state = self._state
         if state is None or state.text != text:
             return None
         lines = state.lines
         return run_safely(
-            self.path, lines, lambda: analyze_text(text, self.path, self.kb, self.options, lines)[0]
+            self.path, lines, lambda: analyze_text(text, self.path, self.kb, self.options, lines, cancel)[0]
         )
 
-    def confirm(self) -> FileResult | None:
+    def confirm(self, cancel: CancelToken = NEVER) -> FileResult | None:
         """After a provisional result: analyse what the edits affected in full, as one exact step.
-        Returns the exact result, or ``None`` when there was nothing to do. Never raises."""
+        Returns the exact result, or ``None`` when there was nothing to do. Never raises (but
+        :class:`Cancelled` once ``cancel`` is cancelled; the provisional state is then kept)."""
         state, self._state = self._state, None
         if state is None or not (state.dirty or state.unconfirmed):
             self._state = state
             return None
+        self._cancel = cancel
+        try:
+            return self._confirm(state)
+        except Cancelled:
+            if self._state is None:
+                self._state = state
+            raise
+        finally:
+            self._cancel = NEVER
+
+    def _confirm(self, state: _State) -> FileResult | None:
         if state.unconfirmed:  # what a fresh open of the text gives
             return run_safely(self.path, state.lines, lambda: self._full(state.text, state.lines))
         try:
             affected = state.dirty & set(state.chunks)
             state.dirty = set()
-            done = self._rerun(state, affected, state.graph.slice(affected), record_triggers=True)
+            done = self._rerun_or_keep(state, affected, affected, state.graph.slice(affected),
+                                       record_triggers=True, stale=state.stale)
         except Exception:
             log.exception("confirming the analysis of %s failed", self.path)
             done = None
@@ -381,7 +434,7 @@ class IncrementalAnalyzer:
         if module is None:
             return None
         parsed = ParsedSource(text, lines, module)
-        mini, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options)
+        mini, _, triggers = analyze_parsed(parsed, self.path, self.kb, self.options, self._cancel)
         unit_chunk = chunk_of_node(module, ordered)
         if mini.error_key is not None or unit_chunk is None:
             return None
@@ -409,6 +462,7 @@ class IncrementalAnalyzer:
         broken = next((chunk.broken for chunk in chunks if chunk.broken), (None, None))
         state.result = FileResult(self.path, findings, lines=mini.lines, syntax_error_line=broken[0],
                                   syntax_error_detail=broken[1])
+        state.stale = False
         self.stats = UpdateStats(INCREMENTAL, len(ordered), len(affected), len(chunks),
                                  sum(1 for chunk in chunks if chunk.broken), not record_triggers)
         return affected
@@ -451,6 +505,8 @@ class _State:
     # built by an edit over a statement that does not parse: a fresh analysis (which recovers the whole
     # file instead) may differ there, so confirm() analyses the whole text
     unconfirmed: bool = False
+    # the step to ``text`` was cancelled: ``result`` is an older text's, ``dirty`` the chunks to analyse
+    stale: bool = False
     _starts: list[int] | None = None
     _ends: list[int] | None = None
 
@@ -467,6 +523,7 @@ class _State:
     def update(self, text: str, lines: list[str], chunks: list[Chunk], result: FileResult) -> None:
         self.text, self.lines, self.chunks, self.result = text, lines, chunks, result
         self._starts = self._ends = None
+        self.stale = False
 
 
 def _group(findings: list[Finding], chunks: list[Chunk]) -> dict[Chunk, list[Finding]] | None:

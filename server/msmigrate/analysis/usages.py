@@ -14,6 +14,7 @@ import ast
 from collections import deque
 from dataclasses import dataclass
 
+from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.project_classes import is_project_module_class
 from msmigrate.analysis.receivers import (
     TorchFacts,
@@ -114,15 +115,18 @@ class UsageCollector(StatementWalker):
         self.triggers: list[tuple[object, object]] = []
 
     # --- driver ------------------------------------------------------------------------------
-    def run(self, tree: ast.Module) -> None:
-        """Walk the module body, then the bodies of functions no call has analysed yet."""
+    def run(self, tree: ast.Module, cancel: CancelToken = NEVER) -> None:
+        """Walk the module body, then the bodies of functions no call has analysed yet (``cancel`` is
+        checked before each top-level statement and each of those bodies)."""
         for stmt in tree.body:
+            cancel.check()
             self.unit = stmt
             self._block((stmt,))
         deferred = self._deferred
         while deferred:
             function = deferred.popleft()
             if function.pending is not None:
+                cancel.check()
                 self._analyse_body(function)
 
     def _analyse_body(self, function: UserFunction) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import ast
 import functools
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from msmigrate.analysis.cancel import NEVER, Cancelled, CancelToken
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.lsp.config import Settings
 from msmigrate.model.finding import FileResult
@@ -91,6 +93,53 @@ def analysed_text(source: str) -> str | None:
         return None
 
 
+class RunningAnalyses:
+    """The cancel tokens of the analyses running now (or queued), per document URI, each with the text it
+    analyses: a newer version cancels those of older texts (:meth:`supersede`), closing the document or
+    shutting down cancels them all. Used from the event loop; the tokens are read by the analysis threads."""
+
+    def __init__(self) -> None:
+        self._runs: dict[str, dict[CancelToken, str]] = {}
+
+    def start(self, uri: str, source: str) -> CancelToken:
+        token = CancelToken()
+        self._runs.setdefault(uri, {})[token] = source
+        return token
+
+    def finish(self, uri: str, token: CancelToken) -> None:
+        runs = self._runs.get(uri)
+        if runs is not None:
+            runs.pop(token, None)
+            if not runs:
+                del self._runs[uri]
+
+    def supersede(self, uri: str, source: str) -> int:
+        """Cancel the document's analyses of another text than ``source`` (not a shielded one: see
+        ``IncrementalAnalyzer.analyze``); returns how many were not cancelled before and will stop."""
+        runs = self._runs.get(uri, {})
+        stale = [token for token, text in runs.items() if text != source and not token.cancelled]
+        return sum(token.cancel() for token in stale)
+
+    def cancel(self, uri: str) -> int:
+        """Cancel every analysis of the document, shielded or not; returns how many were not cancelled
+        before."""
+        return sum(token.cancel(force=True) for token in list(self._runs.get(uri, {})) if not token.cancelled)
+
+    def cancel_all(self) -> int:
+        return sum(self.cancel(uri) for uri in list(self._runs))
+
+    def __len__(self) -> int:
+        return sum(len(runs) for runs in self._runs.values())
+
+
+def _stopped(what: str, uri: str, cancel: CancelToken) -> None:
+    """Log a cancelled analysis, how long it ran on after the cancel request and when it stopped (epoch
+    seconds: ``benchmarks/lsp_latency.py`` reads these lines)."""
+    waited = cancel.waited_ms()
+    log.info("%s of %s cancelled: stopped %.1f ms after the request, at %.4f", what, uri, waited or 0.0,
+             time.time())
+
+
 class OpenDocuments:
     """One :class:`IncrementalAnalyzer` per open document (made anew when the settings change), so an
     edit re-analyses only the statements it touches. Used from the one analysis thread."""
@@ -110,15 +159,22 @@ class OpenDocuments:
         generation: int,
         provisional: bool = False,
         module_classes: frozenset[str] = frozenset(),
-    ) -> tuple[FileResult, IncrementalAnalyzer | None]:
-        """Findings of the document's new text (never raises), and the analyzer that produced them.
-        With ``provisional``, a big re-analysis may be shortened first (then :meth:`confirm`)."""
+        cancel: CancelToken = NEVER,
+    ) -> tuple[FileResult | None, IncrementalAnalyzer | None]:
+        """Findings of the document's new text (never raises), and the analyzer that produced them; (None,
+        None) when ``cancel`` was cancelled meanwhile. With ``provisional``, a big re-analysis may be
+        shortened first (then :meth:`confirm`)."""
         entry = self._entry(uri, path, kb, settings, generation, module_classes)
         entry[1].allow_provisional = provisional
         wanted = self.early.pop(uri, None)
         early = (wanted[0], functools.partial(wanted[1], source)) if wanted is not None else None
         try:
-            return entry[1].analyze(source, early), entry[1]
+            return entry[1].analyze(source, early, cancel), entry[1]
+        except Cancelled:
+            if wanted is not None:  # the next text's full analysis hands on its first lines instead
+                self.early.setdefault(uri, wanted)
+            _stopped("analysis", uri, cancel)
+            return None, None
         except Exception as exc:  # IncrementalAnalyzer promises not to raise; a bug must not stop the server
             log.exception("analysis of %s failed", path)
             self._analyzers.pop(uri, None)
@@ -135,13 +191,17 @@ class OpenDocuments:
             self._analyzers[uri] = entry
         return entry
 
-    def confirm(self, uri: str, source: str) -> FileResult | None:
-        """The exact result after a provisional one, if ``source`` is still the analyzed text."""
+    def confirm(self, uri: str, source: str, cancel: CancelToken = NEVER) -> FileResult | None:
+        """The exact result after a provisional one, if ``source`` is still the analyzed text (None when
+        ``cancel`` was cancelled meanwhile)."""
         entry = self._analyzers.get(uri)
         if entry is None or not entry[1].provisional:
             return None
         try:
-            return entry[1].confirm() if entry[1].text == analysed_text(source) else None
+            return entry[1].confirm(cancel) if entry[1].text == analysed_text(source) else None
+        except Cancelled:
+            _stopped("confirmation", uri, cancel)
+            return None
         except Exception:  # confirm() promises not to raise; a bug must not stop the server
             log.exception("confirming the analysis of %s failed", uri)
             self._analyzers.pop(uri, None)
@@ -151,7 +211,7 @@ class OpenDocuments:
         entry = self._analyzers.get(uri)
         return entry is not None and entry[1].fresh_pending
 
-    def fresh(self, uri: str, source: str) -> FileResult | None:
+    def fresh(self, uri: str, source: str, cancel: CancelToken = NEVER) -> FileResult | None:
         """A fresh analysis of the document's last analysed text (see
         :meth:`IncrementalAnalyzer.fresh`): may run beside the analysis thread."""
         entry = self._analyzers.get(uri)
@@ -159,7 +219,10 @@ class OpenDocuments:
         if entry is None or text is None:
             return None
         try:
-            return entry[1].fresh(text)
+            return entry[1].fresh(text, cancel)
+        except Cancelled:
+            _stopped("fresh analysis", uri, cancel)
+            return None
         except Exception:  # fresh() promises not to raise; a bug must not stop the server
             log.exception("fresh analysis of %s failed", uri)
             return None

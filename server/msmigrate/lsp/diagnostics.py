@@ -1,7 +1,8 @@
 """Diagnostics: pushed on open/change/save, or pulled (``textDocument/diagnostic``) when the client can.
 
-No debounce: every change schedules the document; one analysis per document runs at a time and the
-newest text is taken when it finishes, so a burst of edits costs at most two analyses. Results are
+No debounce: every change schedules the document; one analysis per document runs at a time, a change
+cancels it when it analyses an older text (``MsMigrateServer.supersede``: it stops at its next check,
+publishing nothing), and the newest text is analysed next. Results are
 published only when they belong to the document's current version. A big document just opened first
 gets the diagnostics of its first lines (analysed alone, a provisional result), then all of them.
 """
@@ -496,7 +497,9 @@ def register(server: MsMigrateServer) -> None:
     server.on_settings_changed.append(publisher.republish_all)
 
     def schedule(ls: MsMigrateServer, params: Any) -> None:
-        """didOpen, didChange, didSave: (re)analyse the document and publish its diagnostics."""
+        """didOpen, didChange, didSave: (re)analyse the document and publish its diagnostics; a running
+        analysis of an older text of it stops (nothing of it is published)."""
+        server.supersede(params.text_document.uri)
         publisher.schedule(params.text_document.uri)
 
     for method, where in (
@@ -505,6 +508,13 @@ def register(server: MsMigrateServer) -> None:
         (types.TEXT_DOCUMENT_DID_SAVE, "didSave"),
     ):
         server.feature(method)(server.guarded(where)(schedule))
+
+    @server.feature(types.SHUTDOWN)
+    @server.guarded("shutdown")
+    def shutdown(ls: MsMigrateServer, params: Any) -> None:
+        """No analysis starts any more, and those under way stop at their next check."""
+        server.shutting_down = True
+        server.running.cancel_all()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @server.guarded("didClose")

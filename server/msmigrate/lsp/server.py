@@ -30,9 +30,10 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from msmigrate import __version__
+from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
-from msmigrate.lsp.analysis import OpenDocuments
+from msmigrate.lsp.analysis import OpenDocuments, RunningAnalyses
 from msmigrate.lsp.config import Settings
 from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import GuardedProtocol
@@ -76,6 +77,8 @@ class MsMigrateServer(LanguageServer):
         # fresh analyses confirming a result built over a statement that does not parse (see confirm)
         self.confirm_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-confirm")
         self.documents = OpenDocuments()  # incremental analysis state per open document
+        self.running = RunningAnalyses()  # cancel tokens of the analyses under way (see supersede)
+        self.shutting_down = False  # after ``shutdown``: no analysis starts
         self._project_classes: tuple[int, frozenset[str]] | None = None  # (generation, index)
         self.last_request = 0.0  # loop time of the last request that needed an analysis
         self.on_settings_changed: list[Callable[[], Any]] = []
@@ -158,14 +161,20 @@ class MsMigrateServer(LanguageServer):
             return uri
 
     def _analyze(
-        self, uri: str, source: str, version: int | None, generation: int, settings: Settings, codec: Any
-    ) -> Analysis:
+        self, uri: str, source: str, version: int | None, generation: int, settings: Settings, codec: Any,
+        cancel: CancelToken = NEVER,
+    ) -> Analysis | None:
+        """The analysis of one version (on the analysis thread); ``None`` when ``cancel`` stopped it."""
+        if cancel.cancelled:  # superseded while queued
+            return None
         kb = get_knowledge_base(settings.mindspore_version)
         provisional = not self.client_supports("text_document", "diagnostic")  # pushing: confirm follows
         result, analyzer = self.documents.analyze(
             uri, source, self.path_of(uri), kb, settings, generation, provisional,
-            self.project_classes(generation, settings),
+            self.project_classes(generation, settings), cancel,
         )
+        if result is None:
+            return None
         if analyzer is not None:
             stats = analyzer.stats
             log.debug("%s v%s: %s analysis, %d of %d statements walked again", uri, version, stats.mode,
@@ -187,12 +196,16 @@ class MsMigrateServer(LanguageServer):
         if analysis is None or not analysis.provisional:
             return None
         loop = asyncio.get_running_loop()
-        if self.documents.fresh_pending(analysis.uri):  # beside the analysis thread: edits need not wait
-            result = await loop.run_in_executor(self.confirm_executor, self.documents.fresh, analysis.uri,
-                                                analysis.source)
-        else:
-            result = await loop.run_in_executor(self.analysis_executor, self.documents.confirm, analysis.uri,
-                                                analysis.source)
+        token = self.running.start(analysis.uri, analysis.source)  # a newer version cancels it
+        try:
+            if self.documents.fresh_pending(analysis.uri):  # beside the analysis thread: edits need not wait
+                result = await loop.run_in_executor(self.confirm_executor, self.documents.fresh, analysis.uri,
+                                                    analysis.source, token)
+            else:
+                result = await loop.run_in_executor(self.analysis_executor, self.documents.confirm,
+                                                    analysis.uri, analysis.source, token)
+        finally:
+            self.running.finish(analysis.uri, token)
         if result is None or self.cached(uri) is not analysis:
             return None
         old = analysis.result
@@ -221,15 +234,16 @@ class MsMigrateServer(LanguageServer):
     async def current(self, uri: str) -> Analysis | None:
         """The analysis of the document's latest version (computed in a thread when missing).
 
-        One analysis per document runs at a time; versions superseded while it runs are skipped.
-        Waiters are shielded: a cancelled request (a hover the client gave up on) never cancels the
-        analysis that others (the diagnostics loop) are waiting for.
+        One analysis per document runs at a time; versions superseded while it runs are skipped, and a
+        newer version cancels it (:meth:`supersede`): the newest is then analysed. Waiters are shielded:
+        a cancelled request (a hover the client gave up on) never cancels the analysis that others (the
+        diagnostics loop) are waiting for.
         """
         loop = asyncio.get_running_loop()
         self.last_request = loop.time()
         while True:
             doc = self.document(uri)
-            if doc is None:
+            if doc is None or self.shutting_down:
                 return None
             uri = doc.uri  # the URI as the client opened it
             hit = self.cached(uri)
@@ -237,6 +251,7 @@ class MsMigrateServer(LanguageServer):
                 return hit
             inflight = self._inflight.get(uri)
             if inflight is None or inflight.done():
+                token = self.running.start(uri, doc.source)
                 inflight = loop.run_in_executor(
                     self.analysis_executor,
                     self._analyze,
@@ -246,18 +261,30 @@ class MsMigrateServer(LanguageServer):
                     self.generation,
                     self.settings,
                     doc.position_codec,
+                    token,
                 )
                 self._inflight[uri] = inflight
-                inflight.add_done_callback(functools.partial(self._finished, uri))
+                inflight.add_done_callback(functools.partial(self._finished, uri, token))
             await asyncio.shield(inflight)  # raises what the analysis raised
 
-    def _finished(self, uri: str, future: asyncio.Future[Analysis]) -> None:
+    def supersede(self, uri: str) -> int:
+        """The document changed (or closed): cancel its analyses of other texts than its current one.
+        Returns how many were cancelled."""
+        doc = self.document(uri)
+        if doc is None:
+            return self.running.cancel(uri)
+        return self.running.supersede(doc.uri, doc.source)
+
+    def _finished(self, uri: str, token: CancelToken, future: asyncio.Future[Analysis | None]) -> None:
         """Store a finished analysis (whoever was waiting for it)."""
+        self.running.finish(uri, token)
         if self._inflight.get(uri) is future:
             del self._inflight[uri]
         if future.cancelled() or future.exception() is not None:
             return
         analysis = future.result()
+        if analysis is None:  # cancelled: a newer version is analysed instead
+            return
         if self.document(uri) is None:  # closed meanwhile: keep nothing of it
             self.documents.forget(uri)
             return
@@ -277,6 +304,7 @@ class MsMigrateServer(LanguageServer):
         doc = self.document(uri)
         key = doc.uri if doc is not None else uri
         self.analyses.pop(key, None)
+        self.running.cancel(key)
         self.documents.forget(key)
 
     # --- logging and errors -------------------------------------------------------------------

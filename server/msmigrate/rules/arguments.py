@@ -28,6 +28,7 @@ def refine_calls(ctx) -> Iterable[Finding]:
         call = ctx.call_of(finding)
         if call is None:
             continue
+        ctx.cancel.check()
         verdict = categorize(finding.torch_api, ctx.kb, verdicts)
         if verdict.mindspore_api != finding.mindspore_api:
             continue  # another refinement already chose the mapping

@@ -318,7 +318,9 @@ def check(ctx) -> Iterable[Finding]:
     index = tree_index(ctx)
     checkers: dict[int, _ScopeChecker] = {}
     scope_of, values = index.scope_of, ctx.values
+    check = ctx.cancel.check
     for node in index.nodes(ast.Call, ast.Subscript, ast.If, ast.While):
+        check()
         kind = type(node)
         if kind is ast.Call and _op_name(node, values) not in _CALL_NAMES:
             continue  # no check applies to this call (a cheap test before the full one)

@@ -482,10 +482,13 @@ def check(ctx) -> Iterable[Finding]:
     inner = {id(n.value) for n in named}
     classes = index.nodes(ast.ClassDef)
     modules = module_classes(ctx, classes)
+    check = ctx.cancel.check
     for node in classes:
+        check()
         found.extend(_class(ctx, node, node.name in modules))
     values = ctx.values
     for node in index.nodes(ast.Call):
+        check()
         func = node.func
         if type(values.get(func)) is str or (type(func) is ast.Attribute and func.attr in _METHODS):
             found.extend(_call(ctx, node))  # (other calls: neither a torch name nor a method of interest)
@@ -494,6 +497,7 @@ def check(ctx) -> Iterable[Finding]:
         named = sorted(dict.fromkeys([*named, *written]), key=outer_first)
     references = [*named, *named_nodes(ctx, ast.Name)]
     for node in references:
+        check()
         if type(node.ctx) is ast.Load and id(node) not in inner:
             # torch.cuda inside torch.cuda.amp.autocast is no reference of its own
             found.extend(_reference(ctx, node))

@@ -7,6 +7,7 @@ import operator
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.source_text import segment
 from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.rule import Rule
@@ -207,7 +208,7 @@ class TreeIndex:
     most common nodes) are not walked: :func:`named_nodes` gives the names and attributes that refer to
     torch objects."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, cancel: CancelToken = NEVER) -> None:
         self.by_type: dict[type, list[ast.AST]] = {}
         self.scope_of: dict[int, ast.AST] = {}  # for the nodes of _SCOPED types
         self.assigned: dict[int, dict[str, list[ast.expr]]] = {id(tree): {}}
@@ -221,6 +222,7 @@ class TreeIndex:
         push = stack.append
         pop = stack.pop
         while units:
+            cancel.check()  # per function
             scope = node = units.pop()
             scope_assigned = assigned[id(scope)]
             while True:
@@ -368,7 +370,7 @@ def tree_index(ctx: AnalysisContext) -> TreeIndex:
     the tree is freed with it (before the analyzer lets the cycle collector run again)."""
     index = ctx.memo.get("tree_index")
     if index is None:
-        index = ctx.memo["tree_index"] = TreeIndex(ctx.tree)
+        index = ctx.memo["tree_index"] = TreeIndex(ctx.tree, ctx.cancel)
     return index
 
 
