@@ -39,7 +39,8 @@ class CountingAnalyzer:
     def __init__(self) -> None:
         self.calls: list[str] = []
 
-    def __call__(self, data: bytes, rel_path: str, kb: object, options: object) -> FileResult:
+    def __call__(self, data: bytes, rel_path: str, kb: object, options: object,
+                 cancel: object = None) -> FileResult:
         self.calls.append(rel_path)
         text = data.decode("utf-8")
         findings = []

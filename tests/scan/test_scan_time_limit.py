@@ -4,12 +4,15 @@ scanning process and in pool workers; the other files keep their findings, and n
 from __future__ import annotations
 
 import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from msmigrate.analysis.cancel import Cancelled, DeadlineToken
 from msmigrate.scan import ScanOptions, scan_paths
-from msmigrate.scan.worker import FileTooSlow, bounded_time
+from msmigrate.scan.worker import FileTooSlow, bounded_time, within_time
 
 # 2,000 lines of torch calls: well over 10 ms of analysis on any machine
 SLOW = "import torch\n" + "".join(f"y{i} = torch.abs(x{i}).view(-1)\n" for i in range(2000))
@@ -55,3 +58,45 @@ def test_a_timer_already_in_use_is_left_alone() -> None:
         assert 99 < signal.getitimer(signal.ITIMER_REAL)[0] <= 100
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def test_a_scan_outside_the_main_thread_is_bounded_by_a_deadline(tmp_path: Path, make_tree) -> None:
+    # a language server scans in a thread, where no timer signal can stop the work: the analysis checks
+    # a DeadlineToken instead, with the same outcome as in the main thread
+    root = make_tree(tmp_path / "p", {"slow.py": SLOW, "fast.py": FAST})
+    outcome: dict = {}
+    options = ScanOptions(jobs=1, file_time_limit=0.01)
+    worker = threading.Thread(target=lambda: outcome.update(_outcome(scan_paths([root], options))))
+    worker.start()
+    worker.join(60)
+    assert outcome == {"fast.py": (None, 1), "slow.py": ("scan.error.too_slow", 0)}
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_deadline_token_expires_and_says_so() -> None:
+    token = DeadlineToken(0.01)
+    token.check()  # not yet
+    time.sleep(0.02)
+    with pytest.raises(Cancelled):
+        token.check()
+    assert token.expired
+    cancelled = DeadlineToken(60)
+    cancelled.cancel()
+    with pytest.raises(Cancelled):
+        cancelled.check()
+    assert not cancelled.expired  # cancelled, not out of time: within_time lets it through
+
+
+def test_within_time_lets_a_cancel_that_is_not_the_deadline_through() -> None:
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            within_time(60, "a.py", lambda token: (token.cancel(), token.check()))
+        except Cancelled as exc:
+            raised.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(10)
+    assert [type(e) for e in raised] == [Cancelled]

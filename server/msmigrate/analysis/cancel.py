@@ -62,6 +62,26 @@ class CancelToken:
         return (time.perf_counter() - self.requested_at) * 1000
 
 
+class DeadlineToken(CancelToken):
+    """A token that also cancels itself once ``seconds`` have passed since it was made: the time limit of
+    one file's analysis where no timer signal can stop it (a language server's scan thread)."""
+
+    __slots__ = ("deadline", "expired")
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.deadline = time.perf_counter() + seconds
+        self.expired = False
+
+    def check(self) -> None:
+        """Raise :class:`Cancelled` once cancelled or past the deadline (then ``expired`` is set)."""
+        if self.cancelled:
+            raise Cancelled()
+        if time.perf_counter() >= self.deadline:
+            self.expired = True
+            raise Cancelled()
+
+
 class _Never(CancelToken):
     """The default token: never cancelled (cancel() does nothing)."""
 

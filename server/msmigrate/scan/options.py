@@ -72,7 +72,8 @@ class ScanOptions:
     use_jedi: bool = False
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES  # larger files are skipped (reported with the reason)
     # seconds of analysis per file; past them the file is given up on and reported (scan.error.too_slow).
-    # Bounded where a timer signal can stop the work: the command line and pool workers. 0: no bound
+    # Bounded by a timer signal (the command line, pool workers) or a deadline the analysis checks (a
+    # language server's scan thread). 0: no bound
     file_time_limit: float = DEFAULT_FILE_TIME_LIMIT
     # serve a file from the manifest when its size and timestamps are unchanged, without reading it; off:
     # every file is read and looked up by its content hash (msmigrate scan --no-mtime, the language server)

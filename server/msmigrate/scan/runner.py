@@ -329,7 +329,8 @@ def _analyze_here(pending: list[tuple[str, bytes, str]], version: str, analysis_
     for rel, data, key in pending:
         _check_cancel(options)
         yield rel, key, within_time(options.file_time_limit, rel,
-                                    lambda: analyze_file(data, rel, kb, analysis_options))  # noqa: B023
+                                    lambda token: analyze_file(data, rel, kb, analysis_options,  # noqa: B023
+                                                               token))
 
 
 def _mp_context() -> multiprocessing.context.BaseContext:

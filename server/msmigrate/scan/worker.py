@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from msmigrate.analysis.cancel import NEVER, Cancelled, CancelToken, DeadlineToken
 from msmigrate.model.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
 
 _WORKER: dict[str, Any] = {}  # per worker process: the knowledge base, analysis options, time limit
@@ -27,37 +28,55 @@ class FileTooSlow(BaseException):
     analyzer's own ``except Exception`` does not turn it into a result)."""
 
 
-def analyze_file(data: bytes, rel_path: str, kb: Any, analysis_options: Any) -> FileResult:
-    """Run the analyzer on one file; an unexpected exception becomes the file's error, never a crash."""
+def analyze_file(data: bytes, rel_path: str, kb: Any, analysis_options: Any,
+                 cancel: CancelToken = NEVER) -> FileResult:
+    """Run the analyzer on one file; an unexpected exception becomes the file's error, never a crash
+    (``Cancelled``, raised once ``cancel`` is, goes through)."""
     try:
         from msmigrate.analysis.analyzer import analyze_source
 
-        result = analyze_source(data, rel_path, kb, analysis_options)
+        result = analyze_source(data, rel_path, kb, analysis_options, cancel)
     except Exception as exc:  # the analyzer promises not to raise; a bug must not stop a project scan
         return FileResult(rel_path, [], "scan.error.internal", {"detail": f"{type(exc).__name__}: {exc}"})
     result.path = rel_path
     return result
 
 
-def within_time(time_limit: float, rel_path: str, analyse: Callable[[], FileResult]) -> FileResult:
-    """``analyse()`` (one file's analysis), stopped after ``time_limit`` seconds (0: no limit) where
-    :func:`bounded_time` can: the file is then reported as given up on (``scan.error.too_slow``)."""
+def within_time(time_limit: float, rel_path: str,
+                analyse: Callable[[CancelToken], FileResult]) -> FileResult:
+    """``analyse(token)`` (one file's analysis), stopped after ``time_limit`` seconds (0: no limit): by a
+    timer signal where :func:`bounded_time` can set one, otherwise (a language server's scan thread) by a
+    :class:`DeadlineToken` the analysis checks. The file is then reported as given up on
+    (``scan.error.too_slow``)."""
+    too_slow = FileResult(rel_path, [], TOO_SLOW, {"seconds": f"{time_limit:g}"})
+    if time_limit > 0 and not _timer_usable():
+        token = DeadlineToken(time_limit)
+        try:
+            return analyse(token)
+        except Cancelled:
+            if token.expired:
+                return too_slow
+            raise
     try:
         with bounded_time(time_limit):
-            return analyse()
+            return analyse(NEVER)
     except FileTooSlow:
-        return FileResult(rel_path, [], TOO_SLOW, {"seconds": f"{time_limit:g}"})
+        return too_slow
+
+
+def _timer_usable() -> bool:
+    """Whether :func:`bounded_time` can use a ``SIGALRM`` timer here (see there)."""
+    return (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+            and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))
 
 
 @contextmanager
 def bounded_time(seconds: float) -> Iterator[None]:
     """Raise :class:`FileTooSlow` in this thread once ``seconds`` have passed (a ``SIGALRM`` timer).
     Only where that is possible and harmless: the main thread of a process on a system with
-    ``setitimer`` (the command line, pool workers) whose real-time timer is not in use; elsewhere (a
-    language server's scan thread) the work is not bounded in time (it can be cancelled instead)."""
-    if (seconds <= 0 or not hasattr(signal, "setitimer")
-            or threading.current_thread() is not threading.main_thread()
-            or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0)):
+    ``setitimer`` (the command line, pool workers) whose real-time timer is not in use; elsewhere nothing
+    is bounded here (:func:`within_time` uses a :class:`DeadlineToken` instead)."""
+    if seconds <= 0 or not _timer_usable():
         yield
         return
 
@@ -341,6 +360,6 @@ def analyze_chunk(chunk: list[tuple[str, bytes]]) -> tuple[list[Any], list[tuple
     table: list[Any] = []
     results = []
     for rel, data in chunk:
-        result = within_time(limit, rel, lambda: analyze_file(data, rel, kb, options))  # noqa: B023 (run now)
+        result = within_time(limit, rel, lambda token: analyze_file(data, rel, kb, options, token))  # noqa: B023
         results.append((rel, compact(result_to_cache(result), kinds, table)))
     return table, results
