@@ -434,6 +434,10 @@ for _kind in ("ReflectionPad", "ReplicationPad", "ZeroPad", "CircularPad"):
     add(N + _kind + "1d", init_args=[1], args=[T(1, 2, 4)])
     add(N + _kind + "2d", init_args=[1], args=[T(1, 2, 4, 4)])
     add(N + _kind + "3d", init_args=[1], args=[T(1, 2, 3, 3, 3)])
+for _n, _shape in ((1, (1, 2, 4)), (2, (1, 2, 4, 4)), (3, (1, 2, 3, 3, 3))):
+    # the CPU alternative of mint's ZeroPad*: constant padding with the value 0 (a companion the fix adds)
+    add_pair(f"{N}ZeroPad{_n}d", f"mindspore.nn.ConstantPad{_n}d", init_args=[1], args=[T(*_shape)],
+             ms_init_args=[1, 0])
 add(N + "Fold", init_args=[TUP(4, 4), 2], args=[T(1, 8, 9)])
 add(N + "Unfold", init_args=[2], args=[T(1, 2, 4, 4)])
 add(N + "Flatten", args=[X])

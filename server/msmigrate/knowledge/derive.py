@@ -143,8 +143,11 @@ def _name_row(torch_api: str, mindspore_api: str, facts: SignatureFacts, torch_u
     )
 
 
-def candidates_for(torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase]) -> list[Candidate]:
-    """Every candidate of ``torch_api`` (see the module docstring), best first, exceptions left in."""
+def candidates_for(
+    torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase], more_names: Iterable[str] = ()
+) -> list[Candidate]:
+    """Every candidate of ``torch_api`` (see the module docstring), best first, exceptions left in;
+    ``more_names``: further MindSpore names taken as same-name counterparts (``derive_device.py``)."""
     found: dict[str, Candidate] = {}
     for other in others:  # newest first
         row = other.row(torch_api)
@@ -160,7 +163,7 @@ def candidates_for(torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase
             replace(row, torch_api=torch_api, section=SECTION), [other.version], False, facts.signature
         )
     group = _kind_group(kb.torch_kind(torch_api))
-    for target in counterpart_names(torch_api):
+    for target in dict.fromkeys([*counterpart_names(torch_api), *more_names]):
         if group is None or _kind_group(kb.mindspore_kind(target)) != group:
             continue
         if target in found:
@@ -207,9 +210,12 @@ def derive_table(kb: KnowledgeBase, others: Iterable[KnowledgeBase]) -> dict[str
                 kept.append(candidate.to_json())
         if kept or replaces:
             mappings[torch_api] = {"replaces": replaces, "candidates": kept}
+    from msmigrate.knowledge.derive_device import device_alternatives
+
     return {
         "schema_version": SCHEMA_VERSION,
         "mapping_table": kb.version,
+        "cpu_alternatives": device_alternatives(kb, newest_first),
         "torch_version": _inventory_version("torch"),
         "mindspore_version": _inventory_version("mindspore"),
         "counts": _counts(mappings, excluded),

@@ -5,7 +5,8 @@ The verification runs record which targets MindSpore cannot run on a device (``u
 e.g. most ``mindspore.mint`` operators of the 2.6 table on CPU with MindSpore 2.10): the table checks
 ``verified-<table>-<device>.json`` for table rows, the derived check ``verified-derived-CPU.json`` for
 derived mappings. For such an API, the rows of the other official tables are tried, newest first, then
-the derived candidates of every table (this one first); the first whose target passed the numeric check
+the derived candidates of every table (this one first) with its CPU alternatives (other MindSpore APIs
+for the table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); the first whose target passed the numeric check
 on that device is the replacement; failing that, a table target whose only recorded failure is int32
 indices where torch returns int64 (same values; the fix title says so). Only recorded facts are used:
 without verification data for a device, the table's target stands.
@@ -73,8 +74,10 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
             same_values.append(DeviceTarget(row, other, replaced, device, verified=False))
     if device == CHECK_DEVICE:
         for other in (version, *others):
-            entry = get_knowledge_base(other).derived_table.entry(torch_api)
-            for candidate in entry.candidates if entry is not None else ():
+            table = get_knowledge_base(other).derived_table
+            entry = table.entry(torch_api)
+            for candidate in (*(entry.candidates if entry is not None else ()),
+                              *table.alternatives.get(torch_api, ())):
                 if candidate.verified and candidate.mindspore_api != replaced:
                     verified.append(DeviceTarget(candidate.row, other, replaced, device, candidate))
     found: dict[str, DeviceTarget] = {}
