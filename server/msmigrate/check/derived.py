@@ -77,15 +77,15 @@ def render_derived_checks(
     notes: dict[str, str] | None = None,
     kept: dict[str, Any] | None = None,
 ) -> str:
-    """The deterministic text of ``verified-derived-<device>.json`` (``kept``: a previous file whose other
+    """The deterministic text of ``verified-derived-<device>.json`` (``notes`` by pair key; ``kept``: a previous file whose other
     results stay, for a check of some APIs only)."""
     from msmigrate.check.verified import entry_of
 
     notes = notes or {}
     entries = dict((kept or {}).get("results") or {})
-    entries.update(
-        {derived_key(r.api, r.mindspore_api or ""): entry_of(r, notes.get(r.api)) for r in results}
-    )
+    for r in results:
+        key = derived_key(r.api, r.mindspore_api or "")
+        entries[key] = entry_of(r, notes.get(key) or notes.get(r.api))
     versions = next(
         ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version),
         ((kept or {}).get("torch_version"), (kept or {}).get("mindspore_version")),
@@ -116,7 +116,9 @@ def write_derived_checks(
     from msmigrate.check.verified import write_verified
 
     path = path or derived_check_path(data_dir(), device)
-    notes = {target.torch_api: target.spec.note for target in targets if target.spec.note}
+    # a pair's own note, else a note of the torch API's specs (one of its other candidates')
+    notes = {t.torch_api: t.spec.note for t in targets if t.spec.note}
+    notes |= {derived_key(t.torch_api, t.mindspore_api or ""): t.spec.note for t in targets if t.spec.note}
     date = date or os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
     text = render_derived_checks(results, device, date, notes, read_json(path) if merge else None)
     return write_verified(path, text)

@@ -333,7 +333,7 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
             continue
         base = (message_ref(fix.title_key, **fix.title_args),)
         if swap.derived is not None:
-            key = "fix.device_target_derived"
+            key = "fix.device_target_derived" if swap.verified else "fix.device_target_derived_int32"
         else:
             key = "fix.device_target" if swap.verified else "fix.device_target_int32_indices"
         return Fix(fix.rule, key, fix.edits,

@@ -48,7 +48,8 @@ class DerivedMapping:
     mindspore_version: str  # of the MindSpore inventory, e.g. "2.10"
     check: str | None = None  # pass | fail | error | skipped; None: not checked
     check_reason: str | None = None
-    replaces: str | None = None  # the official row's target, which this MindSpore no longer has
+    replaces: str | None = None
+    check_note: str | None = None  # the check's note (``int32_indices``: a fail whose values agree)  # the official row's target, which this MindSpore no longer has
 
     @property
     def torch_api(self) -> str:
@@ -223,6 +224,7 @@ def _candidates(
                 check=check.get("status") if isinstance(check, dict) else None,
                 check_reason=check.get("reason") if isinstance(check, dict) else None,
                 replaces=replaces,
+                check_note=check.get("note") if isinstance(check, dict) else None,
             )
         )
     return tuple(candidates)

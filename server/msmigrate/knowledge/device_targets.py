@@ -8,7 +8,7 @@ derived mappings. For such an API, the rows of the other official tables are tri
 the derived candidates of every table (this one first) with its CPU alternatives (other MindSpore APIs
 for the table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); the first whose target passed the numeric check
 on that device is the replacement; failing that, a table target whose only recorded failure is int32
-indices where torch returns int64 (same values; the fix title says so). Only recorded facts are used:
+indices (or integers) where torch returns int64 (same values; the fix title says so), a table's first. Only recorded facts are used:
 without verification data for a device, the table's target stands.
 """
 
@@ -36,7 +36,8 @@ class DeviceTarget:
 
 # The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the
 # conversion suite compares dtype classes, as the 2.6 table's own Tensor.argmax / sort / topk need).
-SAME_VALUES_NOTES = frozenset({"int32_indices"})
+# int32_default_int: MindSpore's numpy functions make int32 tensors from a Python int where torch makes int64.
+SAME_VALUES_NOTES = frozenset({"int32_indices", "int32_default_int"})
 
 
 def runnable_target(torch_api: str, version: str, device: str = "CPU") -> DeviceTarget | None:
@@ -78,8 +79,13 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
             entry = table.entry(torch_api)
             for candidate in (*(entry.candidates if entry is not None else ()),
                               *table.alternatives.get(torch_api, ())):
-                if candidate.verified and candidate.mindspore_api != replaced:
+                if candidate.mindspore_api == replaced:
+                    continue
+                if candidate.verified:
                     verified.append(DeviceTarget(candidate.row, other, replaced, device, candidate))
+                elif candidate.check == "fail" and candidate.check_note in SAME_VALUES_NOTES:
+                    same_values.append(
+                        DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False))
     found: dict[str, DeviceTarget] = {}
     for target in (*verified, *same_values):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)

@@ -228,6 +228,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore accepts only int32 index tensors here; int64 indices raise a TypeError",
         "此处 MindSpore 只接受 int32 索引张量，int64 索引会抛出 TypeError",
     ),
+    "check.note.int32_default_int": (
+        "values agree; MindSpore infers int32 from a Python int where torch infers int64",
+        "数值一致；MindSpore 由 Python int 推断为 int32，torch 推断为 int64",
+    ),
     "check.note.int32_indices": (
         "values agree; MindSpore returns int32 indices where torch returns int64",
         "数值一致；MindSpore 返回 int32 索引，torch 返回 int64",
