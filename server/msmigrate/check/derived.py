@@ -12,9 +12,9 @@ import datetime
 import json
 import os
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from collections.abc import Iterable
 from typing import Any
 
 from msmigrate.check.request import CheckTarget
@@ -77,8 +77,8 @@ def render_derived_checks(
     notes: dict[str, str] | None = None,
     kept: dict[str, Any] | None = None,
 ) -> str:
-    """The deterministic text of ``verified-derived-<device>.json`` (``notes`` by pair key; ``kept``: a previous file whose other
-    results stay, for a check of some APIs only)."""
+    """The deterministic text of ``verified-derived-<device>.json`` (``notes`` by pair key or torch API;
+    ``kept``: a previous file whose other results stay, for a check of some APIs only)."""
     from msmigrate.check.verified import entry_of
 
     notes = notes or {}

@@ -56,6 +56,9 @@ def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase]) -> dict[
     has no kernel on the check device (``others``: the other tables, newest first)."""
     from msmigrate.knowledge.derive import candidates_for
     from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
+
+    def excluded(torch_api: str, target: str) -> bool:
+        return bool(EXCEPTIONS.get((torch_api, target)) or EXCEPTIONS.get((torch_api, "*")))
     from msmigrate.knowledge.device_targets import without_kernel
 
     found: dict[str, Any] = {}
@@ -68,8 +71,7 @@ def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase]) -> dict[
             continue
         candidates = [
             c for c in candidates_for(torch_api, kb, others, device_names(torch_api))
-            if c.row.mindspore_api != replaced
-            and not (EXCEPTIONS.get((torch_api, c.row.mindspore_api or "")) or EXCEPTIONS.get((torch_api, "*")))
+            if c.row.mindspore_api != replaced and not excluded(torch_api, c.row.mindspore_api or "")
         ]
         if candidates:
             found[torch_api] = {"replaces": replaced, "candidates": [c.to_json() for c in candidates]}

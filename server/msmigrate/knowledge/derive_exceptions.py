@@ -32,15 +32,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("torch.Tensor.copy_", "mindspore.Tensor.copy"): (
         "mindspore.Tensor.copy() returns a copy of the tensor; torch's copy_(src) writes src into the tensor"
     ),
-    ("torch.equal", "mindspore.ops.equal"): (
-        "torch.equal compares whole tensors (one bool); mindspore.ops.equal compares element by element"
-    ),
-    ("torch.equal", "mindspore.numpy.equal"): (
-        "torch.equal compares whole tensors (one bool); mindspore.numpy.equal compares element by element"
-    ),
-    ("torch.linalg.inv", "mindspore.ops.inv"): (
-        "torch.linalg.inv inverts matrices; mindspore.ops.inv is the element-wise reciprocal"
-    ),
     ("torch.Tensor.unfold", "mindspore.Tensor.unfold"): (
         "torch's Tensor.unfold(dimension, size, step) takes sliding windows along one dimension; MindSpore "
         "2.10's Tensor.unfold(kernel_size, dilation, padding, stride) is ops.unfold (im2col)"

@@ -48,8 +48,8 @@ class DerivedMapping:
     mindspore_version: str  # of the MindSpore inventory, e.g. "2.10"
     check: str | None = None  # pass | fail | error | skipped; None: not checked
     check_reason: str | None = None
-    replaces: str | None = None
-    check_note: str | None = None  # the check's note (``int32_indices``: a fail whose values agree)  # the official row's target, which this MindSpore no longer has
+    replaces: str | None = None  # the official row's target, which this MindSpore no longer has
+    check_note: str | None = None  # the check's note (``int32_indices``: a fail whose values agree)
 
     @property
     def torch_api(self) -> str:

@@ -5,11 +5,12 @@ The verification runs record which targets MindSpore cannot run on a device (``u
 e.g. most ``mindspore.mint`` operators of the 2.6 table on CPU with MindSpore 2.10): the table checks
 ``verified-<table>-<device>.json`` for table rows, the derived check ``verified-derived-CPU.json`` for
 derived mappings. For such an API, the rows of the other official tables are tried, newest first, then
-the derived candidates of every table (this one first) with its CPU alternatives (other MindSpore APIs
-for the table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); the first whose target passed the numeric check
-on that device is the replacement; failing that, a table target whose only recorded failure is int32
-indices (or integers) where torch returns int64 (same values; the fix title says so), a table's first. Only recorded facts are used:
-without verification data for a device, the table's target stands.
+the derived candidates of every table (this one first), then their CPU alternatives (other MindSpore APIs
+for table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); the first whose target
+passed the numeric check on that device is the replacement; failing that, a target whose only recorded
+failure is int32 indices (or integers) where torch returns int64 (same values; the fix title says so),
+a table's first. Only recorded facts are used: without verification data for a device, the table's
+target stands.
 """
 
 from __future__ import annotations
@@ -74,11 +75,12 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         elif status.status == "fail" and status.note in SAME_VALUES_NOTES:
             same_values.append(DeviceTarget(row, other, replaced, device, verified=False))
     if device == CHECK_DEVICE:
-        for other in (version, *others):
-            table = get_knowledge_base(other).derived_table
-            entry = table.entry(torch_api)
-            for candidate in (*(entry.candidates if entry is not None else ()),
-                              *table.alternatives.get(torch_api, ())):
+        tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
+        found_in = [(other, entry.candidates) for other, table in tables
+                    if (entry := table.entry(torch_api)) is not None]
+        found_in += [(other, table.alternatives.get(torch_api, ())) for other, table in tables]
+        for other, candidates in found_in:  # derived mappings of every table, then the CPU alternatives
+            for candidate in candidates:
                 if candidate.mindspore_api == replaced:
                     continue
                 if candidate.verified:

@@ -229,7 +229,7 @@ COMPANIONS: dict[str, tuple[Companion, ...]] = {
 PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
     ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
-    # torch's zero padding is MindSpore's constant padding with the value 0 (CPU alternatives of mint.nn.ZeroPad*)
+    # zero padding is constant padding with the value 0 (CPU alternatives of mint.nn.ZeroPad*)
     **{(f"torch.nn.ZeroPad{n}d", f"mindspore.nn.ConstantPad{n}d"): (("value", "0", ()),) for n in (1, 2, 3)},
 }
 
