@@ -7,10 +7,13 @@ MindSpore target the MindSpore inventory no longer has), the candidates are, in 
 2. MindSpore APIs of the same name in the counterpart namespaces (``NAMESPACES``) with a compatible kind,
    their parameters compared with the torch signature (``derive_signature.compare_signatures``).
 
-The same target found both ways is one candidate with both pieces of evidence. Pairs listed in
+The same target found both ways is one candidate with both pieces of evidence. ``cpu_alternatives``
+(``knowledge/derive_device.py``) holds the same kind of candidates for table rows whose target has no CPU
+kernel, as recorded by ``verified-<v>-CPU.json`` (which the output therefore also depends on). Pairs listed in
 ``derive_exceptions.EXCEPTIONS`` (reviewed, with a reason each) are left out and recorded as excluded.
 The numeric check (``msmigrate check --derived --all``) is applied when the file is read, not here, so
-the output depends on the tables, the inventories and the exceptions only, and is byte-reproducible.
+the output depends on the tables, the inventories, the exceptions (and the table checks) only, and is
+byte-reproducible.
 """
 
 from __future__ import annotations
