@@ -132,3 +132,22 @@ def test_cpu_alternative_with_int32_results_is_offered_unverified(kb26) -> None:
     )
     finding = next(f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.full")
     assert is_safe(finding, kb26) is False
+
+
+def test_a_sampler_returning_int32_indices_is_offered_unverified(kb26) -> None:
+    """The 2.4 table's ops.multinomial runs on CPU; its check (random values, compared by shape and dtype)
+    fails only on int32 indices (note random_int32_indices): offered, not safe, the title says so."""
+    source = "import torch\ns = torch.multinomial(p, 2)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == "import mindspore\ns = mindspore.ops.multinomial(p, 2, replacement=False)\n"
+    assert _fix_of(source, kb26, "torch.multinomial")[1:] == (
+        "Replace torch.multinomial with mindspore.ops.multinomial (arguments: +replacement=False) "
+        "(mindspore.mint.multinomial has no CPU kernel in MindSpore 2.10; this target, from the 2.4 table, "
+        "runs on CPU and samples indices of the same shape, but int32 where torch returns int64)",
+        "将 torch.multinomial 替换为 mindspore.ops.multinomial（参数：+replacement=False）"
+        "（mindspore.mint.multinomial 在 MindSpore 2.10 中没有 CPU 算子实现；该目标来自 2.4 映射表，"
+        "可在 CPU 上运行并采样出形状相同的索引，但为 int32，而 torch 返回 int64）",
+    )
+    found = analyze_source(source, "m.py", kb26).findings
+    finding = next(f for f in found if f.torch_api == "torch.multinomial")
+    assert is_safe(finding, kb26) is False

@@ -630,6 +630,8 @@ add("torch.randint_like", args=[X, 5], **RANDOM)
 add("torch.normal", args=[X, P(2, 3, 4)], **RANDOM)
 add("torch.bernoulli torch.Tensor.bernoulli", args=[P(2, 3, 4, low=0.1, high=0.9)], **RANDOM)
 add("torch.multinomial torch.Tensor.multinomial", args=[P(2, 4), 2], **RANDOM)
+add_pair("torch.multinomial", "mindspore.ops.multinomial", args=[P(2, 4), 2], compare="shape_dtype",
+         note="random_int32_indices")
 add("torch.poisson", args=[P(2, 3, 4)], **RANDOM)
 add("torch.nn.init.kaiming_normal_ torch.nn.init.kaiming_uniform_ torch.nn.init.xavier_normal_ "
     "torch.nn.init.xavier_uniform_ torch.nn.init.normal_ torch.nn.init.trunc_normal_ torch.nn.init.uniform_ "

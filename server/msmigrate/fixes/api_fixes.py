@@ -321,6 +321,10 @@ def written_target(ctx: FixContext, finding: Finding) -> str | None:
     return mindspore_api
 
 
+# the title of a replacement whose only recorded failure is the int32 dtype, by the check's note
+_SAME_VALUES_TITLES = {"random_int32_indices": "fix.device_target_random_int32"}
+
+
 def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ...]) -> Fix | None:
     """The fix writing the first replacement target (without a kernel for the table's target on the
     device) that this call can be rewritten to; else the first one's explanation."""
@@ -334,8 +338,10 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
         base = (message_ref(fix.title_key, **fix.title_args),)
         if swap.derived is not None:
             key = "fix.device_target_derived" if swap.verified else "fix.device_target_derived_int32"
+        elif swap.verified:
+            key = "fix.device_target"
         else:
-            key = "fix.device_target" if swap.verified else "fix.device_target_int32_indices"
+            key = _SAME_VALUES_TITLES.get(swap.note or "", "fix.device_target_int32_indices")
         return Fix(fix.rule, key, fix.edits,
                    {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
     return first

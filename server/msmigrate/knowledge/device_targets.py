@@ -33,12 +33,14 @@ class DeviceTarget:
     device: str
     derived: DerivedMapping | None = None  # set when the replacement is a derived candidate
     verified: bool = True  # False: same values on the device, but int32 indices where torch gives int64
+    note: str | None = None  # with ``verified`` False: the check's note (one of SAME_VALUES_NOTES)
 
 
 # The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the
 # conversion suite compares dtype classes, as the 2.6 table's own Tensor.argmax / sort / topk need).
-# int32_default_int: MindSpore's numpy functions make int32 tensors from a Python int where torch makes int64.
-SAME_VALUES_NOTES = frozenset({"int32_indices", "int32_default_int"})
+# int32_default_int: MindSpore's numpy functions make int32 tensors from a Python int where torch makes int64;
+# random_int32_indices: a sampler (values random, compared by shape) returning int32 indices.
+SAME_VALUES_NOTES = frozenset({"int32_indices", "int32_default_int", "random_int32_indices"})
 
 
 def runnable_target(torch_api: str, version: str, device: str = "CPU") -> DeviceTarget | None:
@@ -73,7 +75,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         if status.passed:
             verified.append(DeviceTarget(row, other, replaced, device))
         elif status.status == "fail" and status.note in SAME_VALUES_NOTES:
-            same_values.append(DeviceTarget(row, other, replaced, device, verified=False))
+            same_values.append(DeviceTarget(row, other, replaced, device, verified=False, note=status.note))
     if device == CHECK_DEVICE:
         tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
         found_in = [(other, entry.candidates) for other, table in tables
@@ -87,7 +89,8 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
                     verified.append(DeviceTarget(candidate.row, other, replaced, device, candidate))
                 elif candidate.check == "fail" and candidate.check_note in SAME_VALUES_NOTES:
                     same_values.append(
-                        DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False))
+                        DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False,
+                                     note=candidate.check_note))
     found: dict[str, DeviceTarget] = {}
     for target in (*verified, *same_values):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)

@@ -325,6 +325,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore Unfold takes ksizes/strides/rates and another output layout",
         "MindSpore Unfold 使用 ksizes/strides/rates 参数，输出布局也不同",
     ),
+    "check.note.random_int32_indices": (
+        "values are random (only shapes and dtypes are compared); MindSpore returns int32 indices where "
+        "torch returns int64",
+        "数值是随机的（只比较形状和数据类型）；MindSpore 返回 int32 索引，torch 返回 int64",
+    ),
     "check.note.random_values": (
         "values are random; only shapes and dtypes are compared",
         "数值是随机的；只比较形状和数据类型",
