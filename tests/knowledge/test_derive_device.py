@@ -77,3 +77,11 @@ def test_a_check_of_some_apis_keeps_the_other_results_and_notes_go_by_pair() -> 
         "torch.b -> mindspore.ops.b": {"mindspore_api": "mindspore.ops.b", "note": "api_note",
                                        "status": "pass"},
     }
+
+
+def test_check_targets_include_the_alternatives_and_can_be_limited_to_some_apis() -> None:
+    from msmigrate.check.derived import derived_targets
+
+    pairs = [(t.torch_api, t.mindspore_api) for t in derived_targets(apis=["torch.roll"])]
+    assert pairs == [("torch.roll", "mindspore.mint.roll"), ("torch.roll", "mindspore.numpy.roll"),
+                     ("torch.roll", "mindspore.ops.roll")]
