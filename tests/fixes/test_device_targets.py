@@ -151,3 +151,26 @@ def test_a_sampler_returning_int32_indices_is_offered_unverified(kb26) -> None:
     found = analyze_source(source, "m.py", kb26).findings
     finding = next(f for f in found if f.torch_api == "torch.multinomial")
     assert is_safe(finding, kb26) is False
+
+
+def test_a_tensor_method_without_a_cpu_kernel_becomes_a_function_taking_the_tensor(kb24) -> None:
+    """The 2.4 table's Tensor.roll / Tensor.addcdiv have no CPU kernel; their CPU alternatives are
+    functions (checked with the tensor as first argument): the call is rewritten to pass it first."""
+    source = (
+        "import torch\nx = torch.ones(2, 3)\n"
+        "a = x.roll(1, 0)\n"
+        "b = x.roll(shifts=1, dims=0)\n"
+        "c = x.addcdiv(x, x, value=0.5)\n"
+        "d = x.roll(  # one step\n    1,\n)\n"
+        "e = x.roll(1).sum()\n"
+    )
+    new, _applied = fix_all(source, "m.py", kb24)
+    assert new == (
+        "import mindspore\nx = mindspore.ops.ones(2, 3)\n"
+        "a = mindspore.numpy.roll(x, 1, 0)\n"
+        "b = mindspore.numpy.roll(x, shift=1, axis=0)\n"
+        "c = mindspore.ops.addcdiv(x, x, x, value=0.5)\n"
+        "d = mindspore.numpy.roll(x,  # one step\n    1,\n)\n"
+        "e = mindspore.numpy.roll(x, 1).sum()\n"
+    )
+    assert runnable_target("torch.Tensor.roll", "2.4").replaced == "mindspore.Tensor.roll"

@@ -537,14 +537,15 @@ add_pair(
     ms_kwargs={"axis": 1},
     note="scatter_argument_order",
 )
-add_pair(
-    "torch.scatter_add",
-    "mindspore.ops.tensor_scatter_elements",
-    args=[X, 1, I(2, 3, 4, high=3), Y],
-    ms_args=[ARG(0), ARG(2), ARG(3)],
-    ms_kwargs={"axis": 1, "reduction": "add"},
-    note="scatter_argument_order",
-)
+for _api in ("torch.scatter_add", "torch.Tensor.scatter_add"):
+    add_pair(
+        _api,
+        "mindspore.ops.tensor_scatter_elements",
+        args=[X, 1, I(2, 3, 4, high=3), Y],
+        ms_args=[ARG(0), ARG(2), ARG(3)],
+        ms_kwargs={"axis": 1, "reduction": "add"},
+        note="scatter_argument_order",
+    )
 add_pair(
     "torch.dot",
     "mindspore.ops.tensor_dot",

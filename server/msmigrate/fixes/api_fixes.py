@@ -23,6 +23,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
 from msmigrate.knowledge.model import MappingRow
+from msmigrate.knowledge.param_facts import method_as_function
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -413,9 +414,13 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
     ref = ctx.reference_of(finding)
     if ref is None:
         return None
-    if not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
-        return None  # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite
     call = ctx.call_of(finding)
+    as_function = (finding.usage is UsageKind.TENSOR_METHOD and call is not None
+                   and isinstance(ref, ast.Attribute)
+                   and method_as_function(ctx.kb.torch_kind(finding.torch_api),
+                                          ctx.kb.mindspore_kind(mindspore_api)))
+    if not as_function and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
+        return None  # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite
     edits: list[TextEdit] = []
     changes: list[str] = []
     if call is not None:
@@ -430,6 +435,8 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         review = row is not None and row.has_differences
     if finding.usage in METHOD_USAGES:
         owner, _, new_name = mindspore_api.rpartition(".")
+        if as_function:
+            return _method_to_function(ctx, finding, ref, call, mindspore_api, edits, changes, review)
         if not isinstance(ref, ast.Attribute) or not owner.rpartition(".")[2][:1].isupper():
             return None  # MindSpore offers a function here, not a method: no mechanical rewrite
         if new_name != ref.attr:
@@ -455,6 +462,43 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
         return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
     return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
+
+
+def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, call: ast.Call,
+                        mindspore_api: str, edits: list[TextEdit], changes: list[str],
+                        review: bool) -> Fix | None:
+    """``x.roll(1, 0)`` → ``mindspore.numpy.roll(x, 1, 0)``: the method's tensor becomes the function's
+    first argument (the argument edits, planned without that parameter, stay as they are)."""
+    paren = _open_paren(ctx, call)
+    if paren is None:
+        return None
+    text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
+    receiver = ctx.text(ref.value)
+    after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
+    rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
+    line, column = ctx.node_range(ref.value)[:2]
+    edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{text}({receiver}{rest}"), *edits,
+             *import_edits]
+    args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
+    if changes:
+        key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
+        return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
+    return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
+
+
+def _open_paren(ctx: FixContext, call: ast.Call) -> tuple[int, int] | None:
+    """The position of the call's opening parenthesis (Finding coordinates)."""
+    line0, col0 = ctx.node_range(call)[:2]
+    func_end = ctx.node_range(call.func)[2:]
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(ctx.text(call)).readline):
+            row, col = tok.start
+            pos = (line0 + row - 1, col0 + col if row == 1 else col + 1)
+            if pos >= func_end and tok.type == tokenize.OP and tok.string == "(":
+                return pos
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return None
 
 
 FIXERS = {"MSM100": replace_api, "MSM101": replace_api}

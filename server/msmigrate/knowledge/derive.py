@@ -35,6 +35,7 @@ from msmigrate.knowledge.derive_signature import (
 )
 from msmigrate.knowledge.derived import SCHEMA_VERSION, SECTION, derived_path
 from msmigrate.knowledge.model import MappingCategory, MappingRow
+from msmigrate.knowledge.param_facts import method_as_function
 
 # torch namespace → MindSpore namespaces tried in order; the longest matching torch namespace wins and
 # the rest of the name must be a single public name.
@@ -128,7 +129,8 @@ def _signature(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> Signatu
         "signatures": kb.mindspore_signatures(mindspore_api),
     }
     member = _is_member(torch_api) and _is_member(mindspore_api)
-    return compare_signatures(torch_entry, ms_entry, member=member)
+    receiver = method_as_function(kb.torch_kind(torch_api), kb.mindspore_kind(mindspore_api))
+    return compare_signatures(torch_entry, ms_entry, member=member, receiver=receiver)
 
 
 def _name_row(torch_api: str, mindspore_api: str, facts: SignatureFacts, torch_url: str | None) -> MappingRow:

@@ -19,6 +19,7 @@ from msmigrate.knowledge.derived import CHECK_DEVICE
 # torch namespace → further MindSpore namespaces whose same-named API may run where the table's target
 # has no kernel (the longest matching torch namespace wins, as in ``derive.NAMESPACES``)
 DEVICE_NAMESPACES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("torch.Tensor.", ("mindspore.ops.", "mindspore.numpy.")),  # a function taking the tensor first
     ("torch.nn.functional.", ("mindspore.ops.",)),
     ("torch.linalg.", ("mindspore.ops.",)),
     ("torch.", ("mindspore.ops.", "mindspore.numpy.")),

@@ -42,6 +42,12 @@ _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same para
 _UNCOMPARABLE = frozenset({"None", "..."})
 
 
+def method_as_function(torch_kind: str | None, mindspore_kind: str | None) -> bool:
+    """Whether a torch Tensor method maps to a MindSpore function that takes the tensor as its first
+    argument (``x.roll(1)`` → ``mindspore.numpy.roll(x, 1)``), by the two inventory kinds."""
+    return torch_kind == "tensor_method" and mindspore_kind == "function"
+
+
 @dataclass(frozen=True, slots=True)
 class ArgumentPlan:
     """How one call's arguments are written for the chosen MindSpore overload."""
