@@ -21,7 +21,8 @@ def test_device_names_add_numpy_ops_and_reviewed_other_names() -> None:
     assert device_names("torch.clone") == [
         "mindspore.numpy.copy", "mindspore.ops.deepcopy", "mindspore.ops.clone", "mindspore.numpy.clone"]
     assert device_names("torch.nn.ZeroPad1d") == ["mindspore.nn.ConstantPad1d"]
-    assert device_names("torch.Tensor.roll") == []  # a method: no function stands for it
+    # a method: the functions of the same name, which take the tensor first
+    assert device_names("torch.Tensor.roll") == ["mindspore.ops.roll", "mindspore.numpy.roll"]
 
 
 def test_committed_alternatives_are_for_rows_without_a_cpu_kernel_only() -> None:
