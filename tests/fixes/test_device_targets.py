@@ -174,3 +174,11 @@ def test_a_tensor_method_without_a_cpu_kernel_becomes_a_function_taking_the_tens
         "e = mindspore.numpy.roll(x, 1).sum()\n"
     )
     assert runnable_target("torch.Tensor.roll", "2.4").replaced == "mindspore.Tensor.roll"
+
+
+def test_an_in_place_method_is_not_rewritten_to_a_function(kb26) -> None:
+    """x.scatter_(…) changes x; ops.tensor_scatter_elements (another table's target) returns a new
+    tensor: no fix writes it, whatever its check says."""
+    source = "import torch\nx = torch.ones(2, 3)\nx.scatter_(1, idx, src)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new.endswith("x.scatter_(1, idx, src)\n")

@@ -416,7 +416,7 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         return None
     call = ctx.call_of(finding)
     as_function = (finding.usage is UsageKind.TENSOR_METHOD and call is not None
-                   and isinstance(ref, ast.Attribute)
+                   and isinstance(ref, ast.Attribute) and not _in_place(ref.attr)
                    and method_as_function(ctx.kb.torch_kind(finding.torch_api),
                                           ctx.kb.mindspore_kind(mindspore_api)))
     if not as_function and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
@@ -484,6 +484,11 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
         key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
         return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
     return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
+
+
+def _in_place(method: str) -> bool:
+    """``x.scatter_(…)`` changes ``x``: a function returning a new tensor does not stand for it."""
+    return method.endswith("_") and not method.endswith("__")
 
 
 def _open_paren(ctx: FixContext, call: ast.Call) -> tuple[int, int] | None:
