@@ -7,7 +7,7 @@ from __future__ import annotations
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.fixes.safety import is_safe
-from msmigrate.knowledge.device_targets import runnable_target
+from msmigrate.knowledge.device_targets import runnable_target, runnable_targets
 from msmigrate.model.finding import Finding
 
 
@@ -86,3 +86,99 @@ def test_a_target_used_another_way_falls_back_to_another_tables_target(kb26) -> 
         "将 torch.nn.Flatten 替换为 mindspore.nn.Flatten（mindspore.mint.flatten 的用法不同（类与函数之别）；"
         "该目标来自 2.4 映射表）",
     )
+
+
+def test_cpu_alternatives_replace_targets_no_table_runs_on_cpu(kb26) -> None:
+    """No other table's target of these rows runs on CPU: the CPU alternatives (knowledge/derive_device.py)
+    that passed the derived check are written, with their parameter names and companions."""
+    source = (
+        "import torch\nimport torch.nn as nn\n"
+        "a = torch.roll(x, shifts=1, dims=0)\n"
+        "c = torch.clone(x, memory_format=torch.preserve_format)\n"
+        "f = torch.linalg.inv(A=x)\n"
+        "p = nn.ZeroPad1d(padding=(1, 2))\n"
+        "q = nn.ZeroPad3d(1)\n"
+    )
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == (
+        "import mindspore\n"
+        "a = mindspore.numpy.roll(x, shift=1, axis=0)\n"
+        "c = mindspore.numpy.copy(x)\n"
+        "f = mindspore.ops.inverse(input=x)\n"
+        "p = mindspore.nn.ConstantPad1d(padding=(1, 2), value=0)\n"
+        "q = mindspore.nn.ConstantPad3d(1, value=0)\n"
+    )
+    assert _target("torch.clone") == (
+        "mindspore.numpy.copy", "2.6", True, True, "mindspore.mint.clone")
+    # a candidate whose check failed elsewhere is never offered (ops.inv is the element-wise reciprocal)
+    assert [t.row.mindspore_api for t in runnable_targets("torch.linalg.inv", "2.6")] == [
+        "mindspore.ops.inverse"]
+    # the 2.4 table's target has no CPU kernel either, the same alternative replaces it
+    assert runnable_target("torch.roll", "2.4").row.mindspore_api == "mindspore.numpy.roll"
+
+
+def test_cpu_alternative_with_int32_results_is_offered_unverified(kb26) -> None:
+    """mindspore.numpy.full makes int32 where torch.full makes int64 from an int fill value (check note
+    int32_default_int): offered after every verified one, not safe, and the title says so."""
+    assert _target("torch.full") == ("mindspore.numpy.full", "2.6", True, False, "mindspore.mint.full")
+    source = "import torch\ny = torch.full((2, 3), 1.5)\n"
+    assert _fix_of(source, kb26, "torch.full") == (
+        "mindspore.numpy.full",
+        "Replace torch.full with mindspore.numpy.full (mindspore.mint.full has no CPU kernel in MindSpore "
+        "2.10; this target, a derived mapping, runs on CPU with the same values but returns int32 where "
+        "torch returns int64)",
+        "将 torch.full 替换为 mindspore.numpy.full（mindspore.mint.full 在 MindSpore 2.10 中没有 CPU "
+        "算子实现；该目标为推导映射，可在 CPU 上运行且数值一致，但返回 int32，而 torch 返回 int64）",
+    )
+    finding = next(f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.full")
+    assert is_safe(finding, kb26) is False
+
+
+def test_a_sampler_returning_int32_indices_is_offered_unverified(kb26) -> None:
+    """The 2.4 table's ops.multinomial runs on CPU; its check (random values, compared by shape and dtype)
+    fails only on int32 indices (note random_int32_indices): offered, not safe, the title says so."""
+    source = "import torch\ns = torch.multinomial(p, 2)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == "import mindspore\ns = mindspore.ops.multinomial(p, 2, replacement=False)\n"
+    assert _fix_of(source, kb26, "torch.multinomial")[1:] == (
+        "Replace torch.multinomial with mindspore.ops.multinomial (arguments: +replacement=False) "
+        "(mindspore.mint.multinomial has no CPU kernel in MindSpore 2.10; this target, from the 2.4 table, "
+        "runs on CPU and samples indices of the same shape, but int32 where torch returns int64)",
+        "将 torch.multinomial 替换为 mindspore.ops.multinomial（参数：+replacement=False）"
+        "（mindspore.mint.multinomial 在 MindSpore 2.10 中没有 CPU 算子实现；该目标来自 2.4 映射表，"
+        "可在 CPU 上运行并采样出形状相同的索引，但为 int32，而 torch 返回 int64）",
+    )
+    found = analyze_source(source, "m.py", kb26).findings
+    finding = next(f for f in found if f.torch_api == "torch.multinomial")
+    assert is_safe(finding, kb26) is False
+
+
+def test_a_tensor_method_without_a_cpu_kernel_becomes_a_function_taking_the_tensor(kb24) -> None:
+    """The 2.4 table's Tensor.roll / Tensor.addcdiv have no CPU kernel; their CPU alternatives are
+    functions (checked with the tensor as first argument): the call is rewritten to pass it first."""
+    source = (
+        "import torch\nx = torch.ones(2, 3)\n"
+        "a = x.roll(1, 0)\n"
+        "b = x.roll(shifts=1, dims=0)\n"
+        "c = x.addcdiv(x, x, value=0.5)\n"
+        "d = x.roll(  # one step\n    1,\n)\n"
+        "e = x.roll(1).sum()\n"
+    )
+    new, _applied = fix_all(source, "m.py", kb24)
+    assert new == (
+        "import mindspore\nx = mindspore.ops.ones(2, 3)\n"
+        "a = mindspore.numpy.roll(x, 1, 0)\n"
+        "b = mindspore.numpy.roll(x, shift=1, axis=0)\n"
+        "c = mindspore.ops.addcdiv(x, x, x, value=0.5)\n"
+        "d = mindspore.numpy.roll(x,  # one step\n    1,\n)\n"
+        "e = mindspore.numpy.roll(x, 1).sum()\n"
+    )
+    assert runnable_target("torch.Tensor.roll", "2.4").replaced == "mindspore.Tensor.roll"
+
+
+def test_an_in_place_method_is_not_rewritten_to_a_function(kb26) -> None:
+    """x.scatter_(…) changes x; ops.tensor_scatter_elements (another table's target) returns a new
+    tensor: no fix writes it, whatever its check says."""
+    source = "import torch\nx = torch.ones(2, 3)\nx.scatter_(1, idx, src)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new.endswith("x.scatter_(1, idx, src)\n")

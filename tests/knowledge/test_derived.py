@@ -372,6 +372,8 @@ def test_stats_count_derived_mappings_by_evidence(tmp_path: Path) -> None:
         "not_offered_failed_check": 0,
         "gone_targets": 1,
         "gone_targets_replaced": 0,
+        "cpu_alternatives": 0,
+        "cpu_alternatives_verified": 0,
     }
 
 

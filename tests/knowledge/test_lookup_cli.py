@@ -299,9 +299,15 @@ def test_a_target_without_a_cpu_kernel_names_what_the_fix_writes() -> None:
     zh = lookup_json("torch.nn.BatchNorm2d", "2.6", "zh")
     prefix = "MindSpore 2.10 在 CPU 上没有 mindspore.mint.nn.BatchNorm2d 的算子实现"
     assert any(n.startswith(prefix) for n in zh["notes"])
-    # nothing replaces mint.roll on CPU: the note says the call fails there
+    # nothing replaces mint.einsum on CPU: the note says the call fails there
+    einsum = lookup_json("torch.einsum", "2.6")
+    assert einsum["device_target"] is None and einsum["no_kernel"] == "mindspore.mint.einsum"
+    # mint.roll: its CPU alternative mindspore.numpy.roll passed the derived check
     roll = lookup_json("torch.roll", "2.6")
-    assert roll["device_target"] is None and roll["no_kernel"] == "mindspore.mint.roll"
+    assert roll["device_target"] == {"mindspore_api": "mindspore.numpy.roll", "table": "2.6",
+                                     "replaced": "mindspore.mint.roll", "derived": True, "verified": True}
+    assert ("MindSpore 2.10 has no CPU kernel for mindspore.mint.roll: on CPU the quick-fix writes "
+            "mindspore.numpy.roll instead (a derived mapping verified on CPU).") in roll["notes"]
     # the 2.4 table's target runs on CPU; without checks for a device nothing is claimed
     assert lookup_json("torch.nn.BatchNorm2d", "2.4")["device_target"] is None
     code, out = run("lookup", "torch.nn.BatchNorm2d", "--mindspore-version", "2.6", "--device", "Ascend",

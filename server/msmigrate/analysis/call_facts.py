@@ -32,6 +32,7 @@ from msmigrate.knowledge.param_facts import (
     default_differences,
     defaults_from,
     literal_kind,
+    method_as_function,
     mindspore_value,
     plan_arguments,
     same_default,
@@ -147,6 +148,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     if form is not None:
         target = overload_target(torch_api, form, table_target, kb) or table_target
     ms_signatures = [s for s in kb.mindspore_signatures(target) if not _opaque(s)]
+    if method_as_function(kb.torch_kind(torch_api), kb.mindspore_kind(target)):
+        ms_signatures = [s[1:] for s in ms_signatures if s]  # the method's tensor is the first argument
     if not ms_signatures:
         return _overload_only(verdict, target, form) if target != table_target else None
     binding = bindings[0] if len(bindings) == 1 else None

@@ -12,6 +12,7 @@ import datetime
 import json
 import os
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -36,13 +37,18 @@ def _generic_ms_side(spec: ApiSpec) -> ApiSpec:
     return replace(spec, **{name: None for name in _MS_FIELDS})
 
 
-def derived_targets(folder: Path | None = None, versions: tuple[str, ...] = VERSIONS) -> list[CheckTarget]:
-    """One target per distinct candidate pair of the derived files, newest table's row first, sorted."""
+def derived_targets(
+    folder: Path | None = None, versions: tuple[str, ...] = VERSIONS, apis: Iterable[str] = ()
+) -> list[CheckTarget]:
+    """One target per distinct candidate pair of the derived files (their CPU alternatives included), newest
+    table's row first, sorted; with ``apis``, those of these torch APIs only."""
+    wanted = set(apis)
     folder = folder or data_dir()
     rows: dict[tuple[str, str], MappingRow] = {}
     for version in sorted(versions, key=lambda v: tuple(int(p) for p in v.split(".")), reverse=True):
         data = read_json(derived_path(version, folder)) or {}
-        for torch_api, item in (data.get("mappings") or {}).items():
+        items = [*(data.get("mappings") or {}).items(), *(data.get("cpu_alternatives") or {}).items()]
+        for torch_api, item in items:
             for candidate in item.get("candidates", ()):
                 row = MappingRow.from_json(candidate["row"])
                 rows.setdefault((torch_api, row.mindspore_api or ""), row)
@@ -50,6 +56,8 @@ def derived_targets(folder: Path | None = None, versions: tuple[str, ...] = VERS
     specs = load_specs()
     targets = []
     for (torch_api, mindspore_api), row in sorted(rows.items()):
+        if wanted and torch_api not in wanted:
+            continue
         kind = api_kind(torch_api, kb.torch_kind(torch_api))
         signatures = kb.torch_signatures(torch_api)
         spec = spec_for(torch_api, kind, signatures, specs, mindspore_api)
@@ -63,19 +71,26 @@ def derived_targets(folder: Path | None = None, versions: tuple[str, ...] = VERS
 
 
 def render_derived_checks(
-    results: list[CheckResult], device: str, date: str, notes: dict[str, str] | None = None
+    results: list[CheckResult],
+    device: str,
+    date: str,
+    notes: dict[str, str] | None = None,
+    kept: dict[str, Any] | None = None,
 ) -> str:
-    """The deterministic text of ``verified-derived-<device>.json``."""
+    """The deterministic text of ``verified-derived-<device>.json`` (``notes`` by pair key or torch API;
+    ``kept``: a previous file whose other results stay, for a check of some APIs only)."""
     from msmigrate.check.verified import entry_of
 
     notes = notes or {}
-    entries = {
-        derived_key(r.api, r.mindspore_api or ""): entry_of(r, notes.get(r.api)) for r in results
-    }
+    entries = dict((kept or {}).get("results") or {})
+    for r in results:
+        key = derived_key(r.api, r.mindspore_api or "")
+        entries[key] = entry_of(r, notes.get(key) or notes.get(r.api))
     versions = next(
-        ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version), (None, None)
+        ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version),
+        ((kept or {}).get("torch_version"), (kept or {}).get("mindspore_version")),
     )
-    counts = Counter(str(r.status) for r in results)
+    counts = Counter(str(entry.get("status")) for entry in entries.values())
     payload: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "device": device,
@@ -94,11 +109,16 @@ def write_derived_checks(
     device: str,
     path: Path | None = None,
     date: str | None = None,
+    merge: bool = False,
 ) -> Path:
+    """Write the results (``merge``: into the existing file, whose other results stay)."""
     from msmigrate.check.service import DATE_ENV
     from msmigrate.check.verified import write_verified
 
-    notes = {target.torch_api: target.spec.note for target in targets if target.spec.note}
+    path = path or derived_check_path(data_dir(), device)
+    # a pair's own note, else a note of the torch API's specs (one of its other candidates')
+    notes = {t.torch_api: t.spec.note for t in targets if t.spec.note}
+    notes |= {derived_key(t.torch_api, t.mindspore_api or ""): t.spec.note for t in targets if t.spec.note}
     date = date or os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
-    text = render_derived_checks(results, device, date, notes)
-    return write_verified(path or derived_check_path(data_dir(), device), text)
+    text = render_derived_checks(results, device, date, notes, read_json(path) if merge else None)
+    return write_verified(path, text)

@@ -232,6 +232,8 @@ add("torch.zeros torch.ones", args=[TUP(2, 3)])
 add("torch.empty", args=[TUP(2, 3)], compare="shape_dtype", note="uninitialized_values")
 add("torch.empty_like", args=[X], compare="shape_dtype", note="uninitialized_values")
 add("torch.full", args=[TUP(2, 3), 1.5])
+# the CPU alternative infers int32 from an int fill value (a float one gives float32, as torch)
+add_pair("torch.full", "mindspore.numpy.full", args=[TUP(2, 3), 2], note="int32_default_int")
 add("torch.full_like", args=[X, 1.5])
 add("torch.arange", args=[0, 10, 2])
 add("torch.range", args=[0, 10, 2])
@@ -434,6 +436,10 @@ for _kind in ("ReflectionPad", "ReplicationPad", "ZeroPad", "CircularPad"):
     add(N + _kind + "1d", init_args=[1], args=[T(1, 2, 4)])
     add(N + _kind + "2d", init_args=[1], args=[T(1, 2, 4, 4)])
     add(N + _kind + "3d", init_args=[1], args=[T(1, 2, 3, 3, 3)])
+for _n, _shape in ((1, (1, 2, 4)), (2, (1, 2, 4, 4)), (3, (1, 2, 3, 3, 3))):
+    # the CPU alternative of mint's ZeroPad*: constant padding with the value 0 (a companion the fix adds)
+    add_pair(f"{N}ZeroPad{_n}d", f"mindspore.nn.ConstantPad{_n}d", init_args=[1], args=[T(*_shape)],
+             ms_init_args=[1, 0])
 add(N + "Fold", init_args=[TUP(4, 4), 2], args=[T(1, 8, 9)])
 add(N + "Unfold", init_args=[2], args=[T(1, 2, 4, 4)])
 add(N + "Flatten", args=[X])
@@ -536,14 +542,15 @@ add_pair(
     ms_kwargs={"axis": 1},
     note="scatter_argument_order",
 )
-add_pair(
-    "torch.scatter_add",
-    "mindspore.ops.tensor_scatter_elements",
-    args=[X, 1, I(2, 3, 4, high=3), Y],
-    ms_args=[ARG(0), ARG(2), ARG(3)],
-    ms_kwargs={"axis": 1, "reduction": "add"},
-    note="scatter_argument_order",
-)
+for _api in ("torch.scatter_add", "torch.Tensor.scatter_add"):
+    add_pair(
+        _api,
+        "mindspore.ops.tensor_scatter_elements",
+        args=[X, 1, I(2, 3, 4, high=3), Y],
+        ms_args=[ARG(0), ARG(2), ARG(3)],
+        ms_kwargs={"axis": 1, "reduction": "add"},
+        note="scatter_argument_order",
+    )
 add_pair(
     "torch.dot",
     "mindspore.ops.tensor_dot",
@@ -626,6 +633,8 @@ add("torch.randint_like", args=[X, 5], **RANDOM)
 add("torch.normal", args=[X, P(2, 3, 4)], **RANDOM)
 add("torch.bernoulli torch.Tensor.bernoulli", args=[P(2, 3, 4, low=0.1, high=0.9)], **RANDOM)
 add("torch.multinomial torch.Tensor.multinomial", args=[P(2, 4), 2], **RANDOM)
+add_pair("torch.multinomial", "mindspore.ops.multinomial", args=[P(2, 4), 2], compare="shape_dtype",
+         note="random_int32_indices")
 add("torch.poisson", args=[P(2, 3, 4)], **RANDOM)
 add("torch.nn.init.kaiming_normal_ torch.nn.init.kaiming_uniform_ torch.nn.init.xavier_normal_ "
     "torch.nn.init.xavier_uniform_ torch.nn.init.normal_ torch.nn.init.trunc_normal_ torch.nn.init.uniform_ "

@@ -22,7 +22,8 @@ CATEGORIES = tuple(category.value for category in MappingCategory)
 @click.option(
     "--derived",
     is_flag=True,
-    help="With --all: check every derived candidate (mapping_data/derived-<v>.json) instead of table rows.",
+    help="With --all: check every derived candidate (mapping_data/derived-<v>.json) instead of table rows; "
+    "with APIs too, only their candidates, updated in the existing file.",
 )
 @click.option(
     "--category", multiple=True, type=click.Choice(CATEGORIES), help="With --all: only these categories."
@@ -107,7 +108,7 @@ def check(
         if derived:
             from msmigrate.check.derived import derived_targets
 
-            targets = derived_targets()
+            targets = derived_targets(apis=[*apis, *(kb.canonical(api) for api in apis)])
         else:
             targets = service.table_targets(kb, category)
         done = Counter()
@@ -134,7 +135,7 @@ def check(
     if check_all and not no_write and derived:
         from msmigrate.check.derived import write_derived_checks
 
-        path = write_derived_checks(results, targets, device, output)
+        path = write_derived_checks(results, targets, device, output, merge=bool(apis))
         click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
     elif check_all and not no_write:
         path = service.write_verified_table(results, targets, kb.version, device, output)

@@ -23,6 +23,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
 from msmigrate.knowledge.model import MappingRow
+from msmigrate.knowledge.param_facts import method_as_function
 from msmigrate.knowledge.value_forms import TENSOR, TENSOR_PAIR, adapted, wrapping
 from msmigrate.model.finding import Finding, UsageKind
 
@@ -411,6 +412,10 @@ def written_target(ctx: FixContext, finding: Finding) -> str | None:
     return mindspore_api
 
 
+# the title of a replacement whose only recorded failure is the int32 dtype, by the check's note
+_SAME_VALUES_TITLES = {"random_int32_indices": "fix.device_target_random_int32"}
+
+
 def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ...]) -> Fix | None:
     """The fix writing the first replacement target (without a kernel for the table's target on the
     device) that this call can be rewritten to; else the first one's explanation."""
@@ -423,9 +428,11 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
             continue
         base = (message_ref(fix.title_key, **fix.title_args),)
         if swap.derived is not None:
-            key = "fix.device_target_derived"
+            key = "fix.device_target_derived" if swap.verified else "fix.device_target_derived_int32"
+        elif swap.verified:
+            key = "fix.device_target"
         else:
-            key = "fix.device_target" if swap.verified else "fix.device_target_int32_indices"
+            key = _SAME_VALUES_TITLES.get(swap.note or "", "fix.device_target_int32_indices")
         return Fix(fix.rule, key, fix.edits,
                    {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
     return first
@@ -497,11 +504,15 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
     ref = ctx.reference_of(finding)
     if ref is None:
         return None
-    if not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
+    call = ctx.call_of(finding)
+    as_function = (finding.usage is UsageKind.TENSOR_METHOD and call is not None
+                   and isinstance(ref, ast.Attribute) and not _in_place(ref.attr)
+                   and method_as_function(ctx.kb.torch_kind(finding.torch_api),
+                                          ctx.kb.mindspore_kind(mindspore_api)))
+    if not as_function and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
         # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite; but a torch property
         # that MindSpore offers as a method taking no argument is read by calling it (x.real → x.real())
         return _property_as_call(ctx, finding, ref, mindspore_api)
-    call = ctx.call_of(finding)
     edits: list[TextEdit] = []
     changes: list[str] = []
     if call is not None:
@@ -520,6 +531,8 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         review = row is not None and row.has_differences
     if finding.usage in METHOD_USAGES:
         owner, _, new_name = mindspore_api.rpartition(".")
+        if as_function:
+            return _method_to_function(ctx, finding, ref, call, mindspore_api, edits, changes, review)
         if not isinstance(ref, ast.Attribute) or not owner.rpartition(".")[2][:1].isupper():
             return None  # MindSpore offers a function here, not a method: no mechanical rewrite
         if new_name != ref.attr:
@@ -548,6 +561,48 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
         return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
     return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
+
+
+def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, call: ast.Call,
+                        mindspore_api: str, edits: list[TextEdit], changes: list[str],
+                        review: bool) -> Fix | None:
+    """``x.roll(1, 0)`` → ``mindspore.numpy.roll(x, 1, 0)``: the method's tensor becomes the function's
+    first argument (the argument edits, planned without that parameter, stay as they are)."""
+    paren = _open_paren(ctx, call)
+    if paren is None:
+        return None
+    text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
+    receiver = ctx.text(ref.value)
+    after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
+    rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
+    line, column = ctx.node_range(ref.value)[:2]
+    edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{text}({receiver}{rest}"), *edits,
+             *import_edits]
+    args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
+    if changes:
+        key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
+        return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
+    return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
+
+
+def _in_place(method: str) -> bool:
+    """``x.scatter_(…)`` changes ``x``: a function returning a new tensor does not stand for it."""
+    return method.endswith("_") and not method.endswith("__")
+
+
+def _open_paren(ctx: FixContext, call: ast.Call) -> tuple[int, int] | None:
+    """The position of the call's opening parenthesis (Finding coordinates)."""
+    line0, col0 = ctx.node_range(call)[:2]
+    func_end = ctx.node_range(call.func)[2:]
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(ctx.text(call)).readline):
+            row, col = tok.start
+            pos = (line0 + row - 1, col0 + col if row == 1 else col + 1)
+            if pos >= func_end and tok.type == tokenize.OP and tok.string == "(":
+                return pos
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return None
 
 
 FIXERS = {"MSM100": replace_api, "MSM101": replace_api}

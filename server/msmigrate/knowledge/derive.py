@@ -7,10 +7,13 @@ MindSpore target the MindSpore inventory no longer has), the candidates are, in 
 2. MindSpore APIs of the same name in the counterpart namespaces (``NAMESPACES``) with a compatible kind,
    their parameters compared with the torch signature (``derive_signature.compare_signatures``).
 
-The same target found both ways is one candidate with both pieces of evidence. Pairs listed in
+The same target found both ways is one candidate with both pieces of evidence. ``cpu_alternatives``
+(``knowledge/derive_device.py``) holds the same kind of candidates for table rows whose target has no CPU
+kernel, as recorded by ``verified-<v>-CPU.json`` (which the output therefore also depends on). Pairs listed in
 ``derive_exceptions.EXCEPTIONS`` (reviewed, with a reason each) are left out and recorded as excluded.
 The numeric check (``msmigrate check --derived --all``) is applied when the file is read, not here, so
-the output depends on the tables, the inventories and the exceptions only, and is byte-reproducible.
+the output depends on the tables, the inventories, the exceptions (and the table checks) only, and is
+byte-reproducible.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from msmigrate.knowledge.derive_signature import (
 )
 from msmigrate.knowledge.derived import SCHEMA_VERSION, SECTION, derived_path
 from msmigrate.knowledge.model import MappingCategory, MappingRow
+from msmigrate.knowledge.param_facts import method_as_function
 
 # torch namespace → MindSpore namespaces tried in order; the longest matching torch namespace wins and
 # the rest of the name must be a single public name.
@@ -125,7 +129,8 @@ def _signature(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> Signatu
         "signatures": kb.mindspore_signatures(mindspore_api),
     }
     member = _is_member(torch_api) and _is_member(mindspore_api)
-    return compare_signatures(torch_entry, ms_entry, member=member)
+    receiver = method_as_function(kb.torch_kind(torch_api), kb.mindspore_kind(mindspore_api))
+    return compare_signatures(torch_entry, ms_entry, member=member, receiver=receiver)
 
 
 def _name_row(torch_api: str, mindspore_api: str, facts: SignatureFacts, torch_url: str | None) -> MappingRow:
@@ -143,8 +148,11 @@ def _name_row(torch_api: str, mindspore_api: str, facts: SignatureFacts, torch_u
     )
 
 
-def candidates_for(torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase]) -> list[Candidate]:
-    """Every candidate of ``torch_api`` (see the module docstring), best first, exceptions left in."""
+def candidates_for(
+    torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase], more_names: Iterable[str] = ()
+) -> list[Candidate]:
+    """Every candidate of ``torch_api`` (see the module docstring), best first, exceptions left in;
+    ``more_names``: further MindSpore names taken as same-name counterparts (``derive_device.py``)."""
     found: dict[str, Candidate] = {}
     for other in others:  # newest first
         row = other.row(torch_api)
@@ -160,7 +168,7 @@ def candidates_for(torch_api: str, kb: KnowledgeBase, others: list[KnowledgeBase
             replace(row, torch_api=torch_api, section=SECTION), [other.version], False, facts.signature
         )
     group = _kind_group(kb.torch_kind(torch_api))
-    for target in counterpart_names(torch_api):
+    for target in dict.fromkeys([*counterpart_names(torch_api), *more_names]):
         if group is None or _kind_group(kb.mindspore_kind(target)) != group:
             continue
         if target in found:
@@ -207,9 +215,12 @@ def derive_table(kb: KnowledgeBase, others: Iterable[KnowledgeBase]) -> dict[str
                 kept.append(candidate.to_json())
         if kept or replaces:
             mappings[torch_api] = {"replaces": replaces, "candidates": kept}
+    from msmigrate.knowledge.derive_device import device_alternatives
+
     return {
         "schema_version": SCHEMA_VERSION,
         "mapping_table": kb.version,
+        "cpu_alternatives": device_alternatives(kb, newest_first),
         "torch_version": _inventory_version("torch"),
         "mindspore_version": _inventory_version("mindspore"),
         "counts": _counts(mappings, excluded),

@@ -36,9 +36,11 @@ class SignatureFacts:
 
 
 def compare_signatures(
-    torch_entry: dict[str, Any], ms_entry: dict[str, Any], *, member: bool = False
+    torch_entry: dict[str, Any], ms_entry: dict[str, Any], *, member: bool = False, receiver: bool = False
 ) -> SignatureFacts:
-    """Facts of the best agreeing overload pair of two inventory entries (``member``: drop the receiver)."""
+    """Facts of the best agreeing overload pair of two inventory entries (``member``: drop the receiver;
+    ``receiver``: the MindSpore function's first parameter takes the torch method's tensor, so it is
+    left out)."""
     if torch_entry.get("kind") in ("attribute", "tensor_attribute", "module"):
         return SignatureFacts(NO_PARAMETERS)
     torch_sigs = [params_from_inventory(s) for s in torch_entry.get("signatures") or []]
@@ -48,6 +50,8 @@ def compare_signatures(
     if member:
         torch_sigs = [_drop_receiver(s) for s in torch_sigs]
         ms_sigs = [_drop_receiver(s) for s in ms_sigs]
+    elif receiver:
+        ms_sigs = [s[1:] for s in ms_sigs if s]
     best: SignatureFacts | None = None
     for torch_sig, ms_sig in ranked_pairs(torch_sigs, ms_sigs):
         facts = _compare(torch_sig, ms_sig)

@@ -49,6 +49,7 @@ class DerivedMapping:
     check: str | None = None  # pass | fail | error | skipped; None: not checked
     check_reason: str | None = None
     replaces: str | None = None  # the official row's target, which this MindSpore no longer has
+    check_note: str | None = None  # the check's note (``int32_indices``: a fail whose values agree)
 
     @property
     def torch_api(self) -> str:
@@ -126,9 +127,17 @@ class DerivedEntry:
 class DerivedTable:
     """The derived mappings of one table version, with the checks applied."""
 
-    def __init__(self, entries: dict[str, DerivedEntry], header: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        entries: dict[str, DerivedEntry],
+        header: dict[str, Any],
+        alternatives: dict[str, tuple[DerivedMapping, ...]] | None = None,
+    ) -> None:
         self.entries = entries
         self.header = header
+        # table rows whose target has no CPU kernel → other MindSpore APIs (``knowledge/derive_device.py``);
+        # never the offered mapping: ``knowledge/device_targets.py`` takes the verified ones on CPU
+        self.alternatives = alternatives or {}
 
     @classmethod
     def empty(cls) -> DerivedTable:
@@ -185,24 +194,37 @@ def _load(path: Path, _mtime: float, checks_path: Path, _checks_mtime: float) ->
         return DerivedTable.empty()
     checks = (read_json(checks_path) or {}).get("results") or {}
     ms_version = short_version(data.get("mindspore_version"))
-    entries: dict[str, DerivedEntry] = {}
-    for torch_api, item in data["mappings"].items():
-        replaces = item.get("replaces")
-        candidates = []
-        for candidate in item.get("candidates", ()):
-            row = MappingRow.from_json(candidate["row"])
-            check = checks.get(pair_key(torch_api, row.mindspore_api or ""))
-            candidates.append(
-                DerivedMapping(
-                    row=row,
-                    tables=tuple(candidate.get("tables", ())),
-                    by_name=bool(candidate.get("by_name")),
-                    signature=candidate.get("signature", "unknown"),
-                    mindspore_version=ms_version,
-                    check=check.get("status") if isinstance(check, dict) else None,
-                    check_reason=check.get("reason") if isinstance(check, dict) else None,
-                    replaces=replaces,
-                )
+    entries = {
+        torch_api: DerivedEntry(_candidates(torch_api, item, checks, ms_version, item.get("replaces")),
+                                item.get("replaces"))
+        for torch_api, item in data["mappings"].items()
+    }
+    alternatives = {
+        torch_api: _candidates(torch_api, item, checks, ms_version)
+        for torch_api, item in (data.get("cpu_alternatives") or {}).items()
+    }
+    header = {k: v for k, v in data.items() if k not in ("mappings", "cpu_alternatives")}
+    return DerivedTable(entries, header, alternatives)
+
+
+def _candidates(
+    torch_api: str, item: dict[str, Any], checks: dict[str, Any], ms_version: str, replaces: str | None = None
+) -> tuple[DerivedMapping, ...]:
+    candidates = []
+    for candidate in item.get("candidates", ()):
+        row = MappingRow.from_json(candidate["row"])
+        check = checks.get(pair_key(torch_api, row.mindspore_api or ""))
+        candidates.append(
+            DerivedMapping(
+                row=row,
+                tables=tuple(candidate.get("tables", ())),
+                by_name=bool(candidate.get("by_name")),
+                signature=candidate.get("signature", "unknown"),
+                mindspore_version=ms_version,
+                check=check.get("status") if isinstance(check, dict) else None,
+                check_reason=check.get("reason") if isinstance(check, dict) else None,
+                replaces=replaces,
+                check_note=check.get("note") if isinstance(check, dict) else None,
             )
-        entries[torch_api] = DerivedEntry(tuple(candidates), replaces)
-    return DerivedTable(entries, {k: v for k, v in data.items() if k != "mappings"})
+        )
+    return tuple(candidates)

@@ -5,10 +5,12 @@ The verification runs record which targets MindSpore cannot run on a device (``u
 e.g. most ``mindspore.mint`` operators of the 2.6 table on CPU with MindSpore 2.10): the table checks
 ``verified-<table>-<device>.json`` for table rows, the derived check ``verified-derived-CPU.json`` for
 derived mappings. For such an API, the rows of the other official tables are tried, newest first, then
-the derived candidates of every table (this one first); the first whose target passed the numeric check
-on that device is the replacement; failing that, a table target whose only recorded failure is int32
-indices where torch returns int64 (same values; the fix title says so). Only recorded facts are used:
-without verification data for a device, the table's target stands.
+the derived candidates of every table (this one first), then their CPU alternatives (other MindSpore APIs
+for table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); the first whose target
+passed the numeric check on that device is the replacement; failing that, a target whose only recorded
+failure is int32 indices (or integers) where torch returns int64 (same values; the fix title says so),
+a table's first. Only recorded facts are used: without verification data for a device, the table's
+target stands.
 """
 
 from __future__ import annotations
@@ -31,11 +33,14 @@ class DeviceTarget:
     device: str
     derived: DerivedMapping | None = None  # set when the replacement is a derived candidate
     verified: bool = True  # False: same values on the device, but int32 indices where torch gives int64
+    note: str | None = None  # with ``verified`` False: the check's note (one of SAME_VALUES_NOTES)
 
 
 # The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the
 # conversion suite compares dtype classes, as the 2.6 table's own Tensor.argmax / sort / topk need).
-SAME_VALUES_NOTES = frozenset({"int32_indices"})
+# int32_default_int: MindSpore's numpy functions make int32 tensors from a Python int where torch makes int64;
+# random_int32_indices: a sampler (values random, compared by shape) returning int32 indices.
+SAME_VALUES_NOTES = frozenset({"int32_indices", "int32_default_int", "random_int32_indices"})
 
 
 def runnable_target(torch_api: str, version: str, device: str = "CPU") -> DeviceTarget | None:
@@ -70,13 +75,22 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         if status.passed:
             verified.append(DeviceTarget(row, other, replaced, device))
         elif status.status == "fail" and status.note in SAME_VALUES_NOTES:
-            same_values.append(DeviceTarget(row, other, replaced, device, verified=False))
+            same_values.append(DeviceTarget(row, other, replaced, device, verified=False, note=status.note))
     if device == CHECK_DEVICE:
-        for other in (version, *others):
-            entry = get_knowledge_base(other).derived_table.entry(torch_api)
-            for candidate in entry.candidates if entry is not None else ():
-                if candidate.verified and candidate.mindspore_api != replaced:
+        tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
+        found_in = [(other, entry.candidates) for other, table in tables
+                    if (entry := table.entry(torch_api)) is not None]
+        found_in += [(other, table.alternatives.get(torch_api, ())) for other, table in tables]
+        for other, candidates in found_in:  # derived mappings of every table, then the CPU alternatives
+            for candidate in candidates:
+                if candidate.mindspore_api == replaced:
+                    continue
+                if candidate.verified:
                     verified.append(DeviceTarget(candidate.row, other, replaced, device, candidate))
+                elif candidate.check == "fail" and candidate.check_note in SAME_VALUES_NOTES:
+                    same_values.append(
+                        DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False,
+                                     note=candidate.check_note))
     found: dict[str, DeviceTarget] = {}
     for target in (*verified, *same_values):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)

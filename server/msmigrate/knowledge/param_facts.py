@@ -49,6 +49,12 @@ _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same para
 _UNCOMPARABLE = frozenset({"None", "..."})
 
 
+def method_as_function(torch_kind: str | None, mindspore_kind: str | None) -> bool:
+    """Whether a torch Tensor method maps to a MindSpore function that takes the tensor as its first
+    argument (``x.roll(1)`` → ``mindspore.numpy.roll(x, 1)``), by the two inventory kinds."""
+    return torch_kind == "tensor_method" and mindspore_kind == "function"
+
+
 @dataclass(frozen=True, slots=True)
 class ArgumentPlan:
     """How one call's arguments are written for the chosen MindSpore overload."""
@@ -247,6 +253,8 @@ PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
     ("torch.dot", "mindspore.ops.tensor_dot"): (("axes", "1", ()),),
     ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
+    # zero padding is constant padding with the value 0 (CPU alternatives of mint.nn.ZeroPad*)
+    **{(f"torch.nn.ZeroPad{n}d", f"mindspore.nn.ConstantPad{n}d"): (("value", "0", ()),) for n in (1, 2, 3)},
 }
 
 

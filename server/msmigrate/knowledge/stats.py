@@ -55,6 +55,11 @@ def derived_stats(version: str, folder: Path) -> dict[str, Any]:
         ),
         "gone_targets": len(gone),
         "gone_targets_replaced": sum(1 for entry in gone if entry.offered is not None),
+        # table rows without a CPU kernel with other MindSpore APIs to try there, and with one verified
+        "cpu_alternatives": len(table.alternatives),
+        "cpu_alternatives_verified": sum(
+            1 for found in table.alternatives.values() if any(c.verified for c in found)
+        ),
     }
 
 

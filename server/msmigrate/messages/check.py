@@ -228,6 +228,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore accepts only int32 index tensors here; int64 indices raise a TypeError",
         "此处 MindSpore 只接受 int32 索引张量，int64 索引会抛出 TypeError",
     ),
+    "check.note.int32_default_int": (
+        "values agree; MindSpore infers int32 from a Python int where torch infers int64",
+        "数值一致；MindSpore 由 Python int 推断为 int32，torch 推断为 int64",
+    ),
     "check.note.int32_indices": (
         "values agree; MindSpore returns int32 indices where torch returns int64",
         "数值一致；MindSpore 返回 int32 索引，torch 返回 int64",
@@ -320,6 +324,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "check.note.unfold_signature": (
         "MindSpore Unfold takes ksizes/strides/rates and another output layout",
         "MindSpore Unfold 使用 ksizes/strides/rates 参数，输出布局也不同",
+    ),
+    "check.note.random_int32_indices": (
+        "values are random (only shapes and dtypes are compared); MindSpore returns int32 indices where "
+        "torch returns int64",
+        "数值是随机的（只比较形状和数据类型）；MindSpore 返回 int32 索引，torch 返回 int64",
     ),
     "check.note.random_values": (
         "values are random; only shapes and dtypes are compared",

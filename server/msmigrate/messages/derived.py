@@ -75,11 +75,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "derived.stats.line": (
         "Derived mappings below the {version} table: {mappings} (from other tables {from_other_tables}, "
         "by name {by_name}, verified on CPU {verified_cpu}; {not_offered_failed_check} withheld after a "
-        "failed check; {gone_targets_replaced} of {gone_targets} gone targets replaced)",
+        "failed check; {gone_targets_replaced} of {gone_targets} gone targets replaced; CPU alternatives "
+        "for {cpu_alternatives} rows without a CPU kernel, {cpu_alternatives_verified} verified)",
         "{version} 映射表之外的推导映射：{mappings} 个（来自其他映射表 {from_other_tables}，"
         "按名称 {by_name}，已在 CPU 上验证 {verified_cpu}；"
         "{not_offered_failed_check} 个因数值检查失败未提供；"
-        "{gone_targets} 个已失效目标中替换了 {gone_targets_replaced} 个）",
+        "{gone_targets} 个已失效目标中替换了 {gone_targets_replaced} 个；"
+        "{cpu_alternatives} 个无 CPU 算子的映射行有 CPU 替代候选，"
+        "其中 {cpu_alternatives_verified} 个已验证）",
     ),
     # --- msmigrate data derive / check --derived --------------------------------------------------------
     "derived.cli.wrote": (

@@ -14,6 +14,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
         "映射表，可在 {device} 上运行且数值一致，但返回 int32 索引，而 torch 返回 int64）",
     ),
+    "fix.device_target_random_int32": (
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, from the "
+        "{table} table, runs on {device} and samples indices of the same shape, but int32 where torch "
+        "returns int64)",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
+        "映射表，可在 {device} 上运行并采样出形状相同的索引，但为 int32，而 torch 返回 int64）",
+    ),
     "fix.other_table_target": (
         "{base:messages} ({replaced} is used another way (a class vs a function); this target is from the "
         "{table} table)",
@@ -24,6 +31,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mapping, was verified on {device})",
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标为推导映射，已在 "
         "{device} 上验证）",
+    ),
+    "fix.device_target_derived_int32": (
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, a derived "
+        "mapping, runs on {device} with the same values but returns int32 where torch returns int64)",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标为推导映射，可在 "
+        "{device} 上运行且数值一致，但返回 int32，而 torch 返回 int64）",
     ),
     "fix.remove_torch_imports": (
         "Remove the torch imports that nothing uses any more",

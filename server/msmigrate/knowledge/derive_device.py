@@ -1,0 +1,79 @@
+"""Device alternatives (``cpu_alternatives`` of ``mapping_data/derived-<v>.json``): for a table row whose
+MindSpore target has no kernel on the check device (recorded by ``verified-<v>-CPU.json``), other MindSpore
+APIs that may compute the same there.
+
+The candidates of a row are found as for a derived mapping (``derive.candidates_for``: the other tables'
+targets, the same name in the counterpart namespaces), plus the same name in :data:`DEVICE_NAMESPACES`
+(``mindspore.numpy``, ``mindspore.ops``) and the reviewed :data:`OTHER_NAMES`; the row's own target is
+left out. None is offered before its numeric check on the device passed (``msmigrate check --derived
+--all`` checks them with the derived candidates); ``knowledge/device_targets.py`` offers the ones that did.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.knowledge.derived import CHECK_DEVICE
+
+# torch namespace → further MindSpore namespaces whose same-named API may run where the table's target
+# has no kernel (the longest matching torch namespace wins, as in ``derive.NAMESPACES``)
+DEVICE_NAMESPACES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("torch.Tensor.", ("mindspore.ops.", "mindspore.numpy.")),  # a function taking the tensor first
+    ("torch.nn.functional.", ("mindspore.ops.",)),
+    ("torch.linalg.", ("mindspore.ops.",)),
+    ("torch.", ("mindspore.ops.", "mindspore.numpy.")),
+)
+# counterparts under another name, reviewed against both APIs' documentation (same arguments, same result;
+# the numeric check decides whether one is offered)
+OTHER_NAMES: dict[str, tuple[str, ...]] = {
+    # a copy of the tensor (torch's memory_format has no MindSpore meaning)
+    "torch.clone": ("mindspore.numpy.copy", "mindspore.ops.deepcopy"),
+    # True when both have the same shape and elements (MindSpore returns a bool tensor of shape ())
+    "torch.equal": ("mindspore.numpy.array_equal",),
+    # the inverse of each square matrix of a batch
+    "torch.linalg.inv": ("mindspore.ops.inverse",),
+    # zero padding is constant padding with the value 0 (param_facts.PAIR_COMPANIONS adds value=0.0)
+    "torch.nn.ZeroPad1d": ("mindspore.nn.ConstantPad1d",),
+    "torch.nn.ZeroPad2d": ("mindspore.nn.ConstantPad2d",),
+    "torch.nn.ZeroPad3d": ("mindspore.nn.ConstantPad3d",),
+}
+
+
+def device_names(torch_api: str) -> list[str]:
+    """The further MindSpore names tried for ``torch_api`` on a device without its table target's kernel."""
+    names = list(OTHER_NAMES.get(torch_api, ()))
+    for prefix, targets in sorted(DEVICE_NAMESPACES, key=lambda item: -len(item[0])):
+        if torch_api.startswith(prefix):
+            rest = torch_api[len(prefix) :]
+            if rest and "." not in rest and not rest.startswith("_"):
+                names.extend(target + rest for target in targets)
+            break
+    return names
+
+
+def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase]) -> dict[str, Any]:
+    """``{torch_api: {"replaces": target, "candidates": [...]}}`` for the rows of ``kb``'s table whose target
+    has no kernel on the check device (``others``: the other tables, newest first)."""
+    from msmigrate.knowledge.derive import candidates_for
+    from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
+
+    def excluded(torch_api: str, target: str) -> bool:
+        return bool(EXCEPTIONS.get((torch_api, target)) or EXCEPTIONS.get((torch_api, "*")))
+    from msmigrate.knowledge.device_targets import without_kernel
+
+    found: dict[str, Any] = {}
+    for row in kb.rows():
+        torch_api = row.torch_api
+        if torch_api in found or not row.mindspore_api or not kb.mindspore_has(row.mindspore_api):
+            continue  # no target, or one MindSpore no longer has (the derived candidates replace it)
+        replaced = without_kernel(torch_api, kb.version, CHECK_DEVICE)
+        if not replaced:
+            continue
+        candidates = [
+            c for c in candidates_for(torch_api, kb, others, device_names(torch_api))
+            if c.row.mindspore_api != replaced and not excluded(torch_api, c.row.mindspore_api or "")
+        ]
+        if candidates:
+            found[torch_api] = {"replaces": replaced, "candidates": [c.to_json() for c in candidates]}
+    return found
