@@ -333,7 +333,7 @@ def run_programs(framework: str, programs: list[tuple[str, str]], work: Path) ->
 
 
 STALL_S = 60  # a process group whose ranks all make no progress this long is stopped
-GRACE_S = 15  # … or whose ranks are still in a program another rank finished this long ago (a peer left)
+GRACE_S = 5  # … or whose ranks are still in a program another rank finished this long ago (a peer left)
 _SCHEDULER = "import mindspore; mindspore.set_device('CPU'); mindspore.communication.init()"
 
 
@@ -362,14 +362,19 @@ def _rank_env(framework: str, rank: int, world: int, port: int) -> dict[str, str
     return env
 
 
+def _log_entries(log: Path) -> list[dict[str, Any]]:
+    """The complete lines of a runner's outcome log (one being written may end in half a line)."""
+    text = log.read_text(encoding="utf-8") if log.exists() else ""
+    return [json.loads(line) for line in text.split("\n")[:-1] if line]
+
+
 def _left_behind(logs: list[Path]) -> bool:
     """Whether a rank is still in a program that another rank has finished."""
     finished: set[str] = set()
     current: list[str] = []
     for log in logs:
         started = None
-        for line in log.read_text(encoding="utf-8").splitlines() if log.exists() else []:
-            entry = json.loads(line)
+        for entry in _log_entries(log):
             if entry.get("started"):
                 started = entry["id"]
             else:
@@ -414,13 +419,17 @@ def run_group_programs(framework: str, programs: list[tuple[str, str]], work: Pa
                 ranks.append(subprocess.Popen(command, env=_rank_env(framework, r, world, port),
                                               stdout=subprocess.DEVNULL, stderr=err))
         logs = [out / "outcomes.jsonl" for out in outs]
-        seen, last, waiting = -1, time.monotonic(), None
+        seen, last, waiting, stopped = -1, time.monotonic(), None, ""
         while any(proc.poll() is None for proc in ranks):
             size = sum(log.stat().st_size for log in logs if log.exists())
             if size != seen:
                 seen, last = size, time.monotonic()
                 waiting = last if _left_behind(logs) else None
-            if time.monotonic() - last > STALL_S or (waiting and time.monotonic() - waiting > GRACE_S):
+            if time.monotonic() - last > STALL_S:
+                stopped = f"no rank made progress for {STALL_S} s"
+                break
+            if waiting and time.monotonic() - waiting > GRACE_S:
+                stopped = f"still waiting {GRACE_S} s after another rank had finished the program"
                 break
             time.sleep(0.1)
         for proc in (*ranks, *procs):  # the processes this launch started, by their own handle
@@ -430,8 +439,7 @@ def run_group_programs(framework: str, programs: list[tuple[str, str]], work: Pa
         done: set[str] = set()
         for rank, log in enumerate(logs):
             started = None
-            for line in log.read_text(encoding="utf-8").splitlines() if log.exists() else []:
-                entry = json.loads(line)
+            for entry in _log_entries(log):
                 if entry.get("started"):
                     started = entry["id"]
                     continue
@@ -439,7 +447,7 @@ def run_group_programs(framework: str, programs: list[tuple[str, str]], work: Pa
                 entry["folder"] = str(outs[rank])
                 results[rank][entry["id"]] = entry
             if started is not None:
-                error = f"stopped: the process group made no progress for {STALL_S} s"
+                error = f"stopped: {stopped or 'the rank exited'}"
                 results[rank][started] = {"id": started, "ok": False, "error": error}
                 done.add(started)
         finished = [i for i, _ in pending if all(i in per_rank for per_rank in results)]
@@ -580,7 +588,7 @@ def run_suite(version: str, work: Path | None = None, programs: list[Program] | 
                     why[p.id] = "; ".join([left[0], *blocked_titles(p, kb)])
                     continue
                 source = with_converted_inputs(p, source)
-            if p.world:
+            if p.world and failed_in_setup(ms_runs.get(p.id, {}), fixed[p.id]):
                 source = with_suite_setup(source)
             if source != fixed[p.id]:
                 retry[p.id] = source
@@ -602,7 +610,8 @@ def merge_ranks(per_rank: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str
         failed = [(rank, e) for rank, e in enumerate(entries) if not e.get("ok")]
         merged[pid] = {"id": pid, "ok": not failed, "ranks": entries}
         if failed:
-            merged[pid]["error"] = f"rank {failed[0][0]}: {failed[0][1].get('error', '?')}"
+            rank, entry = failed[0]
+            merged[pid].update(error=f"rank {rank}: {entry.get('error', '?')}", where=entry.get("where", ""))
     return merged
 
 
@@ -613,6 +622,24 @@ def with_suite_setup(fixed: str) -> str:
     """A process-group program with its (converted) group setup replaced by the one MindSpore needs on
     CPU under a launcher (``group_programs.MS_SETUP``)."""
     return _SETUP_LINE.sub(MS_SETUP, fixed, count=1)
+
+
+def failed_in_setup(run: dict[str, Any], fixed: str) -> bool:
+    """Whether a process-group program failed in its group setup line (the traceback's last line of
+    the program)."""
+    lines = re.findall(r'File "<[^>]*>", line (\d+)', run.get("where", ""))
+    setup = _SETUP_LINE.search(fixed)
+    return bool(lines and setup) and int(lines[-1]) == fixed.count("\n", 0, setup.start()) + 1  # type: ignore[union-attr]
+
+
+def error_line(error: str) -> str:
+    """The line of an error message that says what failed (MindSpore's can open with an empty message
+    and a framed header: ``RuntimeError:`` / ``- Kernel select failed:`` / ``Unsupported op [...]``)."""
+    lines = [line.strip() for line in error.splitlines() if line.strip().strip("-").strip()]
+    if not lines:
+        return "?"
+    head, rest = lines[0], [line for line in lines[1:] if not line.startswith("- ")]
+    return f"{head} {rest[0]}" if head.endswith(":") and rest else head
 
 
 def _run_leaves(run: dict[str, Any], folder: Path, pid: str) -> list[list[np.ndarray]]:
@@ -654,8 +681,9 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
     setup = ""
     if p.id in retry:
         r = retry_runs.get(p.id, {})
-        if p.world and with_suite_setup(fixed[p.id]) != fixed[p.id]:  # the group setup was replaced too
-            setup = f"with the suite's setup {MS_SETUP}; the converted one: {m.get('error', '?')[:120]}"
+        if p.world and failed_in_setup(m, fixed[p.id]):  # the group setup was replaced too
+            converted = error_line(m.get("error", "?"))[:160]
+            setup = f"with the suite's setup {MS_SETUP}; the converted one: {converted}"
         if r.get("ok"):
             diff = compare_ranks(expected, _run_leaves(r, root / "ms_inputs", p.id), mode)
             if diff is None:
@@ -663,8 +691,7 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
             return done("mismatch", "; ".join(filter(None, [diff, setup])))
         m = r
     error = m.get("error", "?")
-    first = error.splitlines()[0][:200] if error else "?"
-    detail = "; ".join(filter(None, [first, setup]))
+    detail = "; ".join(filter(None, [error_line(error)[:200], setup]))
     if any(marker in error.lower() for marker in NO_KERNEL_MARKERS):
         return done("no_cpu_kernel", detail)
     return done("ms_error", detail)
