@@ -611,7 +611,7 @@ def merge_ranks(per_rank: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str
         merged[pid] = {"id": pid, "ok": not failed, "ranks": entries}
         if failed:
             rank, entry = failed[0]
-            merged[pid].update(error=f"rank {rank}: {entry.get('error', '?')}", where=entry.get("where", ""))
+            merged[pid].update(error=f"rank {rank}: {entry.get('error', '?')}", line=entry.get("line"))
     return merged
 
 
@@ -625,11 +625,10 @@ def with_suite_setup(fixed: str) -> str:
 
 
 def failed_in_setup(run: dict[str, Any], fixed: str) -> bool:
-    """Whether a process-group program failed in its group setup line (the traceback's last line of
-    the program)."""
-    lines = re.findall(r'File "<[^>]*>", line (\d+)', run.get("where", ""))
+    """Whether a process-group program failed in its group setup line (``line``: the program's line the
+    error came through last, recorded by the runner)."""
     setup = _SETUP_LINE.search(fixed)
-    return bool(lines and setup) and int(lines[-1]) == fixed.count("\n", 0, setup.start()) + 1  # type: ignore[union-attr]
+    return setup is not None and run.get("line") == fixed.count("\n", 0, setup.start()) + 1
 
 
 def error_line(error: str) -> str:

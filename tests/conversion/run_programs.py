@@ -140,6 +140,7 @@ def main() -> int:
                 outcome["ok"] = False
                 outcome["error"] = f"{type(exc).__name__}: {exc}"[:600]
                 outcome["where"] = traceback.format_exc(limit=-1)[-400:]
+                outcome["line"] = _program_line(exc, f"<{program['id']}>")
             finally:
                 signal.alarm(0)
                 if fw == "mindspore":  # leave no queued error behind for the next program
@@ -150,6 +151,15 @@ def main() -> int:
             log.write(json.dumps(outcome) + "\n")
             log.flush()
     return 0
+
+
+def _program_line(exc: BaseException, filename: str) -> int | None:
+    """The line of the program (compiled as ``filename``) the exception came through last."""
+    line = None
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_filename == filename:
+            line = lineno
+    return line
 
 
 def _has_parameters(namespace: dict, fw: str) -> bool:
