@@ -37,9 +37,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from group_programs import INIT, MS_SETUP, RANK, WORLD, group_call
 
 HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # loaded by file path (tests/fixes): its sibling modules
+    sys.path.append(str(HERE))
+
+from group_programs import INIT, MS_SETUP, RANK, WORLD, group_call  # noqa: E402
+
 RUNNER = HERE / "run_programs.py"
 EXPECTED = HERE / "expected_outcomes.json"
 RTOL = ATOL = 1e-4
