@@ -397,7 +397,7 @@ def run_group_programs(framework: str, programs: list[tuple[str, str]], work: Pa
     program it was in fails on the ranks that had not finished it, and a new group runs the rest."""
     results: list[dict[str, dict[str, Any]]] = [{} for _ in range(world)]
     pending = list(programs)
-    launch = 0
+    launch = idle = 0
     while pending:
         root = work / f"launch{launch}"
         launch += 1
@@ -436,31 +436,40 @@ def run_group_programs(framework: str, programs: list[tuple[str, str]], work: Pa
                 stopped = f"still waiting {GRACE_S} s after another rank had finished the program"
                 break
             time.sleep(0.1)
-        for proc in (*ranks, *procs):  # the processes this launch started, by their own handle
+        exits = [proc.poll() for proc in ranks]  # None: still running (stopped below)
+        # the processes this launch started, by their own handle: all at once (a rank that saw its peer
+        # go would report that instead of the wait it was stopped in)
+        for proc in (*ranks, *procs):
             if proc.poll() is None:
                 proc.kill()
+        for proc in (*ranks, *procs):
             proc.wait()
         done: set[str] = set()
+        progressed = False
         for rank, log in enumerate(logs):
             started = None
             for entry in _log_entries(log):
                 if entry.get("started"):
                     started = entry["id"]
                     continue
-                started = None
+                started, progressed = None, True
                 entry["folder"] = str(outs[rank])
                 results[rank][entry["id"]] = entry
             if started is not None:
                 error = f"stopped: {stopped or 'the rank exited'}"
+                if exits[rank] is not None:
+                    error = f"crashed (exit {exits[rank]})"
                 results[rank][started] = {"id": started, "ok": False, "error": error}
                 done.add(started)
         finished = [i for i, _ in pending if all(i in per_rank for per_rank in results)]
         done.update(finished)
-        if not done:  # no rank got anywhere: the launch itself failed
+        idle = 0 if progressed else idle + 1
+        if idle == 2:  # twice no rank finished a program: the group itself does not form, stop here
             for rank, err in enumerate(errs):
-                error = err.read_text(encoding="utf-8", errors="replace")[-300:]
+                tail = err.read_text(encoding="utf-8", errors="replace")[-300:]
+                error = results[rank].get(pending[0][0], {}).get("error") or f"launch failed: {tail}"
                 for i, _ in pending:
-                    results[rank].setdefault(i, {"id": i, "ok": False, "error": f"launch failed: {error}"})
+                    results[rank].setdefault(i, {"id": i, "ok": False, "error": error})
             break
         for rank in range(world):  # a program some ranks finished and others never started
             for i in done:
