@@ -11,6 +11,9 @@ runs the output in a fresh MindSpore (CPU) process where torch cannot be importe
 (shape, dtype class, allclose at rtol=atol=1e-4, NaN/Inf positions). When the converted program fails
 only because its inputs still use torch, the call is tried once more with inputs the suite converts
 itself, which tells "the API's fix is right" apart from "the program is torch-free".
+A ``torch.distributed`` API's program (group_programs.py) sets up its own process group and runs on every
+rank of a 2-process group the suite launches (``run_group_programs``), compared rank by rank; when its
+converted group setup fails, it is tried once more with the setup MindSpore needs on CPU.
 
 Outcomes: ``pass`` (torch-free and same result), ``pass_api`` (the API's fix is right; the inputs were
 not converted), ``not_fixed`` (a line past the inputs still uses torch after fix-all; the detail gives
@@ -361,8 +364,9 @@ def _rank_env(framework: str, rank: int, world: int, port: int) -> dict[str, str
                    WORLD_SIZE=str(world), GLOO_SOCKET_IFNAME="lo")
     else:
         env.update(MS_ROLE="MS_WORKER" if rank >= 0 else "MS_SCHED", MS_WORKER_NUM=str(world),
-                   MS_SCHED_HOST="127.0.0.1", MS_SCHED_PORT=str(port), MS_NODE_ID=str(max(rank, 0)),
-                   GLOG_v="3")
+                   MS_SCHED_HOST="127.0.0.1", MS_SCHED_PORT=str(port), GLOG_v="3")
+        if rank >= 0:
+            env["MS_NODE_ID"] = str(rank)
     return env
 
 
