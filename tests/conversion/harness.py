@@ -11,6 +11,9 @@ runs the output in a fresh MindSpore (CPU) process where torch cannot be importe
 (shape, dtype class, allclose at rtol=atol=1e-4, NaN/Inf positions). When the converted program fails
 only because its inputs still use torch, the call is tried once more with inputs the suite converts
 itself, which tells "the API's fix is right" apart from "the program is torch-free".
+A ``torch.distributed`` API's program (group_programs.py) sets up its own process group and runs on every
+rank of a 2-process group the suite launches (``run_group_programs``), compared rank by rank; when its
+converted group setup fails, it is tried once more with the setup MindSpore needs on CPU.
 
 Outcomes: ``pass`` (torch-free and same result), ``pass_api`` (the API's fix is right; the inputs were
 not converted), ``not_fixed`` (a line past the inputs still uses torch after fix-all; the detail gives
@@ -23,12 +26,16 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +43,11 @@ from typing import Any
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # loaded by file path (tests/fixes): its sibling modules
+    sys.path.append(str(HERE))
+
+from group_programs import INIT, MS_SETUP, RANK, WORLD, group_call  # noqa: E402
+
 RUNNER = HERE / "run_programs.py"
 EXPECTED = HERE / "expected_outcomes.json"
 RTOL = ATOL = 1e-4
@@ -73,6 +85,7 @@ class Program:
     train_compare: str | None = None  # a mode-dependent module: outputs in training mode, then in eval mode
     written: bool = False  # the spec wrote the program: it sets every value it compares (parameters too)
     category: str = ""  # the mapping's category (``consistent``, ``param_names`` …)
+    world: int = 0  # > 0: run by every rank of a process group of this size (group_programs.py)
 
 
 @dataclass(slots=True)
@@ -190,6 +203,8 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
     """The torch program that exercises one API (its call exactly as the spec describes it)."""
     ns = namespace_of(torch_api)
     pid = re.sub(r"\W", "_", torch_api)
+    if spec.note == "needs_process_group" and group_call(torch_api) is not None:
+        return _group_program(pid, torch_api, mindspore_api, ns)
     if spec.skip:  # the reason, with the spec's note if any (``no_input_rule: required_parameter:n``)
         skip = f"{spec.skip}: {spec.note}" if spec.note else spec.skip
         return Program(pid, torch_api, mindspore_api, ns, "", {}, skip=skip)
@@ -267,6 +282,20 @@ def training_step_lines(optimizer: str, args: list[str], init: list[str],
         "    opt.step()",
     ]
     return [*lines, *(["    sched.step()"] if scheduler is not None else []), "result = [w, b]"]
+
+
+def _group_program(pid: str, torch_api: str, mindspore_api: str, ns: str) -> Program:
+    """The program every rank of a process group runs (group_programs.CALLS)."""
+    shapes, calls, result = group_call(torch_api)  # type: ignore[misc]
+    inputs = _Inputs(torch_api)
+    for shape in shapes:
+        inputs.tensor({"shape": list(shape)})
+    lines = ["import torch", "", INIT]
+    if any(re.search(r"\brank\b", line) for line in [*calls, result]):
+        lines.append(RANK)
+    lines += [tensor_line(n, d, t, "torch") for n, (d, t) in inputs.values.items()]
+    lines += [*calls, f"result = {result}"]
+    return Program(pid, torch_api, mindspore_api, ns, "\n".join(lines) + "\n", inputs.values, world=WORLD)
 
 
 _PROPERTIES = frozenset({"T", "mT", "H", "mH", "real", "imag", "shape", "dtype", "data", "grad", "ndim",
@@ -354,6 +383,149 @@ def run_programs(framework: str, programs: list[tuple[str, str]], work: Path) ->
             for i, _ in pending:
                 results.setdefault(i, {"id": i, "ok": False, "error": f"runner failed: {proc.stderr[-300:]}"})
             break
+        pending = [(i, s) for i, s in pending if i not in done]
+    return results
+
+
+STALL_S = 60  # a process group whose ranks all make no progress this long is stopped
+GRACE_S = 5  # … or whose ranks are still in a program another rank finished this long ago (a peer left)
+_SCHEDULER = "import mindspore; mindspore.set_device('CPU'); mindspore.communication.init()"
+
+
+def _free_ports(count: int) -> list[int]:
+    """``count`` different free loopback ports."""
+    socks = [socket.socket() for _ in range(count)]
+    try:
+        for sock in socks:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def _rank_env(framework: str, rank: int, world: int, port: int) -> dict[str, str]:
+    """What a launcher (torchrun, msrun) tells rank ``rank`` of a group on this machine."""
+    env = dict(os.environ)
+    if framework == "torch":
+        env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), LOCAL_RANK=str(rank),
+                   WORLD_SIZE=str(world), GLOO_SOCKET_IFNAME="lo")
+    else:
+        env.update(MS_ROLE="MS_WORKER" if rank >= 0 else "MS_SCHED", MS_WORKER_NUM=str(world),
+                   MS_SCHED_HOST="127.0.0.1", MS_SCHED_PORT=str(port), GLOG_v="3")
+        if rank >= 0:
+            env["MS_NODE_ID"] = str(rank)
+    return env
+
+
+def _log_entries(log: Path) -> list[dict[str, Any]]:
+    """The complete lines of a runner's outcome log (one being written may end in half a line)."""
+    text = log.read_text(encoding="utf-8") if log.exists() else ""
+    return [json.loads(line) for line in text.split("\n")[:-1] if line]
+
+
+def _left_behind(logs: list[Path]) -> bool:
+    """Whether a rank is still in a program that another rank has finished."""
+    finished: set[str] = set()
+    current: list[str] = []
+    for log in logs:
+        started = None
+        for entry in _log_entries(log):
+            if entry.get("started"):
+                started = entry["id"]
+            else:
+                finished.add(entry["id"])
+                started = None
+        if started is not None:
+            current.append(started)
+    return any(pid in finished for pid in current)
+
+
+def run_group_programs(framework: str, programs: list[tuple[str, str]], work: Path,
+                       world: int = WORLD) -> list[dict[str, dict[str, Any]]]:
+    """Run ``(id, source)`` programs on every rank of a process group of ``world`` processes on this
+    machine (loopback, free ports), each rank all programs in turn; one result dict per rank. A group
+    that stops making progress (a rank waits for a peer that failed) is stopped after ``STALL_S``: the
+    program it was in fails on the ranks that had not finished it, and a new group runs the rest."""
+    results: list[dict[str, dict[str, Any]]] = [{} for _ in range(world)]
+    pending = list(programs)
+    launch = idle = 0
+    while pending:
+        root = work / f"launch{launch}"
+        launch += 1
+        outs = [root / f"rank{r}" for r in range(world)]
+        for folder in (*outs, root / "sync"):
+            folder.mkdir(parents=True, exist_ok=True)
+        batch = root / "batch.json"
+        batch.write_text(json.dumps([{"id": i, "source": s} for i, s in pending]), encoding="utf-8")
+        # torch: a fresh rendezvous port per program (torchrun's per launch); MindSpore: the scheduler's
+        port, *program_ports = _free_ports(1 + len(pending))
+        procs = []
+        if framework == "mindspore":  # msrun's scheduler process
+            env = _rank_env(framework, -1, world, port)
+            procs.append(subprocess.Popen([sys.executable, "-c", _SCHEDULER], stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, env=env))
+        errs = [root / f"rank{r}.err" for r in range(world)]  # a file: MindSpore logs much to stderr
+        ranks = []
+        for r, out in enumerate(outs):
+            command = [sys.executable, str(RUNNER), framework, str(batch), str(out), "--rank", str(r),
+                       "--world", str(world), "--sync", str(root / "sync"),
+                       "--ports", ",".join(map(str, program_ports))]
+            with errs[r].open("w", encoding="utf-8") as err:
+                ranks.append(subprocess.Popen(command, env=_rank_env(framework, r, world, port),
+                                              stdout=subprocess.DEVNULL, stderr=err))
+        logs = [out / "outcomes.jsonl" for out in outs]
+        seen, last, waiting, stopped = -1, time.monotonic(), None, ""
+        while any(proc.poll() is None for proc in ranks):
+            size = sum(log.stat().st_size for log in logs if log.exists())
+            if size != seen:
+                seen, last = size, time.monotonic()
+                waiting = last if _left_behind(logs) else None
+            if time.monotonic() - last > STALL_S:
+                stopped = f"no rank made progress for {STALL_S} s"
+                break
+            if waiting and time.monotonic() - waiting > GRACE_S:
+                stopped = f"still waiting {GRACE_S} s after another rank had finished the program"
+                break
+            time.sleep(0.1)
+        exits = [proc.poll() for proc in ranks]  # None: still running (stopped below)
+        # the processes this launch started, by their own handle: all at once (a rank that saw its peer
+        # go would report that instead of the wait it was stopped in)
+        for proc in (*ranks, *procs):
+            if proc.poll() is None:
+                proc.kill()
+        for proc in (*ranks, *procs):
+            proc.wait()
+        done: set[str] = set()
+        progressed = False
+        for rank, log in enumerate(logs):
+            started = None
+            for entry in _log_entries(log):
+                if entry.get("started"):
+                    started = entry["id"]
+                    continue
+                started, progressed = None, True
+                entry["folder"] = str(outs[rank])
+                results[rank][entry["id"]] = entry
+            if started is not None:
+                error = f"stopped: {stopped or 'the rank exited'}"
+                if exits[rank] is not None:
+                    error = f"crashed (exit {exits[rank]})"
+                results[rank][started] = {"id": started, "ok": False, "error": error}
+                done.add(started)
+        finished = [i for i, _ in pending if all(i in per_rank for per_rank in results)]
+        done.update(finished)
+        idle = 0 if progressed else idle + 1
+        if idle == 2:  # twice no rank finished a program: the group itself does not form, stop here
+            for rank, err in enumerate(errs):
+                tail = err.read_text(encoding="utf-8", errors="replace")[-300:]
+                error = results[rank].get(pending[0][0], {}).get("error") or f"launch failed: {tail}"
+                for i, _ in pending:
+                    results[rank].setdefault(i, {"id": i, "ok": False, "error": error})
+            break
+        for rank in range(world):  # a program some ranks finished and others never started
+            for i in done:
+                results[rank].setdefault(i, {"id": i, "ok": False, "error": "not run: the group was stopped"})
         pending = [(i, s) for i, s in pending if i not in done]
     return results
 
@@ -472,28 +644,103 @@ def run_suite(version: str, work: Path | None = None, programs: list[Program] | 
     try:
         result = SuiteResult(version)
         runnable = [p for p in programs if not p.skip]
-        torch_runs = run_programs("torch", [(p.id, p.source) for p in runnable], root / "torch")
+        grouped = {p.id for p in runnable if p.world}
+
+        def run(framework: str, sources: list[tuple[str, str]], folder: Path) -> dict[str, dict[str, Any]]:
+            """Plain programs in one process, process-group ones on every rank of a group."""
+            found = run_programs(framework, [(i, s) for i, s in sources if i not in grouped], folder)
+            group = [(i, s) for i, s in sources if i in grouped]
+            if group:
+                found.update(merge_ranks(run_group_programs(framework, group, folder / "group")))
+            return found
+
+        torch_runs = run("torch", [(p.id, p.source) for p in runnable], root / "torch")
         fixed: dict[str, str] = {}
         for p in runnable:
             if torch_runs.get(p.id, {}).get("ok"):
                 fixed[p.id], _applied = fix_all(p.source, f"{p.id}.py", kb)
-        ms_runs = run_programs("mindspore", [(i, s) for i, s in fixed.items()], root / "ms")
+        ms_runs = run("mindspore", [(i, s) for i, s in fixed.items()], root / "ms")
         retry = {}
         why: dict[str, str] = {}
         for p in runnable:
-            if p.id in fixed and not ms_runs.get(p.id, {}).get("ok") and uses_torch(fixed[p.id]):
-                left = torch_lines(fixed[p.id])
-                if not left:
-                    retry[p.id] = with_converted_inputs(p, fixed[p.id])
-                else:
+            if p.id not in fixed or ms_runs.get(p.id, {}).get("ok"):
+                continue
+            source = fixed[p.id]
+            if uses_torch(source):
+                left = torch_lines(source)
+                if left:
                     why[p.id] = "; ".join([left[0], *blocked_titles(p, kb)])
-        retry_runs = run_programs("mindspore", list(retry.items()), root / "ms_inputs") if retry else {}
+                    continue
+                source = with_converted_inputs(p, source)
+            if p.world and failed_in_setup(ms_runs.get(p.id, {}), fixed[p.id]):
+                source = with_suite_setup(source)
+            if source != fixed[p.id]:
+                retry[p.id] = source
+        retry_runs = run("mindspore", list(retry.items()), root / "ms_inputs") if retry else {}
         for p in programs:
             result.outcomes.append(_outcome(p, torch_runs, fixed, ms_runs, retry, retry_runs, root, why))
         return result
     finally:
         if tmp is not None:
             tmp.cleanup()
+
+
+def merge_ranks(per_rank: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """One result per program of a process-group run: ok when every rank is, else the first failing
+    rank's error (``rank 1: …``); ``ranks`` keeps each rank's own result."""
+    merged: dict[str, dict[str, Any]] = {}
+    for pid in per_rank[0] if per_rank else {}:
+        entries = [results.get(pid, {"ok": False, "error": "not run"}) for results in per_rank]
+        failed = [(rank, e) for rank, e in enumerate(entries) if not e.get("ok")]
+        merged[pid] = {"id": pid, "ok": not failed, "ranks": entries}
+        if failed:
+            rank, entry = failed[0]
+            merged[pid].update(error=f"rank {rank}: {entry.get('error', '?')}", line=entry.get("line"))
+    return merged
+
+
+_SETUP_LINE = re.compile(r"^[\w.]*(init_process_group|communication\.init)\(.*\)$", re.M)
+
+
+def with_suite_setup(fixed: str) -> str:
+    """A process-group program with its (converted) group setup replaced by the one MindSpore needs on
+    CPU under a launcher (``group_programs.MS_SETUP``)."""
+    return _SETUP_LINE.sub(MS_SETUP, fixed, count=1)
+
+
+def failed_in_setup(run: dict[str, Any], fixed: str) -> bool:
+    """Whether a process-group program failed in its group setup line (``line``: the program's line the
+    error came through last, recorded by the runner)."""
+    setup = _SETUP_LINE.search(fixed)
+    return setup is not None and run.get("line") == fixed.count("\n", 0, setup.start()) + 1
+
+
+def error_line(error: str) -> str:
+    """The line of an error message that says what failed (MindSpore's can open with an empty message
+    and a framed header: ``RuntimeError:`` / ``- Kernel select failed:`` / ``Unsupported op [...]``)."""
+    lines = [line.strip() for line in error.splitlines() if line.strip().strip("-").strip()]
+    if not lines:
+        return "?"
+    head, rest = lines[0], [line for line in lines[1:] if not line.startswith("- ")]
+    return f"{head} {rest[0]}" if head.endswith(":") and rest else head
+
+
+def _run_leaves(run: dict[str, Any], folder: Path, pid: str) -> list[list[np.ndarray]]:
+    """The result leaves of a run, one list per rank (one for a plain program)."""
+    if "ranks" in run:
+        return [_load_leaves(Path(entry["folder"]), pid) for entry in run["ranks"]]
+    return [_load_leaves(folder, pid)]
+
+
+def compare_ranks(expected: list[list[np.ndarray]], got: list[list[np.ndarray]],
+                  same: Callable[[list[np.ndarray], list[np.ndarray]], str | None]) -> str | None:
+    """``same`` (one run's outputs against the other's: ``compare_program``) rank by rank (``rank 1: …`` for
+    a group's difference)."""
+    for rank, (a, b) in enumerate(zip(expected, got, strict=True)):
+        diff = same(a, b)
+        if diff is not None:
+            return diff if len(expected) == 1 else f"rank {rank}: {diff}"
+    return None
 
 
 def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Path,  # noqa: ANN001
@@ -506,26 +753,37 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
     t = torch_runs.get(p.id, {})
     if not t.get("ok"):
         return done("torch_error", t.get("error", "?"))
-    expected = _load_leaves(root / "torch", p.id)
+    has_parameters = t.get("has_parameters", False)
+
+    def same(a: list[np.ndarray], b: list[np.ndarray]) -> str | None:
+        return compare_program(p, a, b, has_parameters)
+
+    expected = _run_leaves(t, root / "torch", p.id)
     m = ms_runs.get(p.id, {})
     if m.get("ok"):
-        diff = compare_program(p, expected, _load_leaves(root / "ms", p.id), t.get("has_parameters", False))
+        diff = compare_ranks(expected, _run_leaves(m, root / "ms", p.id), same)
         if diff is None and not uses_torch(fixed[p.id]):
             return done("pass")
         return done("mismatch", diff or "torch still imported")
     if p.id in why:  # a line past the inputs still uses torch: the fix did not rewrite it
         return done("not_fixed", why[p.id])
+    setup = ""
     if p.id in retry:
         r = retry_runs.get(p.id, {})
+        if p.world and failed_in_setup(m, fixed[p.id]):  # the group setup was replaced too
+            converted = error_line(m.get("error", "?"))[:160]
+            setup = f"with the suite's setup {MS_SETUP}; the converted one: {converted}"
         if r.get("ok"):
-            diff = compare_program(p, expected, _load_leaves(root / "ms_inputs", p.id),
-                                   t.get("has_parameters", False))
-            return done("pass_api") if diff is None else done("mismatch", diff)
+            diff = compare_ranks(expected, _run_leaves(r, root / "ms_inputs", p.id), same)
+            if diff is None:
+                return done("pass_api", setup)
+            return done("mismatch", "; ".join(filter(None, [diff, setup])))
         m = r
     error = m.get("error", "?")
+    detail = "; ".join(filter(None, [error_line(error)[:200], setup]))
     if any(marker in error.lower() for marker in NO_KERNEL_MARKERS):
-        return done("no_cpu_kernel", error.splitlines()[0][:200])
-    return done("ms_error", error.splitlines()[0][:200] if error else "?")
+        return done("no_cpu_kernel", detail)
+    return done("ms_error", detail)
 
 
 # --- expected outcomes ----------------------------------------------------------------------------------

@@ -6,9 +6,11 @@ listed there that now passes (or fails differently) fails the test until the fil
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
 import harness
 import numpy as np
@@ -314,3 +316,79 @@ def test_in_place_random_fills_are_compared_by_shape_and_dtype() -> None:
     programs = {p.torch_api: p for p in harness.programs_for_table("2.4")}
     assert programs["torch.Tensor.cauchy_"].compare == "shape_dtype"
     assert programs["torch.Tensor.cauchy_"].source.splitlines()[-1] == "result = x0.cauchy_()"
+
+
+# --- process-group programs (group_programs.py) -------------------------------------------------------
+
+
+def test_a_process_group_program_sets_up_its_group_and_uses_rank_only_where_needed() -> None:
+    programs = {p.torch_api: p for p in harness.programs_for_table("2.6")}
+    send = programs["torch.distributed.send"]
+    assert send.world == 2 and send.skip is None
+    assert send.source.splitlines()[:4] == [
+        "import torch", "", 'torch.distributed.init_process_group("gloo")',
+        "rank = torch.distributed.get_rank()"]
+    assert send.source.splitlines()[6:] == ["if rank == 0:", "    torch.distributed.send(x0, 1)", "else:",
+                                            "    torch.distributed.recv(x1, 0)", "result = x1"]
+    reduce_all = programs["torch.distributed.all_reduce"].source.splitlines()
+    assert reduce_all[2:4] == ['torch.distributed.init_process_group("gloo")', reduce_all[3]]
+    assert reduce_all[3].startswith("x0 = torch.tensor(") and reduce_all[4:] == [
+        "torch.distributed.all_reduce(x0)", "result = x0"]
+    assert programs["torch.abs"].world == 0
+
+
+def test_ranks_are_merged_and_compared_one_by_one() -> None:
+    ok = {"ok": True, "folder": "/r"}
+    failed = {"ok": False, "error": "E", "line": 4}
+    merged = harness.merge_ranks([{"a": ok, "b": ok}, {"a": ok, "b": failed}])
+    assert merged["a"]["ok"] is True and merged["a"]["ranks"] == [ok, ok]
+    assert (merged["b"]["ok"], merged["b"]["error"], merged["b"]["line"]) == (False, "rank 1: E", 4)
+    same = [np.array([1.0, 2.0], np.float32)]
+    values = functools.partial(harness.compare, mode="values")
+    assert harness.compare_ranks([same, same], [same, same], values) is None
+    assert harness.compare_ranks([same, same], [same, [np.array([1.0, 3.0], np.float32)]], values) == (
+        "rank 1: output 0: values differ (max abs 1)")
+    assert harness.compare_ranks([same], [[np.array([1.0], np.float32)]], values) == (
+        "output 0: shape [2] vs [1]")
+
+
+def test_the_suite_setup_replaces_a_converted_group_setup_that_failed_in_it() -> None:
+    fixed = ("import mindspore\n\nmindspore.mint.distributed.init_process_group('hccl')\n"
+             "x0 = mindspore.tensor([1.0], dtype=mindspore.float32)\n"
+             "mindspore.mint.distributed.all_reduce(x0)\n"
+             "result = x0\n")
+    assert harness.with_suite_setup(fixed).splitlines()[2] == "mindspore.communication.init()"
+    assert harness.failed_in_setup({"line": 3}, fixed) and not harness.failed_in_setup({"line": 5}, fixed)
+    assert not harness.failed_in_setup({}, fixed)
+
+
+def test_error_line_skips_mindspores_empty_message_and_frame() -> None:
+    frame = "-" * 52
+    error = f"RuntimeError: \n{frame}\n- Kernel select failed:\n{frame}\nUnsupported op [Barrier] on CPU, …"
+    assert harness.error_line(error) == "RuntimeError: Unsupported op [Barrier] on CPU, …"
+    assert harness.error_line("ValueError: bad\nmore") == "ValueError: bad"
+    assert harness.error_line("") == "?"
+
+
+@needs_frameworks
+def test_a_torch_process_group_runs_every_rank_and_stops_a_stalled_group(tmp_path) -> None:
+    programs = {p.torch_api: p for p in harness.programs_for_table("2.6")}
+    reduce_all = programs["torch.distributed.all_reduce"]
+    # rank 1 waits for a message rank 0 never sends: the group is stopped, the next program still runs
+    stuck = ("import torch\n\ntorch.distributed.init_process_group('gloo')\nx = torch.zeros(1)\n"
+             "if torch.distributed.get_rank() == 1:\n    torch.distributed.recv(x, 0)\nresult = x\n")
+    runs = harness.run_group_programs("torch", [("stuck", stuck), (reduce_all.id, reduce_all.source)],
+                                      tmp_path)
+    assert [r["stuck"]["ok"] for r in runs] == [True, False]
+    assert runs[1]["stuck"]["error"] == (
+        f"stopped: still waiting {harness.GRACE_S} s after another rank had finished the program")
+    data, _dtype = reduce_all.inputs["x0"]
+    for rank in runs:  # every rank holds the sum of both ranks' (equal) inputs
+        (leaf,) = harness._load_leaves(Path(rank[reduce_all.id]["folder"]), reduce_all.id)
+        np.testing.assert_allclose(leaf, 2 * np.asarray(data, np.float32), rtol=1e-6)
+
+
+@needs_frameworks
+def test_the_runner_records_the_program_line_an_error_came_through(tmp_path) -> None:
+    runs = harness.run_programs("torch", [("bad", "def f():\n    raise ValueError('no')\n\nf()\n")], tmp_path)
+    assert (runs["bad"]["ok"], runs["bad"]["error"], runs["bad"]["line"]) == (False, "ValueError: no", 2)

@@ -302,9 +302,14 @@ def defaults_from(mindspore_api: str, overload: Signature,
 COMPLEMENT = "1 - value"
 Conversion = str | dict[str, str]
 VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
-    f"mindspore.nn.{name}": {"momentum": COMPLEMENT,
-                             "use_batch_statistics": {"True": "None", "False": "True"}}
-    for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")
+    **{f"mindspore.nn.{name}": {"momentum": COMPLEMENT,
+                                "use_batch_statistics": {"True": "None", "False": "True"}}
+       for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")},
+    # torch's backend names a device's collective library (gloo: CPU, nccl: CUDA). communication.init's
+    # None picks the library of the device MindSpore runs on (mccl on CPU, nccl on GPU, hccl on Ascend);
+    # "gloo"/"nccl" raise there. mint.distributed.init_process_group accepts "hccl" only (ValueError else).
+    "mindspore.communication.init": {"backend_name": {"'gloo'": "None", "'nccl'": "None"}},
+    "mindspore.mint.distributed.init_process_group": {"backend": {"'gloo'": "'hccl'", "'nccl'": "'hccl'"}},
 }
 
 
