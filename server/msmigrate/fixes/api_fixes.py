@@ -21,7 +21,12 @@ from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
-from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
+from msmigrate.knowledge.device_targets import (
+    DeviceTarget,
+    OutOfPlaceTarget,
+    out_of_place_target,
+    runnable_targets,
+)
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import method_as_function
 from msmigrate.knowledge.value_forms import TENSOR, TENSOR_PAIR, adapted, wrapping
@@ -393,6 +398,11 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
         swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
         if swaps:
             return _device_fix(ctx, finding, swaps)
+    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
+    if out is not None and mindspore_api == out.replaced:
+        fix = _out_of_place_fix(ctx, finding, out)
+        if fix is not None:
+            return fix
     fix = _replace(ctx, finding, row, mindspore_api)
     if fix is None and mindspore_api and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
         fix = _same_shape_candidate(ctx, finding, mindspore_api)
@@ -409,6 +419,9 @@ def written_target(ctx: FixContext, finding: Finding) -> str | None:
         swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
         if swaps:  # the first replacement (the call itself may be outside a partial context)
             return swaps[0].row.mindspore_api
+    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
+    if out is not None and mindspore_api == out.replaced:
+        return out.row.mindspore_api
     return mindspore_api
 
 
@@ -436,6 +449,60 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
         return Fix(fix.rule, key, fix.edits,
                    {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
     return first
+
+
+def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget) -> Fix | None:
+    """``x.clamp_(a, b)`` → ``x.assign_value(x.clamp(a, b))`` where the in-place API's target has no kernel
+    on the device and its out-of-place counterpart's target was verified there: ``assign_value`` writes
+    the result into the tensor and returns it, as torch's in-place call does. Only for a tensor written as
+    a name or an attribute (evaluated twice); None where the call cannot be rewritten."""
+    from dataclasses import replace
+
+    call = ctx.call_of(finding)
+    ref = ctx.reference_of(finding)
+    if call is None or ref is None:
+        return None
+    if finding.usage is UsageKind.TENSOR_METHOD:
+        tensor = ref.value if isinstance(ref, ast.Attribute) and call.func is ref else None
+    else:
+        inputs = [k.value for k in call.keywords if k.arg == "input"]
+        tensor = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else next(
+            iter(inputs), None)
+    if tensor is None or not _plain_reference(tensor):
+        return None
+    counterpart = replace(finding, torch_api=found.torch_api, mindspore_api=found.row.mindspore_api)
+    planned = _planned_for(ctx, counterpart, found.row, found.table, found.derived)
+    fix = _replace(ctx, planned, found.row, found.row.mindspore_api, wrapped=True)
+    if fix is None or not fix.edits:
+        return fix
+    start = ctx.node_range(call)[:2]
+    end = ctx.node_range(call)[2:]
+    receiver = ctx.text(tensor)
+    edits = list(fix.edits)
+    opening = next((i for i, e in enumerate(edits) if (e.line, e.column) == start), None)
+    if opening is None:
+        edits.append(TextEdit(*start, *start, f"{receiver}.assign_value("))
+    else:
+        e = edits[opening]
+        edits[opening] = TextEdit(e.line, e.column, e.end_line, e.end_column,
+                                  f"{receiver}.assign_value({e.new_text}")
+    closing = next((i for i, e in enumerate(edits)
+                    if (e.line, e.column) == end and (e.end_line, e.end_column) == end), None)
+    if closing is None:
+        edits.append(TextEdit(*end, *end, ")"))
+    else:
+        e = edits[closing]
+        edits[closing] = TextEdit(e.line, e.column, e.end_line, e.end_column, e.new_text + ")")
+    base = (message_ref(fix.title_key, **fix.title_args),)
+    return Fix(fix.rule, "fix.in_place_out_of_place", edits,
+               {"base": base, "replaced": found.replaced, "device": found.device, "tensor": receiver})
+
+
+def _plain_reference(node: ast.expr) -> bool:
+    """A name or a chain of attributes of one (``x``, ``self.weight``): reading it twice reads the same."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _planned_for(ctx: FixContext, finding: Finding, row: MappingRow, table: str,
@@ -498,7 +565,9 @@ def _same_shape_candidate(ctx: FixContext, finding: Finding, mindspore_api: str)
 
 
 def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
-             mindspore_api: str | None) -> Fix | None:
+             mindspore_api: str | None, wrapped: bool = False) -> Fix | None:
+    """The fix writing ``mindspore_api`` for the finding (``wrapped``: the out-of-place counterpart of an
+    in-place call, whose result :func:`_out_of_place_fix` writes back)."""
     if not mindspore_api or not _MINDSPORE_NAME.match(mindspore_api):
         return None
     ref = ctx.reference_of(finding)
@@ -506,7 +575,7 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         return None
     call = ctx.call_of(finding)
     as_function = (finding.usage is UsageKind.TENSOR_METHOD and call is not None
-                   and isinstance(ref, ast.Attribute) and not _in_place(ref.attr)
+                   and isinstance(ref, ast.Attribute) and (wrapped or not _in_place(ref.attr))
                    and method_as_function(ctx.kb.torch_kind(finding.torch_api),
                                           ctx.kb.mindspore_kind(mindspore_api)))
     if not as_function and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):

@@ -10,7 +10,9 @@ for table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); 
 passed the numeric check on that device is the replacement; failing that, a target whose only recorded
 failure is int32 indices (or integers) where torch returns int64 (same values; the fix title says so),
 a table's first. Only recorded facts are used: without verification data for a device, the table's
-target stands.
+target stands. An in-place API with none of these (``x.clamp_``) gets its out-of-place counterpart's target
+verified on the device (:func:`out_of_place_target`): the fix writes the result back with
+``Tensor.assign_value``.
 """
 
 from __future__ import annotations
@@ -116,3 +118,55 @@ def without_kernel(torch_api: str, version: str, device: str) -> str | None:
 
 def _order(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfPlaceTarget:
+    """For an in-place torch API whose target has no kernel on the device: its out-of-place torch API
+    (``torch.Tensor.clamp`` for ``torch.Tensor.clamp_``) and that API's target verified on the device."""
+
+    torch_api: str  # the out-of-place torch API
+    row: MappingRow  # its row (of ``table``, or a derived one)
+    table: str
+    replaced: str  # the in-place API's target, which has no kernel there
+    device: str
+    derived: DerivedMapping | None = None
+
+
+def in_place(name: str) -> bool:
+    """Whether the last part of ``name`` is torch's spelling of an in-place operation (``clamp_``)."""
+    last = name.rpartition(".")[2]
+    return last.endswith("_") and not last.endswith("__") and len(last) > 1
+
+
+def out_of_place_target(torch_api: str, version: str, device: str = "CPU") -> OutOfPlaceTarget | None:
+    """The out-of-place counterpart of the in-place ``torch_api`` when neither table ``version``'s target
+    nor a replacement of it runs on ``device``, and the counterpart's target passed the numeric check
+    there (its table target, else its first verified replacement); None otherwise."""
+    device = device.upper() if device.lower() != "ascend" else "Ascend"
+    return _out_of_place_target(torch_api, version, device)
+
+
+@cache
+def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlaceTarget | None:
+    from msmigrate.check.verified import verified_status
+
+    if not in_place(torch_api) or _runnable_targets(torch_api, version, device):
+        return None
+    replaced = without_kernel(torch_api, version, device)
+    if replaced is None:
+        return None
+    out = torch_api[:-1]
+    for target in _runnable_targets(out, version, device):  # the counterpart has no kernel either
+        if target.verified:
+            return OutOfPlaceTarget(out, target.row, target.table, replaced, device, target.derived)
+    kb = get_knowledge_base(version)
+    row = kb.row(out)
+    if row is not None and row.mindspore_api and row.mindspore_api != replaced:
+        status = verified_status(row.torch_api, version, device)
+        if status is not None and status.passed and status.mindspore_api == row.mindspore_api:
+            return OutOfPlaceTarget(out, row, version, replaced, device)
+    derived = kb.derived(out) if row is None and device == CHECK_DEVICE else None
+    if derived is not None and derived.verified and derived.mindspore_api != replaced:
+        return OutOfPlaceTarget(out, derived.row, version, replaced, device, derived)
+    return None
