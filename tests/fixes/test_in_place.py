@@ -1,0 +1,68 @@
+"""In-place APIs whose target has no kernel on the device (knowledge/device_targets.out_of_place_target):
+the out-of-place counterpart's target verified there computes the result, ``Tensor.assign_value`` writes it
+into the tensor and returns it (MindSpore 2.10: ``x.assign_value(v) is x``, aliases of ``x`` see the new
+values; a view's base is not updated, which the title says)."""
+
+from __future__ import annotations
+
+from msmigrate.analysis.analyzer import analyze_source
+from msmigrate.fixes.api import fix_all, fixes_for
+from msmigrate.fixes.safety import is_safe
+from msmigrate.knowledge.device_targets import out_of_place_target
+
+
+def test_counterpart_targets() -> None:
+    found = out_of_place_target("torch.Tensor.clamp_", "2.6")
+    assert (found.torch_api, found.row.mindspore_api, found.table, found.replaced) == (
+        "torch.Tensor.clamp", "mindspore.Tensor.clamp", "2.6", "mindspore.Tensor.clamp_")
+    # the counterpart's own table target has no CPU kernel either: its verified replacement (2.4 table)
+    found = out_of_place_target("torch.nn.functional.elu_", "2.6")
+    assert (found.row.mindspore_api, found.table) == ("mindspore.ops.elu", "2.4")
+    # not in place, a target with a CPU kernel, another device without derived checks: nothing
+    assert out_of_place_target("torch.Tensor.clamp", "2.6") is None
+    assert out_of_place_target("torch.Tensor.abs_", "2.6") is None
+    assert out_of_place_target("torch.Tensor.clamp_", "2.6", "GPU") is None
+
+
+def test_in_place_calls_write_the_out_of_place_result_back(kb26) -> None:
+    source = (
+        "import torch\nimport torch.nn.functional as F\nx = torch.ones(3)\n"
+        "y = x.clamp_(0.0, 1.0)\n"
+        "F.relu_(self.h)\n"
+        "w = torch.clamp_(x, min=0.5)\n"
+        "x.sigmoid_().sum()\n"
+    )
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == (
+        "import mindspore\nx = mindspore.mint.ones(3)\n"
+        "y = x.assign_value(x.clamp(0.0, 1.0))\n"
+        "self.h.assign_value(mindspore.ops.relu(self.h))\n"
+        "w = x.assign_value(mindspore.mint.clamp(x, min=0.5))\n"
+        "x.assign_value(x.sigmoid()).sum()\n"
+    )
+
+
+def test_a_tensor_read_twice_only_when_plain(kb26) -> None:
+    """x[0] / f(x) would be evaluated twice (and x[0].assign_value would not update x): no rewrite."""
+    source = "import torch\nx = torch.ones(3)\nx[0].clamp_(0, 1)\nx.abs().tanh_()\ntorch.tanh_(x[1:])\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    # (the function keeps the ordinary rewrite to its derived target, as without a device replacement)
+    assert new == ("import mindspore\nx = mindspore.mint.ones(3)\nx[0].clamp_(0, 1)\nx.abs().tanh_()\n"
+                   "mindspore.ops.tanh_(x[1:])\n")
+
+
+def test_title_and_safety(kb26) -> None:
+    source = "import torch\nx = torch.ones(3)\ny = x.clamp_(0.0, 1.0)\n"
+    findings = [f for f in analyze_source(source, "m.py", kb26).findings
+                if f.torch_api == "torch.Tensor.clamp_"]
+    (fix,) = [f for f in fixes_for(source, "m.py", findings, kb26) if f.edits]
+    assert fix.title("en") == (
+        "Rename .clamp_ to .clamp (mindspore.Tensor.clamp), then write the result into x with "
+        "Tensor.assign_value, which returns it (mindspore.Tensor.clamp_ has no CPU kernel in MindSpore "
+        "2.10; this out-of-place target was verified on CPU; unlike torch, a view of another tensor does "
+        "not update that tensor)")
+    assert fix.title("zh") == (
+        "将 .clamp_ 改为 .clamp（mindspore.Tensor.clamp），再用 Tensor.assign_value 将结果写回 x 并返回它"
+        "（mindspore.Tensor.clamp_ 在 MindSpore 2.10 中没有 CPU 算子实现；该非原地目标已在 CPU 上验证；"
+        "与 torch 不同，若它是另一张量的视图，不会更新那个张量）")
+    assert is_safe(findings[0], kb26) is False
