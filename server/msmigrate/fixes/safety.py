@@ -13,7 +13,8 @@ A fix is safe when the rewrite cannot change what the program computes:
 * an API replacement of a *consistent* mapping whose two installed signatures have the same
   parameters in the same order (a rename of the function only).
 
-Everything else (differences not verified, equivalent replacements of missing APIs, checkpoint loading,
+Everything else (differences not verified, equivalent replacements of missing APIs, an in-place call
+rewritten to ``assign_value`` of its out-of-place counterpart, checkpoint loading,
 which needs the file converted, the training step rewritten with ``value_and_grad``, which moves code into
 a function) is *unsafe*: the
 editor still offers it, ``msmigrate fix`` applies it only when asked.
@@ -43,11 +44,13 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
     if finding.usage is UsageKind.REFERENCE and finding.mindspore_api:
         return True
     from msmigrate.check.verified import verified_status
-    from msmigrate.knowledge.device_targets import runnable_target
+    from msmigrate.knowledge.device_targets import out_of_place_target, runnable_target
 
     target = runnable_target(finding.torch_api, kb.version, "CPU")
     if target is not None:  # the fix writes another target: safe when it passed the check on CPU
         return target.verified
+    if out_of_place_target(finding.torch_api, kb.version, "CPU") is not None:
+        return False  # the result is written back with assign_value: a view's base is not updated
     status = verified_status(finding.torch_api, kb.version, "CPU")
     if status is not None and status.status in ("pass", "fail"):
         return status.passed
