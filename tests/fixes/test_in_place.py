@@ -66,3 +66,23 @@ def test_title_and_safety(kb26) -> None:
         "（mindspore.Tensor.clamp_ 在 MindSpore 2.10 中没有 CPU 算子实现；该非原地目标已在 CPU 上验证；"
         "与 torch 不同，若它是另一张量的视图，不会更新那个张量）")
     assert is_safe(findings[0], kb26) is False
+
+
+def test_scatter_add_gets_the_pairs_renames(kb26) -> None:
+    """Tensor.scatter_add's CPU replacement ops.tensor_scatter_elements comes from the 1.10 table without
+    renames: param_facts.PAIR_RENAMES gives dim→axis, index→indices, src→updates (with reduction='add');
+    the in-place scatter_add_ writes the same result back."""
+    source = (
+        "import torch\nx = torch.ones(3, 4)\n"
+        "y = x.scatter_add(1, idx, src)\n"
+        "v = x.scatter_add(dim=1, index=idx, src=src)\n"
+        "z = x.scatter_add_(1, idx, src)\n"
+    )
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == (
+        "import mindspore\nx = mindspore.mint.ones(3, 4)\n"
+        "y = mindspore.ops.tensor_scatter_elements(x, axis=1, indices=idx, updates=src, reduction='add')\n"
+        "v = mindspore.ops.tensor_scatter_elements(x, axis=1, indices=idx, updates=src, reduction='add')\n"
+        "z = x.assign_value(mindspore.ops.tensor_scatter_elements(x, axis=1, indices=idx, updates=src, "
+        "reduction='add'))\n"
+    )

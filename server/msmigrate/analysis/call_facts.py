@@ -34,6 +34,7 @@ from msmigrate.knowledge.param_facts import (
     literal_kind,
     method_as_function,
     mindspore_value,
+    pair_renames,
     plan_arguments,
     same_default,
 )
@@ -159,7 +160,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     keywords = [k.arg for k in call.keywords if k.arg is not None]
     torch_names = [p["name"] for p in binding.signature] if binding else []
     same_target = target == table_target
-    renames = {**row.input_renames, **row.param_renames} if row is not None and same_target else {}
+    renames = pair_renames(torch_api, target)
+    renames.update({**row.input_renames, **row.param_renames} if row is not None and same_target else {})
     plan = plan_arguments(positional, keywords, torch_names, ms_signatures, renames)
     if plan is None:
         return None

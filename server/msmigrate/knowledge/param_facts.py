@@ -258,6 +258,20 @@ PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
 }
 
 
+# Parameter renames of one torch API → MindSpore API pair, where the row that offers the pair has none (a
+# candidate from an older table, whose renames were not documented): reviewed against both signatures.
+_SCATTER_ADD = {"dim": "axis", "index": "indices", "src": "updates"}
+PAIR_RENAMES: dict[tuple[str, str], dict[str, str]] = {
+    ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): {"input": "input_x", **_SCATTER_ADD},
+    ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): _SCATTER_ADD,
+}
+
+
+def pair_renames(torch_api: str, mindspore_api: str) -> dict[str, str]:
+    """The reviewed renames of :data:`PAIR_RENAMES` for the pair (empty when none)."""
+    return dict(PAIR_RENAMES.get((torch_api, mindspore_api), {}))
+
+
 def companions(mindspore_api: str, overload: Signature, passed_targets: set[str],
                torch_api: str = "") -> list[tuple[str, str, str]]:
     """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` (and of :data:`PAIR_COMPANIONS`
