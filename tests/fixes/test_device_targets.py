@@ -182,3 +182,32 @@ def test_an_in_place_method_is_not_rewritten_to_a_function(kb26) -> None:
     source = "import torch\nx = torch.ones(2, 3)\nx.scatter_(1, idx, src)\n"
     new, _applied = fix_all(source, "m.py", kb26)
     assert new.endswith("x.scatter_(1, idx, src)\n")
+
+
+def test_a_target_whose_only_difference_a_result_form_corrects_is_offered_unverified(kb26) -> None:
+    """2.6's mint.bincount has no CPU kernel; the 2.4 table's ops.bincount runs on CPU and its check failed
+    only on float counts (note bincount_float_output), which the fix's result form .long() corrects:
+    offered last, not safe, titled so; with weights the form does not apply and the title says the
+    call's dtype was not checked."""
+    (target,) = runnable_targets("torch.bincount", "2.6")
+    assert (target.row.mindspore_api, target.table, target.verified, target.note) == (
+        "mindspore.ops.bincount", "2.4", False, "bincount_float_output")
+    source = "import torch\ny = torch.bincount(idx, minlength=5)\nz = torch.bincount(idx, weights=w)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == ("import mindspore\ny = mindspore.ops.bincount(idx, minlength=5).long()\n"
+                   "z = mindspore.ops.bincount(idx, weights=w)\n")
+    findings = [f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.bincount"]
+    first, second = (f for f in fixes_for(source, "m.py", findings, kb26))
+    assert first.title("en") == (
+        "Replace torch.bincount with mindspore.ops.bincount (arguments: → (…).long()) "
+        "(mindspore.mint.bincount has no CPU kernel in MindSpore 2.10; this target, from the 2.4 table, runs "
+        "on CPU; its check differed only in the result's dtype, which this fix converts to torch's)")
+    assert first.title("zh") == (
+        "将 torch.bincount 替换为 mindspore.ops.bincount（参数：→ (…).long()）（mindspore.mint.bincount 在 "
+        "MindSpore 2.10 中没有 CPU 算子实现；该目标来自 2.4 映射表，可在 CPU 上运行；其检查仅结果的数据类型"
+        "不同，本修复已将其转换为 torch 的类型）")
+    assert second.title("en") == (
+        "Replace torch.bincount with mindspore.ops.bincount (mindspore.mint.bincount has no CPU kernel in "
+        "MindSpore 2.10; this target, from the 2.4 table, runs on CPU; its check, without the arguments "
+        "this call passes, differed only in the result's dtype; this call's result dtype was not checked)")
+    assert all(is_safe(f, kb26) is False for f in findings)

@@ -29,7 +29,7 @@ from msmigrate.knowledge.device_targets import (
 )
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import method_as_function
-from msmigrate.knowledge.value_forms import TENSOR, TENSOR_PAIR, adapted, wrapping
+from msmigrate.knowledge.value_forms import TENSOR, TENSOR_PAIR, adapted, corrects, wrapping
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -440,7 +440,11 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
             first = first or fix
             continue
         base = (message_ref(fix.title_key, **fix.title_args),)
-        if swap.derived is not None:
+        if not swap.verified and corrects(swap.row.mindspore_api or "", swap.note):
+            plan = planned.message_args.get("arg_plan")
+            formed = plan is not None and len(plan) > 7 and bool(plan[7])
+            key = "fix.device_target_result_form" if formed else "fix.device_target_result_form_unchecked"
+        elif swap.derived is not None:
             key = "fix.device_target_derived" if swap.verified else "fix.device_target_derived_int32"
         elif swap.verified:
             key = "fix.device_target"

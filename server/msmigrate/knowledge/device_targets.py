@@ -9,10 +9,11 @@ the derived candidates of every table (this one first), then their CPU alternati
 for table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); the first whose target
 passed the numeric check on that device is the replacement; failing that, a target whose only recorded
 failure is int32 indices (or integers) where torch returns int64 (same values; the fix title says so),
-a table's first. Only recorded facts are used: without verification data for a device, the table's
-target stands. An in-place API with none of these (``x.clamp_``) gets its out-of-place counterpart's target
-verified on the device (:func:`out_of_place_target`): the fix writes the result back with
-``Tensor.assign_value``.
+a table's first; last, a target whose only recorded difference is one the fix's result form corrects
+(``value_forms.corrects``: float counts written ``.long()``). Only recorded facts are used: without
+verification data for a device, the table's target stands. An in-place API with none of these
+(``x.clamp_``) gets its out-of-place counterpart's target verified on the device
+(:func:`out_of_place_target`): the fix writes the result back with ``Tensor.assign_value``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from functools import cache
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
 from msmigrate.knowledge.derived import CHECK_DEVICE, DerivedMapping
 from msmigrate.knowledge.model import MappingRow
+from msmigrate.knowledge.value_forms import corrects
 
 NO_KERNEL = "unsupported_on_device"
 
@@ -35,7 +37,7 @@ class DeviceTarget:
     device: str
     derived: DerivedMapping | None = None  # set when the replacement is a derived candidate
     verified: bool = True  # False: same values on the device, but int32 indices where torch gives int64
-    note: str | None = None  # with ``verified`` False: the check's note (one of SAME_VALUES_NOTES)
+    note: str | None = None  # with ``verified`` False: the check's note (SAME_VALUES_NOTES, or corrected)
 
 
 # The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the
@@ -67,6 +69,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
     others = sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)
     verified: list[DeviceTarget] = []
     same_values: list[DeviceTarget] = []
+    corrected: list[DeviceTarget] = []  # the check's one difference is what the fix's result form corrects
     for other in others:
         row = get_knowledge_base(other).row(torch_api)
         if row is None or not row.mindspore_api or row.mindspore_api == replaced:
@@ -78,6 +81,8 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
             verified.append(DeviceTarget(row, other, replaced, device))
         elif status.status == "fail" and status.note in SAME_VALUES_NOTES:
             same_values.append(DeviceTarget(row, other, replaced, device, verified=False, note=status.note))
+        elif status.status == "fail" and corrects(row.mindspore_api, status.note):
+            corrected.append(DeviceTarget(row, other, replaced, device, verified=False, note=status.note))
     if device == CHECK_DEVICE:
         tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
         found_in = [(other, entry.candidates) for other, table in tables
@@ -93,8 +98,12 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
                     same_values.append(
                         DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False,
                                      note=candidate.check_note))
+                elif candidate.check == "fail" and corrects(candidate.mindspore_api, candidate.check_note):
+                    corrected.append(
+                        DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False,
+                                     note=candidate.check_note))
     found: dict[str, DeviceTarget] = {}
-    for target in (*verified, *same_values):  # one per MindSpore API, best first
+    for target in (*verified, *same_values, *corrected):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)
     return tuple(found.values())
 

@@ -45,6 +45,17 @@ RESULT_FORMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mindspore.Tensor.bincount": (INT64, ("weights",)),
 }
 
+# check notes (``check/spec_table.py``) recording a difference that a result form corrects: the form
+CORRECTED_BY: dict[str, str] = {"bincount_float_output": INT64}
+
+
+def corrects(mindspore_api: str, note: str | None) -> bool:
+    """Whether the fix's result form for ``mindspore_api`` (:data:`RESULT_FORMS`) turns the one difference
+    the check recorded (``note``) into torch's result (float counts → ``.long()``)."""
+    form = CORRECTED_BY.get(note or "")
+    return form is not None and RESULT_FORMS.get(mindspore_api, ("", ()))[0] == form
+
+
 # MindSpore API → (its dtype parameter, the parameter torch infers the dtype from, the dtype MindSpore
 # uses when none is passed)
 DTYPE_FROM: dict[str, tuple[str, str, str]] = {
