@@ -200,14 +200,33 @@ def test_a_target_whose_only_difference_a_result_form_corrects_is_offered_unveri
     first, second = (f for f in fixes_for(source, "m.py", findings, kb26))
     assert first.title("en") == (
         "Replace torch.bincount with mindspore.ops.bincount (arguments: → (…).long()) "
-        "(mindspore.mint.bincount has no CPU kernel in MindSpore 2.10; this target, from the 2.4 table, runs "
-        "on CPU; its check differed only in the result's dtype, which this fix converts to torch's)")
+        "(mindspore.mint.bincount has no CPU kernel in MindSpore 2.10; this target runs on CPU; its check "
+        "differed only in the result's type, which this fix converts to torch's)")
     assert first.title("zh") == (
         "将 torch.bincount 替换为 mindspore.ops.bincount（参数：→ (…).long()）（mindspore.mint.bincount 在 "
-        "MindSpore 2.10 中没有 CPU 算子实现；该目标来自 2.4 映射表，可在 CPU 上运行；其检查仅结果的数据类型"
-        "不同，本修复已将其转换为 torch 的类型）")
+        "MindSpore 2.10 中没有 CPU 算子实现；该目标可在 CPU 上运行；其检查仅结果的类型不同，"
+        "本修复已将其转换为 torch 的类型）")
     assert second.title("en") == (
         "Replace torch.bincount with mindspore.ops.bincount (mindspore.mint.bincount has no CPU kernel in "
-        "MindSpore 2.10; this target, from the 2.4 table, runs on CPU; its check, without the arguments "
-        "this call passes, differed only in the result's dtype; this call's result dtype was not checked)")
+        "MindSpore 2.10; this target runs on CPU; its check, without the arguments this call passes, "
+        "differed only in the result's type; this call's result type was not checked)")
     assert all(is_safe(f, kb26) is False for f in findings)
+
+
+
+def test_a_bool_tensor_result_is_made_a_python_bool(kb26) -> None:
+    """numpy.array_equal (CPU alternative of 2.6's mint.equal) returns a bool tensor of shape (); torch.equal
+    a Python bool (check note bool_tensor_result): the fix writes bool(…), not safe."""
+    (target,) = runnable_targets("torch.equal", "2.6")
+    assert (target.row.mindspore_api, target.verified, target.note) == (
+        "mindspore.numpy.array_equal", False, "bool_tensor_result")
+    source = "import torch\nif torch.equal(x, y):\n    pass\nz = torch.equal(input=x, other=y)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == ("import mindspore\nif bool(mindspore.numpy.array_equal(x, y)):\n    pass\n"
+                   "z = bool(mindspore.numpy.array_equal(a1=x, a2=y))\n")
+    findings = [f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.equal"]
+    assert fixes_for(source, "m.py", findings[:1], kb26)[0].title("en") == (
+        "Replace torch.equal with mindspore.numpy.array_equal (arguments: → bool(…)) (mindspore.mint.equal "
+        "has no CPU kernel in MindSpore 2.10; this target runs on CPU; its check differed only in the "
+        "result's type, which this fix converts to torch's)")
+    assert is_safe(findings[0], kb26) is False

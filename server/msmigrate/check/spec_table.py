@@ -633,6 +633,8 @@ add("torch.randint_like", args=[X, 5], **RANDOM)
 add("torch.normal", args=[X, P(2, 3, 4)], **RANDOM)
 add("torch.bernoulli torch.Tensor.bernoulli", args=[P(2, 3, 4, low=0.1, high=0.9)], **RANDOM)
 add("torch.multinomial torch.Tensor.multinomial", args=[P(2, 4), 2], **RANDOM)
+# numpy.array_equal returns a bool tensor of shape () (torch: a Python bool; the fix writes bool(…))
+add_pair("torch.equal", "mindspore.numpy.array_equal", args=[X, X], note="bool_tensor_result")
 add_pair("torch.multinomial", "mindspore.ops.multinomial", args=[P(2, 4), 2], compare="shape_dtype",
          note="random_int32_indices")
 add("torch.poisson", args=[P(2, 3, 4)], **RANDOM)

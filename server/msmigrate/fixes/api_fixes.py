@@ -29,7 +29,7 @@ from msmigrate.knowledge.device_targets import (
 )
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import method_as_function
-from msmigrate.knowledge.value_forms import TENSOR, TENSOR_PAIR, adapted, corrects, wrapping
+from msmigrate.knowledge.value_forms import CORRECTED_BY, TENSOR, TENSOR_PAIR, adapted, wrapping
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -378,14 +378,17 @@ def _spelled(ctx: FixContext, value: str, line: int, edits: list[TextEdit]) -> s
     return text
 
 
-def _result_edit(ctx: FixContext, finding: Finding, call: ast.Call | None) -> TextEdit | None:
-    """The edit turning the call's MindSpore result into torch's form (``[0]``, ``.long()``), if any."""
+def _result_edits(ctx: FixContext, finding: Finding, call: ast.Call | None) -> list[TextEdit]:
+    """The edits turning the call's MindSpore result into torch's form (``[0]``, ``.long()``,
+    ``bool(…)``), if any."""
     plan = finding.message_args.get("arg_plan")
     form = plan[7] if plan is not None and len(plan) > 7 else ""
     if not form or call is None:
-        return None
-    _line, _col, end_line, end_col = ctx.node_range(call)
-    return TextEdit(end_line, end_col, end_line, end_col, adapted(form, "", call))
+        return []
+    line, col, end_line, end_col = ctx.node_range(call)
+    prefix, suffix = wrapping(form, call)
+    edits = [TextEdit(end_line, end_col, end_line, end_col, suffix)]
+    return [TextEdit(line, col, line, col, prefix), *edits] if prefix else edits
 
 
 def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -440,7 +443,7 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
             first = first or fix
             continue
         base = (message_ref(fix.title_key, **fix.title_args),)
-        if not swap.verified and corrects(swap.row.mindspore_api or "", swap.note):
+        if not swap.verified and swap.note in CORRECTED_BY:
             plan = planned.message_args.get("arg_plan")
             formed = plan is not None and len(plan) > 7 and bool(plan[7])
             key = "fix.device_target_result_form" if formed else "fix.device_target_result_form_unchecked"
@@ -593,10 +596,12 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         if outcome is None or isinstance(outcome, Fix):
             return outcome
         edits, changes = outcome
-        result = _result_edit(ctx, finding, call)
-        if result is not None:
-            edits.append(result)
-            changes.append(f"→ (…){result.new_text}")
+        result = _result_edits(ctx, finding, call)
+        if result:
+            edits.extend(result)
+            shown = (result[0].new_text + "…" + result[1].new_text if len(result) > 1
+                     else "(…)" + result[0].new_text)
+            changes.append(f"→ {shown}")
     args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
     if "arg_plan" in finding.message_args:
         review = finding.rule == "MSM101"

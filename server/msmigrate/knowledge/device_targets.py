@@ -81,7 +81,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
             verified.append(DeviceTarget(row, other, replaced, device))
         elif status.status == "fail" and status.note in SAME_VALUES_NOTES:
             same_values.append(DeviceTarget(row, other, replaced, device, verified=False, note=status.note))
-        elif status.status == "fail" and corrects(row.mindspore_api, status.note):
+        elif status.status == "fail" and corrects(row.mindspore_api, status.note, status.reason):
             corrected.append(DeviceTarget(row, other, replaced, device, verified=False, note=status.note))
     if device == CHECK_DEVICE:
         tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
@@ -98,7 +98,8 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
                     same_values.append(
                         DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False,
                                      note=candidate.check_note))
-                elif candidate.check == "fail" and corrects(candidate.mindspore_api, candidate.check_note):
+                elif candidate.check == "fail" and corrects(candidate.mindspore_api, candidate.check_note,
+                                                             candidate.check_reason):
                     corrected.append(
                         DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False,
                                      note=candidate.check_note))

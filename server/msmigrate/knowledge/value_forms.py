@@ -10,8 +10,10 @@ Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``
   ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means ``(n, n)``.
 - :data:`RESULT_FORMS`: results MindSpore returns in another form. ``FIRST_OUTPUT``: a tuple whose first
   item is torch's result (``ops.ctc_loss`` also returns ``log_alpha``): ``call[0]``. ``INT64``: float
-  counts where torch returns int64 (``bincount`` without weights): ``call.long()``. A form applies unless
-  the call passes one of the parameters listed with it (with weights, torch's counts are floats too).
+  counts where torch returns int64 (``bincount`` without weights): ``call.long()``. ``PYTHON_BOOL``: a bool
+  tensor of shape () where torch returns a Python bool (``numpy.array_equal``): ``bool(call)``. A form
+  applies unless the call passes one of the parameters listed with it (with weights, torch's counts are
+  floats too).
 - :data:`DTYPE_FROM`: a MindSpore ``dtype`` whose default is fixed where torch infers the dtype from
   another argument (``ops.full``'s default is int64 whatever ``fill_value`` is; torch's ``full`` follows
   ``fill_value``: float32 for a float): the fix passes torch's dtype when that argument is a literal.
@@ -26,6 +28,7 @@ TENSOR = "tensor"
 TENSOR_PAIR = "tensor_pair"
 FIRST_OUTPUT = "first_output"
 INT64 = "int64"
+PYTHON_BOOL = "python_bool"
 
 ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.index_add": {"indices": INT32},
@@ -43,17 +46,20 @@ RESULT_FORMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mindspore.ops.ctc_loss": (FIRST_OUTPUT, ()),
     "mindspore.ops.bincount": (INT64, ("weights",)),
     "mindspore.Tensor.bincount": (INT64, ("weights",)),
+    "mindspore.numpy.array_equal": (PYTHON_BOOL, ()),
 }
 
 # check notes (``check/spec_table.py``) recording a difference that a result form corrects: the form
-CORRECTED_BY: dict[str, str] = {"bincount_float_output": INT64}
+CORRECTED_BY: dict[str, str] = {"bincount_float_output": INT64, "bool_tensor_result": PYTHON_BOOL}
 
 
-def corrects(mindspore_api: str, note: str | None) -> bool:
+def corrects(mindspore_api: str, note: str | None, reason: str | None) -> bool:
     """Whether the fix's result form for ``mindspore_api`` (:data:`RESULT_FORMS`) turns the one difference
-    the check recorded (``note``) into torch's result (float counts → ``.long()``)."""
+    the check recorded (``note``, with the values equal: ``reason`` dtype_mismatch) into torch's result
+    (float counts → ``.long()``, a bool tensor → ``bool(…)``)."""
     form = CORRECTED_BY.get(note or "")
-    return form is not None and RESULT_FORMS.get(mindspore_api, ("", ()))[0] == form
+    return (form is not None and reason == "dtype_mismatch"
+            and RESULT_FORMS.get(mindspore_api, ("", ()))[0] == form)
 
 
 # MindSpore API → (its dtype parameter, the parameter torch infers the dtype from, the dtype MindSpore
@@ -144,6 +150,8 @@ def wrapping(form: str, node: ast.expr, tensor: str = "mindspore.tensor") -> tup
         return f"{tensor}(", ").reshape(-1).broadcast_to((2,))"
     if form in (TENSOR, TENSOR_PAIR):
         return f"{tensor}(", ")"
+    if form == PYTHON_BOOL:
+        return "bool(", ")"
     suffix = {INT32: ".int()", INT64: ".long()", FIRST_OUTPUT: "[0]"}[form]
     return ("(", ")" + suffix) if _needs_parentheses(node) else ("", suffix)
 

@@ -172,6 +172,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore returns float32 counts where torch returns int64",
         "MindSpore 返回 float32 计数，torch 返回 int64",
     ),
+    "check.note.bool_tensor_result": (
+        "MindSpore returns a bool tensor of shape () where torch returns a Python bool",
+        "MindSpore 返回形状为 () 的布尔张量，torch 返回 Python bool",
+    ),
     "check.note.class_to_function": (
         "the table maps the torch layer to a MindSpore function; checked by calling the function",
         "映射表把 torch 层映射到 MindSpore 函数；检查时直接调用该函数",

@@ -30,19 +30,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "视图，不会更新那个张量）",
     ),
     "fix.device_target_result_form": (
-        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, from the "
-        "{table} table, runs on {device}; its check differed only in the result's dtype, which this fix "
-        "converts to torch's)",
-        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
-        "映射表，可在 {device} 上运行；其检查仅结果的数据类型不同，本修复已将其转换为 torch 的类型）",
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target runs on "
+        "{device}; its check differed only in the result's type, which this fix converts to torch's)",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标可在 {device} "
+        "上运行；其检查仅结果的类型不同，本修复已将其转换为 torch 的类型）",
     ),
     "fix.device_target_result_form_unchecked": (
-        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, from the "
-        "{table} table, runs on {device}; its check, without the arguments this call passes, differed "
-        "only in the result's dtype; this call's result dtype was not checked)",
-        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
-        "映射表，可在 {device} 上运行；其检查（未传本调用所传参数）仅结果的数据类型不同；本调用结果的数据类型"
-        "未经检查）",
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target runs on "
+        "{device}; its check, without the arguments this call passes, differed only in the result's type; "
+        "this call's result type was not checked)",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标可在 {device} "
+        "上运行；其检查（未传本调用所传参数）仅结果的类型不同；本调用结果的类型未经检查）",
     ),
     "fix.other_table_target": (
         "{base:messages} ({replaced} is used another way (a class vs a function); this target is from the "
