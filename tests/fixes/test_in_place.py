@@ -8,7 +8,7 @@ from __future__ import annotations
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.fixes.safety import is_safe
-from msmigrate.knowledge.device_targets import out_of_place_target
+from msmigrate.knowledge.device_targets import out_of_place_target, same_arguments
 
 
 def test_counterpart_targets() -> None:
@@ -18,6 +18,8 @@ def test_counterpart_targets() -> None:
     # the counterpart's own table target has no CPU kernel either: its verified replacement (2.4 table)
     found = out_of_place_target("torch.nn.functional.elu_", "2.6")
     assert (found.row.mindspore_api, found.table) == ("mindspore.ops.elu", "2.4")
+    # torch's x.bernoulli_() samples with p=0.5, x.bernoulli() with the tensor's values (p required there)
+    assert out_of_place_target("torch.Tensor.bernoulli_", "2.6") is None
     # not in place, a target with a CPU kernel, another device without derived checks: nothing
     assert out_of_place_target("torch.Tensor.clamp", "2.6") is None
     assert out_of_place_target("torch.Tensor.abs_", "2.6") is None
@@ -86,3 +88,19 @@ def test_scatter_add_gets_the_pairs_renames(kb26) -> None:
         "z = x.assign_value(mindspore.ops.tensor_scatter_elements(x, axis=1, indices=idx, updates=src, "
         "reduction='add'))\n"
     )
+
+
+def test_same_arguments() -> None:
+    inplace = [[{"name": "input", "kind": "positional_or_keyword"},
+                {"name": "alpha", "kind": "positional_or_keyword", "default": "..."}]]
+    out = [[{"name": "input", "kind": "positional_or_keyword"},
+            {"name": "alpha", "kind": "positional_or_keyword", "default": "1.0"},
+            {"name": "inplace", "kind": "positional_or_keyword", "default": "False"}]]
+    assert same_arguments(inplace, out) is True
+    assert same_arguments(out, inplace) is False  # a parameter the other lacks
+    required = [[{"name": "input", "kind": "positional_or_keyword"},
+                 {"name": "alpha", "kind": "positional_or_keyword"}]]
+    assert same_arguments(inplace, required) is False  # a default where the other requires the value
+    other_default = [[out[0][0], {**out[0][1], "default": "2.0"}]]
+    assert same_arguments([[out[0][0], {**out[0][1]}]], other_default) is False
+    assert same_arguments([], out) is False

@@ -167,10 +167,12 @@ def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlac
     if replaced is None:
         return None
     out = torch_api[:-1]
+    kb = get_knowledge_base(version)
+    if not same_arguments(kb.torch_signatures(torch_api), kb.torch_signatures(out)):
+        return None  # x.bernoulli_() samples with p=0.5, x.bernoulli() with the tensor's own values
     for target in _runnable_targets(out, version, device):  # the counterpart has no kernel either
         if target.verified:
             return OutOfPlaceTarget(out, target.row, target.table, replaced, device, target.derived)
-    kb = get_knowledge_base(version)
     row = kb.row(out)
     if row is not None and row.mindspore_api and row.mindspore_api != replaced:
         status = verified_status(row.torch_api, version, device)
@@ -180,3 +182,24 @@ def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlac
     if derived is not None and derived.verified and derived.mindspore_api != replaced:
         return OutOfPlaceTarget(out, derived.row, version, replaced, device, derived)
     return None
+
+
+_UNSHOWN = frozenset({"..."})  # a default the stubs do not show
+
+
+def same_arguments(in_place: list[list[dict]], out_of_place: list[list[dict]]) -> bool:
+    """Whether every call of the in-place API means the same arguments to the out-of-place one: each of
+    its overloads is the start of one of the other's (same names, kinds and defaults; the rest optional,
+    such as ``out`` or ``inplace``). No signature known: False."""
+    def fits(short: list[dict], long: list[dict]) -> bool:
+        if len(short) > len(long) or any("default" not in p for p in long[len(short):]):
+            return False
+        for a, b in zip(short, long, strict=False):
+            if (a["name"], a["kind"]) != (b["name"], b["kind"]) or ("default" in a) != ("default" in b):
+                return False
+            defaults = {a.get("default"), b.get("default")}
+            if "default" in a and len(defaults) > 1 and not defaults & _UNSHOWN:
+                return False
+        return True
+
+    return bool(in_place) and all(any(fits(i, o) for o in out_of_place) for i in in_place)
