@@ -1,7 +1,8 @@
 """In-place APIs whose target has no kernel on the device (knowledge/device_targets.out_of_place_target):
 the out-of-place counterpart's target verified there computes the result, ``Tensor.assign_value`` writes it
 into the tensor and returns it (MindSpore 2.10: ``x.assign_value(v) is x``, aliases of ``x`` see the new
-values; a view's base is not updated, which the title says)."""
+values; a view's base is not updated, and assign_value does not compile in GRAPH_MODE / @jit code (measured:
+"method 'assign_value' is not supported in 'construct'"), which the title says)."""
 
 from __future__ import annotations
 
@@ -62,11 +63,13 @@ def test_title_and_safety(kb26) -> None:
         "Rename .clamp_ to .clamp (mindspore.Tensor.clamp), then write the result into x with "
         "Tensor.assign_value, which returns it (mindspore.Tensor.clamp_ has no CPU kernel in MindSpore "
         "2.10; this out-of-place target was verified on CPU; unlike torch, a view of another tensor does "
-        "not update that tensor)")
+        "not update that tensor; PyNative mode only: assign_value does not compile in GRAPH_MODE or @jit "
+        "code)")
     assert fix.title("zh") == (
         "将 .clamp_ 改为 .clamp（mindspore.Tensor.clamp），再用 Tensor.assign_value 将结果写回 x 并返回它"
         "（mindspore.Tensor.clamp_ 在 MindSpore 2.10 中没有 CPU 算子实现；该非原地目标已在 CPU 上验证；"
-        "与 torch 不同，若它是另一张量的视图，不会更新那个张量）")
+        "与 torch 不同，若它是另一张量的视图，不会更新那个张量；仅适用于 PyNative 模式：assign_value 无法在 "
+        "GRAPH_MODE 或 @jit 代码中编译）")
     assert is_safe(findings[0], kb26) is False
 
 

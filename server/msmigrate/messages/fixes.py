@@ -24,10 +24,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.in_place_out_of_place": (
         "{base:messages}, then write the result into {tensor} with Tensor.assign_value, which returns it "
         "({replaced} has no {device} kernel in MindSpore 2.10; this out-of-place target was verified on "
-        "{device}; unlike torch, a view of another tensor does not update that tensor)",
+        "{device}; unlike torch, a view of another tensor does not update that tensor; PyNative mode only: "
+        "assign_value does not compile in GRAPH_MODE or @jit code)",
         "{base:messages}，再用 Tensor.assign_value 将结果写回 {tensor} 并返回它（{replaced} 在 MindSpore "
         "2.10 中没有 {device} 算子实现；该非原地目标已在 {device} 上验证；与 torch 不同，若它是另一张量的"
-        "视图，不会更新那个张量）",
+        "视图，不会更新那个张量；仅适用于 PyNative 模式：assign_value 无法在 GRAPH_MODE 或 @jit 代码中编译）",
     ),
     "fix.device_target_result_form": (
         "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target runs on "
