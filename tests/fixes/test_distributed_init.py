@@ -4,6 +4,8 @@ fix writes the value MindSpore's API accepts for it (param_facts.VALUE_MEANINGS)
 from __future__ import annotations
 
 from msmigrate.fixes.api import fix_all
+from msmigrate.knowledge.device_targets import runnable_target, without_kernel
+from msmigrate.knowledge.lookup import lookup
 from msmigrate.knowledge.param_facts import mindspore_value
 
 SOURCE = ("import torch.distributed as dist\n"
@@ -34,8 +36,8 @@ def test_init_process_group_2_4_lets_mindspore_pick_the_devices_library(kb24):
                      "mindspore.communication.init()\n")
 
 
-def test_init_process_group_2_6_writes_the_only_backend_mint_accepts(kb26):
-    fixed, _ = fix_all(SOURCE, "m.py", kb26)
+def test_init_process_group_2_6_on_ascend_writes_the_only_backend_mint_accepts(kb26):
+    fixed, _ = fix_all(SOURCE, "m.py", kb26, device="Ascend")
     assert fixed == ("import torch.distributed as dist\n"
                      "import mindspore\n"
                      "mindspore.mint.distributed.init_process_group('hccl')\n"
@@ -43,3 +45,48 @@ def test_init_process_group_2_6_writes_the_only_backend_mint_accepts(kb26):
                      "dist.init_process_group(\"mpi\")\n"
                      "dist.init_process_group(name)\n"
                      "mindspore.mint.distributed.init_process_group()\n")
+
+
+def test_init_process_group_2_6_off_ascend_writes_communication_init(kb26):
+    # mint.distributed.init_process_group takes 'hccl' only, which communication.init rejects off Ascend
+    # (device_targets.DEVICE_ONLY): on CPU and GPU the fix writes the 2.4 table's target
+    expected = ("import torch.distributed as dist\n"
+                "import mindspore\n"
+                "mindspore.communication.init(None)\n"
+                "mindspore.communication.init(backend_name=None)\n"
+                "dist.init_process_group(\"mpi\")\n"
+                "dist.init_process_group(name)\n"
+                "mindspore.communication.init()\n")
+    assert fix_all(SOURCE, "m.py", kb26)[0] == expected
+    assert fix_all(SOURCE, "m.py", kb26, device="GPU")[0] == expected
+
+
+def test_off_ascend_title_says_why(kb26):
+    _, (fix, *_) = fix_all("import torch.distributed as dist\ndist.init_process_group()\n", "m.py", kb26)
+    assert fix.title("en") == (
+        "Replace torch.distributed.init_process_group with mindspore.communication.init (then review the "
+        "documented differences) (mindspore.mint.distributed.init_process_group takes only backend 'hccl', "
+        "Ascend's collective library, and fails on CPU in MindSpore 2.10; this target, from the 2.4 table, "
+        "initializes the library of the device MindSpore runs on)")
+    assert fix.title("zh") == (
+        "将 torch.distributed.init_process_group 替换为 mindspore.communication.init"
+        "（替换后请核对文档所列差异）"
+        "（mindspore.mint.distributed.init_process_group 只接受 backend 'hccl'（Ascend 的集合通信库），"
+        "在 MindSpore 2.10 的 CPU 上会失败；该目标来自 2.4 映射表，初始化 MindSpore 所在设备的通信库）")
+
+
+def test_device_only_target_and_lookup_note(kb26):
+    found = runnable_target("torch.distributed.init_process_group", "2.6", "CPU")
+    assert found is not None
+    assert (found.row.mindspore_api, found.table, found.replaced, found.reason) == (
+        "mindspore.communication.init", "2.4", "mindspore.mint.distributed.init_process_group",
+        "fix.device_only.hccl")
+    assert runnable_target("torch.distributed.init_process_group", "2.6", "Ascend") is None
+    assert without_kernel("torch.distributed.init_process_group", "2.6", "Ascend") is None
+    assert runnable_target("torch.distributed.init_process_group", "2.4", "CPU") is None  # already init
+    note = lookup("torch.distributed.init_process_group", kb26, device="CPU").notes("en")[-1]
+    assert note == ("mindspore.mint.distributed.init_process_group takes only backend 'hccl', Ascend's "
+                    "collective library, and fails on CPU in MindSpore 2.10; this target, from the 2.4 "
+                    "table, initializes the library of the device MindSpore runs on: on CPU the quick-fix "
+                    "writes mindspore.communication.init instead of "
+                    "mindspore.mint.distributed.init_process_group.")

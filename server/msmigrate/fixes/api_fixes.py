@@ -332,6 +332,9 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
             first = first or fix
             continue
         base = (message_ref(fix.title_key, **fix.title_args),)
+        if swap.reason is not None:
+            why = (message_ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
+            return Fix(fix.rule, "fix.device_target_reason", fix.edits, {"base": base, "why": why})
         if swap.derived is not None:
             key = "fix.device_target_derived"
         else:

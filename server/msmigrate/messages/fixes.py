@@ -14,6 +14,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
         "映射表，可在 {device} 上运行且数值一致，但返回 int32 索引，而 torch 返回 int64）",
     ),
+    "fix.device_target_reason": (
+        "{base:messages} ({why:messages})",
+        "{base:messages}（{why:messages}）",
+    ),
+    "fix.device_only.hccl": (
+        "{replaced} takes only backend 'hccl', Ascend's collective library, and fails on {device} in "
+        "MindSpore 2.10; this target, from the {table} table, initializes the library of the device "
+        "MindSpore runs on",
+        "{replaced} 只接受 backend 'hccl'（Ascend 的集合通信库），在 MindSpore 2.10 的 {device} 上会失败；"
+        "该目标来自 {table} 映射表，初始化 MindSpore 所在设备的通信库",
+    ),
     "fix.other_table_target": (
         "{base:messages} ({replaced} is used another way (a class vs a function); this target is from the "
         "{table} table)",
