@@ -3,7 +3,8 @@ fix writes the value MindSpore's API accepts for it (param_facts.VALUE_MEANINGS)
 
 from __future__ import annotations
 
-from msmigrate.fixes.api import fix_all
+from msmigrate.analysis.analyzer import analyze_source
+from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.knowledge.device_targets import runnable_target, without_kernel
 from msmigrate.knowledge.lookup import lookup
 from msmigrate.knowledge.param_facts import mindspore_value
@@ -90,3 +91,54 @@ def test_device_only_target_and_lookup_note(kb26):
                     "table, initializes the library of the device MindSpore runs on: on CPU the quick-fix "
                     "writes mindspore.communication.init instead of "
                     "mindspore.mint.distributed.init_process_group.")
+
+
+def test_init_method_env_is_mints_default_on_ascend(kb26):
+    # torch's "env://" reads the launcher's environment, mint's None msrun's; mint parses tcp:// only
+    source = ("import torch.distributed as dist\n"
+              "dist.init_process_group('gloo', init_method='env://')\n"
+              "dist.init_process_group(init_method=\"env://\")\n"
+              "dist.init_process_group('gloo', init_method='tcp://10.0.0.1:23456', rank=r, world_size=2)\n")
+    fixed, _ = fix_all(source, "m.py", kb26, device="Ascend")
+    assert fixed == ("import mindspore\n"
+                     "mindspore.mint.distributed.init_process_group('hccl', init_method=None)\n"
+                     "mindspore.mint.distributed.init_process_group(init_method=None)\n"
+                     "mindspore.mint.distributed.init_process_group('hccl', "
+                     "init_method='tcp://10.0.0.1:23456', rank=r, world_size=2)\n")
+    assert mindspore_value("mindspore.mint.distributed.init_process_group", "init_method", "url") == "url"
+
+
+MANUAL = ("import torch.distributed as dist\n"
+          "group = dist.new_group([0, 1])\n"
+          "dist.all_to_all_single(x1, x0)\n"
+          "dist.all_to_all([x2, x3], [x0, x1])\n")
+
+
+def test_2_4_calls_whose_result_moves_are_explained_not_rewritten(kb24):
+    # create_group needs a name and returns None; the *_with_output_shape functions return the result
+    fixed, applied = fix_all(MANUAL, "m.py", kb24)
+    assert fixed == MANUAL and applied == []
+    findings = analyze_source(MANUAL, "m.py", kb24).findings
+    titles = [f.title("en") for f in fixes_for(MANUAL, "m.py", findings, kb24)]
+    assert titles == [
+        "No automatic fix for torch.distributed.new_group: mindspore.communication.create_group takes the "
+        "new group's name (a str) first and returns None; name the group (create_group('group_0_1', "
+        "rank_ids=[0, 1])) and pass that name where the torch code passes the group new_group returned.",
+        "No automatic fix for torch.distributed.all_to_all_single: torch writes the result into the output "
+        "tensor(s) passed, mindspore.communication.comm_func.all_to_all_single_with_output_shape takes "
+        "their shape and returns the result with a handle; write 'output, _ = "
+        "mindspore.communication.comm_func.all_to_all_single_with_output_shape(output.shape, ...)' by hand.",
+        "No automatic fix for torch.distributed.all_to_all: torch writes the result into the output "
+        "tensor(s) passed, mindspore.communication.comm_func.all_to_all_with_output_shape takes their "
+        "shape and returns the result with a handle; write 'output, _ = "
+        "mindspore.communication.comm_func.all_to_all_with_output_shape(output.shape, ...)' by hand.",
+    ]
+
+
+def test_2_6_targets_of_the_same_calls_are_rewritten(kb26):
+    # mint.distributed's new_group / all_to_all* take torch's arguments and write into the outputs
+    fixed, _ = fix_all(MANUAL, "m.py", kb26)
+    assert fixed == ("import mindspore\n"
+                     "group = mindspore.mint.distributed.new_group([0, 1])\n"
+                     "mindspore.mint.distributed.all_to_all_single(x1, x0)\n"
+                     "mindspore.mint.distributed.all_to_all([x2, x3], [x0, x1])\n")

@@ -299,6 +299,8 @@ def _converted_values(call: ast.Call, binding: Binding | None, plan: ArgumentPla
         if new is None:
             unwritable.append(f"{name}: {text} (MindSpore means its values otherwise)")
             continue
+        if new == text:  # a value the table keeps (param_facts.KEEP_OTHERS)
+            continue
         index = next((i for i, arg in enumerate(call.args) if arg is node), None)
         converted.append((name, str(index) if index is not None else name, text, new))
     return converted, unwritable

@@ -23,6 +23,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
 from msmigrate.knowledge.model import MappingRow
+from msmigrate.knowledge.param_facts import MANUAL_REWRITES
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -413,6 +414,9 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
     if not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
         return None  # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite
     call = ctx.call_of(finding)
+    manual = MANUAL_REWRITES.get((finding.torch_api or "", mindspore_api))
+    if call is not None and manual is not None:
+        return _explain(finding, mindspore_api, manual)
     edits: list[TextEdit] = []
     changes: list[str] = []
     if call is not None:
