@@ -7,7 +7,7 @@ from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.knowledge.device_targets import runnable_target, without_kernel
 from msmigrate.knowledge.lookup import lookup
-from msmigrate.knowledge.param_facts import mindspore_value
+from msmigrate.knowledge.param_facts import means_absent, mindspore_value
 
 SOURCE = ("import torch.distributed as dist\n"
           "dist.init_process_group('gloo')\n"
@@ -142,3 +142,18 @@ def test_2_6_targets_of_the_same_calls_are_rewritten(kb26):
                      "group = mindspore.mint.distributed.new_group([0, 1])\n"
                      "mindspore.mint.distributed.all_to_all_single(x1, x0)\n"
                      "mindspore.mint.distributed.all_to_all([x2, x3], [x0, x1])\n")
+
+
+def test_init_method_env_is_dropped_for_communication_init(kb24, kb26):
+    # communication.init has no init_method; torch's "env://" is its own behaviour (ABSENT_MEANS)
+    source = ("import torch.distributed as dist\n"
+              "dist.init_process_group('gloo', init_method='env://')\n"
+              "dist.init_process_group('gloo', init_method='tcp://10.0.0.1:23456')\n")
+    expected = ("import torch.distributed as dist\n"
+                "import mindspore\n"
+                "mindspore.communication.init(None)\n"
+                "dist.init_process_group('gloo', init_method='tcp://10.0.0.1:23456')\n")
+    assert fix_all(source, "m.py", kb24)[0] == expected
+    assert fix_all(source, "m.py", kb26, device="CPU")[0] == expected
+    assert means_absent("mindspore.communication.init", "init_method", "'env://'")
+    assert not means_absent("mindspore.communication.init", "init_method", "'tcp://10.0.0.1:23456'")

@@ -31,6 +31,7 @@ from msmigrate.knowledge.param_facts import (
     default_differences,
     defaults_from,
     literal_kind,
+    means_absent,
     mindspore_value,
     plan_arguments,
     same_default,
@@ -238,7 +239,8 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     if plan.renames:
         facts.append(ref("analysis.detail.call_renames", items=_items(f"{a}→{b}" for a, b in plan.renames)))
     values = {k.arg: k.value for k in call.keywords if k.arg is not None}
-    lacking = [n for n in plan.missing if not _harmless(n, values.get(n))]
+    lacking = [n for n in plan.missing if not _harmless(n, values.get(n))
+               and not (n in values and means_absent(mindspore_api, n, ast.unparse(values[n])))]
     dropped = [n for n in plan.missing if n not in lacking]
     if lacking:
         facts.append(ref("analysis.detail.call_unsupported", items=_items(lacking)))

@@ -23,7 +23,7 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import DeviceTarget, runnable_targets
 from msmigrate.knowledge.model import MappingRow
-from msmigrate.knowledge.param_facts import MANUAL_REWRITES
+from msmigrate.knowledge.param_facts import MANUAL_REWRITES, means_absent
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -284,7 +284,10 @@ def _argument_edits(
         elif (
             name in torch_only and name not in renames and not _mindspore_accepts(ctx.kb, mindspore_api, name)
         ):
-            return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
+            if not means_absent(mindspore_api, name, ast.unparse(kw.value)):
+                return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
+            dropped.add(id(kw))
+            changes.append(f"−{name}")
     if dropped:
         drops = _drop_edits(ctx, call, dropped)
         if drops is None:

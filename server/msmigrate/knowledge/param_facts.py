@@ -359,3 +359,17 @@ MANUAL_REWRITES: dict[tuple[str, str], str] = {
      "mindspore.communication.comm_func.all_to_all_with_output_shape"): "fix.manual.result_returned",
     ("torch.distributed.new_group", "mindspore.communication.create_group"): "fix.manual.group_name",
 }
+
+
+# torch parameters MindSpore's API does not take, and the values that mean what it does without them (the
+# argument is dropped): torch's init_method "env://" (its default) reads the launcher's environment,
+# communication.init reads msrun's.
+ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
+    "mindspore.communication.init": {"init_method": ("'env://'",)},
+}
+
+
+def means_absent(mindspore_api: str, torch_param: str, torch_value: str) -> bool:
+    """Whether passing ``torch_value`` (source text) for ``torch_param``, which ``mindspore_api`` does not
+    take, means what MindSpore does without it (:data:`ABSENT_MEANS`)."""
+    return torch_value.strip() in ABSENT_MEANS.get(mindspore_api, {}).get(torch_param, ())
