@@ -3,11 +3,15 @@ fix writes the value MindSpore's API accepts for it (param_facts.VALUE_MEANINGS)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.fixes.api import fix_all, fixes_for
+from msmigrate.fixes.safety import is_safe
 from msmigrate.knowledge.device_targets import runnable_target, without_kernel
 from msmigrate.knowledge.lookup import lookup
 from msmigrate.knowledge.param_facts import means_absent, mindspore_value
+from msmigrate.model.finding import UsageKind
 
 SOURCE = ("import torch.distributed as dist\n"
           "dist.init_process_group('gloo')\n"
@@ -157,3 +161,12 @@ def test_init_method_env_is_dropped_for_communication_init(kb24, kb26):
     assert fix_all(source, "m.py", kb26, device="CPU")[0] == expected
     assert means_absent("mindspore.communication.init", "init_method", "'env://'")
     assert not means_absent("mindspore.communication.init", "init_method", "'tcp://10.0.0.1:23456'")
+
+
+def test_device_only_replacement_is_not_a_safe_fix(kb26):
+    # the replacement rests on a reviewed fact, not on a numeric check: an API finding of the call (the
+    # MSM510 pattern finding takes this position in a scan) is not a safe fix
+    source = "import torch.distributed as dist\ndist.init_process_group()\n"
+    (finding,) = [f for f in analyze_source(source, "m.py", kb26).findings
+                  if f.torch_api == "torch.distributed.init_process_group"]
+    assert is_safe(replace(finding, rule="MSM101", usage=UsageKind.CALL), kb26) is False
