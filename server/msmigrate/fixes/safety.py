@@ -47,7 +47,7 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
 
     target = runnable_target(finding.torch_api, kb.version, "CPU")
     if target is not None:  # the fix writes another target: safe when it passed the check on CPU
-        return target.verified
+        return target.verified and target.reason is None
     status = verified_status(finding.torch_api, kb.version, "CPU")
     if status is not None and status.status in ("pass", "fail"):
         return status.passed
