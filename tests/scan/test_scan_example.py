@@ -57,10 +57,13 @@ def test_key_findings(report: ScanReport) -> None:
     init = _finding(report, "utils/distributed.py", 17, "torch.distributed.init_process_group",
                     "framework_pattern")
     assert (init.rule, init.mindspore_api) == ("MSM510", "mindspore.mint.distributed.init_process_group")
-    # backend=backend: a variable; mint.distributed.init_process_group takes "hccl" only (VALUE_MEANINGS)
+    # backend=backend: a variable; mint.distributed.init_process_group takes "hccl" only; torch's
+    # init_method="env://" is mint's None (VALUE_MEANINGS)
     assert init.message().endswith("Also: torch.distributed.init_process_group → "
-                                   "mindspore.mint.distributed.init_process_group (values of another type in "
-                                   "MindSpore: backend: backend (MindSpore means its values otherwise)).")
+                                   "mindspore.mint.distributed.init_process_group (MindSpore means these "
+                                   "values otherwise; written in its meaning: init_method='env://' → None; "
+                                   "values of another type in MindSpore: backend: backend (MindSpore means "
+                                   "its values otherwise)).")
     crop = _finding(report, "data/dataset.py", 19, "torchvision.transforms.RandomResizedCrop")
     assert (crop.category.value, crop.mindspore_api) == ("data_processing",
                                                          "mindspore.dataset.vision.RandomResizedCrop")

@@ -32,6 +32,7 @@ from msmigrate.knowledge.param_facts import (
     default_differences,
     defaults_from,
     literal_kind,
+    means_absent,
     method_as_function,
     mindspore_value,
     pair_renames,
@@ -275,7 +276,8 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     if plan.renames:
         facts.append(ref("analysis.detail.call_renames", items=_items(f"{a}→{b}" for a, b in plan.renames)))
     values = {k.arg: k.value for k in call.keywords if k.arg is not None}
-    lacking = [n for n in plan.missing if not _harmless(n, values.get(n))]
+    lacking = [n for n in plan.missing if not _harmless(n, values.get(n))
+               and not (n in values and means_absent(mindspore_api, n, ast.unparse(values[n])))]
     dropped = [n for n in plan.missing if n not in lacking]
     if lacking:
         facts.append(ref("analysis.detail.call_unsupported", items=_items(lacking)))
@@ -378,6 +380,8 @@ def _converted_values(call: ast.Call, binding: Binding | None, plan: ArgumentPla
         new = mindspore_value(mindspore_api, target, text)
         if new is None:
             unwritable.append(f"{name}: {text} (MindSpore means its values otherwise)")
+            continue
+        if new == text:  # a value the table keeps (param_facts.KEEP_OTHERS)
             continue
         index = next((i for i, arg in enumerate(call.args) if arg is node), None)
         converted.append((name, str(index) if index is not None else name, text, new))

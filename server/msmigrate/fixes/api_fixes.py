@@ -28,7 +28,7 @@ from msmigrate.knowledge.device_targets import (
     runnable_targets,
 )
 from msmigrate.knowledge.model import MappingRow
-from msmigrate.knowledge.param_facts import method_as_function
+from msmigrate.knowledge.param_facts import MANUAL_REWRITES, means_absent, method_as_function
 from msmigrate.knowledge.value_forms import CORRECTED_BY, TENSOR, TENSOR_PAIR, adapted, wrapping
 from msmigrate.model.finding import Finding, UsageKind
 
@@ -306,7 +306,10 @@ def _argument_edits(
         elif (
             name in torch_only and name not in renames and not _mindspore_accepts(ctx.kb, mindspore_api, name)
         ):
-            return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
+            if not means_absent(mindspore_api, name, ast.unparse(kw.value)):
+                return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
+            dropped.add(id(kw))
+            changes.append(f"−{name}")
     if dropped:
         drops = _drop_edits(ctx, call, dropped)
         if drops is None:
@@ -443,6 +446,9 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
             first = first or fix
             continue
         base = (message_ref(fix.title_key, **fix.title_args),)
+        if swap.reason is not None:
+            why = (message_ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
+            return Fix(fix.rule, "fix.device_target_reason", fix.edits, {"base": base, "why": why})
         if not swap.verified and swap.note in CORRECTED_BY:
             plan = planned.message_args.get("arg_plan")
             formed = plan is not None and len(plan) > 7 and bool(plan[7])
@@ -581,6 +587,9 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
     if ref is None:
         return None
     call = ctx.call_of(finding)
+    manual = MANUAL_REWRITES.get((finding.torch_api or "", mindspore_api))
+    if call is not None and manual is not None:
+        return _explain(finding, mindspore_api, manual)
     as_function = (finding.usage is UsageKind.TENSOR_METHOD and call is not None
                    and isinstance(ref, ast.Attribute) and (wrapped or not _in_place(ref.attr))
                    and method_as_function(ctx.kb.torch_kind(finding.torch_api),

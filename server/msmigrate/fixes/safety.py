@@ -48,7 +48,7 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
 
     target = runnable_target(finding.torch_api, kb.version, "CPU")
     if target is not None:  # the fix writes another target: safe when it passed the check on CPU
-        return target.verified
+        return target.verified and target.reason is None
     if out_of_place_target(finding.torch_api, kb.version, "CPU") is not None:
         return False  # the result is written back with assign_value: a view's base is not updated
     status = verified_status(finding.torch_api, kb.version, "CPU")

@@ -14,6 +14,9 @@ a table's first; last, a target whose only recorded difference is one the fix's 
 verification data for a device, the table's target stands. An in-place API with none of these
 (``x.clamp_``) gets its out-of-place counterpart's target verified on the device
 (:func:`out_of_place_target`): the fix writes the result back with ``Tensor.assign_value``.
+
+APIs the numeric check does not run (those that need a process group) have reviewed facts instead
+(:data:`DEVICE_ONLY`): a target that runs on some devices only, and the other table's row written elsewhere.
 """
 
 from __future__ import annotations
@@ -38,6 +41,30 @@ class DeviceTarget:
     derived: DerivedMapping | None = None  # set when the replacement is a derived candidate
     verified: bool = True  # False: same values on the device, but int32 indices where torch gives int64
     note: str | None = None  # with ``verified`` False: the check's note (SAME_VALUES_NOTES, or corrected)
+    reason: str | None = None  # a DEVICE_ONLY fact's message key: why the table's target fails there
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceOnly:
+    """A table target that runs on ``devices`` only (a reviewed fact, measured or read from MindSpore's
+    source), and where the same torch API's row of table ``table`` is written instead."""
+
+    devices: frozenset[str]  # where the table's target runs
+    table: str  # the table whose row (same torch API) is written on the devices of ``instead_on``
+    instead_on: frozenset[str]  # where that row's target was run (or MindSpore's source says it runs)
+    reason: str  # message key (fields: replaced, device, table): why the table's target fails there
+
+
+# Measured with MindSpore 2.10 on CPU in the conversion suite's 2-rank group (README "Distributed APIs"):
+# mint.distributed.init_process_group raises ValueError ("Only support hccl now") for any backend but
+# "hccl", and with "hccl" it calls communication.init("hccl"), which raises RuntimeError off Ascend
+# ("the argument 'backend_name' should be 'mccl' to init 'CPU', but got 'hccl'"); communication.init()
+# (backend None: the device's library) formed the group. On GPU the same two checks are in MindSpore's
+# source (communication/management.py: 'hccl' needs device_target Ascend; None picks nccl on GPU).
+DEVICE_ONLY: dict[str, DeviceOnly] = {
+    "mindspore.mint.distributed.init_process_group": DeviceOnly(
+        frozenset({"Ascend"}), "2.4", frozenset({"CPU", "GPU"}), "fix.device_only.hccl"),
+}
 
 
 # The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the
@@ -66,6 +93,12 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
     replaced = without_kernel(torch_api, version, device)
     if replaced is None:
         return ()
+    fact = DEVICE_ONLY.get(replaced)
+    if fact is not None:
+        row = get_knowledge_base(fact.table).row(torch_api)
+        if device not in fact.instead_on or row is None or not row.mindspore_api:
+            return ()
+        return (DeviceTarget(row, fact.table, replaced, device, reason=fact.reason),)
     others = sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)
     verified: list[DeviceTarget] = []
     same_values: list[DeviceTarget] = []
@@ -115,11 +148,15 @@ def without_kernel(torch_api: str, version: str, device: str) -> str | None:
     from msmigrate.check.verified import verified_status
 
     kb = get_knowledge_base(version)
+    row = kb.row(torch_api)
+    fact = DEVICE_ONLY.get(row.mindspore_api or "") if row is not None else None
+    if row is not None and fact is not None:
+        return row.mindspore_api if device not in fact.devices else None
     derived = kb.derived(torch_api)
     if derived is not None:
         no_kernel = device == CHECK_DEVICE and derived.check == "error" and derived.check_reason == NO_KERNEL
         return derived.mindspore_api if no_kernel else None
-    row = kb.row(torch_api)  # under the table's spelling (torch.nn.functional.conv2d for torch.conv2d)
+    # row: under the table's spelling (torch.nn.functional.conv2d for torch.conv2d)
     own = verified_status(row.torch_api if row is not None else torch_api, version, device)
     if own is None or own.status != "error" or own.reason != NO_KERNEL:
         return None

@@ -10,7 +10,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from msmigrate.i18n import t, t_list
+from msmigrate.i18n import ref, t, t_list
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import DeviceTarget, runnable_target, without_kernel
@@ -163,6 +163,10 @@ class LookupResult:
     def _device_notes(self, lang: str) -> list[str]:
         """What the quick-fix writes on ``device`` when the target has no kernel there."""
         swap = self.device_target
+        if swap is not None and swap.reason is not None:
+            why = (ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
+            return [t("kb.note.device_target_reason", lang, why=why, device=swap.device,
+                      target=swap.row.mindspore_api, replaced=swap.replaced)]
         if swap is not None:
             if swap.derived is not None:
                 source = t("kb.device_source.derived", lang, device=swap.device)

@@ -314,6 +314,7 @@ def defaults_from(mindspore_api: str, overload: Signature,
 # means the moving statistics always. (``mindspore.mint.nn.BatchNorm*``, ``ops.batch_norm`` and
 # ``nn.InstanceNorm*`` take torch's momentum; GroupNorm has no running statistics.)
 COMPLEMENT = "1 - value"
+KEEP_OTHERS = "*"  # in a table of values: the values it does not list mean the same in MindSpore
 Conversion = str | dict[str, str]
 VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
     **{f"mindspore.nn.{name}": {"momentum": COMPLEMENT,
@@ -323,7 +324,11 @@ VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
     # None picks the library of the device MindSpore runs on (mccl on CPU, nccl on GPU, hccl on Ascend);
     # "gloo"/"nccl" raise there. mint.distributed.init_process_group accepts "hccl" only (ValueError else).
     "mindspore.communication.init": {"backend_name": {"'gloo'": "None", "'nccl'": "None"}},
-    "mindspore.mint.distributed.init_process_group": {"backend": {"'gloo'": "'hccl'", "'nccl'": "'hccl'"}},
+    "mindspore.mint.distributed.init_process_group": {
+        "backend": {"'gloo'": "'hccl'", "'nccl'": "'hccl'"},
+        # torch's "env://" (its default: the launcher's environment) is mint's None (msrun's environment);
+        # a URL mint reads itself (it parses "tcp://host:port" only: "env://" raises RuntimeError there)
+        "init_method": {"'env://'": "None", KEEP_OTHERS: KEEP_OTHERS}},
 }
 
 
@@ -342,7 +347,7 @@ def mindspore_value(mindspore_api: str, param: str | None, torch_value: str) -> 
         return torch_value
     text = torch_value.strip()
     if isinstance(conversion, dict):
-        return conversion.get(text)
+        return conversion.get(text, text if KEEP_OTHERS in conversion else None)
     if text == "None":
         return None
     try:
@@ -380,3 +385,31 @@ def _normal(default: str) -> str:
     except ValueError:
         pass
     return default.replace('"', "'").replace("torch.", "").replace("mindspore.", "")
+
+
+# torch calls that no argument-by-argument rewrite keeps the meaning of, for a MindSpore target, and the
+# message key of what to write by hand (fields: torch_api, mindspore_api; read in MindSpore 2.10's source):
+# the comm_func *_with_output_shape functions take the shape of torch's output tensor(s) and return the
+# result ``(output, handle)`` (torch writes into the tensors passed); create_group takes the new group's name
+# first and returns None (torch's new_group returns the group that later calls pass).
+MANUAL_REWRITES: dict[tuple[str, str], str] = {
+    ("torch.distributed.all_to_all_single",
+     "mindspore.communication.comm_func.all_to_all_single_with_output_shape"): "fix.manual.result_returned",
+    ("torch.distributed.all_to_all",
+     "mindspore.communication.comm_func.all_to_all_with_output_shape"): "fix.manual.result_returned",
+    ("torch.distributed.new_group", "mindspore.communication.create_group"): "fix.manual.group_name",
+}
+
+
+# torch parameters MindSpore's API does not take, and the values that mean what it does without them (the
+# argument is dropped): torch's init_method "env://" (its default) reads the launcher's environment,
+# communication.init reads msrun's.
+ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
+    "mindspore.communication.init": {"init_method": ("'env://'",)},
+}
+
+
+def means_absent(mindspore_api: str, torch_param: str, torch_value: str) -> bool:
+    """Whether passing ``torch_value`` (source text) for ``torch_param``, which ``mindspore_api`` does not
+    take, means what MindSpore does without it (:data:`ABSENT_MEANS`)."""
+    return torch_value.strip() in ABSENT_MEANS.get(mindspore_api, {}).get(torch_param, ())

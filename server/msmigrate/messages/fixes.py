@@ -43,6 +43,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标可在 {device} "
         "上运行；其检查（未传本调用所传参数）仅结果的类型不同；本调用结果的类型未经检查）",
     ),
+    "fix.device_target_reason": (
+        "{base:messages} ({why:messages})",
+        "{base:messages}（{why:messages}）",
+    ),
+    "fix.device_only.hccl": (
+        "{replaced} takes only backend 'hccl', Ascend's collective library, and fails on {device} in "
+        "MindSpore 2.10; this target, from the {table} table, initializes the library of the device "
+        "MindSpore runs on",
+        "{replaced} 只接受 backend 'hccl'（Ascend 的集合通信库），在 MindSpore 2.10 的 {device} 上会失败；"
+        "该目标来自 {table} 映射表，初始化 MindSpore 所在设备的通信库",
+    ),
     "fix.other_table_target": (
         "{base:messages} ({replaced} is used another way (a class vs a function); this target is from the "
         "{table} table)",
@@ -123,6 +134,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "rewrite this argument by hand (see the difference page).",
         "{torch_api} 无法自动修复：{mindspore_api} 的参数 '{param}' 取值类型不同，"
         "请参照差异说明手动改写该参数。",
+    ),
+    "fix.manual.result_returned": (
+        "No automatic fix for {torch_api}: torch writes the result into the output tensor(s) passed, "
+        "{mindspore_api} takes their shape and returns the result with a handle; write "
+        "'output, _ = {mindspore_api}(output.shape, ...)' by hand.",
+        "{torch_api} 无法自动修复：torch 将结果写入传入的输出张量，{mindspore_api} 只取其形状，"
+        "并返回结果及句柄；请手动改写为 'output, _ = {mindspore_api}(output.shape, ...)'。",
+    ),
+    "fix.manual.group_name": (
+        "No automatic fix for {torch_api}: {mindspore_api} takes the new group's name (a str) first and "
+        "returns None; name the group (create_group('group_0_1', rank_ids=[0, 1])) and pass that name "
+        "where the torch code passes the group new_group returned.",
+        "{torch_api} 无法自动修复：{mindspore_api} 第一个参数为新通信组的名称（str），且返回 None；"
+        "请为通信组命名（create_group('group_0_1', rank_ids=[0, 1])），并在 torch 代码传入 new_group "
+        "返回值的地方改传该名称。",
     ),
     "fix.blocked.unsupported": (
         "No automatic fix for {torch_api}: {mindspore_api} does not take '{param}'; "

@@ -161,6 +161,10 @@ MESSAGES.update(
             "MindSpore {mindspore} 在 {device} 上没有 {replaced} 的算子实现：在 {device} 上快速修复改写为 "
             "{target}（{source}）。",
         ),
+        "kb.note.device_target_reason": (
+            "{why:messages}: on {device} the quick-fix writes {target} instead of {replaced}.",
+            "{why:messages}：在 {device} 上快速修复改写为 {target}，而非 {replaced}。",
+        ),
         "kb.device_source.table": (
             "the mapping of the MindSpore {table} table, verified on {device}",
             "MindSpore {table} 映射表中的映射，已在 {device} 上验证",
