@@ -16,7 +16,7 @@ import keyword
 import re
 import tokenize
 
-from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.context import FixContext, plain_reference
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
@@ -24,6 +24,7 @@ from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import (
     DeviceTarget,
     OutOfPlaceTarget,
+    in_place,
     out_of_place_target,
     runnable_targets,
 )
@@ -318,10 +319,6 @@ def _argument_edits(
     return edits, changes
 
 
-# in-place tensor methods: ``x.real.zero_()`` writes into ``x`` through the property
-_IN_PLACE = re.compile(r"^[a-z]\w*_$")
-
-
 def _property_as_call(ctx: FixContext, finding: Finding, ref: ast.expr, mindspore_api: str) -> Fix | None:
     """``x.real`` → ``x.real()`` where the inventories list torch's member as a property and MindSpore's
     as a method that needs no argument; not where the code writes through the property (``x.real[0] = 1``,
@@ -357,7 +354,7 @@ def _written_through(ctx: FixContext, ref: ast.Attribute) -> bool:
         if isinstance(node, ast.Subscript | ast.Attribute) and node.value is ref:
             if not isinstance(node.ctx, ast.Load):
                 return True
-            if isinstance(node, ast.Attribute) and _IN_PLACE.match(node.attr):
+            if isinstance(node, ast.Attribute) and in_place(node.attr):  # x.real.zero_()
                 return True
         if isinstance(node, ast.AugAssign) and node.target is ref:
             return True
@@ -481,15 +478,15 @@ def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget
         inputs = [k.value for k in call.keywords if k.arg == "input"]
         tensor = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else next(
             iter(inputs), None)
-    if tensor is None or not _plain_reference(tensor):
+    if tensor is None or not plain_reference(tensor):
         return None
     counterpart = replace(finding, torch_api=found.torch_api, mindspore_api=found.row.mindspore_api)
     planned = _planned_for(ctx, counterpart, found.row, found.table, found.derived)
     fix = _replace(ctx, planned, found.row, found.row.mindspore_api, wrapped=True)
     if fix is None or not fix.edits:
         return fix
-    start = ctx.node_range(call)[:2]
-    end = ctx.node_range(call)[2:]
+    line, column, end_line, end_column = ctx.node_range(call)
+    start, end = (line, column), (end_line, end_column)
     receiver = ctx.text(tensor)
     edits = list(fix.edits)
     opening = next((i for i, e in enumerate(edits) if (e.line, e.column) == start), None)
@@ -509,13 +506,6 @@ def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget
     base = (message_ref(fix.title_key, **fix.title_args),)
     return Fix(fix.rule, "fix.in_place_out_of_place", edits,
                {"base": base, "replaced": found.replaced, "device": found.device, "tensor": receiver})
-
-
-def _plain_reference(node: ast.expr) -> bool:
-    """A name or a chain of attributes of one (``x``, ``self.weight``): reading it twice reads the same."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def _planned_for(ctx: FixContext, finding: Finding, row: MappingRow, table: str,
@@ -590,8 +580,10 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
     manual = MANUAL_REWRITES.get((finding.torch_api or "", mindspore_api))
     if call is not None and manual is not None:
         return _explain(finding, mindspore_api, manual)
+    # x.scatter_(…) changes x: a function returning a new tensor stands for it only when the result is
+    # written back (``wrapped``)
     as_function = (finding.usage is UsageKind.TENSOR_METHOD and call is not None
-                   and isinstance(ref, ast.Attribute) and (wrapped or not _in_place(ref.attr))
+                   and isinstance(ref, ast.Attribute) and (wrapped or not in_place(ref.attr))
                    and method_as_function(ctx.kb.torch_kind(finding.torch_api),
                                           ctx.kb.mindspore_kind(mindspore_api)))
     if not as_function and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
@@ -644,10 +636,7 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         edits.extend(import_edits)
     if not edits:
         return None
-    if changes:
-        key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
-        return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
-    return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
+    return _replace_fix(finding, mindspore_api, edits, changes, review)
 
 
 def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, call: ast.Call,
@@ -665,16 +654,18 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     line, column = ctx.node_range(ref.value)[:2]
     edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{text}({receiver}{rest}"), *edits,
              *import_edits]
+    return _replace_fix(finding, mindspore_api, edits, changes, review)
+
+
+def _replace_fix(finding: Finding, mindspore_api: str, edits: list[TextEdit], changes: list[str],
+                 review: bool) -> Fix:
+    """The fix replacing the torch API by ``mindspore_api`` (titled with the argument ``changes``, and as
+    one to review when the mapping has differences)."""
     args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
     if changes:
         key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
         return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
     return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
-
-
-def _in_place(method: str) -> bool:
-    """``x.scatter_(…)`` changes ``x``: a function returning a new tensor does not stand for it."""
-    return method.endswith("_") and not method.endswith("__")
 
 
 def _open_paren(ctx: FixContext, call: ast.Call) -> tuple[int, int] | None:

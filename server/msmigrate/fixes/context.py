@@ -23,6 +23,14 @@ from msmigrate.model.finding import Finding
 Range = tuple[int, int, int, int]
 
 
+def plain_reference(node: ast.expr) -> bool:
+    """A name or a chain of attributes of one (``x``, ``self.weight``): a rewrite that writes it more than
+    once reads the same value each time (no call, no subscript with side effects)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
 @dataclass
 class _NodeIndex:
     """Names, attributes and calls of one top-level statement, by their Finding range."""

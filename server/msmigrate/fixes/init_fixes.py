@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from msmigrate.fixes.api_fixes import written_target
-from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.context import FixContext, plain_reference
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.knowledge.cell_parameters import parameter_name, renamed_parameters
 from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE, INITIALIZERS, SYMMETRIC
@@ -32,7 +32,7 @@ def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     bound = _bind(call, [p["name"] for p in signatures[0]])
     tensor = bound.pop("tensor", None) if bound is not None else None
-    if tensor is None or not _plain(tensor):
+    if tensor is None or not plain_reference(tensor):  # written three times by the rewrite
         return None
     renames, explicit = spec
     keywords: list[str] = []
@@ -87,13 +87,6 @@ def _negation(low: ast.expr | None, high: ast.expr | None) -> bool:
     """Whether ``low`` is ``-high`` as written (``-bound`` and ``bound``, ``-0.1`` and ``0.1``)."""
     return (isinstance(low, ast.UnaryOp) and isinstance(low.op, ast.USub) and high is not None
             and ast.dump(low.operand) == ast.dump(high))
-
-
-def _plain(node: ast.expr) -> bool:
-    """A name or attribute chain (evaluated three times by the rewrite, so free of side effects)."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def _parameter_text(ctx: FixContext, tensor: ast.expr) -> str | None:

@@ -83,7 +83,12 @@ def runnable_target(torch_api: str, version: str, device: str = "CPU") -> Device
 def runnable_targets(torch_api: str, version: str, device: str = "CPU") -> tuple[DeviceTarget, ...]:
     """Every replacement for ``torch_api`` when table ``version``'s target has no kernel on ``device``,
     best first (a fix takes the first that the call can be rewritten to)."""
-    return _runnable_targets(torch_api, version, device.upper() if device.lower() != "ascend" else "Ascend")
+    return _runnable_targets(torch_api, version, _device_name(device))
+
+
+def _device_name(device: str) -> str:
+    """A device as the verification files spell it (``CPU``, ``GPU``, ``Ascend``)."""
+    return device.upper() if device.lower() != "ascend" else "Ascend"
 
 
 @cache
@@ -100,9 +105,9 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
             return ()
         return (DeviceTarget(row, fact.table, replaced, device, reason=fact.reason),)
     others = sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)
-    verified: list[DeviceTarget] = []
-    same_values: list[DeviceTarget] = []
-    corrected: list[DeviceTarget] = []  # the check's one difference is what the fix's result form corrects
+    # verified; same values but int32 (SAME_VALUES_NOTES); the check's one difference is what the fix's
+    # result form corrects
+    ranked: tuple[list[DeviceTarget], ...] = ([], [], [])
     for other in others:
         row = get_knowledge_base(other).row(torch_api)
         if row is None or not row.mindspore_api or row.mindspore_api == replaced:
@@ -110,12 +115,10 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         status = verified_status(row.torch_api, other, device)  # the table's spelling of the API
         if status is None or status.mindspore_api != row.mindspore_api:
             continue
-        if status.passed:
-            verified.append(DeviceTarget(row, other, replaced, device))
-        elif status.status == "fail" and status.note in SAME_VALUES_NOTES:
-            same_values.append(DeviceTarget(row, other, replaced, device, verified=False, note=status.note))
-        elif status.status == "fail" and corrects(row.mindspore_api, status.note, status.reason):
-            corrected.append(DeviceTarget(row, other, replaced, device, verified=False, note=status.note))
+        rank = _rank(status.passed, status.status, status.note, status.reason, row.mindspore_api)
+        if rank is not None:
+            ranked[rank].append(DeviceTarget(row, other, replaced, device, verified=rank == 0,
+                                             note=None if rank == 0 else status.note))
     if device == CHECK_DEVICE:
         tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
         found_in = [(other, entry.candidates) for other, table in tables
@@ -125,21 +128,29 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
             for candidate in candidates:
                 if candidate.mindspore_api == replaced:
                     continue
-                if candidate.verified:
-                    verified.append(DeviceTarget(candidate.row, other, replaced, device, candidate))
-                elif candidate.check == "fail" and candidate.check_note in SAME_VALUES_NOTES:
-                    same_values.append(
-                        DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False,
-                                     note=candidate.check_note))
-                elif candidate.check == "fail" and corrects(candidate.mindspore_api, candidate.check_note,
-                                                             candidate.check_reason):
-                    corrected.append(
-                        DeviceTarget(candidate.row, other, replaced, device, candidate, verified=False,
-                                     note=candidate.check_note))
+                rank = _rank(candidate.verified, candidate.check, candidate.check_note,
+                             candidate.check_reason, candidate.mindspore_api)
+                if rank is not None:
+                    ranked[rank].append(DeviceTarget(candidate.row, other, replaced, device, candidate,
+                                                     verified=rank == 0,
+                                                     note=None if rank == 0 else candidate.check_note))
     found: dict[str, DeviceTarget] = {}
-    for target in (*verified, *same_values, *corrected):  # one per MindSpore API, best first
+    for target in (target for rank in ranked for target in rank):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)
     return tuple(found.values())
+
+
+def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,
+          mindspore_api: str | None) -> int | None:
+    """How a replacement's numeric check ranks it: 0 passed, 1 same values with int32 where torch gives
+    int64, 2 a difference the fix's result form corrects; None: not a replacement."""
+    if passed:
+        return 0
+    if check != "fail":
+        return None
+    if note in SAME_VALUES_NOTES:
+        return 1
+    return 2 if corrects(mindspore_api, note, reason) else None
 
 
 def without_kernel(torch_api: str, version: str, device: str) -> str | None:
@@ -190,8 +201,7 @@ def out_of_place_target(torch_api: str, version: str, device: str = "CPU") -> Ou
     """The out-of-place counterpart of the in-place ``torch_api`` when neither table ``version``'s target
     nor a replacement of it runs on ``device``, and the counterpart's target passed the numeric check
     there (its table target, else its first verified replacement); None otherwise."""
-    device = device.upper() if device.lower() != "ascend" else "Ascend"
-    return _out_of_place_target(torch_api, version, device)
+    return _out_of_place_target(torch_api, version, _device_name(device))
 
 
 @cache
