@@ -349,9 +349,15 @@ def _argument_forms(call: ast.Call, arguments: dict[str, ast.expr], plan: Argume
             continue
         if not needed(form, node, bool(is_tensor and is_tensor(node))):
             continue
-        index = next((i for i, arg in enumerate(call.args) if arg is node), None)
-        found.append((str(index) if index is not None else name, form, ast.unparse(node), node))
+        found.append((_where(call, node, name), form, ast.unparse(node), node))
     return found
+
+
+def _where(call: ast.Call, node: ast.expr, name: str) -> str:
+    """Where ``call`` passes the argument ``node`` (bound to torch's ``name``), as the fix's argument plan
+    says it: its positional index (digits), or its keyword."""
+    index = next((i for i, arg in enumerate(call.args) if arg is node), None)
+    return str(index) if index is not None else name
 
 
 def _plain_value(node: ast.expr) -> bool:
@@ -383,8 +389,7 @@ def _converted_values(call: ast.Call, binding: Binding | None, plan: ArgumentPla
             continue
         if new == text:  # a value the table keeps (param_facts.KEEP_OTHERS)
             continue
-        index = next((i for i, arg in enumerate(call.args) if arg is node), None)
-        converted.append((name, str(index) if index is not None else name, text, new))
+        converted.append((name, _where(call, node, name), text, new))
     return converted, unwritable
 
 
