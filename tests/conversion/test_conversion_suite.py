@@ -213,7 +213,7 @@ def test_dtype_results_are_compared_by_name(tmp_path) -> None:
     ms_runs = harness.run_programs("mindspore", [("d", "import mindspore\nresult = mindspore.float32\n"),
                                                  ("i", "import mindspore\nresult = mindspore.int64\n")],
                                    tmp_path / "m")
-    assert torch_runs["d"]["ok"] and ms_runs["d"]["ok"] and ms_runs["i"]["ok"]
+    assert torch_runs["d"]["ok"] and ms_runs["d"]["ok"] and ms_runs["i"]["ok"], (torch_runs, ms_runs)
     expected = harness._load_leaves(tmp_path / "t", "d")
     assert [str(a) for a in expected] == ["float32"]
     assert harness.compare(expected, harness._load_leaves(tmp_path / "m", "d"), "values") is None
