@@ -155,6 +155,10 @@ RANDOM_NAMES = frozenset(
 )
 
 
+# spec loops the worker runs (an optimizer's training steps): compared although their namespace is not op-like
+COMPARED_LOOPS = frozenset({"training_step"})
+
+
 def is_op_like(torch_api: str) -> bool:
     """Functions, Tensor methods and nn layers of torch (what the verified tables compare)."""
     return (
@@ -217,7 +221,7 @@ def precheck(target: CheckTarget, device: str = "CPU") -> CheckResult | None:
 
     if not ms_api:
         return skip(Reason.NO_MAPPING)
-    if not is_op_like(api):
+    if not is_op_like(api) and target.spec.loop not in COMPARED_LOOPS:
         return skip(Reason.NOT_OP)
     if target.spec.skip:
         return skip(Reason(target.spec.skip), target.spec.note)
@@ -434,6 +438,7 @@ def build_request(
         "outputs": list(spec.outputs) if spec.outputs is not None else None,
         "ms_outputs": list(spec.ms_outputs) if spec.ms_outputs is not None else None,
         "ms_call": spec.ms_call,
+        "loop": spec.loop if spec.loop in COMPARED_LOOPS else None,
         "literals": literals,
         "dropped": dropped,
     }

@@ -25,6 +25,7 @@ class Reason(StrEnum):
     TORCH_ERROR = "torch_error"
     MINDSPORE_ERROR = "mindspore_error"
     UNSUPPORTED_ON_DEVICE = "unsupported_on_device"
+    NO_EFFECT = "no_effect"  # ran without error but changed nothing where torch does (an optimizer step)
     API_NOT_FOUND = "api_not_found"
     PARAM_COPY = "param_copy"
     MISSING_FRAMEWORK = "missing_framework"
@@ -36,7 +37,7 @@ class Reason(StrEnum):
     BAD_REQUEST = "bad_request"
     BAD_REPLY = "bad_reply"  # the worker answered something that is not a result
     NO_MAPPING = "no_mapping"
-    NOT_OP = "not_op"  # distributed, optimizer, data processing … no single-op comparison
+    NOT_OP = "not_op"  # distributed, data processing … no single-op comparison
     RANDOM = "random"  # output depends on a random generator
     UNINITIALIZED = "uninitialized"  # output memory is uninitialized (empty)
     NON_TENSOR_OUTPUT = "non_tensor_output"

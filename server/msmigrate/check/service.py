@@ -59,13 +59,17 @@ def check_apis(
     return check_targets([target_for(kb.canonical(api), kb) for api in apis], config, **options)
 
 
-def table_targets(kb: Any, categories: Iterable[str] = ()) -> list[CheckTarget]:
-    """One target per torch API of the table (first row wins), optionally of some categories only."""
+def table_targets(kb: Any, categories: Iterable[str] = (), apis: Iterable[str] = ()) -> list[CheckTarget]:
+    """One target per torch API of the table (first row wins), optionally of some categories only, or of
+    some torch APIs (canonical names) only."""
     wanted = set(categories)
+    only = set(apis)
     seen: set[str] = set()
     targets = []
     for row in kb.rows():
         if row.torch_api in seen or (wanted and row.category.value not in wanted):
+            continue
+        if only and row.torch_api not in only and kb.canonical(row.torch_api) not in only:
             continue
         seen.add(row.torch_api)
         targets.append(target_for(row.torch_api, kb))
@@ -101,14 +105,19 @@ def write_verified_table(
     device: str,
     path: Path | None = None,
     date: str | None = None,
+    merge: bool = False,
 ) -> Path:
-    """Write ``verified-<version>-<device>.json`` for the results of :func:`table_targets`."""
-    from msmigrate.check.verified import render_verified_json, verified_path, write_verified
+    """Write ``verified-<version>-<device>.json`` for the results of :func:`table_targets` (``merge``: the
+    results of some rows, into the existing table, whose other results stay)."""
+    from msmigrate.check.verified import read_verified, render_verified_json, verified_path, write_verified
 
+    path = path or verified_path(version, device)
+    kept = read_verified(path) if merge else None
     versions = next(
-        ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version), (None, None)
+        ((r.torch_version, r.mindspore_version) for r in results if r.mindspore_version),
+        ((kept or {}).get("torch_version"), (kept or {}).get("mindspore_version")),
     )
     notes = {target.torch_api: target.spec.note for target in targets if target.spec.note}
     date = date or os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
-    text = render_verified_json(results, version, device, versions[0], versions[1], date, notes)
-    return write_verified(path or verified_path(version, device), text)
+    text = render_verified_json(results, version, device, versions[0], versions[1], date, notes, kept)
+    return write_verified(path, text)

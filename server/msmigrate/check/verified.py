@@ -64,11 +64,14 @@ def render_verified_json(
     mindspore_version: str | None,
     date: str,
     notes: dict[str, str] | None = None,
+    kept: dict[str, Any] | None = None,
 ) -> str:
-    """The deterministic text of a verified table."""
+    """The deterministic text of a verified table (``kept``: a previous table whose other results stay,
+    for a check of some rows only)."""
     notes = notes or {}
-    entries = {r.api: entry_of(r, notes.get(r.api)) for r in results}
-    counts = Counter(str(r.status) for r in results)
+    entries = dict((kept or {}).get("results") or {})
+    entries |= {r.api: entry_of(r, notes.get(r.api)) for r in results}
+    counts = Counter(str(entry.get("status")) for entry in entries.values())
     payload = {
         "schema_version": SCHEMA_VERSION,
         "mapping_table": version,
@@ -102,7 +105,11 @@ def _load(path: Path, mtime: float) -> dict[str, Any] | None:
 
 
 def load_verified(version: str, device: str = "CPU", folder: Path | None = None) -> dict[str, Any] | None:
-    path = verified_path(version, device, folder)
+    return read_verified(verified_path(version, device, folder))
+
+
+def read_verified(path: Path) -> dict[str, Any] | None:
+    """The verified table in ``path`` (None when missing or not one)."""
     try:
         mtime = path.stat().st_mtime
     except OSError:

@@ -398,6 +398,10 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
     t_tensors = {n: fw.torch_tensor(a, dtypes[n]) for n, a in arrays.items()}
     m_tensors = {n: fw.ms_tensor(a, dtypes[n]) for n, a in arrays.items()}
     fw.seed(seed)
+    if request.get("loop") == "training_step":  # an optimizer: training steps, the weights compared
+        from msmigrate.check.worker_training import run_training_step
+
+        return run_training_step(fw, request, t_tensors, m_tensors)
     torch = fw.torch
     kind = request["kind"]
     try:
@@ -524,6 +528,9 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> int:
+    # run as ``python -m``: the helper modules' ``from msmigrate.check.worker import …`` get this module (the
+    # same CheckFailure class), not a second copy
+    sys.modules.setdefault("msmigrate.check.worker", sys.modules[__name__])
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # anything the libraries print goes to stderr, never into the protocol
     sys.stdout = sys.stderr

@@ -18,7 +18,13 @@ CATEGORIES = tuple(category.value for category in MappingCategory)
 
 @click.command()
 @click.argument("apis", nargs=-1)
-@click.option("--all", "check_all", is_flag=True, help="Check every row of the mapping table.")
+@click.option(
+    "--all",
+    "check_all",
+    is_flag=True,
+    help="Check every row of the mapping table and write the verified table; with APIs, only their rows, "
+    "updated in the existing table.",
+)
 @click.option(
     "--derived",
     is_flag=True,
@@ -109,6 +115,8 @@ def check(
             from msmigrate.check.derived import derived_targets
 
             targets = derived_targets(apis=[*apis, *(kb.canonical(api) for api in apis)])
+        elif apis:
+            targets = service.table_targets(kb, category, apis={kb.canonical(api) for api in apis})
         else:
             targets = service.table_targets(kb, category)
         done = Counter()
@@ -138,7 +146,7 @@ def check(
         path = write_derived_checks(results, targets, device, output, merge=bool(apis))
         click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
     elif check_all and not no_write:
-        path = service.write_verified_table(results, targets, kb.version, device, output)
+        path = service.write_verified_table(results, targets, kb.version, device, output, merge=bool(apis))
         click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
     if as_json:
         payload = {

@@ -22,6 +22,7 @@ from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import (
+    NO_EFFECT,
     DeviceTarget,
     OutOfPlaceTarget,
     in_place,
@@ -430,6 +431,9 @@ def written_target(ctx: FixContext, finding: Finding) -> str | None:
 
 # the title of a replacement whose only recorded failure is the int32 dtype, by the check's note
 _SAME_VALUES_TITLES = {"random_int32_indices": "fix.device_target_random_int32"}
+# the title of a (verified) replacement of a target that runs on the device without effect
+_NO_EFFECT_TITLES = {"fix.device_target": "fix.device_target_no_effect",
+                     "fix.device_target_derived": "fix.device_target_derived_no_effect"}
 
 
 def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ...]) -> Fix | None:
@@ -456,6 +460,8 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
             key = "fix.device_target"
         else:
             key = _SAME_VALUES_TITLES.get(swap.note or "", "fix.device_target_int32_indices")
+        if swap.failure == NO_EFFECT:
+            key = _NO_EFFECT_TITLES.get(key, key)
         return Fix(fix.rule, key, fix.edits,
                    {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
     return first

@@ -2,7 +2,9 @@
 the equivalent that runs there.
 
 The verification runs record which targets MindSpore cannot run on a device (``unsupported_on_device``:
-e.g. most ``mindspore.mint`` operators of the 2.6 table on CPU with MindSpore 2.10): the table checks
+e.g. most ``mindspore.mint`` operators of the 2.6 table on CPU with MindSpore 2.10), or that run there
+without effect (``no_effect``: 2.6 ``mint.optim.Adam`` on CPU leaves the weights unchanged, without an
+error; only a target that passed its check replaces one of these): the table checks
 ``verified-<table>-<device>.json`` for table rows, the derived check ``verified-derived-CPU.json`` for
 derived mappings. For such an API, the rows of the other official tables are tried, newest first, then
 the derived candidates of every table (this one first), then their CPU alternatives (other MindSpore APIs
@@ -30,6 +32,12 @@ from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.value_forms import corrects
 
 NO_KERNEL = "unsupported_on_device"
+# a target that runs on the device without error but changes nothing (2.6 mint.optim.Adam on CPU: its
+# optimizer step leaves the weights as they were); replaced like one without a kernel, by verified
+# targets only
+NO_EFFECT = "no_effect"
+# the recorded (status, reason) of a check that says the target does not work on the device
+DEVICE_FAILURES = frozenset({("error", NO_KERNEL), ("fail", NO_EFFECT)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +50,7 @@ class DeviceTarget:
     verified: bool = True  # False: same values on the device, but int32 indices where torch gives int64
     note: str | None = None  # with ``verified`` False: the check's note (SAME_VALUES_NOTES, or corrected)
     reason: str | None = None  # a DEVICE_ONLY fact's message key: why the table's target fails there
+    failure: str = NO_KERNEL  # the replaced target's recorded failure on the device (NO_KERNEL, NO_EFFECT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +104,10 @@ def _device_name(device: str) -> str:
 def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[DeviceTarget, ...]:
     from msmigrate.check.verified import verified_status
 
-    replaced = without_kernel(torch_api, version, device)
-    if replaced is None:
+    failed = device_failure(torch_api, version, device)
+    if failed is None:
         return ()
+    replaced, failure = failed
     fact = DEVICE_ONLY.get(replaced)
     if fact is not None:
         row = get_knowledge_base(fact.table).row(torch_api)
@@ -118,7 +128,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         rank = _rank(status.passed, status.status, status.note, status.reason, row.mindspore_api)
         if rank is not None:
             ranked[rank].append(DeviceTarget(row, other, replaced, device, verified=rank == 0,
-                                             note=None if rank == 0 else status.note))
+                                             note=None if rank == 0 else status.note, failure=failure))
     if device == CHECK_DEVICE:
         tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
         found_in = [(other, entry.candidates) for other, table in tables
@@ -133,7 +143,10 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
                 if rank is not None:
                     ranked[rank].append(DeviceTarget(candidate.row, other, replaced, device, candidate,
                                                      verified=rank == 0,
-                                                     note=None if rank == 0 else candidate.check_note))
+                                                     note=None if rank == 0 else candidate.check_note,
+                                                     failure=failure))
+    if failure == NO_EFFECT:  # a target that silently does nothing gives way to verified targets only
+        ranked = (ranked[0], [], [])
     found: dict[str, DeviceTarget] = {}
     for target in (target for rank in ranked for target in rank):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)
@@ -155,23 +168,31 @@ def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,
 
 def without_kernel(torch_api: str, version: str, device: str) -> str | None:
     """The target of ``torch_api`` in table ``version`` (its row, else its derived mapping) when the
-    checks recorded that it has no kernel on ``device``."""
+    checks recorded that it does not work on ``device`` (no kernel, or no effect: :func:`device_failure`)."""
+    failed = device_failure(torch_api, version, device)
+    return failed[0] if failed is not None else None
+
+
+def device_failure(torch_api: str, version: str, device: str) -> tuple[str, str] | None:
+    """(target, failure) when the checks recorded that the target of ``torch_api`` in table ``version`` (its
+    row, else its derived mapping) does not work on ``device``: ``NO_KERNEL``, or ``NO_EFFECT`` (it runs
+    and changes nothing); a DEVICE_ONLY fact counts as ``NO_KERNEL``."""
     from msmigrate.check.verified import verified_status
 
     kb = get_knowledge_base(version)
     row = kb.row(torch_api)
     fact = DEVICE_ONLY.get(row.mindspore_api or "") if row is not None else None
     if row is not None and fact is not None:
-        return row.mindspore_api if device not in fact.devices else None
+        return (row.mindspore_api or "", NO_KERNEL) if device not in fact.devices else None
     derived = kb.derived(torch_api)
     if derived is not None:
-        no_kernel = device == CHECK_DEVICE and derived.check == "error" and derived.check_reason == NO_KERNEL
-        return derived.mindspore_api if no_kernel else None
+        failed = device == CHECK_DEVICE and (derived.check, derived.check_reason) in DEVICE_FAILURES
+        return (derived.mindspore_api, derived.check_reason or "") if failed else None
     # row: under the table's spelling (torch.nn.functional.conv2d for torch.conv2d)
     own = verified_status(row.torch_api if row is not None else torch_api, version, device)
-    if own is None or own.status != "error" or own.reason != NO_KERNEL:
+    if own is None or (own.status, own.reason) not in DEVICE_FAILURES:
         return None
-    return own.mindspore_api or ""
+    return own.mindspore_api or "", own.reason or ""
 
 
 def _order(version: str) -> tuple[int, ...]:

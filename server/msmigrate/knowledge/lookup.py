@@ -13,7 +13,7 @@ from typing import Any, Literal
 from msmigrate.i18n import ref, t, t_list
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
-from msmigrate.knowledge.device_targets import DeviceTarget, runnable_target, without_kernel
+from msmigrate.knowledge.device_targets import NO_EFFECT, DeviceTarget, device_failure, runnable_target
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.knowledge.param_facts import mindspore_value, same_default
 
@@ -59,6 +59,8 @@ class LookupResult:
     # the target has no kernel on ``device`` (recorded by the checks): the replacement the quick-fix writes
     device_target: DeviceTarget | None = None
     no_kernel: str | None = None  # the target without a kernel on ``device`` when nothing replaces it
+    # how the target fails on ``device`` (device_targets.NO_KERNEL or NO_EFFECT: it runs and changes nothing)
+    device_failure: str | None = None
 
     @property
     def found(self) -> bool:
@@ -174,10 +176,12 @@ class LookupResult:
                 source = t("kb.device_source.table", lang, table=swap.table, device=swap.device)
             else:
                 source = t("kb.device_source.same_values", lang, table=swap.table)
-            return [t("kb.note.device_target", lang, replaced=swap.replaced, device=swap.device,
+            key = "kb.note.device_target_no_effect" if swap.failure == NO_EFFECT else "kb.note.device_target"
+            return [t(key, lang, replaced=swap.replaced, device=swap.device,
                       mindspore=self.inventory_mindspore, target=swap.row.mindspore_api, source=source)]
         if self.no_kernel:
-            return [t("kb.note.no_kernel", lang, replaced=self.no_kernel, device=self.device,
+            key = "kb.note.no_effect" if self.device_failure == NO_EFFECT else "kb.note.no_kernel"
+            return [t(key, lang, replaced=self.no_kernel, device=self.device,
                       mindspore=self.inventory_mindspore)]
         return []
 
@@ -227,6 +231,7 @@ class LookupResult:
                                "verified": self.device_target.verified}
                               if self.device_target is not None else None),
             "no_kernel": self.no_kernel,
+            "device_failure": self.device_failure,
         }
 
     def _param_rows(self, lang: str) -> list[tuple[str, str, str]]:
@@ -408,8 +413,11 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True, device:
     if status == "mapped":
         result.device = device
         result.device_target = runnable_target(torch_api, version, device)
-        if result.device_target is None:
-            result.no_kernel = without_kernel(torch_api, version, device) or None
+        failed = device_failure(torch_api, version, device)
+        if failed is not None:
+            result.device_failure = failed[1]
+            if result.device_target is None:
+                result.no_kernel = failed[0] or None
     if status != "mapped":
         result.advice = _missing_advice(torch_api, kb)
         if other_versions:

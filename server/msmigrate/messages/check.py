@@ -48,6 +48,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the MindSpore kernel is not available on this device",
         "MindSpore 在该设备上没有对应算子实现",
     ),
+    "check.reason.no_effect": (
+        "the MindSpore call runs without error on this device but changes nothing (the weights stay as they "
+        "were where PyTorch's optimizer step updates them)",
+        "MindSpore 调用在该设备上不报错，但没有任何效果"
+        "（PyTorch 的优化器步骤会更新权重，而这里权重保持不变）",
+    ),
     "check.reason.api_not_found": (
         "the API does not exist in the installed version",
         "已安装的版本中不存在该 API",
@@ -69,8 +75,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "映射表中没有对应的 MindSpore API",
     ),
     "check.reason.not_op": (
-        "not a single operator (distributed, optimizer, data processing …)",
-        "不是单个算子（分布式、优化器、数据处理等）",
+        "not a single operator (distributed, learning-rate scheduler, data processing …)",
+        "不是单个算子（分布式、学习率调度器、数据处理等）",
     ),
     "check.reason.random": ("the output is random", "输出是随机的"),
     "check.reason.uninitialized": ("the output memory is uninitialized", "输出内存未初始化"),

@@ -7,6 +7,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
         "映射表，已在 {device} 上验证）",
     ),
+    "fix.device_target_no_effect": (
+        "{base:messages} ({replaced} runs on {device} in MindSpore 2.10 but changes nothing: its optimizer "
+        "step leaves the weights as they were, without an error; this target, from the {table} table, was "
+        "verified on {device})",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 的 {device} 上可以运行但没有任何效果："
+        "其优化器步骤不报错，权重却保持不变；该目标来自 {table} 映射表，已在 {device} 上验证）",
+    ),
     "fix.device_target_int32_indices": (
         "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, from the "
         "{table} table, runs on {device} with the same values but returns int32 indices where torch "
@@ -64,6 +71,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mapping, was verified on {device})",
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标为推导映射，已在 "
         "{device} 上验证）",
+    ),
+    "fix.device_target_derived_no_effect": (
+        "{base:messages} ({replaced} runs on {device} in MindSpore 2.10 but changes nothing: its optimizer "
+        "step leaves the weights as they were, without an error; this target, a derived mapping, was "
+        "verified on {device})",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 的 {device} 上可以运行但没有任何效果："
+        "其优化器步骤不报错，权重却保持不变；该目标为推导映射，已在 {device} 上验证）",
     ),
     "fix.device_target_derived_int32": (
         "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, a derived "

@@ -161,6 +161,13 @@ MESSAGES.update(
             "MindSpore {mindspore} 在 {device} 上没有 {replaced} 的算子实现：在 {device} 上快速修复改写为 "
             "{target}（{source}）。",
         ),
+        "kb.note.device_target_no_effect": (
+            "MindSpore {mindspore}'s {replaced} runs on {device} but changes nothing (its optimizer step "
+            "leaves the weights as they were, without an error): on {device} the quick-fix writes {target} "
+            "instead ({source}).",
+            "MindSpore {mindspore} 的 {replaced} 在 {device} 上可以运行但没有任何效果（其优化器步骤不报错，"
+            "权重却保持不变）：在 {device} 上快速修复改写为 {target}（{source}）。",
+        ),
         "kb.note.device_target_reason": (
             "{why:messages}: on {device} the quick-fix writes {target} instead of {replaced}.",
             "{why:messages}：在 {device} 上快速修复改写为 {target}，而非 {replaced}。",
@@ -182,6 +189,13 @@ MESSAGES.update(
             "{device} is known: the call will fail there.",
             "MindSpore {mindspore} 在 {device} 上没有 {replaced} 的算子实现，"
             "也没有已在 {device} 上验证的替代：该调用在此设备上会失败。",
+        ),
+        "kb.note.no_effect": (
+            "MindSpore {mindspore}'s {replaced} runs on {device} but changes nothing (its optimizer step "
+            "leaves the weights as they were, without an error), and no replacement verified on {device} is "
+            "known.",
+            "MindSpore {mindspore} 的 {replaced} 在 {device} 上可以运行但没有任何效果（其优化器步骤不报错，"
+            "权重却保持不变），也没有已在 {device} 上验证的替代。",
         ),
         "kb.note.other_versions": (
             "Mapped in other MindSpore versions: {versions}.",
