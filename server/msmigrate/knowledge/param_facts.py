@@ -404,8 +404,16 @@ MANUAL_REWRITES: dict[tuple[str, str], str] = {
 # torch parameters MindSpore's API does not take, and the values that mean what it does without them (the
 # argument is dropped): torch's init_method "env://" (its default) reads the launcher's environment,
 # communication.init reads msrun's.
+# torch optimizers' execution options choose how a step runs, not what it computes: foreach (one multi-tensor
+# operation or a loop) and fused (one kernel) left to torch's choice or off, capturable (CUDA graph capture)
+# and differentiable (autograd through the step) off, as MindSpore's torch-style optimizers always run;
+# Adam's decoupled_weight_decay off (on, it is AdamW).
+_OPTIMIZER_OPTIONS = {"foreach": ("None", "False"), "fused": ("None", "False"), "capturable": ("False",),
+                      "differentiable": ("False",)}
 ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
     "mindspore.communication.init": {"init_method": ("'env://'",)},
+    **{f"mindspore.{ns}.optim.{name}": {**_OPTIMIZER_OPTIONS, "decoupled_weight_decay": ("False",)}
+       for ns in ("mint", "experimental") for name in ("Adam", "AdamW")},
 }
 
 
