@@ -100,3 +100,50 @@ def test_all_rows_of_a_category_write_a_verified_table(tmp_path):
     assert data["results"]["torch.amax"]["status"] == "pass"  # dim given explicitly: the defaults differ
     progress = [line for line in run.stderr.splitlines() if line.startswith("[")]
     assert len(progress) == len(expected) and progress[-1].startswith(f"[{len(expected)}/{len(expected)}] ")
+
+
+def test_optimizers_run_two_training_steps_and_a_step_without_effect_fails():
+    # 2.6 mint.optim.Adam runs on CPU but leaves the weights as they were; mint.optim.AdamW has no CPU kernel
+    run = msmigrate("torch.optim.Adam", "torch.optim.AdamW", "--json", "--mindspore-version", "2.6")
+    assert run.returncode == 1, run.stderr
+    results = {r["api"]: r for r in json.loads(run.stdout)["results"]}
+    adam = results["torch.optim.Adam"]
+    assert (adam["mindspore_api"], adam["status"], adam["reason"]) == ("mindspore.mint.optim.Adam", "fail",
+                                                                       "no_effect")
+    assert adam["detail"] == "2 optimizer steps left the weights unchanged (torch's moved by up to 0.2)"
+    assert adam["torch_shapes"] == adam["mindspore_shapes"] == [[3, 2], [2]]
+    adamw = results["torch.optim.AdamW"]
+    assert (adamw["status"], adamw["reason"]) == ("error", "unsupported_on_device")
+    assert adamw["detail"].startswith("RuntimeError: The kernel AdamW unregistered.")
+    # 2.4's experimental.optim.Adam gives torch's weights
+    run = msmigrate("torch.optim.Adam", "--json", "--mindspore-version", "2.4")
+    (adam,) = json.loads(run.stdout)["results"]
+    assert (adam["mindspore_api"], adam["status"]) == ("mindspore.experimental.optim.Adam", "pass")
+    assert adam["max_abs_error"] < 1e-5
+
+
+def test_an_optimizer_that_updates_otherwise_is_a_value_mismatch(tmp_path):
+    override = tmp_path / "override.json"
+    pair = {"torch.optim.Adam": "mindspore.experimental.optim.SGD"}
+    override.write_text(json.dumps(pair), encoding="utf-8")
+    run = msmigrate("torch.optim.Adam", "--json", "--mapping-override", str(override), "--mindspore-version",
+                    "2.6")
+    (result,) = json.loads(run.stdout)["results"]
+    assert (result["status"], result["reason"]) == ("fail", "value_mismatch")
+
+
+def test_all_with_apis_updates_their_rows_only(tmp_path):
+    out = tmp_path / "verified.json"
+    env = {**os.environ, "MSMIGRATE_CHECK_DATE": "2030-01-02"}
+    kept = {"mindspore_api": "mindspore.mint.abs", "status": "pass", "max_abs_error": 0.0}
+    out.write_text(json.dumps({"schema_version": 1, "results": {"torch.abs": kept}}), encoding="utf-8")
+    run = msmigrate("--all", "torch.optim.AdamW", "--mindspore-version", "2.6", "--output", str(out), env=env)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["results"] == {
+        "torch.abs": kept,
+        "torch.optim.AdamW": {"kernel": "AdamW", "mindspore_api": "mindspore.mint.optim.AdamW",
+                              "reason": "unsupported_on_device", "status": "error"},
+    }
+    assert data["counts"] == {"pass": 1, "fail": 0, "error": 1, "skipped": 0}
+    assert (data["date"], data["mapping_table"], data["mindspore_version"]) == ("2030-01-02", "2.6", "2.10.0")

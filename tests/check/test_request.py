@@ -180,3 +180,26 @@ def test_call_site_keyword_replaces_the_positional_value_of_the_same_parameter()
     layer = target_for("torch.nn.Softmax", kb)
     request = build_request(layer, call_kwargs={"dim": "2"})
     assert request["torch"]["init_args"] == [2] and request["torch"]["init_kwargs"] == {}
+
+
+def test_an_optimizer_is_compared_by_its_training_steps():
+    kb = get_knowledge_base("2.4")
+    target = target_for("torch.optim.Adagrad", kb)
+    assert precheck(target) is None and target.spec.loop == "training_step"
+    request = build_request(target)
+    assert (request["kind"], request["loop"], request["mindspore_api"]) == (
+        "class", "training_step", "mindspore.experimental.optim.Adagrad")
+    assert request["torch"]["init_kwargs"] == request["mindspore"]["init_kwargs"] == {"lr": 0.1,
+                                                                                        "lr_decay": 0.01}
+    shapes = [request["tensors"][a["ref"]]["shape"] for a in request["torch"]["args"]]
+    assert shapes == [[4, 3], [4, 2], [3, 2], [2]]
+    # the table's renames apply to the optimizer's arguments (nn.Adagrad: lr → learning_rate)
+    row = next(r for r in kb.rows() if r.mindspore_api == "mindspore.nn.Adagrad")
+    request = build_request(CheckTarget("torch.optim.Adagrad", row.mindspore_api, "class", target.spec, row))
+    assert request["mindspore"]["init_kwargs"] == {"learning_rate": 0.1}  # lr_decay: torch only
+    assert request["dropped"] == ["lr_decay"]
+    # a learning-rate scheduler has no single comparison yet
+    scheduler = precheck(target_for("torch.optim.lr_scheduler.StepLR", kb))
+    assert (scheduler.status, scheduler.reason) == ("skipped", "not_op")
+    # other specs run no loop
+    assert build_request(target_for("torch.abs", kb))["loop"] is None

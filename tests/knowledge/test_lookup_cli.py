@@ -313,3 +313,32 @@ def test_a_target_without_a_cpu_kernel_names_what_the_fix_writes() -> None:
     code, out = run("lookup", "torch.nn.BatchNorm2d", "--mindspore-version", "2.6", "--device", "Ascend",
                     "--json")
     assert code == 0 and json.loads(out)["device_target"] is None and json.loads(out)["no_kernel"] is None
+
+
+def test_a_target_without_effect_on_cpu_says_so() -> None:
+    adam = lookup_json("torch.optim.Adam", "2.6")
+    assert (adam["device_failure"], adam["no_kernel"]) == ("no_effect", None)
+    assert adam["device_target"] == {"mindspore_api": "mindspore.experimental.optim.Adam", "table": "2.4",
+                                     "replaced": "mindspore.mint.optim.Adam", "derived": False,
+                                     "verified": True}
+    assert adam["notes"][-1] == (
+        "MindSpore 2.10's mindspore.mint.optim.Adam runs on CPU but changes nothing (its optimizer step "
+        "leaves the weights as they were, without an error): on CPU the quick-fix writes "
+        "mindspore.experimental.optim.Adam instead (the mapping of the MindSpore 2.4 table, verified on "
+        "CPU).")
+    assert lookup_json("torch.optim.Adam", "2.6", "zh")["notes"][-1] == (
+        "MindSpore 2.10 的 mindspore.mint.optim.Adam 在 CPU 上可以运行但没有任何效果（其优化器步骤不报错，"
+        "权重却保持不变）：在 CPU 上快速修复改写为 mindspore.experimental.optim.Adam"
+        "（MindSpore 2.4 映射表中的映射，已在 CPU 上验证）。")
+    assert lookup_json("torch.optim.AdamW", "2.6")["device_failure"] == "unsupported_on_device"
+    assert lookup_json("torch.optim.Adam", "2.4")["device_failure"] is None
+
+
+def test_a_target_without_effect_and_without_replacement(monkeypatch) -> None:
+    import msmigrate.knowledge.lookup as lookup_module
+
+    monkeypatch.setattr(lookup_module, "runnable_target", lambda *args: None)
+    notes = lookup_json("torch.optim.Adam", "2.6")["notes"]
+    assert notes[-1] == (
+        "MindSpore 2.10's mindspore.mint.optim.Adam runs on CPU but changes nothing (its optimizer step "
+        "leaves the weights as they were, without an error), and no replacement verified on CPU is known.")
