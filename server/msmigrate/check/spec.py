@@ -102,7 +102,8 @@ class ApiSpec:
     ms_outputs: tuple[int, ...] | None = None  # the MindSpore outputs to compare (default: ``outputs``)
     ms_call: str | None = None  # "function": the MindSpore API of a class row is a function
     # "training_step": an optimizer; ``args`` are (inputs, targets, weight, bias) of a linear model,
-    # ``init_kwargs`` its hyperparameters, and the conversion suite compares the weights after two steps;
+    # ``init_kwargs`` its hyperparameters, and the check (``worker_training.py``) and the conversion suite
+    # compare the weights after two steps;
     # "lr_scheduler": a learning-rate scheduler of an SGD optimizer (``init_kwargs`` its arguments), with
     # three steps
     loop: str | None = None
