@@ -54,6 +54,17 @@ def test_fix_writes_the_experimental_optimizers_with_torchs_parameter_names(kb26
     assert "opt2 = mindspore.mint.optim.AdamW([w], 1e-3, (0.8, 0.9), maximize=True)" in new
 
 
+def test_the_replacements_defaults_are_torchs(kb26) -> None:
+    # experimental.optim's Adam/AdamW take torch's defaults (lr 1e-3, betas, eps 1e-8, weight_decay 0 / 0.01,
+    # amsgrad False): a call without arguments keeps its meaning, and nothing is said to change results
+    source = "import torch\nw = torch.nn.Parameter(torch.zeros(3))\nopt = torch.optim.AdamW([w])\n"
+    findings = analyze_source(source, "m.py", kb26).findings
+    (finding,) = [f for f in findings if f.torch_api == "torch.optim.AdamW"]
+    assert finding.message_args["changes_results"] is False
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new.splitlines()[-1] == "opt = mindspore.experimental.optim.AdamW([w])"
+
+
 def _titles(source: str, kb, api: str) -> tuple[str, str]:
     findings = [f for f in analyze_source(source, "m.py", kb).findings if f.torch_api == api]
     (fix,) = fixes_for(source, "m.py", findings, kb)
