@@ -23,7 +23,8 @@ def _fixed(source: str, version: str = "2.4", device: str = "CPU") -> str:
 
 
 def _titles(source: str, version: str = "2.4", lang: str = "en") -> list[str]:
-    return [fix.title(lang) for fix in fix_all(source, "m.py", KB[version])[1] if "call_forms" in fix.title_key]
+    fixes = fix_all(source, "m.py", KB[version])[1]
+    return [fix.title(lang) for fix in fixes if "call_forms" in fix.title_key]
 
 
 MODULE_ATTRIBUTE = '''\
@@ -123,7 +124,8 @@ def loss(out, y):
         "differences); mindspore.nn.CrossEntropyLoss takes the labels of its call as int32 class indices "
         "(int64 raises a TypeError) or as float class probabilities: where the instance is called (its calls "
         "are not all visible here), write labels.int() where they are class indices")
-    assert _titles(source, lang="zh")[0].endswith("在调用该实例之处（此处看不到它的全部调用），若其为类别索引，请写作 labels.int()")
+    assert _titles(source, lang="zh")[0].endswith(
+        "在调用该实例之处（此处看不到它的全部调用），若其为类别索引，请写作 labels.int()")
 
 
 def test_labels_the_fix_cannot_read_twice_are_left_with_their_line_in_the_title():
@@ -147,7 +149,8 @@ def step(out, y):
 
 
 def test_a_partial_context_does_not_adapt_the_calls_of_a_module_level_name():
-    source = "import torch\ncriterion = torch.nn.CrossEntropyLoss()\n\n\ndef f(o, y):\n    return criterion(o, y)\n"
+    source = ("import torch\ncriterion = torch.nn.CrossEntropyLoss()\n\n\n"
+              "def f(o, y):\n    return criterion(o, y)\n")
     tree = ast.parse(source)
     constructor = tree.body[1].value
     assert [c.lineno for c in instance_calls(tree, constructor)] == [6]
@@ -180,7 +183,8 @@ def c():
 '''
     tree = ast.parse(source)
     up = parents(tree)
-    constructors = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Loss"]
+    constructors = [n for n in ast.walk(tree)
+                    if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Loss"]
     by_line = {c.lineno: instance_calls(tree, c, up=up) for c in constructors}
     assert [call.lineno for call in by_line[2]] == [4, 7]  # not the parameter of shadow()
     assert by_line[11] is None  # the loop rebinds it
@@ -212,3 +216,29 @@ def test_class_indices_form_and_data():
     assert class_indices_wrapping("y", node, "float", True) == ("", "")
     assert class_indices_wrapping("y", node, None, True) == ("y if y.is_floating_point() else ", ".int()")
     assert class_indices_wrapping("y", node, None, False) is None
+
+
+def test_a_fix_leaving_labels_to_adapt_by_hand_is_applied_only_with_unsafe_fixes():
+    from msmigrate.fixes.project import FixOptions, fix_source
+
+    passed = "import torch.nn as nn\n\n\ndef build():\n    return nn.CrossEntropyLoss()\n"
+    seen = ("import torch.nn as nn\n\n\ndef loss(o, y):\n"
+            "    crit = nn.CrossEntropyLoss()\n    return crit(o, y)\n")
+    # 2.6 on CPU: the verified replacement nn.CrossEntropyLoss; safe only where its calls were adapted
+    kept, _record = fix_source(passed.encode(), "m.py", KB["2.6"], FixOptions(mindspore_version="2.6"))
+    assert kept is None  # unchanged
+    unsafe, _record = fix_source(passed.encode(), "m.py", KB["2.6"],
+                                 FixOptions(mindspore_version="2.6", unsafe=True))
+    assert unsafe.decode().splitlines()[-1] == "    return mindspore.nn.CrossEntropyLoss()"
+    fixed, _record = fix_source(seen.encode(), "m.py", KB["2.6"], FixOptions(mindspore_version="2.6"))
+    assert fixed.decode().splitlines()[-2:] == [
+        "    crit = mindspore.nn.CrossEntropyLoss()",
+        "    return crit(o, y if y.is_floating_point() else y.int())"]
+
+
+def test_a_constructor_moved_to_a_device_is_the_same_instance():
+    source = ("import torch\n\n\ndef loss(o, y, device):\n"
+              "    crit = torch.nn.CrossEntropyLoss().to(device)\n    return crit(o, y)\n")
+    assert _fixed(source).splitlines()[-2:] == [
+        "    crit = mindspore.nn.CrossEntropyLoss()",
+        "    return crit(o, y if y.is_floating_point() else y.int())"]

@@ -454,7 +454,8 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
         base = (message_ref(fix.title_key, **fix.title_args),)
         if swap.reason is not None:
             why = (message_ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
-            return Fix(fix.rule, "fix.device_target_reason", fix.edits, {"base": base, "why": why})
+            return Fix(fix.rule, "fix.device_target_reason", fix.edits, {"base": base, "why": why},
+                       by_hand=fix.by_hand)
         if not swap.verified and swap.note in CORRECTED_BY:
             plan = planned.message_args.get("arg_plan")
             formed = plan is not None and len(plan) > 7 and bool(plan[7])
@@ -466,7 +467,8 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
         else:
             key = _SAME_VALUES_TITLES.get(swap.note or "", "fix.device_target_int32_indices")
         return Fix(fix.rule, key, fix.edits,
-                   {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
+                   {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table},
+                   by_hand=fix.by_hand)
     return first
 
 
@@ -572,7 +574,7 @@ def _same_shape_candidate(ctx: FixContext, finding: Finding, mindspore_api: str)
                 return fix
             base = (message_ref(fix.title_key, **fix.title_args),)
             return Fix(fix.rule, "fix.other_table_target", fix.edits,
-                       {"base": base, "replaced": mindspore_api, "table": table})
+                       {"base": base, "replaced": mindspore_api, "table": table}, by_hand=fix.by_hand)
     return None
 
 
@@ -695,7 +697,7 @@ def _with_call_forms(ctx: FixContext, fix: Fix, constructor: ast.Call, mindspore
             if calls is not None else (message_ref("fix.call_forms.unseen"),)
         fix = Fix(fix.rule, "fix.call_forms_by_hand.class_indices", fix.edits,
                   {"base": (message_ref(fix.title_key, **fix.title_args),), "mindspore_api": mindspore_class,
-                   "param": param, "where": where})
+                   "param": param, "where": where}, by_hand=True)
     return fix
 
 

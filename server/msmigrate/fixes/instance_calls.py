@@ -1,6 +1,7 @@
 """The calls of a class instance the fix engine can see, and what the source shows of a tensor's dtype.
 
-An instance is seen when its constructor call is the whole value of an assignment to a name (its calls
+An instance is seen when its constructor call (or a chain of module methods returning the module,
+``.to(device)``) is the whole value of an assignment to a name (its calls
 are those of the name in the same scope and the nested scopes that do not bind it again) or to
 ``self.attr`` in a method (the calls of ``self.attr`` in the methods of the same class). A name or
 attribute assigned anywhere else in that scope or class (``criterion = …`` twice, a ``for``, a ``del``)
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_RETURNS_SELF = frozenset({"to", "cuda", "cpu", "train", "eval", "requires_grad_"})
 
 
 def parents(tree: ast.AST) -> dict[int, ast.AST]:
@@ -31,8 +33,15 @@ def instance_calls(tree: ast.Module, constructor: ast.Call, whole: bool = True,
     all known (not assigned as a whole to a name or ``self.attr``, assigned again, a module-level name
     in a partial ``tree``: ``whole`` False)."""
     up = up if up is not None else parents(tree)
-    statement = up.get(id(constructor))
-    if not isinstance(statement, ast.Assign) or statement.value is not constructor or len(statement.targets) != 1:
+    value: ast.expr = constructor
+    while True:  # nn.CrossEntropyLoss().to(device): Module methods that return the module itself
+        attribute, call = up.get(id(value)), up.get(id(up.get(id(value))))
+        if not (isinstance(attribute, ast.Attribute) and attribute.attr in _RETURNS_SELF
+                and isinstance(call, ast.Call) and call.func is attribute):
+            break
+        value = call
+    statement = up.get(id(value))
+    if not isinstance(statement, ast.Assign) or statement.value is not value or len(statement.targets) != 1:
         return None
     target = statement.targets[0]
     scope = _scope_of(statement, up)
@@ -142,7 +151,8 @@ def _inner_calls(scope: ast.AST, name: str) -> list[ast.Call] | None:
         return None
     if any(_binds(n, name) for n in nodes):
         return []
-    calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
+    calls = [n for n in nodes
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
     for node in nodes:
         if isinstance(node, _SCOPES) and not isinstance(node, ast.ClassDef):
             inner = _inner_calls(node, name)
@@ -164,9 +174,10 @@ def _attribute_calls(owner: ast.ClassDef, self_name: str, attr: str) -> list[ast
             if isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
                     and node.value.id == self_name and not isinstance(node.ctx, ast.Load):
                 stores += 1
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == attr \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name:
-                calls.append(node)
+            func = node.func if isinstance(node, ast.Call) else None
+            if isinstance(func, ast.Attribute) and func.attr == attr and isinstance(func.value, ast.Name) \
+                    and func.value.id == self_name:
+                calls.append(node)  # type: ignore[arg-type]
     if stores != 1:
         return None
     return sorted(calls, key=lambda c: (c.lineno, c.col_offset))
