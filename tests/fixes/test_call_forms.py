@@ -242,3 +242,20 @@ def test_a_constructor_moved_to_a_device_is_the_same_instance():
     assert _fixed(source).splitlines()[-2:] == [
         "    crit = mindspore.nn.CrossEntropyLoss()",
         "    return crit(o, y if y.is_floating_point() else y.int())"]
+
+
+def test_the_finding_says_what_the_instance_call_takes():
+    from msmigrate.analysis.analyzer import analyze_source
+
+    source = "import torch\nloss = torch.nn.CrossEntropyLoss()\n"
+    finding = next(f for f in analyze_source(source, "m.py", KB["2.4"]).findings
+                   if f.torch_api == "torch.nn.CrossEntropyLoss")
+    assert finding.message("en") == (
+        "torch.nn.CrossEntropyLoss → mindspore.nn.CrossEntropyLoss (mindspore.nn.CrossEntropyLoss takes the "
+        "labels of its instance's call as int32 class indices (int64 raises a TypeError) or as float class "
+        "probabilities: the fix writes labels.int() for integer labels at the calls of the instance it sees; "
+        "elsewhere cast them by hand; see the difference page).")
+    assert finding.message_args["changes_results"] is True
+    mint = next(f for f in analyze_source(source, "m.py", KB["2.6"]).findings
+                if f.torch_api == "torch.nn.CrossEntropyLoss")
+    assert "class indices" not in mint.message("en")  # mint.nn.CrossEntropyLoss takes torch's labels
