@@ -259,3 +259,44 @@ def test_the_finding_says_what_the_instance_call_takes():
     mint = next(f for f in analyze_source(source, "m.py", KB["2.6"]).findings
                 if f.torch_api == "torch.nn.CrossEntropyLoss")
     assert "class indices" not in mint.message("en")  # mint.nn.CrossEntropyLoss takes torch's labels
+
+
+def test_an_instance_passed_on_or_stored_elsewhere_is_called_out_of_sight():
+    source = '''\
+def a(o, y):
+    crit = Loss()
+    run(crit)
+    return crit(o, y)
+
+
+def b(o, y):
+    crit = Loss()
+    crit.cuda()
+    return crit(o, y), crit.weight
+
+
+class M:
+    def __init__(self):
+        self.crit = Loss()
+        self.fn = self.crit
+
+    def f(self, o, y):
+        return self.crit(o, y)
+
+
+class N:
+    def __init__(self):
+        self.crit = Loss()
+
+    def f(self, o, y):
+        return self.crit.forward(o, y)
+'''
+    tree = ast.parse(source)
+    up = parents(tree)
+    constructors = [n for n in ast.walk(tree)
+                    if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Loss"]
+    by_line = {c.lineno: instance_calls(tree, c, up=up) for c in constructors}
+    assert by_line[2] is None  # passed to run()
+    assert [call.lineno for call in by_line[8]] == [10]  # crit.cuda(), crit.weight: members read
+    assert by_line[15] is None  # stored under another name
+    assert by_line[24] is None  # forward() is its call, written otherwise

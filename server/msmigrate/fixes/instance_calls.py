@@ -5,7 +5,8 @@ An instance is seen when its constructor call (or a chain of module methods retu
 are those of the name in the same scope and the nested scopes that do not bind it again) or to
 ``self.attr`` in a method (the calls of ``self.attr`` in the methods of the same class). A name or
 attribute assigned anywhere else in that scope or class (``criterion = …`` twice, a ``for``, a ``del``)
-may hold another object at a call: its calls are not known then.
+may hold another object at a call, and an instance used otherwise than called or read a member of
+(passed to a function, returned, stored elsewhere) is called out of sight: its calls are not known then.
 """
 
 from __future__ import annotations
@@ -115,15 +116,17 @@ def _binds(node: ast.AST, name: str) -> bool:
 
 def _name_calls(scope: ast.AST, name: str) -> list[ast.Call] | None:
     """The calls of ``name`` bound once in ``scope``, or None where it is bound again."""
-    calls: list[ast.Call] = []
+    nodes = list(_own_nodes(scope))
+    found = _called_only(nodes, _reads(name))
+    if found is None:
+        return None
+    calls = found
     bound = 0
-    for node in _own_nodes(scope):
+    for node in nodes:
         if _binds(node, name):
             bound += 1
         if isinstance(node, ast.Global | ast.Nonlocal) and name in node.names:
             return None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
-            calls.append(node)
         if isinstance(node, _SCOPES) and not isinstance(node, ast.ClassDef):
             inner = _inner_calls(node, name)
             if inner is None:
@@ -151,8 +154,9 @@ def _inner_calls(scope: ast.AST, name: str) -> list[ast.Call] | None:
         return None
     if any(_binds(n, name) for n in nodes):
         return []
-    calls = [n for n in nodes
-             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
+    calls = _called_only(nodes, _reads(name))
+    if calls is None:
+        return None
     for node in nodes:
         if isinstance(node, _SCOPES) and not isinstance(node, ast.ClassDef):
             inner = _inner_calls(node, name)
@@ -165,22 +169,59 @@ def _inner_calls(scope: ast.AST, name: str) -> list[ast.Call] | None:
 def _attribute_calls(owner: ast.ClassDef, self_name: str, attr: str) -> list[ast.Call] | None:
     """The calls of ``self.attr`` in the methods of ``owner``, or None where it is assigned more than
     once there (or deleted)."""
+    def is_attr(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
+            and node.value.id == self_name
+
     calls: list[ast.Call] = []
     stores = 0
     for method in owner.body:
         if not isinstance(method, _FUNCTIONS) or _first_parameter(method) != self_name:
             continue
-        for node in ast.walk(method):
-            if isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
-                    and node.value.id == self_name and not isinstance(node.ctx, ast.Load):
-                stores += 1
-            func = node.func if isinstance(node, ast.Call) else None
-            if isinstance(func, ast.Attribute) and func.attr == attr and isinstance(func.value, ast.Name) \
-                    and func.value.id == self_name:
-                calls.append(node)  # type: ignore[arg-type]
+        nodes = list(_preorder(method))
+        stores += sum(1 for n in nodes if is_attr(n) and not isinstance(n.ctx, ast.Load))  # type: ignore[attr-defined]
+        found = _called_only(nodes, lambda n: is_attr(n) and isinstance(n.ctx, ast.Load))  # type: ignore[attr-defined]
+        if found is None:
+            return None
+        calls.extend(found)
     if stores != 1:
         return None
     return sorted(calls, key=lambda c: (c.lineno, c.col_offset))
+
+
+# members of an instance read without calling it away from this file's sight (``forward`` is its call)
+_CALLED_THROUGH = frozenset({"forward", "construct", "__call__"})
+
+
+def _called_only(nodes: list[ast.AST], is_reference) -> list[ast.Call] | None:  # noqa: ANN001
+    """The calls of the references to the instance among ``nodes`` (parents before children), or None
+    where a reference is used otherwise than called or read a member of (passed to a function, returned,
+    stored: its calls are out of sight)."""
+    allowed: set[int] = set()
+    calls: list[ast.Call] = []
+    for node in nodes:
+        if isinstance(node, ast.Call) and is_reference(node.func):
+            allowed.add(id(node.func))
+            calls.append(node)
+        elif isinstance(node, ast.Attribute) and node.attr not in _CALLED_THROUGH \
+                and is_reference(node.value):
+            allowed.add(id(node.value))
+        elif is_reference(node) and id(node) not in allowed:
+            return None
+    return calls
+
+
+def _reads(name: str):  # noqa: ANN202
+    """Whether a node reads the variable ``name``."""
+    return lambda node: isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+
+
+def _preorder(root: ast.AST):  # noqa: ANN202
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
 # --- what the source shows of a tensor's dtype ---------------------------------------------------
