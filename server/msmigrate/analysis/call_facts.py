@@ -42,6 +42,7 @@ from msmigrate.knowledge.param_facts import (
 from msmigrate.knowledge.value_forms import (
     adapted,
     argument_form,
+    call_forms,
     fixed_dtype,
     inferred_dtype,
     needed,
@@ -193,6 +194,10 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                          dtype=fixed_dtype(target) or dtype[2]))
         changes = True
     forms = _argument_forms(call, arguments, plan, target, is_tensor)
+    if kb.torch_kind(torch_api) == "class":  # arguments the instance's calls take in another form
+        for param, call_form in sorted(call_forms(target).items()):
+            facts.append(ref(f"analysis.detail.call_forms.{call_form}", mindspore_api=target, param=param))
+            changes = True
     given = {dict(plan.targets).get(n, n) for n, node in arguments.items() if not _is_none(node)}
     result = result_form(target, given | {k.arg for k in call.keywords if k.arg and not _is_none(k.value)})
     if forms or result:

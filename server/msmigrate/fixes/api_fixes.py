@@ -31,7 +31,16 @@ from msmigrate.knowledge.device_targets import (
 )
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import MANUAL_REWRITES, means_absent, method_as_function
-from msmigrate.knowledge.value_forms import CORRECTED_BY, TENSOR, TENSOR_PAIR, adapted, wrapping
+from msmigrate.knowledge.value_forms import (
+    CLASS_INDICES,
+    CORRECTED_BY,
+    TENSOR,
+    TENSOR_PAIR,
+    adapted,
+    call_forms,
+    class_indices_wrapping,
+    wrapping,
+)
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -449,7 +458,8 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
         base = (message_ref(fix.title_key, **fix.title_args),)
         if swap.reason is not None:
             why = (message_ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
-            return Fix(fix.rule, "fix.device_target_reason", fix.edits, {"base": base, "why": why})
+            return Fix(fix.rule, "fix.device_target_reason", fix.edits, {"base": base, "why": why},
+                       by_hand=fix.by_hand)
         if not swap.verified and swap.note in CORRECTED_BY:
             plan = planned.message_args.get("arg_plan")
             formed = plan is not None and len(plan) > 7 and bool(plan[7])
@@ -463,7 +473,8 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
         if swap.failure == NO_EFFECT:
             key = _NO_EFFECT_TITLES.get(key, key)
         return Fix(fix.rule, key, fix.edits,
-                   {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table})
+                   {"base": base, "replaced": swap.replaced, "device": swap.device, "table": swap.table},
+                   by_hand=fix.by_hand)
     return first
 
 
@@ -569,7 +580,7 @@ def _same_shape_candidate(ctx: FixContext, finding: Finding, mindspore_api: str)
                 return fix
             base = (message_ref(fix.title_key, **fix.title_args),)
             return Fix(fix.rule, "fix.other_table_target", fix.edits,
-                       {"base": base, "replaced": mindspore_api, "table": table})
+                       {"base": base, "replaced": mindspore_api, "table": table}, by_hand=fix.by_hand)
     return None
 
 
@@ -642,7 +653,58 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         edits.extend(import_edits)
     if not edits:
         return None
-    return _replace_fix(finding, mindspore_api, edits, changes, review)
+    fix = _replace_fix(finding, mindspore_api, edits, changes, review)
+    if call is not None and call_forms(mindspore_api) and ctx.kb.torch_kind(finding.torch_api) == "class":
+        return _with_call_forms(ctx, fix, call, mindspore_api)
+    return fix
+
+
+def _with_call_forms(ctx: FixContext, fix: Fix, constructor: ast.Call, mindspore_class: str) -> Fix:
+    """``fix`` (writing ``mindspore_class`` for the constructor call) with the arguments of the instance's
+    calls that MindSpore takes in another form (``value_forms.CALL_FORMS``) adapted where the calls are
+    seen (``fixes/instance_calls.py``) and the form is right for the value; the title says what is left
+    to do by hand."""
+    from msmigrate.fixes.instance_calls import dtype_class, instance_calls, rereadable, scope_of
+
+    calls = instance_calls(ctx.tree, constructor, whole=not ctx.partial, up=ctx.parents)
+    parameters = [p["name"] for signature in ctx.kb.mindspore_signatures(f"{mindspore_class}.construct")[:1]
+                  for p in signature]
+    edits, changes = list(fix.edits), []
+    by_hand: dict[str, list[int]] = {}
+    for param, form in sorted(call_forms(mindspore_class).items()):
+        if form != CLASS_INDICES or param not in parameters:
+            continue
+        position = parameters.index(param)
+        left = by_hand.setdefault(param, [])
+        for call in calls or ():
+            starred = any(isinstance(arg, ast.Starred) for arg in call.args[:position + 1])
+            node = call.args[position] if position < len(call.args) and not starred else None
+            text = ctx.text(node) if node is not None else ""
+            found = None if node is None else class_indices_wrapping(
+                text, node, dtype_class(node, scope_of(call, ctx.parents)), rereadable(node))
+            if found is None:
+                left.append(call.lineno)
+                continue
+            prefix, suffix = found
+            if not prefix and not suffix:
+                continue
+            line, col, end_line, end_col = ctx.node_range(node)  # type: ignore[arg-type]
+            if prefix:
+                edits.append(TextEdit(line, col, line, col, prefix))
+            edits.append(TextEdit(end_line, end_col, end_line, end_col, suffix))
+            changes.append(f"{line}: {text} → {prefix}{text}{suffix}")
+        if calls is not None and not left:
+            del by_hand[param]
+    if changes:
+        fix = Fix(fix.rule, "fix.call_forms", edits,
+                  {"base": (message_ref(fix.title_key, **fix.title_args),), "changes": "; ".join(changes)})
+    for param, lines in by_hand.items():
+        where = (message_ref("fix.call_forms.lines", lines=", ".join(map(str, sorted(set(lines))))),) \
+            if calls is not None else (message_ref("fix.call_forms.unseen"),)
+        fix = Fix(fix.rule, "fix.call_forms_by_hand.class_indices", fix.edits,
+                  {"base": (message_ref(fix.title_key, **fix.title_args),), "mindspore_api": mindspore_class,
+                   "param": param, "where": where}, by_hand=True)
+    return fix
 
 
 def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, call: ast.Call,

@@ -62,6 +62,7 @@ class FixContext:
     tree: ast.Module
     findings: list[Finding] = field(default_factory=list)
     device: str = "CPU"  # where the fixed code will run (API fixes pick targets with a kernel there)
+    partial: bool = False  # ``tree`` holds some top-level statements only (:meth:`of_statements`)
 
     @classmethod
     def build(cls, source: str, path: str, kb: KnowledgeBase, findings: list[Finding],
@@ -81,7 +82,7 @@ class FixContext:
         """A context whose ``tree`` holds only some top-level statements of ``source`` (with their real
         line numbers): the ones the fixes at hand touch, the leading imports and every statement that
         imports. ``lines``: ``source`` already split (as :func:`split_lines` does)."""
-        context = cls(source, path, kb, tree, list(findings))
+        context = cls(source, path, kb, tree, list(findings), partial=True)
         if lines is not None:
             context.__dict__["lines"] = lines  # the cached_property's slot
         return context
@@ -111,6 +112,13 @@ class FixContext:
         return segment(self.source, node)
 
     # --- statements and nodes -------------------------------------------------------------------
+    @cached_property
+    def parents(self) -> dict[int, ast.AST]:
+        """id(node) → its parent node in ``tree``."""
+        from msmigrate.fixes.instance_calls import parents
+
+        return parents(self.tree)
+
     @cached_property
     def _statement_spans(self) -> list[tuple[int, int]]:
         """(first line, last line) of each top-level statement, decorators included."""

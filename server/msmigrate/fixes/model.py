@@ -28,6 +28,9 @@ class Fix:
     title_key: str
     edits: list[TextEdit]
     title_args: dict[str, Any] = field(default_factory=dict)
+    # the title names a value the fix could not adapt (labels at an instance's call not seen): the code
+    # needs that step by hand, so ``msmigrate fix`` applies it only with ``--unsafe-fixes``
+    by_hand: bool = False
 
     def title(self, lang: str = "en") -> str:
         return t(self.title_key, lang, **self.title_args)

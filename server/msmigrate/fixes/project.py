@@ -169,7 +169,7 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     def accept(finding: Finding, fix: Fix) -> bool:
         if not options.selected(fix.rule):
             return False
-        if options.unsafe or is_safe(finding, kb):
+        if options.unsafe or (is_safe(finding, kb) and not fix.by_hand):
             return True
         unsafe_skipped.add((finding.rule, finding.line, finding.column))
         return False

@@ -8,6 +8,13 @@ Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``
   TypeError): the fix writes ``index.int()``, the same values for any index below 2**31. ``TENSOR``: a
   Python number or tuple MindSpore takes as a Tensor (``window_length``): ``mindspore.tensor(value)``;
   ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means ``(n, n)``.
+- :data:`CALL_FORMS`: arguments of the call of a MindSpore class's instance (its ``construct``) taken in
+  another form than torch's. ``CLASS_INDICES``: class-index labels MindSpore accepts as int32 only
+  (``nn.CrossEntropyLoss``'s ``labels``: int64 raises a TypeError at the call), where torch's target may
+  also be float class probabilities, which MindSpore takes as they are (checked on CPU): integer labels
+  are written ``labels.int()``, float ones are left alone, and labels whose dtype the source does not
+  show are written ``labels if labels.is_floating_point() else labels.int()`` when reading them twice
+  reads the same value (``fixes/instance_calls.py``).
 - :data:`RESULT_FORMS`: results MindSpore returns in another form. ``FIRST_OUTPUT``: a tuple whose first
   item is torch's result (``ops.ctc_loss`` also returns ``log_alpha``): ``call[0]``. ``INT64``: float
   counts where torch returns int64 (``bincount`` without weights): ``call.long()``. ``PYTHON_BOOL``: a bool
@@ -29,6 +36,7 @@ TENSOR_PAIR = "tensor_pair"
 FIRST_OUTPUT = "first_output"
 INT64 = "int64"
 PYTHON_BOOL = "python_bool"
+CLASS_INDICES = "class_indices"
 
 ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.index_add": {"indices": INT32},
@@ -40,6 +48,11 @@ ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.bartlett_window": {"window_length": TENSOR},
     "mindspore.ops.blackman_window": {"window_length": TENSOR},
     "mindspore.ops.fold": {"output_size": TENSOR_PAIR},
+}
+
+# MindSpore class → {parameter of its ``construct``: form}
+CALL_FORMS: dict[str, dict[str, str]] = {
+    "mindspore.nn.CrossEntropyLoss": {"labels": CLASS_INDICES},
 }
 
 RESULT_FORMS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -76,6 +89,27 @@ _LITERAL_DTYPES = {bool: "mindspore.bool_", int: "mindspore.int64", float: "mind
 def argument_form(mindspore_api: str, param: str | None) -> str | None:
     """The form MindSpore's ``param`` of ``mindspore_api`` takes its value in, if not torch's."""
     return ARGUMENT_FORMS.get(mindspore_api, {}).get(param or "")
+
+
+def call_forms(mindspore_class: str) -> dict[str, str]:
+    """{parameter of the instance call: form} for the MindSpore class ``mindspore_class``
+    (:data:`CALL_FORMS`)."""
+    return CALL_FORMS.get(mindspore_class, {})
+
+
+def class_indices_wrapping(text: str, node: ast.expr, dtype_class: str | None,
+                           rereadable: bool) -> tuple[str, str] | None:
+    """The text written before and after the labels ``node`` (source ``text``) for ``CLASS_INDICES``:
+    ``.int()`` for integer labels (``dtype_class`` "int"), nothing for float ones ("float"), for labels
+    of a dtype the source does not show the int32 cast of integers only (``rereadable``: reading the
+    labels twice reads the same value); None where the labels cannot be adapted."""
+    if dtype_class == "float":
+        return "", ""
+    if dtype_class == "int":
+        return wrapping(INT32, node)
+    if not rereadable:
+        return None
+    return f"{text} if {text}.is_floating_point() else ", ".int()"
 
 
 def result_form(mindspore_api: str, passed: set[str]) -> str | None:

@@ -141,6 +141,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch 根据传入的值推断 dtype，而 MindSpore 在未传入 {param}= 时使用 {dtype}："
         "请传入 torch 得到的 dtype",
     ),
+    "analysis.detail.call_forms.class_indices": (
+        "{mindspore_api} takes the {param} of its instance's call as int32 class indices (int64 raises a "
+        "TypeError) or as float class probabilities: the fix writes {param}.int() for integer labels at the "
+        "calls of the instance it sees; elsewhere cast them by hand",
+        "{mindspore_api} 的实例调用只接受 int32 类别索引（int64 会抛出 TypeError）或浮点类别概率作为 "
+        "{param}：修复会在它能看到的实例调用处为整数标签写出 {param}.int()；其余调用处请手动转换",
+    ),
     "analysis.detail.call_value_forms": (
         "MindSpore takes or returns these values in another form (int32 indices, a Tensor for a number, "
         "a tuple of outputs): {items}",

@@ -242,6 +242,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "values agree; MindSpore infers int32 from a Python int where torch infers int64",
         "数值一致；MindSpore 由 Python int 推断为 int32，torch 推断为 int64",
     ),
+    "check.note.int32_labels_call_form": (
+        "MindSpore's nn.CrossEntropyLoss takes class-index labels as int32 only (int64 raises a TypeError); "
+        "it is checked with int32 labels, as the fix writes them at the instance's calls (labels.int())",
+        "MindSpore 的 nn.CrossEntropyLoss 只接受 int32 类别索引标签（int64 会抛出 TypeError）；"
+        "检查时使用 int32 标签，与修复在该实例调用处写出的形式（labels.int()）一致",
+    ),
     "check.note.int32_indices": (
         "values agree; MindSpore returns int32 indices where torch returns int64",
         "数值一致；MindSpore 返回 int32 索引，torch 返回 int64",

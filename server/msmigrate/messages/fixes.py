@@ -50,6 +50,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标可在 {device} "
         "上运行；其检查（未传本调用所传参数）仅结果的类型不同；本调用结果的类型未经检查）",
     ),
+    "fix.call_forms": (
+        "{base:messages}; at the calls of the instance (line: argument): {changes}",
+        "{base:messages}；在该实例的调用处（行：参数）：{changes}",
+    ),
+    "fix.call_forms_by_hand.class_indices": (
+        "{base:messages}; {mindspore_api} takes the {param} of its call as int32 class indices (int64 "
+        "raises a TypeError) or as float class probabilities: {where:messages}, write {param}.int() where "
+        "they are class indices",
+        "{base:messages}；{mindspore_api} 的调用只接受 int32 类别索引（int64 会抛出 TypeError）或浮点类别概率"
+        "作为 {param}：{where:messages}，若其为类别索引，请写作 {param}.int()",
+    ),
+    "fix.call_forms.lines": (
+        "at the call of the instance on line {lines}, whose argument this fix cannot adapt",
+        "第 {lines} 行对该实例的调用处（本修复无法转换其参数）",
+    ),
+    "fix.call_forms.unseen": (
+        "where the instance is called (its calls are not all visible here)",
+        "在调用该实例之处（此处看不到它的全部调用）",
+    ),
     "fix.device_target_reason": (
         "{base:messages} ({why:messages})",
         "{base:messages}（{why:messages}）",
