@@ -42,6 +42,8 @@ def entry_of(result: CheckResult, note: str | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {"mindspore_api": result.mindspore_api, "status": str(result.status)}
     if result.reason:
         entry["reason"] = result.reason
+    if result.result_form:
+        entry["result_form"] = result.result_form
     for name in NUMBER_FIELDS:
         value = getattr(result, name)
         if value is not None:
@@ -126,6 +128,7 @@ class VerifiedStatus:
     max_rel_error: float | None = None
     cosine_similarity: float | None = None
     note: str | None = None
+    result_form: str | None = None  # the form MindSpore's result was compared in (``value_forms``)
 
     @property
     def passed(self) -> bool:
@@ -178,6 +181,7 @@ def _session_status(version: str, device: str, torch_api: str) -> VerifiedStatus
         max_rel_error=result.max_rel_error,
         cosine_similarity=result.cosine_similarity,
         note=note or None,
+        result_form=result.result_form,
     )
 
 
@@ -213,4 +217,5 @@ def verified_status(
         max_rel_error=entry.get("max_rel_error"),
         cosine_similarity=entry.get("cosine_similarity"),
         note=entry.get("note"),
+        result_form=entry.get("result_form"),
     )

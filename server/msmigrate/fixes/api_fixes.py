@@ -30,7 +30,14 @@ from msmigrate.knowledge.device_targets import (
 )
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import MANUAL_REWRITES, means_absent, method_as_function
-from msmigrate.knowledge.value_forms import CORRECTED_BY, TENSOR, TENSOR_PAIR, adapted, wrapping
+from msmigrate.knowledge.value_forms import (
+    CHECKED_FORMS,
+    CORRECTED_BY,
+    TENSOR,
+    TENSOR_PAIR,
+    adapted,
+    wrapping,
+)
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -380,15 +387,17 @@ def _spelled(ctx: FixContext, value: str, line: int, edits: list[TextEdit]) -> s
 
 def _result_edits(ctx: FixContext, finding: Finding, call: ast.Call | None) -> list[TextEdit]:
     """The edits turning the call's MindSpore result into torch's form (``[0]``, ``.long()``,
-    ``bool(…)``), if any."""
+    ``bool(…)``, ``mindspore.ops.sort(…[0])[0]``), if any (the prefix and suffix first)."""
     plan = finding.message_args.get("arg_plan")
     form = plan[7] if plan is not None and len(plan) > 7 else ""
     if not form or call is None:
         return []
     line, col, end_line, end_col = ctx.node_range(call)
-    prefix, suffix = wrapping(form, call)
+    imports: list[TextEdit] = []
+    function = _spelled(ctx, CHECKED_FORMS[form], line, imports) if form in CHECKED_FORMS else None
+    prefix, suffix = wrapping(form, call, function=function)
     edits = [TextEdit(end_line, end_col, end_line, end_col, suffix)]
-    return [TextEdit(line, col, line, col, prefix), *edits] if prefix else edits
+    return [TextEdit(line, col, line, col, prefix), *edits, *imports] if prefix else edits
 
 
 def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -438,6 +447,13 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
     first: Fix | None = None
     for swap in swaps:
         planned = _planned_for(ctx, finding, swap.row, swap.table, swap.derived)
+        plan = planned.message_args.get("arg_plan")
+        if swap.form and (plan is None or len(plan) <= 7 or plan[7] != swap.form):
+            # checked with its result in torch's form, which this call does not get written
+            first = first or _explain(finding, swap.row.mindspore_api or "",
+                                      "fix.device_target_form_not_written", replaced=swap.replaced,
+                                      device=swap.device)
+            continue
         fix = _replace(ctx, planned, swap.row, swap.row.mindspore_api)
         if fix is None or not fix.edits:
             first = first or fix
@@ -446,8 +462,9 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
         if swap.reason is not None:
             why = (message_ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
             return Fix(fix.rule, "fix.device_target_reason", fix.edits, {"base": base, "why": why})
-        if not swap.verified and swap.note in CORRECTED_BY:
-            plan = planned.message_args.get("arg_plan")
+        if swap.form:
+            key = "fix.device_target_checked_form"
+        elif not swap.verified and swap.note in CORRECTED_BY:
             formed = plan is not None and len(plan) > 7 and bool(plan[7])
             key = "fix.device_target_result_form" if formed else "fix.device_target_result_form_unchecked"
         elif swap.derived is not None:
