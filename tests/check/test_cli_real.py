@@ -100,3 +100,17 @@ def test_all_rows_of_a_category_write_a_verified_table(tmp_path):
     assert data["results"]["torch.amax"]["status"] == "pass"  # dim given explicitly: the defaults differ
     progress = [line for line in run.stderr.splitlines() if line.startswith("[")]
     assert len(progress) == len(expected) and progress[-1].startswith(f"[{len(expected)}/{len(expected)}] ")
+
+
+def test_a_result_form_is_compared_as_the_fix_writes_it():
+    # ops.unique gives (values in first-seen order, indices); sorted first output = torch.unique's values
+    run = msmigrate("torch.unique", "--json", "--mindspore-version", "2.4")
+    assert run.returncode == 0, run.stderr
+    (result,) = json.loads(run.stdout)["results"]
+    assert (result["mindspore_api"], result["status"], result["result_form"]) == (
+        "mindspore.ops.unique", "pass", "sorted_first_output")
+    assert result["max_abs_error"] == 0.0
+    assert result["torch_shapes"] == result["mindspore_shapes"] and len(result["mindspore_shapes"]) == 1
+    run = msmigrate("torch.unique", "--mindspore-version", "2.4", "--lang", "en")
+    assert ("  MindSpore's result compared in torch's form, as the fix writes it: "
+            "mindspore.ops.sort(mindspore.ops.unique(…)[0])[0]") in run.stdout.splitlines()

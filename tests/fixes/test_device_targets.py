@@ -230,3 +230,34 @@ def test_a_bool_tensor_result_is_made_a_python_bool(kb26) -> None:
         "has no CPU kernel in MindSpore 2.10; this target runs on CPU; its check differed only in the "
         "result's type, which this fix converts to torch's)")
     assert is_safe(findings[0], kb26) is False
+
+
+def test_a_target_checked_with_its_result_in_torchs_form_is_written_with_that_form_only(kb26) -> None:
+    """2.6's mint.unique has no CPU kernel; its CPU alternative ops.unique returns (values in first-seen
+    order, indices) and passed its check with the first output sorted, as the fix writes it (recorded
+    result_form): written so; a call passing return_inverse gets no such form, so no rewrite and the
+    finding's fix says why."""
+    target = runnable_targets("torch.unique", "2.6")[0]
+    assert (target.row.mindspore_api, target.verified, target.form, target.derived is not None) == (
+        "mindspore.ops.unique", True, "sorted_first_output", True)
+    source = "import torch\ny = torch.unique(idx)\nz = torch.unique(idx, return_inverse=True)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == ("import torch\nimport mindspore\ny = mindspore.ops.sort(mindspore.ops.unique(idx)[0])[0]\n"
+                   "z = torch.unique(idx, return_inverse=True)\n")
+    findings = [f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.unique"]
+    written, left = fixes_for(source, "m.py", findings, kb26)
+    assert written.title("en") == (
+        "Replace torch.unique with mindspore.ops.unique (arguments: → mindspore.ops.sort(…[0])[0]) "
+        "(mindspore.mint.unique has no CPU kernel in MindSpore 2.10; this target, with its result written "
+        "in torch's form as this fix does, was verified on CPU)")
+    assert written.title("zh") == (
+        "将 torch.unique 替换为 mindspore.ops.unique（参数：→ mindspore.ops.sort(…[0])[0]）"
+        "（mindspore.mint.unique 在 MindSpore 2.10 中没有 CPU 算子实现；该目标按本修复的写法将结果转换为 "
+        "torch 的形式后，已在 CPU 上验证）")
+    assert left.edits == []
+    assert left.title("en") == (
+        "mindspore.mint.unique has no CPU kernel in MindSpore 2.10; mindspore.ops.unique runs there and "
+        "matches torch only with its result converted to torch's form (e.g. sorted unique values), which "
+        "this call's arguments do not allow (e.g. return_inverse, return_counts, dim): not rewritten, "
+        "adapt it by hand")
+    assert left.title("zh").startswith("mindspore.mint.unique 在 MindSpore 2.10 中没有 CPU 算子实现；")

@@ -89,6 +89,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "first mismatch at output {output}, index {index}",
         "首个不一致位置：输出 {output}，索引 {index}",
     ),
+    "check.result.result_form": (
+        "MindSpore's result compared in torch's form, as the fix writes it: {written}",
+        "MindSpore 的结果按修复的写法转换为 torch 的形式后比较：{written}",
+    ),
     "check.result.shapes": (
         "shapes torch {torch_shapes} / MindSpore {mindspore_shapes}, dtypes torch {torch_dtypes} / "
         "MindSpore {mindspore_dtypes}",
