@@ -331,6 +331,10 @@ add(F + "group_norm", args=[T(2, 4, 3), 2])
 add(F + "instance_norm", args=[T(2, 3, 4)])
 add(F + "local_response_norm", args=[T(1, 4, 3, 3), 2])
 add(F + "normalize", args=[X])
+# L2Normalize's epsilon bounds the sum of squares where torch's eps bounds the norm (VALUE_MEANINGS):
+# torch's eps 0.9 is 0.81 (some of the norms are below it); p=2, dim=2 (input, p, dim, eps by position)
+add_pair(F + "normalize", "mindspore.ops.L2Normalize", args=[X, 2, 2, 0.9], ms_args=[ARG(0)],
+         ms_init_kwargs={"axis": 2, "epsilon": 0.81})
 add(F + "unfold", args=[T(1, 2, 4, 4), 2])
 add(F + "fold", args=[T(1, 8, 9), TUP(4, 4), 2])
 add(F + "pixel_shuffle", args=[T(1, 8, 3, 3), 2])

@@ -18,6 +18,7 @@ import tokenize
 
 from msmigrate.fixes.context import FixContext, plain_reference
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.primitive_calls import is_primitive, primitive_call
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
@@ -603,6 +604,11 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
                    and isinstance(ref, ast.Attribute) and (wrapped or not in_place(ref.attr))
                    and method_as_function(ctx.kb.torch_kind(finding.torch_api),
                                           ctx.kb.mindspore_kind(mindspore_api)))
+    if (call is not None and not as_function and ctx.kb.torch_kind(finding.torch_api) == "function"
+            and is_primitive(ctx.kb, mindspore_api)):
+        review = finding.rule == "MSM101" if "arg_plan" in finding.message_args else bool(
+            row is not None and row.has_differences)
+        return primitive_call(ctx, finding, call, row, mindspore_api, review)
     if not as_function and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
         # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite; but a torch property
         # that MindSpore offers as a method taking no argument is read by calling it (x.real → x.real())
