@@ -18,7 +18,7 @@ import tokenize
 
 from msmigrate.fixes.context import FixContext, plain_reference
 from msmigrate.fixes.model import Fix, TextEdit
-from msmigrate.fixes.primitive_calls import is_primitive, primitive_call
+from msmigrate.fixes.primitive_calls import is_primitive_call, primitive_call
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
@@ -605,7 +605,7 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
                    and method_as_function(ctx.kb.torch_kind(finding.torch_api),
                                           ctx.kb.mindspore_kind(mindspore_api)))
     if (call is not None and not as_function and ctx.kb.torch_kind(finding.torch_api) == "function"
-            and is_primitive(ctx.kb, mindspore_api)):
+            and is_primitive_call(ctx.kb, finding.torch_api or "", mindspore_api)):
         review = finding.rule == "MSM101" if "arg_plan" in finding.message_args else bool(
             row is not None and row.has_differences)
         return primitive_call(ctx, finding, call, row, mindspore_api, review)

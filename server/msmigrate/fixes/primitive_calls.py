@@ -7,6 +7,11 @@ torch's ``eps ** 2``), plus the companions the pair needs (``param_facts.PAIR_CO
 defaults where MindSpore's differ); the other arguments (the tensors) are passed to the call, in torch's
 order. A torch-only argument is dropped where its value means what MindSpore computes
 (``param_facts.ABSENT_MEANS``: ``p=2``); any other blocks the rewrite, with an explanation.
+
+Only the reviewed pairs of :data:`PRIMITIVE_CALLS` are written so: many older table rows map a torch
+function to a Primitive whose call differs in more than that (``torch.argsort`` → ``ops.Sort`` returns
+values and indices; ``torch.distributed.all_reduce`` changes its tensor in place, ``ops.AllReduce``
+returns a new one).
 """
 
 from __future__ import annotations
@@ -30,11 +35,21 @@ from msmigrate.model.finding import Finding
 
 PRIMITIVE = "mindspore.ops.Primitive"
 
+# (torch function, Primitive class) pairs whose Primitive, built with the torch call's other arguments,
+# takes the call's tensors in torch's order and returns torch's result (reviewed against both APIs'
+# documentation; checked on CPU with MindSpore 2.10, see ``check/spec_table.py``)
+PRIMITIVE_CALLS: frozenset[tuple[str, str]] = frozenset({
+    # x / max(||x||_2, eps) along dim; L2Normalize: x / sqrt(max(sum(x ** 2), epsilon)) along axis
+    ("torch.nn.functional.normalize", "mindspore.ops.L2Normalize"),
+})
 
-def is_primitive(kb: KnowledgeBase, mindspore_api: str) -> bool:
-    """Whether ``mindspore_api`` is a Primitive class (built with its parameters, then called)."""
+
+def is_primitive_call(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> bool:
+    """Whether a call of the torch function ``torch_api`` is written as a call of the Primitive class
+    ``mindspore_api`` (a reviewed pair of :data:`PRIMITIVE_CALLS`)."""
     entry = kb.mindspore_entry(mindspore_api)
-    return entry is not None and entry.get("kind") == "class" and PRIMITIVE in entry.get("bases", ())
+    return ((torch_api, mindspore_api) in PRIMITIVE_CALLS and entry is not None
+            and entry.get("kind") == "class" and PRIMITIVE in entry.get("bases", ()))
 
 
 def primitive_call(ctx: FixContext, finding: Finding, call: ast.Call, row: MappingRow | None,
