@@ -675,7 +675,11 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
     rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
     line, column = ctx.node_range(ref.value)[:2]
-    edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{text}({receiver}{rest}"), *edits,
+    # text inserted where the call starts (a result form's ``mindspore.ops.sort(``) goes before the function
+    start = (line, column) * 2
+    before = "".join(e.new_text for e in edits if (e.line, e.column, e.end_line, e.end_column) == start)
+    edits = [e for e in edits if (e.line, e.column, e.end_line, e.end_column) != start]
+    edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{before}{text}({receiver}{rest}"), *edits,
              *import_edits]
     return _replace_fix(finding, mindspore_api, edits, changes, review)
 
@@ -685,6 +689,7 @@ def _replace_fix(finding: Finding, mindspore_api: str, edits: list[TextEdit], ch
     """The fix replacing the torch API by ``mindspore_api`` (titled with the argument ``changes``, and as
     one to review when the mapping has differences)."""
     args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
+    edits = list(dict.fromkeys(edits))  # one import edit where the name and a result form both need it
     if changes:
         key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
         return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})

@@ -158,6 +158,13 @@ def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,
     return 2 if corrects(mindspore_api, note, reason) else None
 
 
+def rewritten_on(torch_api: str, version: str, device: str = CHECK_DEVICE) -> bool:
+    """Whether the fix writes another target for ``torch_api`` on ``device`` (table ``version``'s has no
+    kernel there): a replacement, or the out-of-place counterpart's target written back."""
+    return bool(runnable_targets(torch_api, version, device)) or out_of_place_target(
+        torch_api, version, device) is not None
+
+
 def without_kernel(torch_api: str, version: str, device: str) -> str | None:
     """The target of ``torch_api`` in table ``version`` (its row, else its derived mapping) when the
     checks recorded that it has no kernel on ``device``."""
