@@ -261,3 +261,22 @@ def test_a_target_checked_with_its_result_in_torchs_form_is_written_with_that_fo
         "this call's arguments do not allow (e.g. return_inverse, return_counts, dim): not rewritten, "
         "adapt it by hand")
     assert left.title("zh").startswith("mindspore.mint.unique 在 MindSpore 2.10 中没有 CPU 算子实现；")
+
+
+def test_a_same_named_method_without_a_cpu_kernel_is_rewritten_to_its_cpu_alternative(kb26) -> None:
+    """x.unique() is already spelled the MindSpore way (derived mindspore.Tensor.unique), but that target
+    has no CPU kernel: the finding is fixable (its dynamic-shape finding at the same position carries the
+    fix), and the fix writes the CPU alternative ops.unique with the tensor first and the first output
+    sorted: one edit where the call starts, one import."""
+    source = "import torch\nx = torch.ones(4)\ny = x.unique()\nz = x.unique(return_counts=True)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == ("import mindspore\nx = mindspore.mint.ones(4)\n"
+                   "y = mindspore.ops.sort(mindspore.ops.unique(x)[0])[0]\n"
+                   "z = x.unique(return_counts=True)\n")
+    findings = [f for f in analyze_source(source, "m.py", kb26).findings
+                if f.torch_api == "torch.Tensor.unique"]
+    (fix, left) = fixes_for(source, "m.py", findings, kb26)
+    assert [(e.line, e.column, e.end_line, e.end_column, e.new_text) for e in fix.edits] == [
+        (3, 5, 3, 14, "mindspore.ops.sort(mindspore.ops.unique(x"), (3, 15, 3, 15, "[0])[0]"),
+        (2, 1, 2, 1, "import mindspore\n")]
+    assert left.edits == [] and left.title_key == "fix.device_target_form_not_written"
