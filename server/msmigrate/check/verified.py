@@ -146,7 +146,8 @@ class VerifiedStatus:
         if self.note and self.status != "pass":
             reason += "; " + note_text(self.note, lang)
         if self.status == "pass":
-            return t("check.verified.pass", lang, **fields)
+            key = "check.verified.pass_formed" if self.result_form else "check.verified.pass"
+            return t(key, lang, **fields)
         if self.status == "fail":
             return t("check.verified.fail", lang, reason=reason, **fields)
         if self.status == "error":

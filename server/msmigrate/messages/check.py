@@ -128,6 +128,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "verified on {device} with MindSpore {mindspore_version} / torch {torch_version}",
         "已在 {device} 上用 MindSpore {mindspore_version} / torch {torch_version} 验证一致",
     ),
+    "check.verified.pass_formed": (
+        "verified on {device} with MindSpore {mindspore_version} / torch {torch_version}, with MindSpore's "
+        "result converted to torch's form as the fix writes it",
+        "已在 {device} 上用 MindSpore {mindspore_version} / torch {torch_version} 验证一致（MindSpore 的结果"
+        "按修复的写法转换为 torch 的形式）",
+    ),
     "check.verified.fail": (
         "equivalence check failed on {device} with MindSpore {mindspore_version} / torch {torch_version}: "
         "{reason}",
