@@ -147,3 +147,17 @@ def test_all_with_apis_updates_their_rows_only(tmp_path):
     }
     assert data["counts"] == {"pass": 1, "fail": 0, "error": 1, "skipped": 0}
     assert (data["date"], data["mapping_table"], data["mindspore_version"]) == ("2030-01-02", "2.6", "2.10.0")
+
+
+def test_a_result_form_is_compared_as_the_fix_writes_it():
+    # ops.unique gives (values in first-seen order, indices); sorted first output = torch.unique's values
+    run = msmigrate("torch.unique", "--json", "--mindspore-version", "2.4")
+    assert run.returncode == 0, run.stderr
+    (result,) = json.loads(run.stdout)["results"]
+    assert (result["mindspore_api"], result["status"], result["result_form"]) == (
+        "mindspore.ops.unique", "pass", "sorted_first_output")
+    assert result["max_abs_error"] == 0.0
+    assert result["torch_shapes"] == result["mindspore_shapes"] and len(result["mindspore_shapes"]) == 1
+    run = msmigrate("torch.unique", "--mindspore-version", "2.4", "--lang", "en")
+    assert ("  MindSpore's result compared in torch's form, as the fix writes it: "
+            "mindspore.ops.sort(mindspore.ops.unique(…)[0])[0]") in run.stdout.splitlines()

@@ -203,3 +203,20 @@ def test_an_optimizer_is_compared_by_its_training_steps():
     assert (scheduler.status, scheduler.reason) == ("skipped", "not_op")
     # other specs run no loop
     assert build_request(target_for("torch.abs", kb))["loop"] is None
+
+
+def test_a_result_form_the_fix_writes_is_requested_where_the_call_gets_it():
+    """ops.unique returns (values in first-seen order, indices): the fix writes
+    mindspore.ops.sort(ops.unique(x)[0])[0] unless the call passes a parameter that changes torch's
+    result, and the worker compares that form (value_forms.CHECKED_FORMS); bincount's .long() only
+    changes the type: not requested (its note tells the difference)."""
+    kb = get_knowledge_base("2.4")
+    unique = target_for("torch.unique", kb)
+    assert unique.mindspore_api == "mindspore.ops.unique"
+    assert build_request(unique)["result_form"] == "sorted_first_output"
+    assert build_request(unique, call_kwargs={"return_inverse": "True"})["result_form"] is None
+    by_position = CheckTarget(unique.torch_api, unique.mindspore_api, "function",
+                              ApiSpec(args=(T(12), True)), unique.row, unique.signatures)
+    assert build_request(by_position)["result_form"] is None  # sorted=True, by position
+    assert build_request(target_for("torch.bincount", kb))["result_form"] is None
+    assert build_request(target_for("torch.abs", kb))["result_form"] is None

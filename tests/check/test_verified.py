@@ -118,3 +118,20 @@ def test_live_results_take_precedence():
     status = verified_status("torch.nn.functional.softmax", "2.6", "Ascend")
     assert status.status == "fail" and status.device == "Ascend"
     assert verified_status("torch.nn.functional.softmax", "2.6", "CPU").passed
+
+
+def test_a_result_form_is_stored_read_and_said(tmp_path):
+    """A check that compared MindSpore's result in torch's form (ops.unique's first output sorted) records
+    the form; hover says the result was converted as the fix writes it."""
+    formed = CheckResult("torch.unique", "mindspore.ops.unique", CheckStatus.PASS, max_abs_error=0.0,
+                         max_rel_error=0.0, cosine_similarity=1.0, result_form="sorted_first_output",
+                         torch_version="2.13.0", mindspore_version="2.10.0")
+    text = render_verified_json([formed], "2.4", "CPU", "2.13.0", "2.10.0", "2026-11-23")
+    assert json.loads(text)["results"]["torch.unique"]["result_form"] == "sorted_first_output"
+    write_verified(verified_path("2.4", "CPU", tmp_path), text)
+    status = verified_status("torch.unique", "2.4", "CPU", folder=tmp_path)
+    assert (status.passed, status.result_form) == (True, "sorted_first_output")
+    assert status.render("en") == ("verified on CPU with MindSpore 2.10 / torch 2.13, with MindSpore's "
+                                   "result converted to torch's form as the fix writes it")
+    assert status.render("zh") == ("已在 CPU 上用 MindSpore 2.10 / torch 2.13 验证一致（MindSpore 的结果"
+                                   "按修复的写法转换为 torch 的形式）")

@@ -230,3 +230,53 @@ def test_a_bool_tensor_result_is_made_a_python_bool(kb26) -> None:
         "has no CPU kernel in MindSpore 2.10; this target runs on CPU; its check differed only in the "
         "result's type, which this fix converts to torch's)")
     assert is_safe(findings[0], kb26) is False
+
+
+def test_a_target_checked_with_its_result_in_torchs_form_is_written_with_that_form_only(kb26) -> None:
+    """2.6's mint.unique has no CPU kernel; its CPU alternative ops.unique returns (values in first-seen
+    order, indices) and passed its check with the first output sorted, as the fix writes it (recorded
+    result_form): written so; a call passing return_inverse gets no such form, so no rewrite and the
+    finding's fix says why."""
+    target = runnable_targets("torch.unique", "2.6")[0]  # the CPU alternative, or the 2.4 row once re-checked
+    assert (target.row.mindspore_api, target.verified, target.form) == (
+        "mindspore.ops.unique", True, "sorted_first_output")
+    source = "import torch\ny = torch.unique(idx)\nz = torch.unique(idx, return_inverse=True)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == ("import torch\nimport mindspore\ny = mindspore.ops.sort(mindspore.ops.unique(idx)[0])[0]\n"
+                   "z = torch.unique(idx, return_inverse=True)\n")
+    findings = [f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.unique"]
+    written, left = fixes_for(source, "m.py", findings, kb26)
+    assert written.title("en") == (
+        "Replace torch.unique with mindspore.ops.unique (arguments: → mindspore.ops.sort(…[0])[0]) "
+        "(mindspore.mint.unique has no CPU kernel in MindSpore 2.10; this target, with its result written "
+        "in torch's form as this fix does, was verified on CPU)")
+    assert written.title("zh") == (
+        "将 torch.unique 替换为 mindspore.ops.unique（参数：→ mindspore.ops.sort(…[0])[0]）"
+        "（mindspore.mint.unique 在 MindSpore 2.10 中没有 CPU 算子实现；该目标按本修复的写法将结果转换为 "
+        "torch 的形式后，已在 CPU 上验证）")
+    assert left.edits == []
+    assert left.title("en") == (
+        "mindspore.mint.unique has no CPU kernel in MindSpore 2.10; mindspore.ops.unique runs there and "
+        "matches torch only with its result converted to torch's form (e.g. sorted unique values), which "
+        "this call's arguments do not allow (e.g. return_inverse, return_counts, dim): not rewritten, "
+        "adapt it by hand")
+    assert left.title("zh").startswith("mindspore.mint.unique 在 MindSpore 2.10 中没有 CPU 算子实现；")
+
+
+def test_a_same_named_method_without_a_cpu_kernel_is_rewritten_to_its_cpu_alternative(kb26) -> None:
+    """x.unique() is already spelled the MindSpore way (derived mindspore.Tensor.unique), but that target
+    has no CPU kernel: the finding is fixable (its dynamic-shape finding at the same position carries the
+    fix), and the fix writes the CPU alternative ops.unique with the tensor first and the first output
+    sorted: one edit where the call starts, one import."""
+    source = "import torch\nx = torch.ones(4)\ny = x.unique()\nz = x.unique(return_counts=True)\n"
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == ("import mindspore\nx = mindspore.mint.ones(4)\n"
+                   "y = mindspore.ops.sort(mindspore.ops.unique(x)[0])[0]\n"
+                   "z = x.unique(return_counts=True)\n")
+    findings = [f for f in analyze_source(source, "m.py", kb26).findings
+                if f.torch_api == "torch.Tensor.unique"]
+    (fix, left) = fixes_for(source, "m.py", findings, kb26)
+    assert [(e.line, e.column, e.end_line, e.end_column, e.new_text) for e in fix.edits] == [
+        (3, 5, 3, 14, "mindspore.ops.sort(mindspore.ops.unique(x"), (3, 15, 3, 15, "[0])[0]"),
+        (2, 1, 2, 1, "import mindspore\n")]
+    assert left.edits == [] and left.title_key == "fix.device_target_form_not_written"

@@ -17,6 +17,7 @@ from msmigrate.knowledge.value_forms import (
     FIRST_OUTPUT,
     INT32,
     INT64,
+    SORTED_FIRST_OUTPUT,
     TENSOR,
     TENSOR_PAIR,
     adapted,
@@ -51,6 +52,7 @@ def test_adapted_text_of_each_form():
         "mindspore.tensor(size).reshape(-1).broadcast_to((2,))")
     assert adapted(FIRST_OUTPUT, "", _node("f(x)")) == "[0]"
     assert adapted(INT64, "", _node("f(x)")) == ".long()"
+    assert adapted(SORTED_FIRST_OUTPUT, "f(x)", _node("f(x)")) == "mindspore.ops.sort(f(x)[0])[0]"
 
 
 def test_result_form_unless_a_parameter_makes_torchs_result_that_form():
@@ -58,6 +60,9 @@ def test_result_form_unless_a_parameter_makes_torchs_result_that_form():
     assert result_form("mindspore.ops.bincount", {"weights"}) is None  # torch's weighted counts are floats
     assert result_form("mindspore.ops.ctc_loss", {"reduction"}) == FIRST_OUTPUT
     assert result_form("mindspore.ops.abs", set()) is None
+    assert result_form("mindspore.ops.unique", set()) == SORTED_FIRST_OUTPUT
+    for passed in ("sorted", "return_inverse", "return_counts", "dim"):  # torch's result is another one
+        assert result_form("mindspore.ops.unique", {passed}) is None
 
 
 def test_dtype_is_passed_only_where_torch_infers_another_one_from_a_literal():
@@ -245,3 +250,16 @@ def test_a_form_of_an_argument_moved_to_a_keyword_is_one_insertion(kb24):
     fix = replace_api(FixContext.build(source, "m.py", kb24, findings), moved)
     assert apply_edits(source, fix.edits).splitlines()[-1] == (
         "w = mindspore.ops.bartlett_window(window_length=mindspore.tensor(n))")
+
+
+def test_unique_values_are_sorted_as_torchs(kb24):
+    """The 2.4 table maps torch.unique to ops.unique, which returns (values in first-seen order, indices):
+    the fix sorts the first output, in the file's spelling of mindspore; a call passing a parameter
+    ops.unique lacks is left (its finding says so)."""
+    source = ("import mindspore as ms\n"
+              "a = torch.unique(x)\n"
+              "b = torch.unique(x + 1).tolist()\n"
+              "c = torch.unique(x, return_counts=True)\n")
+    assert _body(source, kb24) == ["a = ms.ops.sort(ms.ops.unique(x)[0])[0]",
+                                   "b = ms.ops.sort(ms.ops.unique(x + 1)[0])[0].tolist()",
+                                   "c = torch.unique(x, return_counts=True)"]

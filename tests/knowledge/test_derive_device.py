@@ -1,6 +1,6 @@
-"""CPU alternatives (knowledge/derive_device.py): other MindSpore APIs for the table rows whose target has
-no CPU kernel, kept in ``derived-<v>.json`` (``cpu_alternatives``), checked with the derived candidates and
-never the offered mapping."""
+"""CPU alternatives (knowledge/derive_device.py): other MindSpore APIs for the table rows (and derived
+mappings) whose target has no CPU kernel, kept in ``derived-<v>.json`` (``cpu_alternatives``), checked
+with the derived candidates and never the offered mapping."""
 
 from __future__ import annotations
 
@@ -38,7 +38,27 @@ def test_committed_alternatives_are_for_rows_without_a_cpu_kernel_only() -> None
     assert kb.derived("torch.roll") is None
     assert kb.mapping("torch.roll").mindspore_api == "mindspore.mint.roll"
     older = json.loads((data_dir() / "derived-1.10.json").read_text(encoding="utf-8"))
-    assert older["cpu_alternatives"] == {}  # no verification of the 1.10 table: nothing known to be missing
+    rows = {row.torch_api for row in get_knowledge_base("1.10").rows()}
+    # no verification of the 1.10 table's rows: nothing known to be missing (its derived mappings: below)
+    assert older["cpu_alternatives"] and not set(older["cpu_alternatives"]) & rows
+
+
+def test_a_derived_mapping_without_a_cpu_kernel_gets_alternatives_too() -> None:
+    """2.6 maps torch.Tensor.unique by name to mindspore.Tensor.unique (derived), whose check found no CPU
+    kernel: the functions of the same name, taking the tensor first, are its alternatives; ops.unique passed
+    its check with the first output sorted (the result form the fix writes)."""
+    data = json.loads((data_dir() / "derived-2.6.json").read_text(encoding="utf-8"))
+    unique = data["cpu_alternatives"]["torch.Tensor.unique"]
+    assert unique["replaces"] == "mindspore.Tensor.unique"
+    assert [c["row"]["mindspore_api"] for c in unique["candidates"]] == [
+        "mindspore.ops.unique", "mindspore.numpy.unique"]
+    kb = get_knowledge_base("2.6")
+    assert kb.row("torch.Tensor.unique") is None
+    assert kb.derived("torch.Tensor.unique").mindspore_api == "mindspore.Tensor.unique"
+    (ops_unique,) = [c for c in kb.derived_table.alternatives["torch.Tensor.unique"] if c.verified]
+    assert (ops_unique.mindspore_api, ops_unique.check_form) == ("mindspore.ops.unique",
+                                                                  "sorted_first_output")
+    assert "torch.Tensor.abs" not in data["cpu_alternatives"]  # Tensor.abs runs on CPU
 
 
 def test_alternatives_are_read_with_their_check(tmp_path: Path) -> None:

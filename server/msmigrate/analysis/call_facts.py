@@ -21,6 +21,7 @@ from msmigrate.analysis.arguments import Binding, argument_kind, bind
 from msmigrate.analysis.categorize import ApiVerdict, describe_differences
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.knowledge.device_targets import rewritten_on
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
 from msmigrate.knowledge.param_facts import (
@@ -211,8 +212,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     if retyped:
         facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
         changes = True
-    fixable = not _same_member(torch_api, target) or bool(plan.renames or plan.to_keyword or plan.missing
-                                                          or forms or result)
+    fixable = (not _same_member(torch_api, target) or rewritten_on(torch_api, kb.version)
+               or bool(plan.renames or plan.to_keyword or plan.missing or forms or result))
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
                             "changes_results": changes,
                             "arg_plan": _plan_args(plan, (*explicit, *((n, v) for n, v, *_d in added)),

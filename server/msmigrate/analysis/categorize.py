@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.api_rules import API_RULES_BY_ID, RULE_FOR_CATEGORY
 from msmigrate.i18n import MessageRef, ref
+from msmigrate.knowledge.device_targets import rewritten_on
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.model.finding import FindingCategory
 from msmigrate.model.rule import Rule
@@ -97,7 +98,7 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
             key = "analysis.api.unknown_suggest"
             args["suggestion"] = suggestion
     rule = RULE_FOR_CATEGORY[category]
-    fixable = bool(ms) and rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row)
+    fixable = bool(ms) and rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row, kb.version)
     return ApiVerdict(torch_api, ms, category, rule, key, args, fixable, written_api)
 
 
@@ -119,7 +120,7 @@ def derived_verdict(torch_api: str, derived: DerivedMapping, kb: KnowledgeBase,
         category, key = FindingCategory.DIFFERENCES, "analysis.api.derived_differences"
         args.update(describe_differences(row))
     rule = RULE_FOR_CATEGORY[category]
-    fixable = rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row)
+    fixable = rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row, kb.version)
     return ApiVerdict(torch_api, ms, category, rule, key, args, fixable, written_api)
 
 
@@ -127,15 +128,18 @@ def _mindspore_version(kb: KnowledgeBase) -> str:
     return kb.derived_table.mindspore_version
 
 
-def _nothing_to_rewrite(torch_api: str, mindspore_api: str | None, row: MappingRow | None) -> bool:
+def _nothing_to_rewrite(torch_api: str, mindspore_api: str | None, row: MappingRow | None,
+                        version: str) -> bool:
     """``x.mean()`` → ``mindspore.Tensor.mean``: a member mapped to the same-named member, with no
-    parameter renames, is already written the MindSpore way (no quick-fix to offer)."""
+    parameter renames, is already written the MindSpore way (no quick-fix to offer), unless the target
+    has no kernel on the check device and another one runs there (``x.unique()`` →
+    ``mindspore.ops.unique(x)`` on CPU: ``device_targets.rewritten_on``)."""
     if not mindspore_api or row is None or row.param_renames or row.input_renames:
         return False
     torch_owner, _, torch_name = torch_api.rpartition(".")
     ms_owner, _, ms_name = mindspore_api.rpartition(".")
     is_member = torch_owner.rpartition(".")[2][:1].isupper() and ms_owner.rpartition(".")[2][:1].isupper()
-    return is_member and torch_name == ms_name
+    return is_member and torch_name == ms_name and not rewritten_on(torch_api, version)
 
 
 def describe_differences(row: MappingRow) -> dict[str, tuple[MessageRef, ...]]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+
 from msmigrate.check.result import CheckResult, CheckStatus
 from msmigrate.i18n import catalogue, t
+from msmigrate.knowledge.value_forms import adapted
 
 HINTED = ("missing_framework", "device_unavailable", "timeout", "worker_crash", "worker_start")
 
@@ -93,6 +96,10 @@ def describe(result: CheckResult, lang: str | None, python: str = "") -> str:
             torch_dtypes=result.torch_dtypes,
             mindspore_dtypes=result.mindspore_dtypes,
         )
+    if result.result_form:
+        call = f"{result.mindspore_api or '-'}(…)"
+        node = ast.Call(func=ast.Name("f"), args=[], keywords=[])
+        add("check.result.result_form", written=adapted(result.result_form, call, node))
     hinted = hint(result, lang, python)
     if hinted:
         lines.append("  " + hinted)

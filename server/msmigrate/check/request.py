@@ -17,6 +17,7 @@ from typing import Any
 from msmigrate.check.result import CheckResult, Reason
 from msmigrate.check.spec import ApiSpec, api_kind, load_specs, spec_for
 from msmigrate.knowledge.model import MappingCategory, MappingRow
+from msmigrate.knowledge.value_forms import CHECKED_FORMS, result_form
 
 REQUEST_VERSION = 1
 OVERRIDE_ENV = "MSMIGRATE_CHECK_MAPPING_OVERRIDE"  # tests only: JSON file {torch_api: mindspore_api}
@@ -416,6 +417,7 @@ def build_request(
     else:
         m_init_kwargs, dropped_init = _ms_kwargs(t_init_kwargs, target.row)
         dropped += dropped_init
+    form = _checked_form(target, len(t_args), {*t_kwargs, *m_kwargs})
     return {
         "version": REQUEST_VERSION,
         "kind": target.kind,
@@ -441,4 +443,15 @@ def build_request(
         "loop": spec.loop if spec.loop in COMPARED_LOOPS else None,
         "literals": literals,
         "dropped": dropped,
+        "result_form": form,
     }
+
+
+def _checked_form(target: CheckTarget, positional: int, keywords: set[str]) -> str | None:
+    """The result form the fix writes for this call of the MindSpore API and the worker applies before
+    comparing (``value_forms.CHECKED_FORMS``); ``positional`` arguments count as the torch parameters of
+    the first overload (a Tensor method's ``args[0]`` is the tensor)."""
+    offset = 1 if target.kind == "tensor_method" else 0
+    names = target.signatures[0] if target.signatures else ()
+    form = result_form(target.mindspore_api or "", keywords | set(names[: max(positional - offset, 0)]))
+    return form if form in CHECKED_FORMS else None

@@ -54,6 +54,9 @@ class CheckResult:
     status: CheckStatus
     reason: str | None = None  # a ``Reason`` value
     detail: str | None = None  # exception text, note of the spec table, …
+    # the form MindSpore's result was put in before the comparison, as the fix writes it
+    # (``value_forms.CHECKED_FORMS``: ``sorted_first_output``)
+    result_form: str | None = None
     max_abs_error: float | None = None
     max_rel_error: float | None = None
     cosine_similarity: float | None = None
@@ -129,6 +132,7 @@ _REPLY_FIELDS: dict[str, Any] = {
     "mindspore_api": _OPTIONAL_STR,
     "reason": _OPTIONAL_STR,
     "detail": _OPTIONAL_STR,
+    "result_form": _OPTIONAL_STR,
     "max_abs_error": _OPTIONAL_NUMBER,
     "max_rel_error": _OPTIONAL_NUMBER,
     "cosine_similarity": _OPTIONAL_NUMBER,

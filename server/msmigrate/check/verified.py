@@ -42,6 +42,8 @@ def entry_of(result: CheckResult, note: str | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {"mindspore_api": result.mindspore_api, "status": str(result.status)}
     if result.reason:
         entry["reason"] = result.reason
+    if result.result_form:
+        entry["result_form"] = result.result_form
     for name in NUMBER_FIELDS:
         value = getattr(result, name)
         if value is not None:
@@ -133,6 +135,7 @@ class VerifiedStatus:
     max_rel_error: float | None = None
     cosine_similarity: float | None = None
     note: str | None = None
+    result_form: str | None = None  # the form MindSpore's result was compared in (``value_forms``)
 
     @property
     def passed(self) -> bool:
@@ -150,7 +153,8 @@ class VerifiedStatus:
         if self.note and self.status != "pass":
             reason += "; " + note_text(self.note, lang)
         if self.status == "pass":
-            return t("check.verified.pass", lang, **fields)
+            key = "check.verified.pass_formed" if self.result_form else "check.verified.pass"
+            return t(key, lang, **fields)
         if self.status == "fail":
             return t("check.verified.fail", lang, reason=reason, **fields)
         if self.status == "error":
@@ -185,6 +189,7 @@ def _session_status(version: str, device: str, torch_api: str) -> VerifiedStatus
         max_rel_error=result.max_rel_error,
         cosine_similarity=result.cosine_similarity,
         note=note or None,
+        result_form=result.result_form,
     )
 
 
@@ -220,4 +225,5 @@ def verified_status(
         max_rel_error=entry.get("max_rel_error"),
         cosine_similarity=entry.get("cosine_similarity"),
         note=entry.get("note"),
+        result_form=entry.get("result_form"),
     )

@@ -18,6 +18,7 @@ import tokenize
 
 from msmigrate.fixes.context import FixContext, plain_reference
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.primitive_calls import is_primitive_call, primitive_call
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import DerivedMapping
@@ -32,6 +33,7 @@ from msmigrate.knowledge.device_targets import (
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import MANUAL_REWRITES, means_absent, method_as_function
 from msmigrate.knowledge.value_forms import (
+    CHECKED_FORMS,
     CLASS_INDICES,
     CORRECTED_BY,
     TENSOR,
@@ -390,15 +392,17 @@ def _spelled(ctx: FixContext, value: str, line: int, edits: list[TextEdit]) -> s
 
 def _result_edits(ctx: FixContext, finding: Finding, call: ast.Call | None) -> list[TextEdit]:
     """The edits turning the call's MindSpore result into torch's form (``[0]``, ``.long()``,
-    ``bool(…)``), if any."""
+    ``bool(…)``, ``mindspore.ops.sort(…[0])[0]``), if any (the prefix and suffix first)."""
     plan = finding.message_args.get("arg_plan")
     form = plan[7] if plan is not None and len(plan) > 7 else ""
     if not form or call is None:
         return []
     line, col, end_line, end_col = ctx.node_range(call)
-    prefix, suffix = wrapping(form, call)
+    imports: list[TextEdit] = []
+    function = _spelled(ctx, CHECKED_FORMS[form], line, imports) if form in CHECKED_FORMS else None
+    prefix, suffix = wrapping(form, call, function=function)
     edits = [TextEdit(end_line, end_col, end_line, end_col, suffix)]
-    return [TextEdit(line, col, line, col, prefix), *edits] if prefix else edits
+    return [TextEdit(line, col, line, col, prefix), *edits, *imports] if prefix else edits
 
 
 def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -451,6 +455,13 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
     first: Fix | None = None
     for swap in swaps:
         planned = _planned_for(ctx, finding, swap.row, swap.table, swap.derived)
+        plan = planned.message_args.get("arg_plan")
+        if swap.form and (plan is None or len(plan) <= 7 or plan[7] != swap.form):
+            # checked with its result in torch's form, which this call does not get written
+            first = first or _explain(finding, swap.row.mindspore_api or "",
+                                      "fix.device_target_form_not_written", replaced=swap.replaced,
+                                      device=swap.device)
+            continue
         fix = _replace(ctx, planned, swap.row, swap.row.mindspore_api)
         if fix is None or not fix.edits:
             first = first or fix
@@ -460,8 +471,9 @@ def _device_fix(ctx: FixContext, finding: Finding, swaps: tuple[DeviceTarget, ..
             why = (message_ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
             return Fix(fix.rule, "fix.device_target_reason", fix.edits, {"base": base, "why": why},
                        by_hand=fix.by_hand)
-        if not swap.verified and swap.note in CORRECTED_BY:
-            plan = planned.message_args.get("arg_plan")
+        if swap.form:
+            key = "fix.device_target_checked_form"
+        elif not swap.verified and swap.note in CORRECTED_BY:
             formed = plan is not None and len(plan) > 7 and bool(plan[7])
             key = "fix.device_target_result_form" if formed else "fix.device_target_result_form_unchecked"
         elif swap.derived is not None:
@@ -603,6 +615,11 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
                    and isinstance(ref, ast.Attribute) and (wrapped or not in_place(ref.attr))
                    and method_as_function(ctx.kb.torch_kind(finding.torch_api),
                                           ctx.kb.mindspore_kind(mindspore_api)))
+    if (call is not None and not as_function and ctx.kb.torch_kind(finding.torch_api) == "function"
+            and is_primitive_call(ctx.kb, finding.torch_api or "", mindspore_api)):
+        review = finding.rule == "MSM101" if "arg_plan" in finding.message_args else bool(
+            row is not None and row.has_differences)
+        return primitive_call(ctx, finding, call, row, mindspore_api, review)
     if not as_function and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
         # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite; but a torch property
         # that MindSpore offers as a method taking no argument is read by calling it (x.real → x.real())
@@ -720,7 +737,11 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
     rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
     line, column = ctx.node_range(ref.value)[:2]
-    edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{text}({receiver}{rest}"), *edits,
+    # text inserted where the call starts (a result form's ``mindspore.ops.sort(``) goes before the function
+    start = (line, column) * 2
+    before = "".join(e.new_text for e in edits if (e.line, e.column, e.end_line, e.end_column) == start)
+    edits = [e for e in edits if (e.line, e.column, e.end_line, e.end_column) != start]
+    edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{before}{text}({receiver}{rest}"), *edits,
              *import_edits]
     return _replace_fix(finding, mindspore_api, edits, changes, review)
 
@@ -730,6 +751,7 @@ def _replace_fix(finding: Finding, mindspore_api: str, edits: list[TextEdit], ch
     """The fix replacing the torch API by ``mindspore_api`` (titled with the argument ``changes``, and as
     one to review when the mapping has differences)."""
     args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api}
+    edits = list(dict.fromkeys(edits))  # one import edit where the name and a result form both need it
     if changes:
         key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
         return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})

@@ -220,7 +220,7 @@ def derive_table(kb: KnowledgeBase, others: Iterable[KnowledgeBase]) -> dict[str
     return {
         "schema_version": SCHEMA_VERSION,
         "mapping_table": kb.version,
-        "cpu_alternatives": device_alternatives(kb, newest_first),
+        "cpu_alternatives": device_alternatives(kb, newest_first, mappings),
         "torch_version": _inventory_version("torch"),
         "mindspore_version": _inventory_version("mindspore"),
         "counts": _counts(mappings, excluded),

@@ -1,6 +1,7 @@
 """Device alternatives (``cpu_alternatives`` of ``mapping_data/derived-<v>.json``): for a table row whose
-MindSpore target has no kernel on the check device (recorded by ``verified-<v>-CPU.json``), other MindSpore
-APIs that may compute the same there.
+MindSpore target has no kernel on the check device (recorded by ``verified-<v>-CPU.json``), and for a derived
+mapping whose offered target has none (recorded by ``verified-derived-CPU.json``: ``Tensor.unique``), other
+MindSpore APIs that may compute the same there.
 
 The candidates of a row are found as for a derived mapping (``derive.candidates_for``: the other tables'
 targets, the same name in the counterpart namespaces), plus the same name in :data:`DEVICE_NAMESPACES`
@@ -11,6 +12,7 @@ left out. None is offered before its numeric check on the device passed (``msmig
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from msmigrate.knowledge.base import KnowledgeBase
@@ -52,9 +54,11 @@ def device_names(torch_api: str) -> list[str]:
     return names
 
 
-def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase]) -> dict[str, Any]:
-    """``{torch_api: {"replaces": target, "candidates": [...]}}`` for the rows of ``kb``'s table whose target
-    has no kernel on the check device (``others``: the other tables, newest first)."""
+def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase],
+                        derived_apis: Iterable[str] = ()) -> dict[str, Any]:
+    """``{torch_api: {"replaces": target, "candidates": [...]}}`` for the rows of ``kb``'s table, then the
+    torch APIs of its derived mappings (``derived_apis``), whose target has no kernel on the check device
+    (``others``: the other tables, newest first)."""
     from msmigrate.knowledge.derive import candidates_for
     from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
 
@@ -63,10 +67,11 @@ def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase]) -> dict[
     from msmigrate.knowledge.device_targets import without_kernel
 
     found: dict[str, Any] = {}
-    for row in kb.rows():
-        torch_api = row.torch_api
-        if torch_api in found or not row.mindspore_api or not kb.mindspore_has(row.mindspore_api):
-            continue  # no target, or one MindSpore no longer has (the derived candidates replace it)
+    rows = [row.torch_api for row in kb.rows() if row.mindspore_api and kb.mindspore_has(row.mindspore_api)]
+    # (a row without a target, or with one MindSpore no longer has, is replaced by the derived candidates)
+    for torch_api in [*rows, *(api for api in sorted(derived_apis) if kb.row(api) is None)]:
+        if torch_api in found:
+            continue
         replaced = without_kernel(torch_api, kb.version, CHECK_DEVICE)
         if not replaced:
             continue

@@ -50,6 +50,8 @@ class DerivedMapping:
     check_reason: str | None = None
     replaces: str | None = None  # the official row's target, which this MindSpore no longer has
     check_note: str | None = None  # the check's note (``int32_indices``: a fail whose values agree)
+    # the form the check compared MindSpore's result in (``value_forms.CHECKED_FORMS``): the fix must write it
+    check_form: str | None = None
 
     @property
     def torch_api(self) -> str:
@@ -225,6 +227,7 @@ def _candidates(
                 check_reason=check.get("reason") if isinstance(check, dict) else None,
                 replaces=replaces,
                 check_note=check.get("note") if isinstance(check, dict) else None,
+                check_form=check.get("result_form") if isinstance(check, dict) else None,
             )
         )
     return tuple(candidates)

@@ -12,9 +12,11 @@ for table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); 
 passed the numeric check on that device is the replacement; failing that, a target whose only recorded
 failure is int32 indices (or integers) where torch returns int64 (same values; the fix title says so),
 a table's first; last, a target whose only recorded difference is one the fix's result form corrects
-(``value_forms.corrects``: float counts written ``.long()``). Only recorded facts are used: without
-verification data for a device, the table's target stands. An in-place API with none of these
-(``x.clamp_``) gets its out-of-place counterpart's target verified on the device
+(``value_forms.corrects``: float counts written ``.long()``). A check that compared MindSpore's result
+in the form the fix writes (``value_forms.CHECKED_FORMS``: ``ops.sort(ops.unique(x)[0])[0]``) records it
+(``form``): the fix writes that target only for a call it writes the same form for. Only recorded facts
+are used: without verification data for a device, the table's target stands. An in-place API with none
+of these (``x.clamp_``) gets its out-of-place counterpart's target verified on the device
 (:func:`out_of_place_target`): the fix writes the result back with ``Tensor.assign_value``.
 
 APIs the numeric check does not run (those that need a process group) have reviewed facts instead
@@ -51,6 +53,7 @@ class DeviceTarget:
     note: str | None = None  # with ``verified`` False: the check's note (SAME_VALUES_NOTES, or corrected)
     reason: str | None = None  # a DEVICE_ONLY fact's message key: why the table's target fails there
     failure: str = NO_KERNEL  # the replaced target's recorded failure on the device (NO_KERNEL, NO_EFFECT)
+    form: str | None = None  # the result form its check applied (``value_forms.CHECKED_FORMS``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +131,8 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         rank = _rank(status.passed, status.status, status.note, status.reason, row.mindspore_api)
         if rank is not None:
             ranked[rank].append(DeviceTarget(row, other, replaced, device, verified=rank == 0,
-                                             note=None if rank == 0 else status.note, failure=failure))
+                                             note=None if rank == 0 else status.note, failure=failure,
+                                             form=status.result_form))
     if device == CHECK_DEVICE:
         tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
         found_in = [(other, entry.candidates) for other, table in tables
@@ -144,7 +148,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
                     ranked[rank].append(DeviceTarget(candidate.row, other, replaced, device, candidate,
                                                      verified=rank == 0,
                                                      note=None if rank == 0 else candidate.check_note,
-                                                     failure=failure))
+                                                     failure=failure, form=candidate.check_form))
     if failure == NO_EFFECT:  # a target that silently does nothing gives way to verified targets only
         ranked = (ranked[0], [], [])
     found: dict[str, DeviceTarget] = {}
@@ -164,6 +168,13 @@ def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,
     if note in SAME_VALUES_NOTES:
         return 1
     return 2 if corrects(mindspore_api, note, reason) else None
+
+
+def rewritten_on(torch_api: str, version: str, device: str = CHECK_DEVICE) -> bool:
+    """Whether the fix writes another target for ``torch_api`` on ``device`` (table ``version``'s has no
+    kernel there): a replacement, or the out-of-place counterpart's target written back."""
+    return bool(runnable_targets(torch_api, version, device)) or out_of_place_target(
+        torch_api, version, device) is not None
 
 
 def without_kernel(torch_api: str, version: str, device: str) -> str | None:

@@ -255,6 +255,10 @@ PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
     # zero padding is constant padding with the value 0 (CPU alternatives of mint.nn.ZeroPad*)
     **{(f"torch.nn.ZeroPad{n}d", f"mindspore.nn.ConstantPad{n}d"): (("value", "0", ()),) for n in (1, 2, 3)},
+    # F.normalize's defaults dim=1, eps=1e-12 (L2Normalize's axis=0, epsilon=1e-4; epsilon bounds the sum of
+    # squares: VALUE_MEANINGS)
+    ("torch.nn.functional.normalize", "mindspore.ops.L2Normalize"): (("axis", "1", ()),
+                                                                     ("epsilon", "1e-24", ())),
 }
 
 
@@ -305,21 +309,25 @@ def defaults_from(mindspore_api: str, overload: Signature,
 
 
 # MindSpore parameters that take torch's values in another meaning, and how a torch value is written for
-# them: ``COMPLEMENT`` (MindSpore's value is ``1 - torch's``) or a table of literal values (checked under
-# MindSpore 2.10). The nn BatchNorm layers weight the running statistic by ``momentum``
-# (moving_mean = moving_mean * momentum + batch_mean * (1 - momentum); ``_BatchNorm`` passes
+# them: ``COMPLEMENT`` (MindSpore's value is ``1 - torch's``), ``SQUARE`` (``torch's ** 2``) or a table of
+# literal values (checked under MindSpore 2.10). The nn BatchNorm layers weight the running statistic by
+# ``momentum`` (moving_mean = moving_mean * momentum + batch_mean * (1 - momentum); ``_BatchNorm`` passes
 # ``1.0 - momentum`` to ``ops.BatchNorm``), torch weights the batch statistic: torch's 0.1 is MindSpore's
 # 0.9. torch's ``track_running_stats=True`` (batch statistics in training, running ones in eval) is
 # ``use_batch_statistics=None``; ``False`` (batch statistics always) is ``True``: MindSpore's ``False``
 # means the moving statistics always. (``mindspore.mint.nn.BatchNorm*``, ``ops.batch_norm`` and
 # ``nn.InstanceNorm*`` take torch's momentum; GroupNorm has no running statistics.)
 COMPLEMENT = "1 - value"
+SQUARE = "value ** 2"
 KEEP_OTHERS = "*"  # in a table of values: the values it does not list mean the same in MindSpore
 Conversion = str | dict[str, str]
 VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
     **{f"mindspore.nn.{name}": {"momentum": COMPLEMENT,
                                 "use_batch_statistics": {"True": "None", "False": "True"}}
        for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")},
+    # torch's normalize divides by max(norm, eps); L2Normalize by sqrt(max(sum of squares, epsilon)): the
+    # same for epsilon = eps ** 2 (measured on CPU with MindSpore 2.10, also where the clamp applies)
+    "mindspore.ops.L2Normalize": {"epsilon": SQUARE},
     # torch's backend names a device's collective library (gloo: CPU, nccl: CUDA). communication.init's
     # None picks the library of the device MindSpore runs on (mccl on CPU, nccl on GPU, hccl on Ascend);
     # "gloo"/"nccl" raise there. mint.distributed.init_process_group accepts "hccl" only (ValueError else).
@@ -354,7 +362,11 @@ def mindspore_value(mindspore_api: str, param: str | None, torch_value: str) -> 
         number = float(text)
     except ValueError:
         simple = all(part.isidentifier() for part in text.split("."))
+        if conversion == SQUARE:
+            return f"{text} ** 2" if simple else f"({text}) ** 2"
         return f"1 - {text}" if simple else f"1 - ({text})"
+    if conversion == SQUARE:
+        return repr(float(f"{number * number:.12g}"))
     return repr(round(1.0 - number, 12))
 
 
@@ -414,6 +426,8 @@ ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
     "mindspore.communication.init": {"init_method": ("'env://'",)},
     **{f"mindspore.{ns}.optim.{name}": {**_OPTIMIZER_OPTIONS, "decoupled_weight_decay": ("False",)}
        for ns in ("mint", "experimental") for name in ("Adam", "AdamW")},
+    # L2Normalize computes the 2-norm (F.normalize's default p); out=None is no output tensor
+    "mindspore.ops.L2Normalize": {"p": ("2", "2.0", "2."), "out": ("None",)},
 }
 
 

@@ -18,9 +18,14 @@ Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``
 - :data:`RESULT_FORMS`: results MindSpore returns in another form. ``FIRST_OUTPUT``: a tuple whose first
   item is torch's result (``ops.ctc_loss`` also returns ``log_alpha``): ``call[0]``. ``INT64``: float
   counts where torch returns int64 (``bincount`` without weights): ``call.long()``. ``PYTHON_BOOL``: a bool
-  tensor of shape () where torch returns a Python bool (``numpy.array_equal``): ``bool(call)``. A form
-  applies unless the call passes one of the parameters listed with it (with weights, torch's counts are
-  floats too).
+  tensor of shape () where torch returns a Python bool (``numpy.array_equal``): ``bool(call)``.
+  ``SORTED_FIRST_OUTPUT``: a tuple whose first item holds torch's values in another order (``ops.unique``
+  returns (values in first-seen order, indices); torch sorts them): ``mindspore.ops.sort(call[0])[0]``.
+  A form applies unless the call passes one of the parameters listed with it (with weights, torch's
+  counts are floats too; with ``return_inverse`` torch's indices point into the sorted values).
+  :data:`CHECKED_FORMS` are the forms the numeric check applies itself, as the fix writes them (they
+  change values, so no note can tell that they correct the difference); the others only change the
+  result's type or structure (:func:`corrects`).
 - :data:`DTYPE_FROM`: a MindSpore ``dtype`` whose default is fixed where torch infers the dtype from
   another argument (``ops.full``'s default is int64 whatever ``fill_value`` is; torch's ``full`` follows
   ``fill_value``: float32 for a float): the fix passes torch's dtype when that argument is a literal.
@@ -37,6 +42,7 @@ FIRST_OUTPUT = "first_output"
 INT64 = "int64"
 PYTHON_BOOL = "python_bool"
 CLASS_INDICES = "class_indices"
+SORTED_FIRST_OUTPUT = "sorted_first_output"
 
 ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.index_add": {"indices": INT32},
@@ -60,7 +66,12 @@ RESULT_FORMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mindspore.ops.bincount": (INT64, ("weights",)),
     "mindspore.Tensor.bincount": (INT64, ("weights",)),
     "mindspore.numpy.array_equal": (PYTHON_BOOL, ()),
+    "mindspore.ops.unique": (SORTED_FIRST_OUTPUT, ("sorted", "return_inverse", "return_counts", "dim")),
 }
+
+# forms the check worker applies to MindSpore's result before comparing (``check/worker.py``), and the
+# MindSpore function each one writes
+CHECKED_FORMS: dict[str, str] = {SORTED_FIRST_OUTPUT: "mindspore.ops.sort"}
 
 # check notes (``check/spec_table.py``) recording a difference that a result form corrects: the form
 CORRECTED_BY: dict[str, str] = {"bincount_float_output": INT64, "bool_tensor_result": PYTHON_BOOL}
@@ -174,10 +185,14 @@ def adapted(form: str, text: str, node: ast.expr, tensor: str = "mindspore.tenso
     return prefix + text + suffix
 
 
-def wrapping(form: str, node: ast.expr, tensor: str = "mindspore.tensor") -> tuple[str, str]:
+def wrapping(form: str, node: ast.expr, tensor: str = "mindspore.tensor",
+             function: str | None = None) -> tuple[str, str]:
     """The text written before and after ``node`` to put it in ``form``. ``TENSOR_PAIR``: an int literal
     ``n`` is ``(n, n)``; a value that may be an int or a pair becomes a pair either way
-    (``.reshape(-1).broadcast_to((2,))``)."""
+    (``.reshape(-1).broadcast_to((2,))``). ``function``: how the form's function (:data:`CHECKED_FORMS`)
+    is spelled where it is written."""
+    if form == SORTED_FIRST_OUTPUT:
+        return f"{function or CHECKED_FORMS[form]}(", "[0])[0]"
     if form == TENSOR_PAIR and isinstance(node, ast.Constant) and type(node.value) is int:
         return f"{tensor}((", f", {node.value}))"
     if form == TENSOR_PAIR and not isinstance(node, ast.Tuple | ast.List):

@@ -95,6 +95,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "first mismatch at output {output}, index {index}",
         "首个不一致位置：输出 {output}，索引 {index}",
     ),
+    "check.result.result_form": (
+        "MindSpore's result compared in torch's form, as the fix writes it: {written}",
+        "MindSpore 的结果按修复的写法转换为 torch 的形式后比较：{written}",
+    ),
     "check.result.shapes": (
         "shapes torch {torch_shapes} / MindSpore {mindspore_shapes}, dtypes torch {torch_dtypes} / "
         "MindSpore {mindspore_dtypes}",
@@ -129,6 +133,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "check.verified.pass": (
         "verified on {device} with MindSpore {mindspore_version} / torch {torch_version}",
         "已在 {device} 上用 MindSpore {mindspore_version} / torch {torch_version} 验证一致",
+    ),
+    "check.verified.pass_formed": (
+        "verified on {device} with MindSpore {mindspore_version} / torch {torch_version}, with MindSpore's "
+        "result converted to torch's form as the fix writes it",
+        "已在 {device} 上用 MindSpore {mindspore_version} / torch {torch_version} 验证一致（MindSpore 的结果"
+        "按修复的写法转换为 torch 的形式）",
     ),
     "check.verified.fail": (
         "equivalence check failed on {device} with MindSpore {mindspore_version} / torch {torch_version}: "

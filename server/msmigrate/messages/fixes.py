@@ -69,6 +69,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "where the instance is called (its calls are not all visible here)",
         "在调用该实例之处（此处看不到它的全部调用）",
     ),
+    "fix.device_target_checked_form": (
+        "{base:messages} ({replaced} has no {device} kernel in MindSpore 2.10; this target, with its result "
+        "written in torch's form as this fix does, was verified on {device})",
+        "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标按本修复的写法将结果"
+        "转换为 torch 的形式后，已在 {device} 上验证）",
+    ),
+    "fix.device_target_form_not_written": (
+        "{replaced} has no {device} kernel in MindSpore 2.10; {mindspore_api} runs there and matches torch "
+        "only with its result converted to torch's form (e.g. sorted unique values), which this call's "
+        "arguments do not allow (e.g. return_inverse, return_counts, dim): not rewritten, adapt it by hand",
+        "{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；{mindspore_api} 可在该设备上运行，但只有将其"
+        "结果转换为 torch 的形式（如对去重结果排序）后才与 torch 一致，而本调用的参数不允许这样转换（如 "
+        "return_inverse、return_counts、dim）：未改写，请手动调整",
+    ),
     "fix.device_target_reason": (
         "{base:messages} ({why:messages})",
         "{base:messages}（{why:messages}）",
