@@ -442,6 +442,17 @@ for _n, _shape in ((1, (1, 2, 4)), (2, (1, 2, 4, 4)), (3, (1, 2, 3, 3, 3))):
              ms_init_args=[1, 0])
 add(N + "Fold", init_args=[TUP(4, 4), 2], args=[T(1, 8, 9)])
 add(N + "Unfold", init_args=[2], args=[T(1, 2, 4, 4)])
+# the CPU alternatives of mint's Fold / Unfold: the function with the constructor's arguments bound by
+# keyword (param_facts.CLASS_AS_PARTIAL; the fix writes functools.partial), non-default ones included
+add_pair(N + "Fold", "mindspore.ops.fold", init_args=[TUP(5, 6), TUP(2, 3)],
+         init_kwargs={"padding": 1, "stride": 2}, args=[T(2, 12, 9)], ms_call="function",
+         ms_args=[ARG(0)], ms_kwargs={"output_size": D([5, 6], "int64"), "kernel_size": TUP(2, 3),
+                                      "padding": 1, "stride": 2}, note="class_as_partial")
+add_pair(N + "Unfold", "mindspore.ops.unfold", init_args=[TUP(2, 3)],
+         init_kwargs={"dilation": TUP(1, 2), "padding": 1, "stride": 2}, args=[T(2, 3, 6, 7)],
+         ms_call="function", ms_args=[ARG(0)],
+         ms_kwargs={"kernel_size": TUP(2, 3), "dilation": TUP(1, 2), "padding": 1, "stride": 2},
+         note="class_as_partial")
 add(N + "Flatten", args=[X])
 add_pair(
     N + "Flatten",

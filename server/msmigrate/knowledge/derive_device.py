@@ -33,6 +33,9 @@ OTHER_NAMES: dict[str, tuple[str, ...]] = {
     "torch.equal": ("mindspore.numpy.array_equal",),
     # the inverse of each square matrix of a batch
     "torch.linalg.inv": ("mindspore.ops.inverse",),
+    # the module's computation as a function (param_facts.CLASS_AS_PARTIAL: written as functools.partial)
+    "torch.nn.Fold": ("mindspore.ops.fold",),
+    "torch.nn.Unfold": ("mindspore.ops.unfold",),
     # zero padding is constant padding with the value 0 (param_facts.PAIR_COMPANIONS adds value=0.0)
     "torch.nn.ZeroPad1d": ("mindspore.nn.ConstantPad1d",),
     "torch.nn.ZeroPad2d": ("mindspore.nn.ConstantPad2d",),

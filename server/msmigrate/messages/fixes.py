@@ -79,6 +79,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Replace {torch_api} with {mindspore_api}",
         "将 {torch_api} 替换为 {mindspore_api}",
     ),
+    "fix.class_as_partial": (
+        "Write the {torch_api} instance as functools.partial({mindspore_api}, …), the function with the "
+        "constructor's arguments bound by keyword (arguments: {changes}); it is called as the module was, "
+        "also in GRAPH_MODE, but it is no Cell: it cannot go in a SequentialCell or CellList",
+        "将 {torch_api} 实例写为 functools.partial({mindspore_api}, …)，即以关键字绑定构造参数的函数"
+        "（参数：{changes}）；其调用方式与原模块相同，GRAPH_MODE 下亦可，但它不是 Cell：不能放入 "
+        "SequentialCell 或 CellList",
+    ),
     "fix.replace_api_with_args": (
         "Replace {torch_api} with {mindspore_api} (arguments: {changes})",
         "将 {torch_api} 替换为 {mindspore_api}（参数：{changes}）",
