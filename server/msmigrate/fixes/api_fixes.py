@@ -35,7 +35,14 @@ from msmigrate.knowledge.param_facts import (
     means_absent,
     method_as_function,
 )
-from msmigrate.knowledge.value_forms import CORRECTED_BY, TENSOR, TENSOR_PAIR, adapted, wrapping
+from msmigrate.knowledge.value_forms import (
+    CORRECTED_BY,
+    TENSOR,
+    TENSOR_PAIR,
+    adapted,
+    output_shape_primitive,
+    wrapping,
+)
 from msmigrate.model.finding import Finding, UsageKind
 
 _MINDSPORE_NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -585,6 +592,9 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
     manual = MANUAL_REWRITES.get((finding.torch_api or "", mindspore_api))
     if call is not None and manual is not None:
         return _explain(finding, mindspore_api, manual)
+    writer = output_shape_primitive(row.torch_api if row is not None else finding.torch_api, mindspore_api)
+    if writer is not None:
+        return _primitive_call(ctx, finding, call, mindspore_api, writer) if call is not None else None
     # x.scatter_(…) changes x: a function returning a new tensor stands for it only when the result is
     # written back (``wrapped``)
     as_function = (finding.usage is UsageKind.TENSOR_METHOD and call is not None
@@ -664,6 +674,23 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{text}({receiver}{rest}"), *edits,
              *import_edits]
     return _replace_fix(finding, mindspore_api, edits, changes, review)
+
+
+def _primitive_call(ctx: FixContext, finding: Finding, call: ast.Call, mindspore_api: str,
+                    writer: str) -> Fix | None:
+    """The call written as the Primitive ``mindspore_api`` called with its output shape
+    (``fixes/primitive_calls.py``), or None where the call's arguments do not allow it."""
+    from msmigrate.fixes.primitive_calls import WRITERS, bound_arguments
+
+    signatures = ctx.kb.torch_signatures(finding.torch_api or "")
+    bound = bound_arguments(call, [p["name"] for p in signatures[0]]) if len(signatures) == 1 else None
+    primitive, import_edits = ctx.mindspore_reference(mindspore_api, call.lineno)
+    text = WRITERS[writer](bound, ctx.text, primitive) if bound is not None else None
+    if text is None:
+        return None
+    edits = [TextEdit(*ctx.node_range(call), text), *import_edits]
+    return Fix(finding.rule, "fix.output_shape_primitive", edits,
+               {"torch_api": finding.torch_api, "mindspore_api": mindspore_api})
 
 
 def _instance_called(ctx: FixContext, call: ast.Call) -> bool:

@@ -33,6 +33,8 @@ OTHER_NAMES: dict[str, tuple[str, ...]] = {
     "torch.equal": ("mindspore.numpy.array_equal",),
     # the inverse of each square matrix of a batch
     "torch.linalg.inv": ("mindspore.ops.inverse",),
+    # the gradient of a convolution is the transposed convolution (value_forms.OUTPUT_SHAPE_PRIMITIVES)
+    "torch.nn.functional.conv_transpose2d": ("mindspore.ops.Conv2DTranspose",),
     # the module's computation as a function (param_facts.CLASS_AS_PARTIAL: written as functools.partial)
     "torch.nn.Fold": ("mindspore.ops.fold",),
     "torch.nn.Unfold": ("mindspore.ops.unfold",),

@@ -123,7 +123,10 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
         found_in = [(other, entry.candidates) for other, table in tables
                     if (entry := table.entry(torch_api)) is not None]
-        found_in += [(other, table.alternatives.get(torch_api, ())) for other, table in tables]
+        # CPU alternatives are keyed by the table's spelling (torch.nn.functional.conv_transpose2d for
+        # torch.conv_transpose2d)
+        found_in += [(other, table.alternatives.get(torch_api) or table.alternatives.get(_spelled(other, torch_api))
+                      or ()) for other, table in tables]
         for other, candidates in found_in:  # derived mappings of every table, then the CPU alternatives
             for candidate in candidates:
                 if candidate.mindspore_api == replaced:
@@ -138,6 +141,12 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
     for target in (target for rank in ranked for target in rank):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)
     return tuple(found.values())
+
+
+def _spelled(version: str, torch_api: str) -> str:
+    """``torch_api`` as table ``version``'s row spells it (itself without a row)."""
+    row = get_knowledge_base(version).row(torch_api)
+    return row.torch_api if row is not None else torch_api
 
 
 def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,

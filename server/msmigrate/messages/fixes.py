@@ -87,6 +87,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（参数：{changes}）；其调用方式与原模块相同，GRAPH_MODE 下亦可，但它不是 Cell：不能放入 "
         "SequentialCell 或 CellList",
     ),
+    "fix.output_shape_primitive": (
+        "Write {torch_api} as the Primitive {mindspore_api}, built from the call's numbers and called with "
+        "its tensors and the output shape torch computes (the input must be batched: N, C, H, W)",
+        "将 {torch_api} 写为原语 {mindspore_api}：以调用中的数值构造，并以其张量及 torch 计算出的输出形状"
+        "调用（输入须带批维度：N, C, H, W）",
+    ),
     "fix.replace_api_with_args": (
         "Replace {torch_api} with {mindspore_api} (arguments: {changes})",
         "将 {torch_api} 替换为 {mindspore_api}（参数：{changes}）",
