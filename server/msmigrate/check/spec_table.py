@@ -313,8 +313,8 @@ add(F + "conv_transpose3d", args=[T(1, 2, 4, 4, 4), T(2, 3, 3, 3, 3)])
 add_pair(F + "conv_transpose2d", "mindspore.ops.Conv2DTranspose",
          args=[T(2, 4, 5, 6), T(4, 3, 3, 2), None, TUP(2, 1), TUP(1, 0), TUP(1, 0), 2, TUP(1, 2)],
          ms_init_args=[4, TUP(3, 2)],
-         ms_init_kwargs={"pad_mode": "pad", "pad": TUP(1, 1, 0, 0), "stride": TUP(2, 1), "dilation": TUP(1, 2),
-                         "group": 2},
+         ms_init_kwargs={"pad_mode": "pad", "pad": TUP(1, 1, 0, 0), "stride": TUP(2, 1),
+                         "dilation": TUP(1, 2), "group": 2},
          ms_args=[ARG(0), ARG(1), TUP(2, 6, 10, 8)], note="output_shape_primitive")
 add(F + "avg_pool1d " + F + "max_pool1d", args=[T(1, 3, 8), 2])
 add(F + "avg_pool2d " + F + "max_pool2d", args=[T(1, 3, 8, 8), 2])

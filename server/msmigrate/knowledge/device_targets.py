@@ -125,8 +125,8 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
                     if (entry := table.entry(torch_api)) is not None]
         # CPU alternatives are keyed by the table's spelling (torch.nn.functional.conv_transpose2d for
         # torch.conv_transpose2d)
-        found_in += [(other, table.alternatives.get(torch_api) or table.alternatives.get(_spelled(other, torch_api))
-                      or ()) for other, table in tables]
+        found_in += [(other, table.alternatives.get(torch_api)
+                      or table.alternatives.get(_spelled(other, torch_api)) or ()) for other, table in tables]
         for other, candidates in found_in:  # derived mappings of every table, then the CPU alternatives
             for candidate in candidates:
                 if candidate.mindspore_api == replaced:
