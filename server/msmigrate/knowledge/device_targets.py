@@ -61,10 +61,24 @@ class DeviceOnly:
 # ("the argument 'backend_name' should be 'mccl' to init 'CPU', but got 'hccl'"); communication.init()
 # (backend None: the device's library) formed the group. On GPU the same two checks are in MindSpore's
 # source (communication/management.py: 'hccl' needs device_target Ascend; None picks nccl on GPU).
+# einsum, from MindSpore 2.10's source and the CPU checks: mint.einsum (2.6 table) dispatches to EinsumExt
+# on Ascend and raises NotImplementedError ("einsum only supports Ascend", ops/tensor_method.py
+# deprecated_einsum) on any other device; ops.einsum (2.4 table) is the Einsum primitive, documented for
+# GPU only ("Supported Platforms: GPU"; on CPU: "Unsupported op [Einsum] on CPU"). Neither runs on CPU,
+# nor does any einsum of mindspore.numpy (it has none).
 DEVICE_ONLY: dict[str, DeviceOnly] = {
     "mindspore.mint.distributed.init_process_group": DeviceOnly(
         frozenset({"Ascend"}), "2.4", frozenset({"CPU", "GPU"}), "fix.device_only.hccl"),
+    "mindspore.mint.einsum": DeviceOnly(
+        frozenset({"Ascend"}), "2.4", frozenset({"GPU"}), "fix.device_only.einsum"),
+    "mindspore.ops.einsum": DeviceOnly(
+        frozenset({"GPU"}), "2.6", frozenset({"Ascend"}), "fix.device_only.einsum"),
 }
+
+
+def device_only(mindspore_api: str | None) -> DeviceOnly | None:
+    """The reviewed fact of a target that runs on some devices only (:data:`DEVICE_ONLY`)."""
+    return DEVICE_ONLY.get(mindspore_api or "")
 
 
 # The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from msmigrate.i18n import ref, t, t_list
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
-from msmigrate.knowledge.device_targets import DeviceTarget, runnable_target, without_kernel
+from msmigrate.knowledge.device_targets import DeviceTarget, device_only, runnable_target, without_kernel
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.knowledge.param_facts import mindspore_value, same_default
 
@@ -176,6 +176,14 @@ class LookupResult:
                 source = t("kb.device_source.same_values", lang, table=swap.table)
             return [t("kb.note.device_target", lang, replaced=swap.replaced, device=swap.device,
                       mindspore=self.inventory_mindspore, target=swap.row.mindspore_api, source=source)]
+        fact = device_only(self.no_kernel)
+        other = get_knowledge_base(fact.table).row(self.torch_api) if fact is not None else None
+        other_fact = device_only(other.mindspore_api) if other is not None else None
+        if fact is not None and other is not None and other_fact is not None:  # a reviewed fact of both
+            return [t("kb.note.no_kernel_device_only", lang, replaced=self.no_kernel, device=self.device,
+                      mindspore=self.inventory_mindspore, devices=", ".join(sorted(fact.devices)),
+                      other=other.mindspore_api, table=fact.table,
+                      other_devices=", ".join(sorted(other_fact.devices)))]
         if self.no_kernel:
             return [t("kb.note.no_kernel", lang, replaced=self.no_kernel, device=self.device,
                       mindspore=self.inventory_mindspore)]

@@ -54,6 +54,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{replaced} 只接受 backend 'hccl'（Ascend 的集合通信库），在 MindSpore 2.10 的 {device} 上会失败；"
         "该目标来自 {table} 映射表，初始化 MindSpore 所在设备的通信库",
     ),
+    "fix.device_only.einsum": (
+        "MindSpore 2.10 runs einsum on one device only: mindspore.mint.einsum on Ascend, "
+        "mindspore.ops.einsum on GPU, neither on CPU; {replaced} fails on {device}, this target, from the "
+        "{table} table, runs there",
+        "MindSpore 2.10 的 einsum 只在一种设备上运行：mindspore.mint.einsum 仅 Ascend，"
+        "mindspore.ops.einsum 仅 GPU，二者都不支持 CPU；{replaced} 在 {device} 上会失败，"
+        "该目标来自 {table} 映射表，可在该设备上运行",
+    ),
     "fix.other_table_target": (
         "{base:messages} ({replaced} is used another way (a class vs a function); this target is from the "
         "{table} table)",
