@@ -88,3 +88,15 @@ def test_an_instance_used_as_a_cell_is_left_alone(kb26) -> None:
                 if f.torch_api in ("torch.nn.Unfold", "torch.nn.Fold")]
     assert len(findings) == 4
     assert [f for f in fixes_for(source, "m.py", findings, kb26) if f.edits] == []
+
+
+def test_arguments_on_their_own_lines_keep_their_layout(kb26) -> None:
+    source = ("import torch.nn as nn\nu = nn.Unfold(  # patches\n    3,\n    padding=1,\n)\n"
+              "f = nn.Fold(\n    (4, 4), 2)\n")
+    new, _applied = fix_all(source, "m.py", kb26)
+    assert new == (
+        "import functools\nimport mindspore\n"
+        "u = functools.partial(mindspore.ops.unfold,  # patches\n    kernel_size=3,\n    padding=1,\n)\n"
+        "f = functools.partial(mindspore.ops.fold,\n"
+        "    output_size=mindspore.tensor((4, 4)), kernel_size=2)\n"
+    )

@@ -724,7 +724,7 @@ def _class_as_partial(ctx: FixContext, finding: Finding, ref: ast.expr, call: as
     if paren is None or partial is None:
         return None
     text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
-    after = ctx.lines[paren[0] - 1][paren[1] + 1:].strip()  # the line's text after the parenthesis
+    after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
     rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
     line, column = ctx.node_range(ref)[:2]
     added = _merged_inserts([*import_edits, *partial[1]])
