@@ -26,8 +26,10 @@ from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
 from msmigrate.knowledge.param_facts import (
     DEFAULT_FROM,
+    POSITIONAL,
     REQUIRED,
     ArgumentPlan,
+    class_as_partial,
     companions,
     converts,
     default_differences,
@@ -154,6 +156,10 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     ms_signatures = [s for s in kb.mindspore_signatures(target) if not _opaque(s)]
     if method_as_function(kb.torch_kind(torch_api), kb.mindspore_kind(target)):
         ms_signatures = [s[1:] for s in ms_signatures if s]  # the method's tensor is the first argument
+    elif class_as_partial(torch_api, target):  # functools.partial(function, …): the instance's input comes
+        # first at its call, so every constructor argument is bound by keyword
+        ms_signatures = [[{**p, "kind": "keyword_only"} if p.get("kind") in POSITIONAL else p for p in s[1:]]
+                         for s in ms_signatures if s]
     if not ms_signatures:
         return _overload_only(verdict, target, form) if target != table_target else None
     binding = bindings[0] if len(bindings) == 1 else None

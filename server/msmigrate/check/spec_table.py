@@ -306,6 +306,16 @@ add(F + "conv3d", args=[T(1, 2, 5, 5, 5), T(3, 2, 3, 3, 3)])
 add(F + "conv_transpose1d", args=[T(1, 3, 5), T(3, 4, 3)])
 add(F + "conv_transpose2d", args=[T(1, 3, 5, 5), T(3, 4, 3, 3)])
 add(F + "conv_transpose3d", args=[T(1, 2, 4, 4, 4), T(2, 3, 3, 3, 3)])
+# the CPU alternative of mint's conv_transpose2d: the Primitive Conv2DTranspose called with the output shape
+# torch computes, (H - 1) * stride - 2 * padding + dilation * (kH - 1) + output_padding + 1 (the fix writes
+# it: value_forms.OUTPUT_SHAPE_PRIMITIVES), every number other than its default
+# (input, weight, bias, stride, padding, output_padding, groups, dilation)
+add_pair(F + "conv_transpose2d", "mindspore.ops.Conv2DTranspose",
+         args=[T(2, 4, 5, 6), T(4, 3, 3, 2), None, TUP(2, 1), TUP(1, 0), TUP(1, 0), 2, TUP(1, 2)],
+         ms_init_args=[4, TUP(3, 2)],
+         ms_init_kwargs={"pad_mode": "pad", "pad": TUP(1, 1, 0, 0), "stride": TUP(2, 1),
+                         "dilation": TUP(1, 2), "group": 2},
+         ms_args=[ARG(0), ARG(1), TUP(2, 6, 10, 8)], note="output_shape_primitive")
 add(F + "avg_pool1d " + F + "max_pool1d", args=[T(1, 3, 8), 2])
 add(F + "avg_pool2d " + F + "max_pool2d", args=[T(1, 3, 8, 8), 2])
 add(F + "avg_pool3d " + F + "max_pool3d", args=[T(1, 2, 4, 4, 4), 2])
@@ -446,6 +456,17 @@ for _n, _shape in ((1, (1, 2, 4)), (2, (1, 2, 4, 4)), (3, (1, 2, 3, 3, 3))):
              ms_init_args=[1, 0])
 add(N + "Fold", init_args=[TUP(4, 4), 2], args=[T(1, 8, 9)])
 add(N + "Unfold", init_args=[2], args=[T(1, 2, 4, 4)])
+# the CPU alternatives of mint's Fold / Unfold: the function with the constructor's arguments bound by
+# keyword (param_facts.CLASS_AS_PARTIAL; the fix writes functools.partial), non-default ones included
+add_pair(N + "Fold", "mindspore.ops.fold", init_args=[TUP(5, 6), TUP(2, 3)],
+         init_kwargs={"padding": 1, "stride": 2}, args=[T(2, 12, 9)], ms_call="function",
+         ms_args=[ARG(0)], ms_kwargs={"output_size": D([5, 6], "int64"), "kernel_size": TUP(2, 3),
+                                      "padding": 1, "stride": 2}, note="class_as_partial")
+add_pair(N + "Unfold", "mindspore.ops.unfold", init_args=[TUP(2, 3)],
+         init_kwargs={"dilation": TUP(1, 2), "padding": 1, "stride": 2}, args=[T(2, 3, 6, 7)],
+         ms_call="function", ms_args=[ARG(0)],
+         ms_kwargs={"kernel_size": TUP(2, 3), "dilation": TUP(1, 2), "padding": 1, "stride": 2},
+         note="class_as_partial")
 add(N + "Flatten", args=[X])
 add_pair(
     N + "Flatten",

@@ -31,7 +31,12 @@ from msmigrate.knowledge.device_targets import (
     runnable_targets,
 )
 from msmigrate.knowledge.model import MappingRow
-from msmigrate.knowledge.param_facts import MANUAL_REWRITES, means_absent, method_as_function
+from msmigrate.knowledge.param_facts import (
+    MANUAL_REWRITES,
+    class_as_partial,
+    means_absent,
+    method_as_function,
+)
 from msmigrate.knowledge.value_forms import (
     CHECKED_FORMS,
     CLASS_INDICES,
@@ -41,6 +46,7 @@ from msmigrate.knowledge.value_forms import (
     adapted,
     call_forms,
     class_indices_wrapping,
+    output_shape_primitive,
     wrapping,
 )
 from msmigrate.model.finding import Finding, UsageKind
@@ -609,6 +615,9 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
     manual = MANUAL_REWRITES.get((finding.torch_api or "", mindspore_api))
     if call is not None and manual is not None:
         return _explain(finding, mindspore_api, manual)
+    writer = output_shape_primitive(row.torch_api if row is not None else finding.torch_api, mindspore_api)
+    if writer is not None:
+        return _primitive_call(ctx, finding, call, mindspore_api, writer) if call is not None else None
     # x.scatter_(…) changes x: a function returning a new tensor stands for it only when the result is
     # written back (``wrapped``)
     as_function = (finding.usage is UsageKind.TENSOR_METHOD and call is not None
@@ -620,7 +629,9 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
         review = finding.rule == "MSM101" if "arg_plan" in finding.message_args else bool(
             row is not None and row.has_differences)
         return primitive_call(ctx, finding, call, row, mindspore_api, review)
-    if not as_function and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
+    as_partial = (call is not None and call.func is ref and class_as_partial(finding.torch_api, mindspore_api)
+                  and _instance_called(ctx, call))
+    if not as_function and not as_partial and not _same_shape(ctx.kb, finding.torch_api, mindspore_api):
         # e.g. x.size() vs x.shape, a class vs a function: not a mechanical rewrite; but a torch property
         # that MindSpore offers as a method taking no argument is read by calling it (x.real → x.real())
         return _property_as_call(ctx, finding, ref, mindspore_api)
@@ -662,6 +673,8 @@ def _replace(ctx: FixContext, finding: Finding, row: MappingRow | None,
             edits,
             {**args, "torch_name": ref.attr, "mindspore_name": new_name},
         )
+    if as_partial:
+        return _class_as_partial(ctx, finding, ref, call, mindspore_api, edits, changes)  # type: ignore[arg-type]
     if _is_member(mindspore_api) and not _is_member(finding.torch_api):
         return None  # a free function / class would become a method of a MindSpore class
     text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
@@ -744,6 +757,75 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{before}{text}({receiver}{rest}"), *edits,
              *import_edits]
     return _replace_fix(finding, mindspore_api, edits, changes, review)
+
+
+def _primitive_call(ctx: FixContext, finding: Finding, call: ast.Call, mindspore_api: str,
+                    writer: str) -> Fix | None:
+    """The call written as the Primitive ``mindspore_api`` called with its output shape
+    (``fixes/shape_primitives.py``), or None where the call's arguments do not allow it."""
+    from msmigrate.fixes.shape_primitives import WRITERS, bound_arguments
+
+    signatures = ctx.kb.torch_signatures(finding.torch_api or "")
+    bound = bound_arguments(call, [p["name"] for p in signatures[0]]) if len(signatures) == 1 else None
+    primitive, import_edits = ctx.mindspore_reference(mindspore_api, call.lineno)
+    text = WRITERS[writer](bound, ctx.text, primitive) if bound is not None else None
+    if text is None:
+        return None
+    edits = [TextEdit(*ctx.node_range(call), text), *import_edits]
+    return Fix(finding.rule, "fix.output_shape_primitive", edits,
+               {"torch_api": finding.torch_api, "mindspore_api": mindspore_api})
+
+
+def _instance_called(ctx: FixContext, call: ast.Call) -> bool:
+    """Whether the instance ``call`` builds is only called, as a function is: the value assigned to a
+    name or attribute (``self.unfold = nn.Unfold(2)``) or called at once (``nn.Unfold(2)(x)``); not an
+    argument (``nn.Sequential(nn.Unfold(2), …)`` needs a Cell)."""
+    index = ctx.statement_index(call.lineno)
+    if index is None:
+        return False
+    for node in ast.walk(ctx.tree.body[index]):
+        if isinstance(node, ast.Assign) and node.value is call:
+            return all(isinstance(t, ast.Name | ast.Attribute) for t in node.targets)
+        if isinstance(node, ast.AnnAssign) and node.value is call:
+            return isinstance(node.target, ast.Name | ast.Attribute)
+        if isinstance(node, ast.Call) and node.func is call:
+            return True
+    return False
+
+
+def _class_as_partial(ctx: FixContext, finding: Finding, ref: ast.expr, call: ast.Call, mindspore_api: str,
+                      edits: list[TextEdit], changes: list[str]) -> Fix | None:
+    """``nn.Unfold(2)`` → ``functools.partial(mindspore.ops.unfold, kernel_size=2)``
+    (``param_facts.CLASS_AS_PARTIAL``): the constructor's arguments, all passed by keyword by the argument
+    edits, are bound to the function; the instance's input comes first where it is called."""
+    plan = finding.message_args.get("arg_plan")
+    moved = {int(index) for index, _name in plan[1]} if plan is not None else set()
+    if plan is None or moved != set(range(len(call.args))) or any(k.arg is None for k in call.keywords):
+        return None  # an argument by position would be the function's input
+    paren = _open_paren(ctx, call)
+    partial = ctx.module_reference("functools", "partial", ref.lineno)
+    if paren is None or partial is None:
+        return None
+    text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
+    after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
+    rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
+    line, column = ctx.node_range(ref)[:2]
+    added = _merged_inserts([*import_edits, *partial[1]])
+    edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{partial[0]}({text}{rest}"), *edits, *added]
+    args = {"torch_api": finding.torch_api, "mindspore_api": mindspore_api,
+            "changes": ", ".join(changes) or "–"}
+    return Fix(finding.rule, "fix.class_as_partial", edits, args)
+
+
+def _merged_inserts(edits: list[TextEdit]) -> list[TextEdit]:
+    """Insertions at one point made one edit (two would overlap), their texts in order."""
+    merged: dict[tuple[int, int], TextEdit] = {}
+    for e in edits:
+        key = (e.line, e.column)
+        found = merged.get(key)
+        merged[key] = e if found is None else TextEdit(e.line, e.column, e.end_line, e.end_column,
+                                                       found.new_text + e.new_text)
+    return list(merged.values())
 
 
 def _replace_fix(finding: Finding, mindspore_api: str, edits: list[TextEdit], changes: list[str],

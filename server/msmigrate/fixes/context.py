@@ -195,3 +195,8 @@ class FixContext:
     def mindspore_reference(self, mindspore_api: str, at_line: int) -> tuple[str, list[TextEdit]]:
         """How to write ``mindspore_api`` at ``at_line``, plus the import edit it needs (if any)."""
         return self._import_plan.reference(mindspore_api, at_line)
+
+    def module_reference(self, module: str, name: str, at_line: int) -> tuple[str, list[TextEdit]] | None:
+        """How to write ``module.name`` (``functools.partial``) at ``at_line``, plus the import edit it
+        needs; None when the file binds ``module`` to something else."""
+        return self._import_plan.module_reference(module, name, at_line)

@@ -27,24 +27,26 @@ class _Binding:
     target: str | None  # the MindSpore name bound, or None when the name is (re)bound to something else
 
 
-def _bindings(node: ast.stmt) -> list[_Binding]:
+def _bindings(node: ast.stmt, any_module: bool = False) -> list[_Binding]:
+    """The names ``node`` binds, with the MindSpore name each stands for (``any_module``: any module's)."""
     found: list[_Binding] = []
     end = node.end_lineno or node.lineno
     if isinstance(node, ast.Import):
         for alias in node.names:
             if alias.asname:
-                target = alias.name if _is_mindspore(alias.name) else None
+                target = alias.name if any_module or _is_mindspore(alias.name) else None
                 found.append(_Binding(end, alias.asname, target))
             else:
                 head = alias.name.split(".")[0]
-                found.append(_Binding(end, head, head if head == ROOT else None))
+                found.append(_Binding(end, head, head if any_module or head == ROOT else None))
     elif isinstance(node, ast.ImportFrom):
         module = node.module or ""
         for alias in node.names:
             if alias.name == "*":
                 continue
             local = alias.asname or alias.name
-            target = f"{module}.{alias.name}" if node.level == 0 and _is_mindspore(module) else None
+            wanted = any_module or _is_mindspore(module)
+            target = f"{module}.{alias.name}" if node.level == 0 and wanted else None
             found.append(_Binding(end, local, target))
     return found
 
@@ -67,18 +69,37 @@ class ImportPlan:
     insert_edit: TextEdit  # after the leading imports
     block_end: int  # last line of the leading imports (0 when none)
     early_edit: TextEdit  # after the docstring / __future__ imports, for uses inside the import block
+    modules: tuple[_Binding, ...] = ()  # the module-level names with the module (or member) of any import
 
     @classmethod
     def of(cls, tree: ast.Module, lines: list[str], newline: str) -> ImportPlan:
         bindings: list[_Binding] = []
+        modules: list[_Binding] = []
         for stmt in tree.body:
-            bindings.extend(_bindings(stmt))
-            if isinstance(stmt, ast.Try | ast.If):
-                for inner in stmt.body:
-                    bindings.extend(_bindings(inner))
+            statements = [stmt, *(stmt.body if isinstance(stmt, ast.Try | ast.If) else ())]
+            for inner in statements:
+                bindings.extend(_bindings(inner))
+                modules.extend(_bindings(inner, any_module=True))
         after_imports, block_end = _insert_edit(tree, lines, newline, imports=True)
         early, _ = _insert_edit(tree, lines, newline, imports=False)
-        return cls(tuple(bindings), after_imports, block_end, early)
+        return cls(tuple(bindings), after_imports, block_end, early, tuple(modules))
+
+    def module_reference(self, module: str, name: str, at_line: int) -> tuple[str, list[TextEdit]] | None:
+        """Text for ``module.name`` (a standard-library name: ``functools.partial``) valid at ``at_line``
+        and the edit adding ``import module`` after the docstring / ``__future__`` imports, if needed;
+        None when the file binds ``module`` to something else."""
+        bound = {b.name: b.target for b in self.modules if b.line < at_line}
+        for local, target in bound.items():
+            if target == f"{module}.{name}":
+                return local, []
+        for local, target in bound.items():
+            if target == module:
+                return f"{local}.{name}", []
+        if module in bound:
+            return None
+        e = self.early_edit
+        text = e.new_text.replace(IMPORT_LINE, f"import {module}")
+        return f"{module}.{name}", [TextEdit(e.line, e.column, e.end_line, e.end_column, text)]
 
     def reference(self, api: str, at_line: int) -> tuple[str, list[TextEdit]]:
         """Text for ``api`` valid at ``at_line`` and the edits (an import) it needs."""

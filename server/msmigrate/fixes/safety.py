@@ -14,7 +14,9 @@ A fix is safe when the rewrite cannot change what the program computes:
   parameters in the same order (a rename of the function only).
 
 Everything else (differences not verified, equivalent replacements of missing APIs, an in-place call
-rewritten to ``assign_value`` of its out-of-place counterpart, checkpoint loading,
+rewritten to ``assign_value`` of its out-of-place counterpart, a module instance written as
+``functools.partial`` of a function (no Cell any more), a function written as a Primitive called with its
+output shape (batched inputs only), checkpoint loading,
 which needs the file converted, the training step rewritten with ``value_and_grad``, which moves code into
 a function) is *unsafe*: the
 editor still offers it, ``msmigrate fix`` applies it only when asked.
@@ -45,10 +47,16 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
         return True
     from msmigrate.check.verified import verified_status
     from msmigrate.knowledge.device_targets import out_of_place_target, runnable_target
+    from msmigrate.knowledge.param_facts import class_as_partial
+    from msmigrate.knowledge.value_forms import output_shape_primitive
 
     target = runnable_target(finding.torch_api, kb.version, "CPU")
     if target is not None:  # the fix writes another target: safe when it passed the check on CPU
-        return target.verified and target.reason is None
+        # (a module written as functools.partial of a function is no Cell any more, a Primitive called
+        # with the output shape takes batched inputs only: to review)
+        other_way = (class_as_partial(finding.torch_api, target.row.mindspore_api)
+                     or output_shape_primitive(target.row.torch_api, target.row.mindspore_api) is not None)
+        return target.verified and target.reason is None and not other_way
     if out_of_place_target(finding.torch_api, kb.version, "CPU") is not None:
         return False  # the result is written back with assign_value: a view's base is not updated
     status = verified_status(finding.torch_api, kb.version, "CPU")

@@ -35,7 +35,8 @@ from msmigrate.knowledge.derive_signature import (
 )
 from msmigrate.knowledge.derived import SCHEMA_VERSION, SECTION, derived_path
 from msmigrate.knowledge.model import MappingCategory, MappingRow
-from msmigrate.knowledge.param_facts import method_as_function
+from msmigrate.knowledge.param_facts import class_as_partial, method_as_function
+from msmigrate.knowledge.value_forms import output_shape_primitive
 
 # torch namespace → MindSpore namespaces tried in order; the longest matching torch namespace wins and
 # the rest of the name must be a single public name.
@@ -129,7 +130,9 @@ def _signature(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> Signatu
         "signatures": kb.mindspore_signatures(mindspore_api),
     }
     member = _is_member(torch_api) and _is_member(mindspore_api)
-    receiver = method_as_function(kb.torch_kind(torch_api), kb.mindspore_kind(mindspore_api))
+    # the function's first parameter takes the method's tensor, or the class instance's input
+    receiver = (method_as_function(kb.torch_kind(torch_api), kb.mindspore_kind(mindspore_api))
+                or class_as_partial(torch_api, mindspore_api))
     return compare_signatures(torch_entry, ms_entry, member=member, receiver=receiver)
 
 
@@ -169,7 +172,11 @@ def candidates_for(
         )
     group = _kind_group(kb.torch_kind(torch_api))
     for target in dict.fromkeys([*counterpart_names(torch_api), *more_names]):
-        if group is None or _kind_group(kb.mindspore_kind(target)) != group:
+        # used another way by a reviewed form: a module written as functools.partial of a function, a
+        # function written as a Primitive called with the output shape
+        other_way = ((class_as_partial(torch_api, target) and kb.mindspore_kind(target) == "function")
+                     or output_shape_primitive(torch_api, target) is not None)
+        if group is None or (_kind_group(kb.mindspore_kind(target)) != group and not other_way):
             continue
         if target in found:
             found[target].by_name = True

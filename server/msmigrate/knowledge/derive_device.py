@@ -35,6 +35,11 @@ OTHER_NAMES: dict[str, tuple[str, ...]] = {
     "torch.equal": ("mindspore.numpy.array_equal",),
     # the inverse of each square matrix of a batch
     "torch.linalg.inv": ("mindspore.ops.inverse",),
+    # the gradient of a convolution is the transposed convolution (value_forms.OUTPUT_SHAPE_PRIMITIVES)
+    "torch.nn.functional.conv_transpose2d": ("mindspore.ops.Conv2DTranspose",),
+    # the module's computation as a function (param_facts.CLASS_AS_PARTIAL: written as functools.partial)
+    "torch.nn.Fold": ("mindspore.ops.fold",),
+    "torch.nn.Unfold": ("mindspore.ops.unfold",),
     # zero padding is constant padding with the value 0 (param_facts.PAIR_COMPANIONS adds value=0.0)
     "torch.nn.ZeroPad1d": ("mindspore.nn.ConstantPad1d",),
     "torch.nn.ZeroPad2d": ("mindspore.nn.ConstantPad2d",),

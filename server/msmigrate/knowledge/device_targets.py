@@ -73,10 +73,24 @@ class DeviceOnly:
 # ("the argument 'backend_name' should be 'mccl' to init 'CPU', but got 'hccl'"); communication.init()
 # (backend None: the device's library) formed the group. On GPU the same two checks are in MindSpore's
 # source (communication/management.py: 'hccl' needs device_target Ascend; None picks nccl on GPU).
+# einsum, from MindSpore 2.10's source and the CPU checks: mint.einsum (2.6 table) dispatches to EinsumExt
+# on Ascend and raises NotImplementedError ("einsum only supports Ascend", ops/tensor_method.py
+# deprecated_einsum) on any other device; ops.einsum (2.4 table) is the Einsum primitive, documented for
+# GPU only ("Supported Platforms: GPU"; on CPU: "Unsupported op [Einsum] on CPU"). Neither runs on CPU,
+# nor does any einsum of mindspore.numpy (it has none).
 DEVICE_ONLY: dict[str, DeviceOnly] = {
     "mindspore.mint.distributed.init_process_group": DeviceOnly(
         frozenset({"Ascend"}), "2.4", frozenset({"CPU", "GPU"}), "fix.device_only.hccl"),
+    "mindspore.mint.einsum": DeviceOnly(
+        frozenset({"Ascend"}), "2.4", frozenset({"GPU"}), "fix.device_only.einsum"),
+    "mindspore.ops.einsum": DeviceOnly(
+        frozenset({"GPU"}), "2.6", frozenset({"Ascend"}), "fix.device_only.einsum"),
 }
+
+
+def device_only(mindspore_api: str | None) -> DeviceOnly | None:
+    """The reviewed fact of a target that runs on some devices only (:data:`DEVICE_ONLY`)."""
+    return DEVICE_ONLY.get(mindspore_api or "")
 
 
 # The one recorded failure a replacement may have: values agree, only the index dtype is narrower (the
@@ -137,7 +151,10 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         tables = [(other, get_knowledge_base(other).derived_table) for other in (version, *others)]
         found_in = [(other, entry.candidates) for other, table in tables
                     if (entry := table.entry(torch_api)) is not None]
-        found_in += [(other, table.alternatives.get(torch_api, ())) for other, table in tables]
+        # CPU alternatives are keyed by the table's spelling (torch.nn.functional.conv_transpose2d for
+        # torch.conv_transpose2d)
+        found_in += [(other, table.alternatives.get(torch_api)
+                      or table.alternatives.get(_spelled(other, torch_api)) or ()) for other, table in tables]
         for other, candidates in found_in:  # derived mappings of every table, then the CPU alternatives
             for candidate in candidates:
                 if candidate.mindspore_api == replaced:
@@ -155,6 +172,12 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
     for target in (target for rank in ranked for target in rank):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)
     return tuple(found.values())
+
+
+def _spelled(version: str, torch_api: str) -> str:
+    """``torch_api`` as table ``version``'s row spells it (itself without a row)."""
+    row = get_knowledge_base(version).row(torch_api)
+    return row.torch_api if row is not None else torch_api
 
 
 def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,

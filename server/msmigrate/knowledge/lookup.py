@@ -13,7 +13,13 @@ from typing import Any, Literal
 from msmigrate.i18n import ref, t, t_list
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
-from msmigrate.knowledge.device_targets import NO_EFFECT, DeviceTarget, device_failure, runnable_target
+from msmigrate.knowledge.device_targets import (
+    NO_EFFECT,
+    DeviceTarget,
+    device_failure,
+    device_only,
+    runnable_target,
+)
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.knowledge.param_facts import mindspore_value, same_default
 
@@ -179,6 +185,14 @@ class LookupResult:
             key = "kb.note.device_target_no_effect" if swap.failure == NO_EFFECT else "kb.note.device_target"
             return [t(key, lang, replaced=swap.replaced, device=swap.device,
                       mindspore=self.inventory_mindspore, target=swap.row.mindspore_api, source=source)]
+        fact = device_only(self.no_kernel)
+        other = get_knowledge_base(fact.table).row(self.torch_api) if fact is not None else None
+        other_fact = device_only(other.mindspore_api) if other is not None else None
+        if fact is not None and other is not None and other_fact is not None:  # a reviewed fact of both
+            return [t("kb.note.no_kernel_device_only", lang, replaced=self.no_kernel, device=self.device,
+                      mindspore=self.inventory_mindspore, devices=", ".join(sorted(fact.devices)),
+                      other=other.mindspore_api, table=fact.table,
+                      other_devices=", ".join(sorted(other_fact.devices)))]
         if self.no_kernel:
             key = "kb.note.no_effect" if self.device_failure == NO_EFFECT else "kb.note.no_kernel"
             return [t(key, lang, replaced=self.no_kernel, device=self.device,

@@ -55,6 +55,25 @@ def method_as_function(torch_kind: str | None, mindspore_kind: str | None) -> bo
     return torch_kind == "tensor_method" and mindspore_kind == "function"
 
 
+# torch classes whose instance computes what a MindSpore function does with the constructor's arguments
+# bound by keyword and the instance's input passed first: the fix writes the instance as
+# ``functools.partial(function, name=value, …)`` (``nn.Unfold(2)`` →
+# ``functools.partial(mindspore.ops.unfold, kernel_size=2)``, which compiles in GRAPH_MODE as a Cell
+# attribute called in ``construct``). Reviewed against MindSpore 2.10: the function's parameters after
+# its input are the constructor's (same names, same defaults), the module has no parameters, buffers or
+# training mode; the numeric check decides whether the pair is offered.
+CLASS_AS_PARTIAL: frozenset[tuple[str, str]] = frozenset({
+    ("torch.nn.Fold", "mindspore.ops.fold"),
+    ("torch.nn.Unfold", "mindspore.ops.unfold"),
+})
+
+
+def class_as_partial(torch_api: str | None, mindspore_api: str | None) -> bool:
+    """Whether an instance of the torch class ``torch_api`` is written as ``functools.partial`` of the
+    MindSpore function ``mindspore_api`` (:data:`CLASS_AS_PARTIAL`)."""
+    return (torch_api, mindspore_api) in CLASS_AS_PARTIAL
+
+
 @dataclass(frozen=True, slots=True)
 class ArgumentPlan:
     """How one call's arguments are written for the chosen MindSpore overload."""

@@ -26,6 +26,11 @@ Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``
   :data:`CHECKED_FORMS` are the forms the numeric check applies itself, as the fix writes them (they
   change values, so no note can tell that they correct the difference); the others only change the
   result's type or structure (:func:`corrects`).
+- :data:`OUTPUT_SHAPE_PRIMITIVES`: a torch function MindSpore computes on a device where its function has
+  no kernel with a Primitive whose attributes are the call's numbers and whose call takes the tensors
+  and the shape of the result, which torch computes itself (``ops.Conv2DTranspose``, the gradient of a
+  convolution: the transposed convolution's output shape is its ``input_size``); ``fixes/shape_primitives.py``
+  writes the call.
 - :data:`DTYPE_FROM`: a MindSpore ``dtype`` whose default is fixed where torch infers the dtype from
   another argument (``ops.full``'s default is int64 whatever ``fill_value`` is; torch's ``full`` follows
   ``fill_value``: float32 for a float): the fix passes torch's dtype when that argument is a literal.
@@ -72,6 +77,17 @@ RESULT_FORMS: dict[str, tuple[str, tuple[str, ...]]] = {
 # forms the check worker applies to MindSpore's result before comparing (``check/worker.py``), and the
 # MindSpore function each one writes
 CHECKED_FORMS: dict[str, str] = {SORTED_FIRST_OUTPUT: "mindspore.ops.sort"}
+
+# (torch API as the table spells it, MindSpore Primitive) → the writer in ``fixes/shape_primitives.py``
+OUTPUT_SHAPE_PRIMITIVES: dict[tuple[str, str], str] = {
+    ("torch.nn.functional.conv_transpose2d", "mindspore.ops.Conv2DTranspose"): "transposed_convolution",
+}
+
+
+def output_shape_primitive(torch_api: str | None, mindspore_api: str | None) -> str | None:
+    """The writer of ``torch_api`` as the Primitive ``mindspore_api`` called with its output shape."""
+    return OUTPUT_SHAPE_PRIMITIVES.get((torch_api or "", mindspore_api or ""))
+
 
 # check notes (``check/spec_table.py``) recording a difference that a result form corrects: the form
 CORRECTED_BY: dict[str, str] = {"bincount_float_output": INT64, "bool_tensor_result": PYTHON_BOOL}

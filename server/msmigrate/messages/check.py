@@ -192,6 +192,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore returns a bool tensor of shape () where torch returns a Python bool",
         "MindSpore 返回形状为 () 的布尔张量，torch 返回 Python bool",
     ),
+    "check.note.class_as_partial": (
+        "the torch module's instance is the MindSpore function with the constructor's arguments bound by "
+        "keyword (the fix writes functools.partial); checked by calling the function with the module's "
+        "input first",
+        "torch 模块实例即以关键字绑定构造参数的 MindSpore 函数（修复写为 functools.partial）；检查时以模块"
+        "输入为第一个参数调用该函数",
+    ),
+    "check.note.output_shape_primitive": (
+        "the MindSpore Primitive is built from the call's numbers and called with its tensors and the output "
+        "shape torch computes (the fix writes that shape)",
+        "MindSpore 原语以调用中的数值构造，并以其张量及 torch 计算出的输出形状调用（修复会写出该形状）",
+    ),
     "check.note.class_to_function": (
         "the table maps the torch layer to a MindSpore function; checked by calling the function",
         "映射表把 torch 层映射到 MindSpore 函数；检查时直接调用该函数",

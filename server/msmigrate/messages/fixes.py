@@ -94,6 +94,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{replaced} 只接受 backend 'hccl'（Ascend 的集合通信库），在 MindSpore 2.10 的 {device} 上会失败；"
         "该目标来自 {table} 映射表，初始化 MindSpore 所在设备的通信库",
     ),
+    "fix.device_only.einsum": (
+        "MindSpore 2.10 runs einsum on one device only: mindspore.mint.einsum on Ascend, "
+        "mindspore.ops.einsum on GPU, neither on CPU; {replaced} fails on {device}, this target, from the "
+        "{table} table, runs there",
+        "MindSpore 2.10 的 einsum 只在一种设备上运行：mindspore.mint.einsum 仅 Ascend，"
+        "mindspore.ops.einsum 仅 GPU，二者都不支持 CPU；{replaced} 在 {device} 上会失败，"
+        "该目标来自 {table} 映射表，可在该设备上运行",
+    ),
     "fix.other_table_target": (
         "{base:messages} ({replaced} is used another way (a class vs a function); this target is from the "
         "{table} table)",
@@ -125,6 +133,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.replace_api": (
         "Replace {torch_api} with {mindspore_api}",
         "将 {torch_api} 替换为 {mindspore_api}",
+    ),
+    "fix.class_as_partial": (
+        "Write the {torch_api} instance as functools.partial({mindspore_api}, …), the function with the "
+        "constructor's arguments bound by keyword (arguments: {changes}); it is called as the module was, "
+        "also in GRAPH_MODE, but it is no Cell: it cannot go in a SequentialCell or CellList",
+        "将 {torch_api} 实例写为 functools.partial({mindspore_api}, …)，即以关键字绑定构造参数的函数"
+        "（参数：{changes}）；其调用方式与原模块相同，GRAPH_MODE 下亦可，但它不是 Cell：不能放入 "
+        "SequentialCell 或 CellList",
+    ),
+    "fix.output_shape_primitive": (
+        "Write {torch_api} as the Primitive {mindspore_api}, built from the call's numbers and called with "
+        "its tensors and the output shape torch computes (the input must be batched: N, C, H, W)",
+        "将 {torch_api} 写为原语 {mindspore_api}：以调用中的数值构造，并以其张量及 torch 计算出的输出形状"
+        "调用（输入须带批维度：N, C, H, W）",
     ),
     "fix.replace_api_with_args": (
         "Replace {torch_api} with {mindspore_api} (arguments: {changes})",

@@ -197,6 +197,14 @@ MESSAGES.update(
             "MindSpore {mindspore} 的 {replaced} 在 {device} 上可以运行但没有任何效果（其优化器步骤不报错，"
             "权重却保持不变），也没有已在 {device} 上验证的替代。",
         ),
+        "kb.note.no_kernel_device_only": (
+            "MindSpore {mindspore} runs {replaced} on {devices} only, and {other} (the {table} table's "
+            "target) on {other_devices} only: no MindSpore API computes it on {device}, the call will fail "
+            "there (write it with other operators by hand).",
+            "MindSpore {mindspore} 仅在 {devices} 上运行 {replaced}，{other}（{table} 映射表的目标）仅在 "
+            "{other_devices} 上运行：没有 MindSpore 接口能在 {device} 上计算它，该调用在此设备上会失败"
+            "（请用其他算子手工改写）。",
+        ),
         "kb.note.other_versions": (
             "Mapped in other MindSpore versions: {versions}.",
             "在其他 MindSpore 版本中有映射：{versions}。",
