@@ -231,7 +231,9 @@ def default_differences(torch_signature: Signature, mindspore_overload: Signatur
 # whose passing makes the companion necessary (empty: always). The nn convolutions pad to keep the size by
 # default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by ``padding``
 # (default 0); the nn pools reject padding, dilation, return_indices and ceil_mode unless pad_mode='pad'
-# (their default 'valid' is torch's padding=0).
+# (their default 'valid' is torch's padding=0). mint.distributed's gather/scatter require the tensor list
+# that torch leaves out on the ranks other than the root (None): an empty list there gave torch's results on
+# CPU (2 ranks, MindSpore 2.10; ``value_forms.LIST`` for a value that may be None).
 Companion = tuple[str, str, tuple[str, ...]]
 _POOL_PADDED = ("padding", "dilation", "return_indices", "ceil_mode")
 COMPANIONS: dict[str, tuple[Companion, ...]] = {
@@ -242,6 +244,8 @@ COMPANIONS: dict[str, tuple[Companion, ...]] = {
     # torch's std/var are unbiased by default (correction=1); MindSpore's ddof defaults to 0
     **{f"mindspore.{where}.{name}": (("ddof", "1", ()),)
        for where in ("ops", "Tensor") for name in ("std", "var", "std_mean", "var_mean")},
+    "mindspore.mint.distributed.gather": (("gather_list", "[]", ()),),
+    "mindspore.mint.distributed.scatter": (("scatter_list", "[]", ()),),
 }
 
 
@@ -329,6 +333,9 @@ VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
         # torch's "env://" (its default: the launcher's environment) is mint's None (msrun's environment);
         # a URL mint reads itself (it parses "tcp://host:port" only: "env://" raises RuntimeError there)
         "init_method": {"'env://'": "None", KEEP_OTHERS: KEEP_OTHERS}},
+    # torch's None on the ranks other than the root is mint's empty list (see COMPANIONS)
+    "mindspore.mint.distributed.gather": {"gather_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
+    "mindspore.mint.distributed.scatter": {"scatter_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
 }
 
 
