@@ -47,12 +47,14 @@ class DeviceTarget:
 @dataclass(frozen=True, slots=True)
 class DeviceOnly:
     """A table target that runs on ``devices`` only (a reviewed fact, measured or read from MindSpore's
-    source), and where the same torch API's row of table ``table`` is written instead."""
+    source), and where the same torch API's row of table ``table`` is written instead (or the row of
+    ``torch_api``, a torch API that computes what the call needs)."""
 
-    devices: frozenset[str]  # where the table's target runs
+    devices: frozenset[str]  # where the table's target runs (or is not known to fail)
     table: str  # the table whose row (same torch API) is written on the devices of ``instead_on``
     instead_on: frozenset[str]  # where that row's target was run (or MindSpore's source says it runs)
     reason: str  # message key (fields: replaced, device, table): why the table's target fails there
+    torch_api: str | None = None  # the torch API whose row is written; None: the same one
 
 
 # Measured with MindSpore 2.10 on CPU in the conversion suite's 2-rank group (README "Distributed APIs"):
@@ -61,9 +63,17 @@ class DeviceOnly:
 # ("the argument 'backend_name' should be 'mccl' to init 'CPU', but got 'hccl'"); communication.init()
 # (backend None: the device's library) formed the group. On GPU the same two checks are in MindSpore's
 # source (communication/management.py: 'hccl' needs device_target Ascend; None picks nccl on GPU).
+# mint.distributed.reduce raised "The kernel DistCommReduce unregistered" on CPU (as did ops.Reduce and
+# comm_func.reduce: "Unsupported op [Reduce] on CPU"), while mint.distributed.all_reduce gave every rank the
+# sum, max, min, product and average: torch's reduce leaves the tensors of the ranks other than dst
+# unspecified (gloo left one half-reduced), so all_reduce computes what a reduce promises (dst's tensor),
+# the dst argument dropped (param_facts.ABSENT_MEANS). GPU not measured: the table's target stands there.
 DEVICE_ONLY: dict[str, DeviceOnly] = {
     "mindspore.mint.distributed.init_process_group": DeviceOnly(
         frozenset({"Ascend"}), "2.4", frozenset({"CPU", "GPU"}), "fix.device_only.hccl"),
+    "mindspore.mint.distributed.reduce": DeviceOnly(
+        frozenset({"Ascend", "GPU"}), "2.6", frozenset({"CPU"}), "fix.device_only.reduce",
+        "torch.distributed.all_reduce"),
 }
 
 
@@ -100,7 +110,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         return ()
     fact = DEVICE_ONLY.get(replaced)
     if fact is not None:
-        row = get_knowledge_base(fact.table).row(torch_api)
+        row = get_knowledge_base(fact.table).row(fact.torch_api or torch_api)
         if device not in fact.instead_on or row is None or not row.mindspore_api:
             return ()
         return (DeviceTarget(row, fact.table, replaced, device, reason=fact.reason),)

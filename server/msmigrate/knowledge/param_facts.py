@@ -409,14 +409,18 @@ MANUAL_REWRITES: dict[tuple[str, str], str] = {
 
 
 # torch parameters MindSpore's API does not take, and the values that mean what it does without them (the
-# argument is dropped): torch's init_method "env://" (its default) reads the launcher's environment,
-# communication.init reads msrun's.
+# argument is dropped; KEEP_OTHERS: any value): torch's init_method "env://" (its default) reads the
+# launcher's environment, communication.init reads msrun's.
 ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
     "mindspore.communication.init": {"init_method": ("'env://'",)},
+    # torch's reduce written as all_reduce where mint's reduce has no kernel (device_targets.DEVICE_ONLY):
+    # every rank gets the result, dst's included (torch leaves the others' tensors unspecified)
+    "mindspore.mint.distributed.all_reduce": {"dst": (KEEP_OTHERS,)},
 }
 
 
 def means_absent(mindspore_api: str, torch_param: str, torch_value: str) -> bool:
     """Whether passing ``torch_value`` (source text) for ``torch_param``, which ``mindspore_api`` does not
     take, means what MindSpore does without it (:data:`ABSENT_MEANS`)."""
-    return torch_value.strip() in ABSENT_MEANS.get(mindspore_api, {}).get(torch_param, ())
+    values = ABSENT_MEANS.get(mindspore_api, {}).get(torch_param, ())
+    return torch_value.strip() in values or KEEP_OTHERS in values
