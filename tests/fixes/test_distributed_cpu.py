@@ -129,3 +129,19 @@ def test_an_argument_by_position_meaning_its_absence_is_dropped_too(kb24):
                                                 "import mindspore\n"
                                                 "mindspore.communication.init(None)\n"
                                                 "dist.init_process_group('gloo', 'tcp://h:1')\n")
+
+
+def test_a_list_left_out_is_added_as_one_mindspore_requires(kb24, kb26):
+    source = "import torch.distributed as dist\ndist.scatter(x, src=0)\n"
+    (finding,) = [f for f in analyze_source(source, "m.py", kb26).findings
+                  if f.torch_api == "torch.distributed.scatter"]
+    # MindSpore's scatter_list has no default: none is shown
+    assert t(finding.message_key, "en", **finding.message_args) == (
+        "torch.distributed.scatter → mindspore.mint.distributed.scatter (MindSpore needs scatter_list=[] to "
+        "compute what torch does).")
+    # the same for any required companion (tensor_dot's axes)
+    source = "import torch\na = torch.zeros(3)\ny = torch.dot(a, a)\n"
+    (finding,) = [f for f in analyze_source(source, "m.py", kb24).findings if f.torch_api == "torch.dot"]
+    assert t(finding.message_key, "en", **finding.message_args) == (
+        "torch.dot → mindspore.ops.tensor_dot (MindSpore needs axes=1 to compute what torch does; see the "
+        "difference page).")

@@ -182,7 +182,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         changes = True
     if added:
         facts.append(ref("analysis.detail.call_companion",
-                         items=_items(f"{n}={v} (MindSpore default {d})" for n, v, d in added)))
+                         items=_items(f"{n}={v}" + ("" if d == REQUIRED else f" (MindSpore default {d})")
+                                     for n, v, d in added)))
         changes = True
     if dtype and dtype[1]:
         facts.append(ref("analysis.detail.call_inferred_dtype", items=f"{dtype[0]}={dtype[1]}"))

@@ -280,8 +280,9 @@ def companions(mindspore_api: str, overload: Signature, passed_targets: set[str]
                torch_api: str = "") -> list[tuple[str, str, str]]:
     """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` (and of :data:`PAIR_COMPANIONS`
     for ``torch_api``) the call must add: the overload has the parameter with another default, the call
-    does not pass it and passes one of the parameters that need it."""
-    defaults = {p["name"]: p.get("default") for p in overload}
+    does not pass it and passes one of the parameters that need it (:data:`REQUIRED` for one MindSpore
+    requires)."""
+    defaults = {p["name"]: p.get("default", REQUIRED) for p in overload}
     wanted = (*COMPANIONS.get(mindspore_api, ()), *PAIR_COMPANIONS.get((torch_api, mindspore_api), ()))
     return [(name, value, defaults[name]) for name, value, needed_with in wanted
             if name in defaults and defaults[name] != value and name not in passed_targets
