@@ -110,7 +110,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         return ()
     fact = DEVICE_ONLY.get(replaced)
     if fact is not None:
-        row = get_knowledge_base(fact.table).row(fact.torch_api or torch_api)
+        row = reviewed_row(torch_api, fact)
         if device not in fact.instead_on or row is None or not row.mindspore_api:
             return ()
         return (DeviceTarget(row, fact.table, replaced, device, reason=fact.reason),)
@@ -148,6 +148,11 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
     for target in (target for rank in ranked for target in rank):  # one per MindSpore API, best first
         found.setdefault(target.row.mindspore_api or "", target)
     return tuple(found.values())
+
+
+def reviewed_row(torch_api: str, fact: DeviceOnly) -> MappingRow | None:
+    """The row a :data:`DEVICE_ONLY` fact writes for ``torch_api`` on the devices of ``instead_on``."""
+    return get_knowledge_base(fact.table).row(fact.torch_api or torch_api)
 
 
 def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,
