@@ -16,7 +16,8 @@ verification data for a device, the table's target stands. An in-place API with 
 (:func:`out_of_place_target`): the fix writes the result back with ``Tensor.assign_value``.
 
 APIs the numeric check does not run (those that need a process group) have reviewed facts instead
-(:data:`DEVICE_ONLY`): a target that runs on some devices only, and the other table's row written elsewhere.
+(:data:`DEVICE_ONLY`): a target that runs on some devices only, and the row written elsewhere (the other
+table's, or that of a torch API computing what the call needs: ``reduce`` → ``all_reduce`` on CPU).
 """
 
 from __future__ import annotations
