@@ -1,7 +1,7 @@
 """Programs of the ``torch.distributed`` APIs, which need a process group: every rank of a group of
 ``WORLD`` processes runs the same program, started by the suite as a user's launcher would start it
 (torchrun's MASTER_ADDR/MASTER_PORT/RANK/WORLD_SIZE for torch; msrun's scheduler and MS_ROLE/MS_WORKER_NUM/
-MS_SCHED_HOST/MS_SCHED_PORT/MS_NODE_ID for MindSpore, see harness.run_group_programs). The program
+MS_SCHED_HOST/MS_SCHED_PORT/MS_NODE_ID for MindSpore, see group_runner.run_group_programs). The program
 initializes its own group (``init_process_group("gloo")``: the environment says where the others are)
 and its ``result`` is compared rank by rank.
 

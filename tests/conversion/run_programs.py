@@ -8,8 +8,8 @@ finishes (a crash of the interpreter loses only the program that crashed; the ca
 and its result leaves go to ``OUT_FOLDER/<id>.npz``.
 
 ``... OUT_FOLDER --rank R --world N --sync FOLDER --ports P1,P2,...``: one rank of a process group (the
-launcher, harness.run_group_programs, sets the framework's environment). The ranks start each program together
-(a file barrier in the sync folder), so a rank that failed early cannot pair its next program's
+launcher, group_runner.run_group_programs, sets the framework's environment). The ranks start each program
+together (a file barrier in the sync folder), so a rank that failed early cannot pair its next program's
 collectives with another rank's current ones; torch's group of the previous program is destroyed first
 and each program meets at a port of its own (MASTER_PORT).
 """

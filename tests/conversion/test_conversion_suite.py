@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import group_runner
 import harness
 import numpy as np
 import pytest
@@ -377,11 +378,11 @@ def test_a_torch_process_group_runs_every_rank_and_stops_a_stalled_group(tmp_pat
     # rank 1 waits for a message rank 0 never sends: the group is stopped, the next program still runs
     stuck = ("import torch\n\ntorch.distributed.init_process_group('gloo')\nx = torch.zeros(1)\n"
              "if torch.distributed.get_rank() == 1:\n    torch.distributed.recv(x, 0)\nresult = x\n")
-    runs = harness.run_group_programs("torch", [("stuck", stuck), (reduce_all.id, reduce_all.source)],
-                                      tmp_path)
+    runs = group_runner.run_group_programs("torch", [("stuck", stuck), (reduce_all.id, reduce_all.source)],
+                                           tmp_path)
     assert [r["stuck"]["ok"] for r in runs] == [True, False]
     assert runs[1]["stuck"]["error"] == (
-        f"stopped: still waiting {harness.GRACE_S} s after another rank had finished the program")
+        f"stopped: still waiting {group_runner.GRACE_S} s after another rank had finished the program")
     data, _dtype = reduce_all.inputs["x0"]
     for rank in runs:  # every rank holds the sum of both ranks' (equal) inputs
         (leaf,) = harness._load_leaves(Path(rank[reduce_all.id]["folder"]), reduce_all.id)

@@ -181,9 +181,9 @@ def test_finding_states_the_forms(kb24):
     assert finding.rule == "MSM101" and finding.message_args["changes_results"] is True
     assert t(finding.message_key, "en", **finding.message_args) == (
         "torch.index_fill → mindspore.ops.index_fill (MindSpore takes or returns these values in another "
-        "form (int32 indices, a Tensor for a number, a tuple of outputs): idx → idx.int()). Not in the "
-        "MindSpore 2.4 mapping table; derived: counterpart in MindSpore 2.10, parameters differ; MindSpore "
-        "rejected the CPU check's arguments.")
+        "form (int32 indices, a Tensor for a number, a tuple of outputs, a list on every rank): idx → "
+        "idx.int()). Not in the MindSpore 2.4 mapping table; derived: counterpart in MindSpore 2.10, "
+        "parameters differ; MindSpore rejected the CPU check's arguments.")
     assert "idx → idx.int()" in t(finding.message_key, "zh", **finding.message_args)
 
 

@@ -245,7 +245,8 @@ def test_message_references_come_back_from_the_cache_as_analysed(tmp_path: Path,
         ("analysis.detail.diff_page", ()),
     )
     assert fresh.message_args["details"] == details
-    plan = ((("in_features", "in_channels"), ("out_features", "out_channels")), (), (), (), (), (), (), "")
+    plan = ((("in_features", "in_channels"), ("out_features", "out_channels")),
+            (), (), (), (), (), (), "", ())
     assert fresh.message_args["arg_plan"] == plan
     for finding in cached:
         assert finding.message_args == fresh.message_args

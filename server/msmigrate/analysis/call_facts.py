@@ -190,7 +190,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         changes = True
     if added:
         facts.append(ref("analysis.detail.call_companion",
-                         items=_items(f"{n}={v} (MindSpore default {d})" for n, v, d in added)))
+                         items=_items(f"{n}={v}" + ("" if d == REQUIRED else f" (MindSpore default {d})")
+                                     for n, v, d in added)))
         changes = True
     if dtype and dtype[1]:
         facts.append(ref("analysis.detail.call_inferred_dtype", items=f"{dtype[0]}={dtype[1]}"))
@@ -226,7 +227,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                                                    tuple(item.partition(":")[0] for item in retyped),
                                                    tuple((where, new) for _n, where, _old, new in converted),
                                                    tuple((where, form) for where, form, _t, _n in forms),
-                                                   result or "")}
+                                                   result or "", _absent_positions(call, positional, plan,
+                                                                                   target))}
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
     args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
@@ -288,8 +290,9 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
     if plan.renames:
         facts.append(ref("analysis.detail.call_renames", items=_items(f"{a}→{b}" for a, b in plan.renames)))
     values = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    given = {**(binding.arguments if binding else {}), **values}  # positional ones too
     lacking = [n for n in plan.missing if not _harmless(n, values.get(n))
-               and not (n in values and means_absent(mindspore_api, n, ast.unparse(values[n])))]
+               and not (n in given and means_absent(mindspore_api, n, ast.unparse(given[n])))]
     dropped = [n for n in plan.missing if n not in lacking]
     if lacking:
         facts.append(ref("analysis.detail.call_unsupported", items=_items(lacking)))
@@ -497,14 +500,25 @@ def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
                    mindspore_only_params=only)
 
 
-def _plan_args(plan: ArgumentPlan, added=(), blocked=(), values=(), forms=(), result="") -> tuple:
+def _plan_args(plan: ArgumentPlan, added=(), blocked=(), values=(), forms=(), result="",
+               absent=()) -> tuple:
     """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py): keyword renames,
     (positional index, keyword) pairs, parameters MindSpore lacks, keywords to add, parameters whose value
     has another type, (positional index or keyword, value) of values to rewrite in MindSpore's meaning,
-    (positional index or keyword, form) of values MindSpore takes in another form, and the form of the
-    result to turn into torch's (``knowledge/value_forms.py``; "" for none)."""
+    (positional index or keyword, form) of values MindSpore takes in another form, the form of the
+    result to turn into torch's (``knowledge/value_forms.py``; "" for none), and (positional index, name)
+    of the arguments by position MindSpore lacks whose value means what it does without them (dropped)."""
     return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked,
-            values, forms, result)
+            values, forms, result, absent)
+
+
+def _absent_positions(call: ast.Call, positional: list[str | None], plan: ArgumentPlan,
+                      mindspore_api: str) -> tuple[tuple[str, str], ...]:
+    """(index, torch name) of the arguments by position that ``mindspore_api`` has no parameter for and
+    whose value means what it does without them (``param_facts.ABSENT_MEANS``)."""
+    return tuple((str(i), name) for i, name in enumerate(positional)
+                 if name in plan.missing and i < len(call.args)
+                 and means_absent(mindspore_api, name, ast.unparse(call.args[i])))
 
 
 def _items(values) -> str:

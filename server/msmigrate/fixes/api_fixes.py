@@ -257,6 +257,13 @@ def _argument_edits(
     dropped: set[int] = set()
     if plan is not None:
         passed = {kw.arg for kw in call.keywords}
+        for index, name in plan[8] if len(plan) > 8 else ():  # by position, meaning what its absence means
+            position = int(index)
+            if position >= len(call.args):
+                return None
+            dropped.add(id(call.args[position]))
+            changes.append(f"−{name}")
+            passed.add(name)
         for name in sorted(missing - passed):  # an argument by position MindSpore has no parameter for
             return _explain(finding, mindspore_api, "fix.blocked.unsupported", param=name)
         for name in plan[4] if len(plan) > 4 else ():  # a value of another type in MindSpore
@@ -562,6 +569,8 @@ def _planned_for(ctx: FixContext, finding: Finding, row: MappingRow, table: str,
             verdict = derived_verdict(finding.torch_api, derived, kb)
         else:
             verdict = categorize(finding.torch_api, kb)
+            if row.torch_api != verdict.torch_api and row.mindspore_api:  # another torch API's row
+                verdict = replace(verdict, mindspore_api=row.mindspore_api)
         found = call_verdict(verdict, call, kb, row=row)
         if found is not None and "arg_plan" in found.message_args:
             args["arg_plan"] = found.message_args["arg_plan"]

@@ -69,7 +69,7 @@ def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase],
 
     def excluded(torch_api: str, target: str) -> bool:
         return bool(EXCEPTIONS.get((torch_api, target)) or EXCEPTIONS.get((torch_api, "*")))
-    from msmigrate.knowledge.device_targets import without_kernel
+    from msmigrate.knowledge.device_targets import DEVICE_ONLY, reviewed_row, without_kernel
 
     found: dict[str, Any] = {}
     rows = [row.torch_api for row in kb.rows() if row.mindspore_api and kb.mindspore_has(row.mindspore_api)]
@@ -80,9 +80,13 @@ def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase],
         replaced = without_kernel(torch_api, kb.version, CHECK_DEVICE)
         if not replaced:
             continue
+        # a target with a reviewed fact (not checked numerically): its reviewed replacement only
+        fact = DEVICE_ONLY.get(replaced)
+        reviewed = reviewed_row(torch_api, fact) if fact is not None else None
         candidates = [
             c for c in candidates_for(torch_api, kb, others, device_names(torch_api))
             if c.row.mindspore_api != replaced and not excluded(torch_api, c.row.mindspore_api or "")
+            and (fact is None or (reviewed is not None and c.row.mindspore_api == reviewed.mindspore_api))
         ]
         if candidates:
             found[torch_api] = {"replaces": replaced, "candidates": [c.to_json() for c in candidates]}

@@ -20,7 +20,8 @@ of these (``x.clamp_``) gets its out-of-place counterpart's target verified on t
 (:func:`out_of_place_target`): the fix writes the result back with ``Tensor.assign_value``.
 
 APIs the numeric check does not run (those that need a process group) have reviewed facts instead
-(:data:`DEVICE_ONLY`): a target that runs on some devices only, and the other table's row written elsewhere.
+(:data:`DEVICE_ONLY`): a target that runs on some devices only, and the row written elsewhere (the other
+table's, or that of a torch API computing what the call needs: ``reduce`` → ``all_reduce`` on CPU).
 """
 
 from __future__ import annotations
@@ -59,12 +60,14 @@ class DeviceTarget:
 @dataclass(frozen=True, slots=True)
 class DeviceOnly:
     """A table target that runs on ``devices`` only (a reviewed fact, measured or read from MindSpore's
-    source), and where the same torch API's row of table ``table`` is written instead."""
+    source), and where the same torch API's row of table ``table`` is written instead (or the row of
+    ``torch_api``, a torch API that computes what the call needs)."""
 
-    devices: frozenset[str]  # where the table's target runs
+    devices: frozenset[str]  # where the table's target runs (or is not known to fail)
     table: str  # the table whose row (same torch API) is written on the devices of ``instead_on``
     instead_on: frozenset[str]  # where that row's target was run (or MindSpore's source says it runs)
     reason: str  # message key (fields: replaced, device, table): why the table's target fails there
+    torch_api: str | None = None  # the torch API whose row is written; None: the same one
 
 
 # Measured with MindSpore 2.10 on CPU in the conversion suite's 2-rank group (README "Distributed APIs"):
@@ -78,6 +81,11 @@ class DeviceOnly:
 # deprecated_einsum) on any other device; ops.einsum (2.4 table) is the Einsum primitive, documented for
 # GPU only ("Supported Platforms: GPU"; on CPU: "Unsupported op [Einsum] on CPU"). Neither runs on CPU,
 # nor does any einsum of mindspore.numpy (it has none).
+# mint.distributed.reduce raised "The kernel DistCommReduce unregistered" on CPU (as did ops.Reduce and
+# comm_func.reduce: "Unsupported op [Reduce] on CPU"), while mint.distributed.all_reduce gave every rank the
+# sum, max, min, product and average: torch's reduce leaves the tensors of the ranks other than dst
+# unspecified (gloo left one half-reduced), so all_reduce computes what a reduce promises (dst's tensor),
+# the dst argument dropped (param_facts.ABSENT_MEANS). GPU not measured: the table's target stands there.
 DEVICE_ONLY: dict[str, DeviceOnly] = {
     "mindspore.mint.distributed.init_process_group": DeviceOnly(
         frozenset({"Ascend"}), "2.4", frozenset({"CPU", "GPU"}), "fix.device_only.hccl"),
@@ -85,6 +93,9 @@ DEVICE_ONLY: dict[str, DeviceOnly] = {
         frozenset({"Ascend"}), "2.4", frozenset({"GPU"}), "fix.device_only.einsum"),
     "mindspore.ops.einsum": DeviceOnly(
         frozenset({"GPU"}), "2.6", frozenset({"Ascend"}), "fix.device_only.einsum"),
+    "mindspore.mint.distributed.reduce": DeviceOnly(
+        frozenset({"Ascend", "GPU"}), "2.6", frozenset({"CPU"}), "fix.device_only.reduce",
+        "torch.distributed.all_reduce"),
 }
 
 
@@ -127,7 +138,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
     replaced, failure = failed
     fact = DEVICE_ONLY.get(replaced)
     if fact is not None:
-        row = get_knowledge_base(fact.table).row(torch_api)
+        row = reviewed_row(torch_api, fact)
         if device not in fact.instead_on or row is None or not row.mindspore_api:
             return ()
         return (DeviceTarget(row, fact.table, replaced, device, reason=fact.reason),)
@@ -178,6 +189,11 @@ def _spelled(version: str, torch_api: str) -> str:
     """``torch_api`` as table ``version``'s row spells it (itself without a row)."""
     row = get_knowledge_base(version).row(torch_api)
     return row.torch_api if row is not None else torch_api
+
+
+def reviewed_row(torch_api: str, fact: DeviceOnly) -> MappingRow | None:
+    """The row a :data:`DEVICE_ONLY` fact writes for ``torch_api`` on the devices of ``instead_on``."""
+    return get_knowledge_base(fact.table).row(fact.torch_api or torch_api)
 
 
 def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,

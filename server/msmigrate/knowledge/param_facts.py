@@ -250,7 +250,9 @@ def default_differences(torch_signature: Signature, mindspore_overload: Signatur
 # whose passing makes the companion necessary (empty: always). The nn convolutions pad to keep the size by
 # default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by ``padding``
 # (default 0); the nn pools reject padding, dilation, return_indices and ceil_mode unless pad_mode='pad'
-# (their default 'valid' is torch's padding=0).
+# (their default 'valid' is torch's padding=0). mint.distributed's gather/scatter require the tensor list
+# that torch leaves out on the ranks other than the root (None): an empty list there gave torch's results on
+# CPU (2 ranks, MindSpore 2.10; ``value_forms.LIST`` for a value that may be None).
 Companion = tuple[str, str, tuple[str, ...]]
 _POOL_PADDED = ("padding", "dilation", "return_indices", "ceil_mode")
 COMPANIONS: dict[str, tuple[Companion, ...]] = {
@@ -261,6 +263,8 @@ COMPANIONS: dict[str, tuple[Companion, ...]] = {
     # torch's std/var are unbiased by default (correction=1); MindSpore's ddof defaults to 0
     **{f"mindspore.{where}.{name}": (("ddof", "1", ()),)
        for where in ("ops", "Tensor") for name in ("std", "var", "std_mean", "var_mean")},
+    "mindspore.mint.distributed.gather": (("gather_list", "[]", ()),),
+    "mindspore.mint.distributed.scatter": (("scatter_list", "[]", ()),),
 }
 
 
@@ -299,8 +303,9 @@ def companions(mindspore_api: str, overload: Signature, passed_targets: set[str]
                torch_api: str = "") -> list[tuple[str, str, str]]:
     """(parameter, value to pass, MindSpore default) of :data:`COMPANIONS` (and of :data:`PAIR_COMPANIONS`
     for ``torch_api``) the call must add: the overload has the parameter with another default, the call
-    does not pass it and passes one of the parameters that need it."""
-    defaults = {p["name"]: p.get("default") for p in overload}
+    does not pass it and passes one of the parameters that need it (:data:`REQUIRED` for one MindSpore
+    requires)."""
+    defaults = {p["name"]: p.get("default", REQUIRED) for p in overload}
     wanted = (*COMPANIONS.get(mindspore_api, ()), *PAIR_COMPANIONS.get((torch_api, mindspore_api), ()))
     return [(name, value, defaults[name]) for name, value, needed_with in wanted
             if name in defaults and defaults[name] != value and name not in passed_targets
@@ -356,6 +361,9 @@ VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
         # torch's "env://" (its default: the launcher's environment) is mint's None (msrun's environment);
         # a URL mint reads itself (it parses "tcp://host:port" only: "env://" raises RuntimeError there)
         "init_method": {"'env://'": "None", KEEP_OTHERS: KEEP_OTHERS}},
+    # torch's None on the ranks other than the root is mint's empty list (see COMPANIONS)
+    "mindspore.mint.distributed.gather": {"gather_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
+    "mindspore.mint.distributed.scatter": {"scatter_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
 }
 
 
@@ -433,8 +441,8 @@ MANUAL_REWRITES: dict[tuple[str, str], str] = {
 
 
 # torch parameters MindSpore's API does not take, and the values that mean what it does without them (the
-# argument is dropped): torch's init_method "env://" (its default) reads the launcher's environment,
-# communication.init reads msrun's.
+# argument is dropped; KEEP_OTHERS: any value): torch's init_method "env://" (its default) reads the
+# launcher's environment, communication.init reads msrun's.
 # torch optimizers' execution options choose how a step runs, not what it computes: foreach (one multi-tensor
 # operation or a loop) and fused (one kernel) left to torch's choice or off, capturable (CUDA graph capture)
 # and differentiable (autograd through the step) off, as MindSpore's torch-style optimizers always run;
@@ -447,10 +455,14 @@ ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
        for ns in ("mint", "experimental") for name in ("Adam", "AdamW")},
     # L2Normalize computes the 2-norm (F.normalize's default p); out=None is no output tensor
     "mindspore.ops.L2Normalize": {"p": ("2", "2.0", "2."), "out": ("None",)},
+    # torch's reduce written as all_reduce where mint's reduce has no kernel (device_targets.DEVICE_ONLY):
+    # every rank gets the result, dst's included (torch leaves the others' tensors unspecified)
+    "mindspore.mint.distributed.all_reduce": {"dst": (KEEP_OTHERS,)},
 }
 
 
 def means_absent(mindspore_api: str, torch_param: str, torch_value: str) -> bool:
     """Whether passing ``torch_value`` (source text) for ``torch_param``, which ``mindspore_api`` does not
     take, means what MindSpore does without it (:data:`ABSENT_MEANS`)."""
-    return torch_value.strip() in ABSENT_MEANS.get(mindspore_api, {}).get(torch_param, ())
+    values = ABSENT_MEANS.get(mindspore_api, {}).get(torch_param, ())
+    return torch_value.strip() in values or KEEP_OTHERS in values

@@ -7,7 +7,10 @@ Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``
   ``INT32``: an index tensor MindSpore accepts as int32 only (torch's are int64; int64 raises a
   TypeError): the fix writes ``index.int()``, the same values for any index below 2**31. ``TENSOR``: a
   Python number or tuple MindSpore takes as a Tensor (``window_length``): ``mindspore.tensor(value)``;
-  ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means ``(n, n)``.
+  ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means ``(n, n)``. ``LIST``: a tensor list
+  torch takes on the root rank only (``None`` elsewhere) that MindSpore wants as a list on every rank
+  (``mint.distributed.gather``/``scatter`` raise "Expected list or tuple" for ``None``; an empty list on
+  the other ranks gave torch's results on CPU, 2 ranks): ``value or []``.
 - :data:`CALL_FORMS`: arguments of the call of a MindSpore class's instance (its ``construct``) taken in
   another form than torch's. ``CLASS_INDICES``: class-index labels MindSpore accepts as int32 only
   (``nn.CrossEntropyLoss``'s ``labels``: int64 raises a TypeError at the call), where torch's target may
@@ -48,6 +51,7 @@ INT64 = "int64"
 PYTHON_BOOL = "python_bool"
 CLASS_INDICES = "class_indices"
 SORTED_FIRST_OUTPUT = "sorted_first_output"
+LIST = "list"
 
 ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.index_add": {"indices": INT32},
@@ -59,6 +63,8 @@ ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.bartlett_window": {"window_length": TENSOR},
     "mindspore.ops.blackman_window": {"window_length": TENSOR},
     "mindspore.ops.fold": {"output_size": TENSOR_PAIR},
+    "mindspore.mint.distributed.gather": {"gather_list": LIST},
+    "mindspore.mint.distributed.scatter": {"scatter_list": LIST},
 }
 
 # MindSpore class → {parameter of its ``construct``: form}
@@ -188,7 +194,10 @@ def fixed_dtype(mindspore_api: str) -> str | None:
 
 def needed(form: str, node: ast.expr, is_tensor: bool) -> bool:
     """Whether the argument ``node`` must be adapted to ``form``: an int32 index only when it is no
-    literal (a literal is no tensor: torch would have refused it), a Tensor only when it is not one."""
+    literal (a literal is no tensor: torch would have refused it), a Tensor only when it is not one, a list
+    only when it is not written as one (nor as ``None``: ``param_facts.VALUE_MEANINGS`` writes ``[]``)."""
+    if form == LIST:
+        return not isinstance(node, ast.List | ast.Tuple | ast.ListComp | ast.Constant)
     if form == INT32:
         return not isinstance(node, ast.Constant | ast.List | ast.Tuple | ast.Dict | ast.Set)
     return not is_tensor
@@ -217,6 +226,9 @@ def wrapping(form: str, node: ast.expr, tensor: str = "mindspore.tensor",
         return f"{tensor}(", ")"
     if form == PYTHON_BOOL:
         return "bool(", ")"
+    if form == LIST:
+        loose = isinstance(node, ast.IfExp | ast.Lambda | ast.NamedExpr)  # binds less tightly than ``or``
+        return ("(", ") or []") if loose else ("", " or []")
     suffix = {INT32: ".int()", INT64: ".long()", FIRST_OUTPUT: "[0]"}[form]
     return ("(", ")" + suffix) if _needs_parentheses(node) else ("", suffix)
 

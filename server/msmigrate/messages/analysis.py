@@ -150,9 +150,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "analysis.detail.call_value_forms": (
         "MindSpore takes or returns these values in another form (int32 indices, a Tensor for a number, "
-        "a tuple of outputs): {items}",
+        "a tuple of outputs, a list on every rank): {items}",
         "MindSpore 接受或返回的这些值形式不同（int32 索引、以 Tensor 传入的数值、"
-        "多个输出组成的元组）：{items}",
+        "多个输出组成的元组、每个进程都须传入的列表）：{items}",
     ),
     "analysis.detail.call_value_type": (
         "values of another type in MindSpore: {items}",

@@ -102,6 +102,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mindspore.ops.einsum 仅 GPU，二者都不支持 CPU；{replaced} 在 {device} 上会失败，"
         "该目标来自 {table} 映射表，可在该设备上运行",
     ),
+    "fix.device_only.reduce": (
+        "{replaced} has no {device} kernel in MindSpore 2.10; all_reduce gives every rank the reduced "
+        "tensor, dst's included (torch leaves the other ranks' tensors unspecified), so dst is dropped",
+        "MindSpore 2.10 的 {replaced} 在 {device} 上没有算子实现；all_reduce 让每个进程都得到归约结果，"
+        "包括 dst（torch 对其他进程的张量不作保证），因此去掉 dst 参数",
+    ),
     "fix.other_table_target": (
         "{base:messages} ({replaced} is used another way (a class vs a function); this target is from the "
         "{table} table)",
