@@ -232,6 +232,8 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
         lines += training_step_lines(SCHEDULED_OPTIMIZER, args, ["lr=0.1", "momentum=0.9"], (torch_api, init))
     elif kind == "dtype":
         lines.append(f"result = {args[0]}")
+    elif spec.loop == "per_argument":  # a predicate called on each argument
+        lines.append(f"result = ({''.join(f'{torch_api}({a}), ' for a in args)})")
     elif kind == "class" and spec.train_compare:  # as real code: train, then evaluate
         lines.append(f"m = {torch_api}({', '.join(init)})")
         for mode, switch in (("train", "m.train()"), ("eval", "m.eval()")):

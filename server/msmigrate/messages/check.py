@@ -48,6 +48,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the MindSpore kernel is not available on this device",
         "MindSpore 在该设备上没有对应算子实现",
     ),
+    "check.reason.member_kind": (
+        "a property in one framework is a method in the other",
+        "该成员在一个框架中是属性，在另一个框架中是方法",
+    ),
     "check.reason.no_effect": (
         "the MindSpore call runs without error on this device but changes nothing (the weights stay as they "
         "were where PyTorch's optimizer step updates them)",
