@@ -49,8 +49,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore 在该设备上没有对应算子实现",
     ),
     "check.reason.member_kind": (
-        "a property in one framework is a method in the other",
-        "该成员在一个框架中是属性，在另一个框架中是方法",
+        "a method in PyTorch is a property in MindSpore: no rewrite of the call reads it",
+        "PyTorch 中的方法在 MindSpore 中是属性：改写调用无法读取它",
     ),
     "check.reason.no_effect": (
         "the MindSpore call runs without error on this device but changes nothing (the weights stay as they "
