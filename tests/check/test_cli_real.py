@@ -161,3 +161,58 @@ def test_a_result_form_is_compared_as_the_fix_writes_it():
     run = msmigrate("torch.unique", "--mindspore-version", "2.4", "--lang", "en")
     assert ("  MindSpore's result compared in torch's form, as the fix writes it: "
             "mindspore.ops.sort(mindspore.ops.unique(…)[0])[0]") in run.stdout.splitlines()
+
+
+def _results(*args):
+    run = msmigrate(*args, "--json")
+    return {r["api"]: r for r in json.loads(run.stdout)["results"]}
+
+
+def test_dtypes_are_checked_by_casting_the_same_values_in_both_frameworks(tmp_path):
+    results = _results("torch.int32", "torch.bfloat16", "torch.float8_e4m3fn", "--mindspore-version", "2.6")
+    int32 = results["torch.int32"]
+    assert (int32["mindspore_api"], int32["status"], int32["max_abs_error"]) == (
+        "mindspore.int32", "pass", 0.0)
+    # the cast tensor (2.5 truncated to 2 by both) and its itemsize
+    assert int32["torch_dtypes"] == int32["mindspore_dtypes"] == ["int32", "python_int"]
+    assert int32["torch_shapes"] == int32["mindspore_shapes"] == [[2, 3], []]
+    assert results["torch.bfloat16"]["torch_dtypes"] == ["bfloat16", "python_int"]
+    assert results["torch.bfloat16"]["status"] == "pass"
+    float8 = results["torch.float8_e4m3fn"]
+    assert (float8["status"], float8["reason"]) == ("error", "mindspore_error")
+    assert float8["detail"].startswith("TypeError: Select CPU operator[Cast] fail! Unsupported data type!")
+    # a dtype of another size differs in its itemsize (4 vs 8 bytes) and its dtype
+    override = tmp_path / "override.json"
+    override.write_text(json.dumps({"torch.int32": "mindspore.int64"}), encoding="utf-8")
+    wrong = _results("torch.int32", "--mapping-override", str(override), "--mindspore-version", "2.6")
+    wrong = wrong["torch.int32"]
+    assert (wrong["status"], wrong["reason"], wrong["first_mismatch_output"]) == ("fail", "value_mismatch", 1)
+    assert wrong["mindspore_dtypes"] == ["int64", "python_int"] and wrong["max_abs_error"] == 4.0
+
+
+def test_properties_and_is_tensor_are_read_and_called_in_both_frameworks(tmp_path):
+    results = _results("torch.Tensor.shape", "torch.Tensor.dtype", "torch.Tensor.real", "torch.is_tensor",
+                       "--mindspore-version", "2.6")
+    shape = results["torch.Tensor.shape"]
+    assert (shape["status"], shape["torch_dtypes"], shape["mindspore_dtypes"]) == (
+        "pass", ["python_int"] * 3, ["python_int"] * 3)
+    dtype = results["torch.Tensor.dtype"]
+    assert (dtype["status"], dtype["torch_dtypes"], dtype["mindspore_dtypes"]) == (
+        "pass", ["dtype:float32"], ["dtype:float32"])
+    real = results["torch.Tensor.real"]  # a MindSpore method: called, as the fix writes x.real()
+    assert (real["mindspore_api"], real["status"], real["torch_dtypes"]) == (
+        "mindspore.Tensor.real", "pass", ["float32"])
+    is_tensor = results["torch.is_tensor"]
+    assert (is_tensor["mindspore_api"], is_tensor["status"], is_tensor["mindspore_dtypes"]) == (
+        "mindspore.ops.is_tensor", "pass", ["python_bool", "python_bool"])
+    # a torch method whose counterpart is a MindSpore property; a property of other values
+    override = tmp_path / "override.json"
+    pairs = {"torch.Tensor.numel": "mindspore.Tensor.size", "torch.Tensor.shape": "mindspore.Tensor.size"}
+    override.write_text(json.dumps(pairs), encoding="utf-8")
+    wrong = _results("torch.Tensor.numel", "torch.Tensor.shape", "--mapping-override", str(override),
+                     "--mindspore-version", "2.6")
+    numel = wrong["torch.Tensor.numel"]
+    assert (numel["status"], numel["reason"], numel["detail"]) == (
+        "fail", "member_kind", "a method in torch, a property in MindSpore")
+    assert (wrong["torch.Tensor.shape"]["status"], wrong["torch.Tensor.shape"]["reason"]) == (
+        "fail", "output_structure")

@@ -13,7 +13,16 @@ from msmigrate.check.request import (
     precheck,
     target_for,
 )
-from msmigrate.check.spec import ApiSpec, T, api_kind, generic_spec, load_specs, spec_for
+from msmigrate.check.spec import (
+    ApiSpec,
+    T,
+    api_kind,
+    generic_spec,
+    is_dtype_name,
+    load_specs,
+    not_called_spec,
+    spec_for,
+)
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 
@@ -220,3 +229,40 @@ def test_a_result_form_the_fix_writes_is_requested_where_the_call_gets_it():
     assert build_request(by_position)["result_form"] is None  # sorted=True, by position
     assert build_request(target_for("torch.bincount", kb))["result_form"] is None
     assert build_request(target_for("torch.abs", kb))["result_form"] is None
+
+
+def test_a_dtype_is_checked_by_a_cast_to_it():
+    kb = get_knowledge_base("2.6")  # torch.long: a derived mapping (not in the 2.6 table)
+    target = target_for("torch.long", kb)
+    assert precheck(target) is None
+    request = build_request(target)
+    assert (request["torch_api"], request["mindspore_api"], request["loop"]) == (
+        "torch.long", "mindspore.long", "dtype")
+    assert request["tensors"] == {"t0": {"data": [[0.0, 1.0, 2.5], [7.0, 0.25, 100.0]], "dtype": "float32"}}
+    assert request["torch"]["args"] == request["mindspore"]["args"] == [{"ref": "t0"}]
+    assert is_dtype_name("long") and is_dtype_name("float8_e4m3fn") and is_dtype_name("bool")
+    assert is_dtype_name("float") and not is_dtype_name("pi") and not is_dtype_name("floating")
+    # an attribute that is no dtype is not compared
+    assert not_called_spec("torch.pi", "attribute", ApiSpec(args=(T(2),))).skip == "not_op"
+
+
+def test_a_tensor_property_is_read_on_the_generated_tensor_and_is_tensor_on_two_objects():
+    kb = get_knowledge_base("2.6")
+    request = build_request(target_for("torch.Tensor.shape", kb))
+    assert (request["kind"], request["mindspore_api"], request["loop"]) == (
+        "tensor_method", "mindspore.Tensor.shape", None)
+    assert request["tensors"] == {"t0": {"shape": [2, 3, 4], "dtype": "float32", "low": -1.0, "high": 1.0}}
+    assert request["torch"]["args"] == [{"ref": "t0"}]
+    target = target_for("torch.is_tensor", kb)
+    assert precheck(target) is None  # not op-like, but its loop compares it
+    request = build_request(target)
+    assert request["loop"] == "per_argument"
+    assert request["torch"]["args"] == request["mindspore"]["args"] == [{"ref": "t0"}, [1.0, 2.0]]
+    # a device, an address, autograd state: not compared
+    for api in ("torch.Tensor.device", "torch.Tensor.data_ptr"):
+        skipped = precheck(target_for(api, kb))
+        assert skipped is not None and (skipped.status, skipped.reason) == ("skipped", "not_op"), api
+    spec = ApiSpec(args=(T(2),))
+    assert not_called_spec("torch.Tensor.grad", "tensor_attribute", spec).skip == "not_op"
+    assert not_called_spec("torch.Tensor.mT", "tensor_attribute", spec) == spec
+    assert not_called_spec("torch.nn.functional", "module", spec).skip == "not_op"

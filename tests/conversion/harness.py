@@ -46,6 +46,8 @@ if str(HERE) not in sys.path:  # loaded by file path (tests/fixes): its sibling 
 from group_programs import INIT, MS_SETUP, RANK, WORLD, group_call  # noqa: E402
 from group_runner import RUNNER, run_group_programs  # noqa: E402  (RUNNER: the script both runners start)
 
+from msmigrate.check.spec import DTYPE_ALIASES  # noqa: E402
+
 EXPECTED = HERE / "expected_outcomes.json"
 RTOL = ATOL = 1e-4
 NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "other", "derived")
@@ -53,7 +55,6 @@ DERIVED = "derived"  # the namespace group of derived mappings (knowledge/derive
 NO_KERNEL_MARKERS = ("unregistered", "unsupported op", "only supports ascend", "not found op",
                      "create kernelmod for op")
 _INPUT_LINE = re.compile(r"^(x\d+) = .*$", re.M)
-_DTYPE_NAME = re.compile(r"(b?float|u?int|complex)\d+\w*")
 
 
 def namespace_of(torch_api: str) -> str:
@@ -127,19 +128,9 @@ class SuiteResult:
 # --- generating programs ----------------------------------------------------------------------------
 
 
-# torch's dtype aliases → the dtype whose values they hold (``torch.long`` is ``torch.int64``)
-DTYPE_ALIASES = {"long": "int64", "int": "int32", "short": "int16", "half": "float16", "float": "float32",
-                 "double": "float64", "cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}
-
-
 def data_dtype(dtype: str) -> str:
     """The dtype whose values a tensor of dtype ``dtype`` (a torch dtype name or alias) holds."""
     return DTYPE_ALIASES.get(dtype, dtype)
-
-
-def is_dtype_name(name: str) -> bool:
-    """Whether ``name`` (the last part of a torch name) names a dtype: ``float32``, ``long``, ``bool``."""
-    return name in DTYPE_ALIASES or name == "bool" or bool(_DTYPE_NAME.fullmatch(name))
 
 
 def _literal(data: Any, dtype: str) -> str:
@@ -229,6 +220,8 @@ def make_program(torch_api: str, mindspore_api: str, spec: Any, kind: str) -> Pr
         lines += training_step_lines(SCHEDULED_OPTIMIZER, args, ["lr=0.1", "momentum=0.9"], (torch_api, init))
     elif kind == "dtype":
         lines.append(f"result = {args[0]}")
+    elif spec.loop == "per_argument":  # a predicate called on each argument
+        lines.append(f"result = ({''.join(f'{torch_api}({a}), ' for a in args)})")
     elif kind == "class" and spec.train_compare:  # as real code: train, then evaluate
         lines.append(f"m = {torch_api}({', '.join(init)})")
         for mode, switch in (("train", "m.train()"), ("eval", "m.eval()")):
@@ -305,14 +298,14 @@ def _is_property(member: str) -> bool:
 
 def program_for(api: str, mindspore_api: str, kb: Any) -> Program:
     """The program of one torch API from its input spec (``mindspore_api`` picks a pair's own spec)."""
-    from msmigrate.check.spec import ApiSpec, api_kind, spec_for
+    from msmigrate.check.spec import ApiSpec, api_kind, is_dtype_api, spec_for
 
     if kb.torch_inventory and kb.resolve_torch(api) is None:  # the table names an API torch lacks
         return Program(re.sub(r"\W", "_", api), api, mindspore_api, namespace_of(api), "", {},
                        skip="no_torch_api: not in the torch inventory")
     kind = api_kind(api, kb.torch_kind(api))
     spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=mindspore_api)
-    if kb.torch_kind(api) == "attribute" and api.count(".") == 1 and is_dtype_name(api[6:]):
+    if is_dtype_api(api, kb.torch_kind(api)):
         kind, spec = "dtype", ApiSpec()
     return make_program(api, mindspore_api, spec, kind)
 

@@ -17,7 +17,7 @@ import harness
 import numpy as np
 import pytest
 
-from msmigrate.check.spec import ApiSpec
+from msmigrate.check.spec import ApiSpec, is_dtype_name
 
 needs_frameworks = pytest.mark.skipif(
     importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None,
@@ -149,8 +149,13 @@ def test_a_dtype_program_makes_a_tensor_of_it() -> None:
         "import torch\n\nx0 = torch.tensor([[1, 0, 2], [1, 0, 1]], dtype=torch.long)\nresult = x0\n"
     )
     assert programs["torch.half"].source.splitlines()[-2].endswith("dtype=torch.half)")
-    assert harness.is_dtype_name("bfloat16") and harness.is_dtype_name("cfloat")
-    assert not harness.is_dtype_name("floor") and not harness.is_dtype_name("int_repr")
+    assert is_dtype_name("bfloat16") and is_dtype_name("cfloat")
+    assert not is_dtype_name("floor") and not is_dtype_name("int_repr")
+
+
+def test_a_predicate_program_calls_it_on_each_argument() -> None:
+    program = {p.torch_api: p for p in harness.programs_for_table("2.6")}["torch.is_tensor"]
+    assert program.source.splitlines()[-1] == "result = (torch.is_tensor(x0), torch.is_tensor([1.0, 2.0]), )"
 
 
 def test_compare_checks_shape_dtype_class_values_and_nan_positions() -> None:

@@ -186,13 +186,13 @@ def test_select_and_ignore_choose_rules(sample: Path) -> None:
 
 def test_unsafe_fixes_only_on_request(tmp_path: Path) -> None:
     path = tmp_path / "seed.py"
-    source = "import torch\n\nDTYPE = torch.float32\n"  # an equivalent replacement (MSM201): unsafe
+    source = "import torch\n\nDTYPE = torch.float8_e4m3fn\n"  # MindSpore cannot cast to it on CPU: unsafe
     path.write_text(source, encoding="utf-8")
     _code, out, err = _run(str(tmp_path), *V)
     assert path.read_text(encoding="utf-8") == source
     assert "1 unsafe fixes were not applied" in err
     _run(str(tmp_path), "--unsafe-fixes", *V)
-    assert path.read_text(encoding="utf-8") == "import mindspore\n\nDTYPE = mindspore.float32\n"
+    assert path.read_text(encoding="utf-8") == "import mindspore\n\nDTYPE = mindspore.float8_e4m3fn\n"
 
 
 def test_usage_errors() -> None:

@@ -315,8 +315,9 @@ def test_check_targets_cover_every_candidate_and_skip_values() -> None:
     targets = {(t.torch_api, t.mindspore_api): t for t in derived_targets()}
     view = targets[("torch.Tensor.view", "mindspore.Tensor.view")]
     assert (view.kind, view.row.section) == ("tensor_method", "derived")
-    dtype = targets[("torch.float32", "mindspore.float32")]
-    skipped = precheck(dtype)
+    dtype = targets[("torch.float32", "mindspore.float32")]  # checked by a cast to it
+    assert precheck(dtype) is None and dtype.spec.loop == "dtype"
+    skipped = precheck(targets[("torch.Tensor.device", "mindspore.Tensor.device")])  # a device object
     assert skipped is not None and skipped.reason == "not_op"
     for version in VERSIONS:
         for entry in get_knowledge_base(version).derived_table.entries.values():

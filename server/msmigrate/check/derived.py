@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.check.request import CheckTarget
-from msmigrate.check.result import CheckResult, Reason
-from msmigrate.check.spec import ApiSpec, api_kind, load_specs, pair_key, spec_for
+from msmigrate.check.result import CheckResult
+from msmigrate.check.spec import ApiSpec, api_kind, load_specs, not_called_spec, pair_key, spec_for
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
 from msmigrate.knowledge.derived import derived_check_path, derived_path, read_json
 from msmigrate.knowledge.derived import pair_key as derived_key
@@ -27,7 +27,6 @@ from msmigrate.knowledge.model import MappingRow
 from msmigrate.paths import data_dir
 
 SCHEMA_VERSION = 1
-_NOT_CALLABLE = frozenset({"attribute", "tensor_attribute", "module"})
 _MS_FIELDS = ("ms_args", "ms_kwargs", "ms_init_args", "ms_init_kwargs", "ms_outputs", "ms_call")
 
 
@@ -63,8 +62,7 @@ def derived_targets(
         spec = spec_for(torch_api, kind, signatures, specs, mindspore_api)
         if pair_key(torch_api, mindspore_api) not in specs:
             spec = _generic_ms_side(spec)
-        if kb.torch_kind(torch_api) in _NOT_CALLABLE:
-            spec = replace(spec, skip=Reason.NOT_OP.value)  # dtypes, constants, tensor attributes
+        spec = not_called_spec(torch_api, kb.torch_kind(torch_api), spec)  # dtypes, tensor attributes
         names = tuple(tuple(p["name"] for p in sig) for sig in signatures)
         targets.append(CheckTarget(torch_api, mindspore_api, kind, spec, row, names))
     return targets

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.check.result import CheckResult, Reason
-from msmigrate.check.spec import ApiSpec, api_kind, load_specs, spec_for
+from msmigrate.check.spec import ApiSpec, api_kind, load_specs, not_called_spec, spec_for
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.knowledge.value_forms import CHECKED_FORMS, result_form
 
@@ -80,24 +80,8 @@ NOT_OP_NAMES = frozenset(
         "torch.Tensor.backward",
         "torch.Tensor.requires_grad_",
         "torch.Tensor.detach",
-        "torch.Tensor.numpy",
-        "torch.Tensor.tolist",
         "torch.Tensor.data_ptr",
-        "torch.Tensor.is_contiguous",
-        "torch.Tensor.contiguous",
-        "torch.Tensor.element_size",
-        "torch.Tensor.nbytes",
-        "torch.Tensor.itemsize",
-        "torch.Tensor.is_floating_point",
-        "torch.Tensor.dim",
-        "torch.Tensor.ndim",
-        "torch.Tensor.nelement",
-        "torch.Tensor.numel",
-        "torch.Tensor.shape",
         "torch.Tensor.size",
-        "torch.Tensor.dtype",
-        "torch.Tensor.T",
-        "torch.Tensor.is_complex",
         "torch.Tensor.storage_offset",
         "torch.Tensor.stride",
         "torch.Tensor.grad",
@@ -156,8 +140,9 @@ RANDOM_NAMES = frozenset(
 )
 
 
-# spec loops the worker runs (an optimizer's training steps): compared although their namespace is not op-like
-COMPARED_LOOPS = frozenset({"training_step"})
+# spec loops the worker runs (an optimizer's training steps, a cast to a dtype, a predicate called on a tensor
+# and on a non-tensor): compared although the name is not op-like
+COMPARED_LOOPS = frozenset({"training_step", "dtype", "per_argument"})
 
 
 def is_op_like(torch_api: str) -> bool:
@@ -209,6 +194,7 @@ def target_for(torch_api: str, kb: Any, specs: dict[str, ApiSpec] | None = None)
     kind = api_kind(torch_api, kb.torch_kind(torch_api))
     table = load_specs() if specs is None else specs
     spec = spec_for(torch_api, kind, kb.torch_signatures(torch_api), table, mindspore_api)
+    spec = not_called_spec(torch_api, kb.torch_kind(torch_api), spec)
     signatures = tuple(tuple(p["name"] for p in sig) for sig in kb.torch_signatures(torch_api))
     return CheckTarget(torch_api, mindspore_api, kind, spec, row, signatures)
 

@@ -13,7 +13,8 @@ A spec is plain JSON data (``mapping_data/input_specs.json``, generated from
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -105,7 +106,11 @@ class ApiSpec:
     # ``init_kwargs`` its hyperparameters, and the check (``worker_training.py``) and the conversion suite
     # compare the weights after two steps;
     # "lr_scheduler": a learning-rate scheduler of an SGD optimizer (``init_kwargs`` its arguments), with
-    # three steps
+    # three steps;
+    # "dtype": a dtype: ``args[0]`` is cast to it in both frameworks, the cast tensor and its itemsize
+    # compared;
+    # "per_argument": the API is called once with each argument of ``args`` (a predicate given a tensor and a
+    # non-tensor), the results compared
     loop: str | None = None
     skip: str | None = None  # a result.Reason value: the API is not compared
     # an API used through state rather than one call (seeds, RNG state, ``Module.apply``): the torch
@@ -330,3 +335,43 @@ def spec_for(
     found = table.get(pair_key(torch_api, mindspore_api)) if mindspore_api else None
     found = found if found is not None else table.get(torch_api)
     return found if found is not None else generic_spec(torch_api, kind, signatures)
+
+
+# --- names that are not called: dtypes and tensor attributes -------------------------------------
+
+# torch's dtype aliases → the dtype whose values they hold (``torch.long`` is ``torch.int64``)
+DTYPE_ALIASES = {"long": "int64", "int": "int32", "short": "int16", "half": "float16", "float": "float32",
+                 "double": "float64", "cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}
+_DTYPE_NAME = re.compile(r"(b?float|u?int|complex)\d+\w*")
+# the values cast to a dtype by its check: exact in every dtype, a fraction truncated by integer casts
+DTYPE_VALUES = [[0.0, 1.0, 2.5], [7.0, 0.25, 100.0]]
+# tensor attributes whose values the two frameworks do not express alike (a device object, a memory address,
+# autograd state): no comparison
+UNCOMPARED_TENSOR_ATTRIBUTES = frozenset(
+    {"device", "grad", "grad_fn", "is_leaf", "requires_grad", "layout", "is_cuda", "names", "data_ptr",
+     "untyped_storage", "storage"}
+)
+NOT_CALLED_KINDS = frozenset({"attribute", "tensor_attribute", "module"})
+
+
+def is_dtype_name(name: str) -> bool:
+    """Whether ``name`` (the last part of a torch name) names a dtype: ``float32``, ``long``, ``bool``."""
+    return name in DTYPE_ALIASES or name == "bool" or bool(_DTYPE_NAME.fullmatch(name))
+
+
+def is_dtype_api(torch_api: str, inventory_kind: str | None) -> bool:
+    """Whether the torch name is a dtype (``torch.int32``, ``torch.long``)."""
+    return inventory_kind == "attribute" and torch_api.count(".") == 1 and is_dtype_name(torch_api[6:])
+
+
+def not_called_spec(torch_api: str, inventory_kind: str | None, spec: ApiSpec) -> ApiSpec:
+    """The spec of a name that is not called: a dtype is cast to, a tensor attribute is read on the spec's
+    tensor; other attributes, modules and uncompared tensor attributes are skipped (``not_op``)."""
+    if inventory_kind not in NOT_CALLED_KINDS:
+        return spec
+    if is_dtype_api(torch_api, inventory_kind):
+        return ApiSpec(args=(D(DTYPE_VALUES),), loop="dtype", source=spec.source)
+    member = torch_api.rpartition(".")[2]
+    if inventory_kind == "tensor_attribute" and member not in UNCOMPARED_TENSOR_ATTRIBUTES and spec.args:
+        return spec
+    return replace(spec, skip="not_op")

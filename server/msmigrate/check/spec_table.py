@@ -140,6 +140,8 @@ add(
 )
 add("torch.Tensor.H torch.Tensor.mT torch.Tensor.mH torch.Tensor.T", args=[T(3, 4)])
 add(fn_and_method("is_nonzero"), args=[T(1)])
+# a predicate on objects: called on a tensor and on a list (which is none)
+add("torch.is_tensor", args=[X, [1.0, 2.0]], loop="per_argument")
 add("torch.Tensor.item", args=[T(1)])
 
 # --- indexing -----------------------------------------------------------------------------------
@@ -733,7 +735,6 @@ add("torch.linalg.svd", args=[T(3, 4)], outputs=[1], note="singular_vectors_sign
 add("torch.tensordot", args=[T(3, 4, 5), T(4, 5, 2)])
 add("torch.pdist", args=[T(4, 3)])
 add("torch.tensor", args=[[1.0, 2.0, 3.0]])
-add("torch.is_tensor", args=[X])
 add("torch.promote_types", args=[DT("float32"), DT("int64")])
 add("torch.clamp_", args=[X, -0.5, 0.5])
 add("torch.nn.init.constant_", args=[X, 0.5])

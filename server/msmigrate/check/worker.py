@@ -161,12 +161,12 @@ class Frameworks:
         torch, ms, np = self.torch, self.ms, self.np
         if isinstance(value, torch.Tensor):
             v = value.detach().cpu()
-            dtype = str(v.dtype).removeprefix("torch.")
+            dtype = dtype_name(v.dtype)
             if v.dtype == torch.bfloat16:
                 v = v.float()
             return [Leaf(v.resolve_conj().numpy(), dtype)]
         if isinstance(value, ms.Tensor):
-            dtype = str(value.dtype).lower()
+            dtype = dtype_name(value.dtype)
             if value.dtype == ms.bfloat16:
                 value = value.astype(ms.float32)
             return [Leaf(value.asnumpy(), dtype)]
@@ -176,7 +176,14 @@ class Frameworks:
             return [Leaf(np.asarray(value), f"python_{type(value).__name__}")]
         if isinstance(value, np.ndarray):
             return [Leaf(value, str(value.dtype))]
+        if isinstance(value, (torch.dtype, ms.dtype.Type)):  # a dtype read from a tensor: compared by name
+            return [Leaf(np.asarray(0), "dtype:" + dtype_name(value))]
         raise CheckFailure("skipped", "non_tensor_output", f"{side} returned {type(value).__name__}")
+
+
+def dtype_name(dtype: Any) -> str:
+    """``float32`` for ``torch.float32`` and ``mindspore.float32`` (``Float32``)."""
+    return str(dtype).removeprefix("torch.").lower()
 
 
 # --- calling ---------------------------------------------------------------------------------------
@@ -269,7 +276,7 @@ def _call(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str,
     if name.startswith(method_prefix) and args:
         member = getattr(args[0], name[len(method_prefix) :])
         if not callable(member):  # a property (T, mT, real …): its value is the output
-            return None, _constant(member), (args[1:], kwargs)
+            return None, Property(member), (args[1:], kwargs)
         return None, member, (args[1:], kwargs)
     if side == "mindspore" and isinstance(target, type):  # a Primitive class (older tables): build, then call
         init_args = decode(call.get("init_args", []), tensors, dtype_of)
@@ -288,11 +295,40 @@ def _formed(form: str | None, output: Any) -> Any:
     raise CheckFailure("error", "bad_request", f"unknown result form {form!r}")
 
 
-def _constant(value: Any) -> Any:
-    def call(*_args: Any, **_kwargs: Any) -> Any:
-        return value
+class Property:
+    """A tensor property read as the check's call: its value is the output."""
 
-    return call
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, *_args: Any, **_kwargs: Any) -> Any:
+        return self.value
+
+
+def _cast(fw: Frameworks, request: dict[str, Any], t_tensors: dict[str, Any], m_tensors: dict[str, Any]
+          ) -> tuple[Any, Any]:
+    """A dtype's check: the first input cast to it in each framework, with the cast tensor's itemsize."""
+    ref = request["torch"]["args"][0]["ref"]
+    t_dtype, m_dtype = resolve(request["torch_api"], "torch"), resolve(request["mindspore_api"], "mindspore")
+    if not isinstance(t_dtype, fw.torch.dtype):
+        raise CheckFailure("error", "bad_request", f"{request['torch_api']} is not a dtype")
+    try:
+        t_out = t_tensors[ref].to(t_dtype)
+        t_result = (t_out, t_out.element_size())
+    except Exception as exc:  # noqa: BLE001
+        raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
+    try:
+        m_out = m_tensors[ref].astype(m_dtype)
+        m_result = (m_out, m_out.itemsize)
+    except Exception as exc:  # noqa: BLE001
+        raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+    return t_result, m_result
+
+
+def _per_argument(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str, Any]) -> Any:
+    """The API called once with each argument (a predicate on a tensor and on a non-tensor)."""
+    _module, fn, (args, kwargs) = _call(fw, side, request, tensors)
+    return tuple(fn(arg, **kwargs) for arg in args)
 
 
 def _randomize_buffers(fw: Frameworks, module: Any) -> None:
@@ -400,8 +436,6 @@ def _training_mode(fw: Frameworks, request: dict[str, Any], module: Any, fn: Any
 
 
 def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
-    from msmigrate.check.worker_compare import compare_outputs, leaf_dtypes, leaf_shapes, sorted_leaf
-
     seed = int(request.get("seed", 0))
     arrays = fw.make_arrays(request.get("tensors", {}), seed)
     dtypes = {n: s.get("dtype", "float32") for n, s in request.get("tensors", {}).items()}
@@ -412,6 +446,8 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
         from msmigrate.check.worker_training import run_training_step
 
         return run_training_step(fw, request, t_tensors, m_tensors)
+    if request.get("loop") in ("dtype", "per_argument"):
+        return _compare_plain(fw, request, t_tensors, m_tensors)
     torch = fw.torch
     kind = request["kind"]
     try:
@@ -441,10 +477,43 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
         raise
     except Exception as exc:  # noqa: BLE001
         raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+    if isinstance(m_fn, Property) and not isinstance(fn, Property) and kind != "class":
+        # ``x.size()`` is no ``x.shape``: no rewrite makes one the other (the fixes call a MindSpore method
+        # that stands for a torch property, ``x.real`` → ``x.real()``, as this check does)
+        return {"status": "fail", "reason": "member_kind",
+                "detail": "a method in torch, a property in MindSpore"}
     if kind == "class" and cell is not None and request.get("train_compare"):
         training = _training_mode(fw, request, module, fn, call, cell, m_fn, m_call)
         if training is not None:
             return training
+    return _result(request, t_leaves, m_leaves)
+
+
+def _compare_plain(fw: Frameworks, request: dict[str, Any], t_tensors: dict[str, Any],
+                   m_tensors: dict[str, Any]) -> dict[str, Any]:
+    """A dtype cast or a predicate called per argument: both outputs compared as a call's."""
+    if request["loop"] == "dtype":
+        t_out, m_out = _cast(fw, request, t_tensors, m_tensors)
+    else:
+        try:
+            t_out = _per_argument(fw, "torch", request, t_tensors)
+        except (CheckFailure, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
+        try:
+            m_out = _per_argument(fw, "mindspore", request, m_tensors)
+        except (CheckFailure, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+    return _result(request, fw.leaves(t_out, "torch"), fw.leaves(m_out, "mindspore"))
+
+
+def _result(request: dict[str, Any], t_leaves: list[Any], m_leaves: list[Any]) -> dict[str, Any]:
+    """The compared outputs (those the request selects) as a result."""
+    from msmigrate.check.worker_compare import compare_outputs, leaf_dtypes, leaf_shapes, sorted_leaf
+
     outputs = request.get("outputs")
     ms_outputs = request.get("ms_outputs") or outputs
     if outputs is not None or ms_outputs is not None:

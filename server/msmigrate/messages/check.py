@@ -48,6 +48,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the MindSpore kernel is not available on this device",
         "MindSpore 在该设备上没有对应算子实现",
     ),
+    "check.reason.member_kind": (
+        "a method in PyTorch is a property in MindSpore: no rewrite of the call reads it",
+        "PyTorch 中的方法在 MindSpore 中是属性：改写调用无法读取它",
+    ),
     "check.reason.no_effect": (
         "the MindSpore call runs without error on this device but changes nothing (the weights stay as they "
         "were where PyTorch's optimizer step updates them)",
