@@ -7,8 +7,7 @@ A fix is safe when the rewrite cannot change what the program computes:
   distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``);
 * a type *named* rather than called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``,
   ``cast(Tensor, x)``, ``type(x) is Tensor``: :mod:`msmigrate.analysis.type_positions`) renamed to the
-  mapping's MindSpore class: naming it computes nothing, and the migrated values are of that class (a
-  mapping to a function, ``nn.Flatten`` → ``mint.flatten``, is no such rename);
+  mapping's MindSpore class: naming it computes nothing, and the migrated values are of that class;
 * an API replacement whose mapping passed the numeric check on CPU (``verified-<table>-CPU.json``, or
   ``verified-derived-CPU.json`` for a derived mapping), including the device-aware replacement of a
   target without a CPU kernel (:mod:`msmigrate.knowledge.device_targets`);
@@ -43,8 +42,8 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
         return True
     if finding.rule not in API_RULES or not finding.torch_api:
         return False
-    if finding.usage is UsageKind.REFERENCE and finding.mindspore_api:  # a type named: renamed to a class
-        return kb.mindspore_kind(finding.mindspore_api) == "class"
+    if finding.usage is UsageKind.REFERENCE and finding.mindspore_api:
+        return True
     from msmigrate.check.verified import verified_status
     from msmigrate.knowledge.device_targets import out_of_place_target, runnable_target
 
