@@ -15,15 +15,16 @@ import ast
 from msmigrate.analysis.values import Foreign
 
 # modules whose objects, subscripted, give type expressions (``typing.Optional[...]``,
-# ``collections.abc.Iterable[...]``); ``types`` holds the values of ``list[...]`` and ``A | B``
-TYPING_ROOTS: frozenset[str] = frozenset({"typing", "typing_extensions", "collections", "types"})
+# ``collections.abc.Iterable[...]``)
+TYPING_ROOTS: frozenset[str] = frozenset({"typing", "typing_extensions", "collections"})
 # builtins that are classes: operands of a ``|`` type union; the first ones are generic (``list[int]``)
 GENERIC_BUILTINS: frozenset[str] = frozenset({"list", "tuple", "dict", "set", "frozenset", "type"})
 BUILTIN_TYPES: frozenset[str] = GENERIC_BUILTINS | {
     "int", "float", "complex", "bool", "str", "bytes", "bytearray", "object", "slice", "range",
 }
-GENERIC_ALIAS = Foreign("types.GenericAlias")  # the value of ``list[...]``
-UNION_TYPE = Foreign("types.UnionType")  # the value of ``A | B`` between types
+# the values of ``list[...]`` and of ``A | B`` between types: typing objects (a known non-torch package)
+GENERIC_ALIAS = Foreign("typing.<generic alias>")
+UNION_TYPE = Foreign("typing.<union>")
 # typing functions whose arguments (positions from the second on, or these keywords) are types
 TYPE_ARGUMENT_FUNCTIONS: dict[str, tuple[int, frozenset[str]]] = {
     "cast": (0, frozenset({"typ"})),  # cast(typ, val): the first argument only
