@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
+from msmigrate.analysis.incremental import INCREMENTAL, IncrementalAnalyzer
+
 HEADER = (
     "import typing\n"
     "from typing import Callable, Optional, TypeAlias, TypeVar, cast\n"
@@ -87,3 +90,19 @@ def test_a_class_named_as_a_type_is_a_reference(analyze, body, expected):
 ])
 def test_a_class_used_otherwise_keeps_its_usage(analyze, body, expected):
     assert usages(analyze, body) == expected
+
+
+def test_an_edited_alias_changes_the_usage_where_it_is_subscripted(kb):
+    """The incremental analysis re-reads ``S[Tensor]`` when ``S`` stops being a typing alias."""
+    options = AnalysisOptions(use_jedi=False)
+    analyzer = IncrementalAnalyzer("m.py", kb, options)
+    text = HEADER + "S = typing.Union[int, tuple[int, ...]]\n\n\ndef f():\n    return S[Tensor]\n"
+    edited = text.replace("S = typing.Union[int, tuple[int, ...]]", "S = {}")
+    seen = []
+    for source in (text, edited):
+        got = analyzer.analyze(source)
+        full = analyze_source(source, "m.py", kb, options)
+        assert [f.to_dict() for f in got.findings] == [f.to_dict() for f in full.findings]
+        seen.append([(f.line, f.column, f.usage.value) for f in got.findings])
+    assert analyzer.stats.mode == INCREMENTAL
+    assert seen == [[(9, 14, "reference")], [(9, 14, "attribute")]]
