@@ -52,6 +52,8 @@ T, M = "torch.Tensor", "torch.nn.Module"
     # class identity tests
     ("def f(x):\n    return type(x) is torch.Tensor, Tensor == type(x), x.__class__ is not Tensor\n",
      [(2, 23, T, "reference"), (2, 37, T, "reference"), (2, 75, T, "reference")]),
+    # ``__class__`` whatever ``type`` is
+    ("def type(x):\n    return x\nc = (1).__class__ is Tensor\n", [(3, 22, T, "reference")]),
     ("def f(x):\n    return type(x) in (Tensor, nn.Module)\n",
      [(2, 24, T, "reference"), (2, 32, M, "reference")]),
     ("def f(x):\n    match x:\n        case Tensor():\n            return 1\n        case nn.Module():\n"

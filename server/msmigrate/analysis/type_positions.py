@@ -73,18 +73,20 @@ def type_arguments(call: ast.Call, name: str) -> list[ast.expr]:
     return found + [k.value for k in call.keywords if k.arg in keywords]
 
 
-def compares_types(node: ast.Compare) -> bool:
-    """``type(x) is Tensor``, ``x.__class__ == Tensor``, ``type(x) in (A, B)``: a class identity test."""
+def compares_types(node: ast.Compare, builtin_type: bool) -> bool:
+    """``type(x) is Tensor``, ``x.__class__ == Tensor``, ``type(x) in (A, B)``: a class identity test
+    (``builtin_type``: the name ``type`` is the builtin)."""
     if not all(type(op) in _IDENTITY_OPS for op in node.ops):
         return False
-    return any(_type_of(operand) for operand in (node.left, *node.comparators))
+    return any(_type_of(operand, builtin_type) for operand in (node.left, *node.comparators))
 
 
-def _type_of(node: ast.expr) -> bool:
+def _type_of(node: ast.expr, builtin_type: bool) -> bool:
     kind = type(node)
     if kind is ast.Call:
         func = node.func
-        return type(func) is ast.Name and func.id == "type" and len(node.args) == 1 and not node.keywords
+        return (builtin_type and type(func) is ast.Name and func.id == "type" and len(node.args) == 1
+                and not node.keywords)
     return kind is ast.Attribute and node.attr == "__class__"
 
 

@@ -377,7 +377,7 @@ class UsageCollector(StatementWalker):
         tensor = tensorish(self.ev(node.left))
         for comparator in node.comparators:
             tensor = tensorish(self.ev(comparator)) or tensor
-        if compares_types(node) and self.scope.lookup("type") is None:  # type(x) is Tensor
+        if compares_types(node, self.scope.lookup("type") is None):  # type(x) is Tensor
             self.name_types([node.left, *node.comparators], start)
             return OTHER
         return TENSOR_VALUE if tensor and len(node.ops) == 1 and not identity_op(node.ops[0]) else OTHER
