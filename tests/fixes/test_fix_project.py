@@ -229,6 +229,12 @@ def test_same_engine_as_the_editor_fix_all(rel: str) -> None:
         ("from torch import nn, Tensor\nimport mindspore\ndef f(x: Tensor): return x\n",
          "from torch import Tensor\nimport mindspore\ndef f(x: Tensor): return x\n"),
         ("import torch\ndef f(x: 'torch.Tensor'): return x\n", None),  # a string annotation still uses it
+        ("from torch import Tensor\ndef f(x: 'Optional[Tensor]'): return x\n", None),
+        # prose in a string is no use of the name
+        ("from torch import Tensor\nimport os\nraise ValueError('lr as a Tensor is not supported')\n",
+         "import os\nraise ValueError('lr as a Tensor is not supported')\n"),
+        ("from torch import Tensor\nimport os\nraise ValueError(f'{os.sep} a Tensor ')\n",
+         "import os\nraise ValueError(f'{os.sep} a Tensor ')\n"),
         ("try:\n    import torch\nexcept ImportError:\n    torch = None\n", None),  # rebound: still used
         ("try:\n    import torch\nexcept ImportError:\n    pass\n",
          "try:\n    pass\nexcept ImportError:\n    pass\n"),

@@ -19,6 +19,7 @@ from msmigrate.analysis.resolve import (
     merge_with_base,
 )
 from msmigrate.analysis.tables import TORCH_ROOTS
+from msmigrate.analysis.type_positions import named_class_patterns, typing_member
 from msmigrate.analysis.valueops import all_args, class_kind, element_of, is_unknown, tensorish
 from msmigrate.analysis.values import (
     MODULE,
@@ -75,6 +76,16 @@ class StatementWalker:
             found = self._declared(node.left)
             return found if found is not UNKNOWN else self._declared(node.right)
         return instance_of_annotation(self.values.get(node, UNKNOWN), self.facts)
+
+    def _typing_object(self, node: ast.expr) -> object:
+        """The imported object ``node`` spells (``TypeAlias``, ``typing.TypeAlias``), found without
+        evaluating it again."""
+        if type(node) is ast.Name:
+            return self.scope.lookup(node.id)
+        if type(node) is ast.Attribute:
+            owner = self._typing_object(node.value)
+            return Foreign(f"{owner.name}.{node.attr}") if type(owner) is Foreign else None
+        return None
 
     def _defaults(self, args: ast.arguments) -> None:
         """Evaluate a function's or lambda's default values (in the enclosing scope)."""
@@ -145,7 +156,10 @@ class StatementWalker:
     def _s_annassign(self, node: ast.AnnAssign) -> None:
         annotated = self._annotation(node.annotation)
         if node.value is not None:
-            value = self.ev(node.value)
+            if typing_member(self._typing_object(node.annotation)) == "TypeAlias":
+                value = self.type_expression(node.value)  # X: TypeAlias = Tensor | None
+            else:
+                value = self.ev(node.value)
             if is_unknown(value) and annotated is not UNKNOWN:
                 value = annotated
             self._bind_target(node.target, value)
@@ -345,8 +359,11 @@ class StatementWalker:
         for case in node.cases:
             start = scope.state
             scope.state = dict(start)
+            named = named_class_patterns(case.pattern)
             for child in ast.walk(case.pattern):
-                if isinstance(child, ast.expr):
+                if id(child) in named:
+                    self.type_expression(child)  # ``case Tensor():`` is an isinstance test
+                elif isinstance(child, ast.expr):
                     self.ev(child)
                 name = getattr(child, "name", None) or getattr(child, "rest", None)
                 if isinstance(name, str):

@@ -32,6 +32,18 @@ from msmigrate.analysis.statements import STATEMENT_HANDLERS, StatementWalker
 from msmigrate.analysis.tables import (
     NON_TORCH_BUILTINS,
 )
+from msmigrate.analysis.type_positions import (
+    BUILTIN_TYPES,
+    GENERIC_ALIAS,
+    GENERIC_BUILTINS,
+    TYPE_ARGUMENT_FUNCTIONS,
+    UNION_TYPE,
+    compares_types,
+    is_typing_value,
+    type_arguments,
+    type_leaves,
+    typing_member,
+)
 from msmigrate.analysis.valueops import (
     all_args,
     element_of,
@@ -269,12 +281,16 @@ class UsageCollector(StatementWalker):
             ev(args[0])
             self.reference(args[1])  # isinstance(x, torch.Tensor) names a type, it uses no API
             args = ()
+        start = len(self.usages)
         for arg in args:
             if type(arg) is not _Constant:
                 ev(arg)
         for keyword in node.keywords:
             if type(keyword.value) is not _Constant:
                 ev(keyword.value)
+        typing_function = typing_member(value)
+        if typing_function in TYPE_ARGUMENT_FUNCTIONS:  # cast(Tensor, x), TypeVar("T", bound=Tensor)
+            self.name_types(type_arguments(node, typing_function), start)
         kind = type(value)
         if kind is UserFunction:
             self._call_now(value)
@@ -292,10 +308,44 @@ class UsageCollector(StatementWalker):
         finally:
             self.in_reference -= 1
 
+    def name_types(self, nodes: list[ast.expr], start: int) -> None:
+        """``nodes`` are type expressions evaluated since ``self.usages[start]``: the torch classes their
+        leaves name become ``reference`` usages (see :mod:`msmigrate.analysis.type_positions`)."""
+        leaves = {id(leaf) for node in nodes for leaf in type_leaves(node)}
+        kind = self.facts.kind
+        for found in self.usages[start:]:
+            if (found.usage is ATTRIBUTE and not found.member and id(found.node) in leaves
+                    and kind(found.torch_api) == "class"):
+                found.usage = REFERENCE
+
+    def type_expression(self, node: ast.expr) -> object:
+        """Evaluate ``node`` where it names types (a type alias's value, a matched class)."""
+        start = len(self.usages)
+        value = self.ev(node)
+        self.name_types([node], start)
+        return value
+
+    def _typeish(self, node: ast.expr, value: object) -> bool:
+        """An operand of a ``|`` between types: a class, a type expression's value or None."""
+        kind = type(value)
+        if kind is str:
+            return self.facts.kind(value) == "class"
+        if kind is UserClass or is_typing_value(value):
+            return True
+        if value is _BUILTINS:
+            return type(node) is _Name and node.id in BUILTIN_TYPES
+        return type(node) is _Constant and node.value is None
+
     def _subscript(self, node: ast.Subscript, usage: UsageKind | None) -> object:
         value = self.ev(node.value)
         index = node.slice
+        start = len(self.usages)
         self.ev(index)
+        base = node.value
+        generic = value is _BUILTINS and type(base) is _Name and base.id in GENERIC_BUILTINS
+        if generic or is_typing_value(value):
+            self.name_types([index], start)  # Optional[Tensor], list[Tensor], Callable[[Tensor], Tensor]
+            return GENERIC_ALIAS if generic else value
         if type(value) is TupleValue:
             position = index.value if type(index) is _Constant else None
             if type(position) is int and -len(value.items) <= position < len(value.items):
@@ -306,8 +356,12 @@ class UsageCollector(StatementWalker):
         return UNKNOWN  # an item of a list or dict can be anything, a tensor included
 
     def _binop(self, node: ast.BinOp, usage: UsageKind | None) -> object:
+        start = len(self.usages)
         left = self.ev(node.left)
         right = self.ev(node.right)
+        if type(node.op) is ast.BitOr and self._typeish(node.left, left) and self._typeish(node.right, right):
+            self.name_types([node], start)  # Tensor | None
+            return UNION_TYPE
         if tensorish(left) or tensorish(right):
             return TENSOR_VALUE
         return UNKNOWN if is_unknown(left) or is_unknown(right) else OTHER
@@ -319,9 +373,13 @@ class UsageCollector(StatementWalker):
         return UNKNOWN if is_unknown(value) else OTHER
 
     def _compare(self, node: ast.Compare, usage: UsageKind | None) -> object:
+        start = len(self.usages)
         tensor = tensorish(self.ev(node.left))
         for comparator in node.comparators:
             tensor = tensorish(self.ev(comparator)) or tensor
+        if compares_types(node, self.scope.lookup("type") is None):  # type(x) is Tensor
+            self.name_types([node.left, *node.comparators], start)
+            return OTHER
         return TENSOR_VALUE if tensor and len(node.ops) == 1 and not identity_op(node.ops[0]) else OTHER
 
     def _boolop(self, node: ast.BoolOp, usage: UsageKind | None) -> object:

@@ -5,8 +5,9 @@ A fix is safe when the rewrite cannot change what the program computes:
 * the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
   ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*`` → ``set_data(initializer(...))`` with the same
   distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``);
-* a type *named* rather than called (an annotation, an ``isinstance`` class) renamed to the mapping's
-  MindSpore class: naming it computes nothing, and the migrated values are of that class;
+* a type *named* rather than called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``,
+  ``cast(Tensor, x)``, ``type(x) is Tensor``: :mod:`msmigrate.analysis.type_positions`) renamed to the
+  mapping's MindSpore class: naming it computes nothing, and the migrated values are of that class;
 * an API replacement whose mapping passed the numeric check on CPU (``verified-<table>-CPU.json``, or
   ``verified-derived-CPU.json`` for a derived mapping), including the device-aware replacement of a
   target without a CPU kernel (:mod:`msmigrate.knowledge.device_targets`);

@@ -2,7 +2,8 @@
 
 A migrated file should end without torch. Once the fixes have replaced every use of a name bound by
 ``import torch`` / ``import torch.nn as nn`` / ``from torch import Tensor``, that import is removed. A name
-still written anywhere in the file (code, string annotations, ``__all__``) keeps its import; an import
+still written anywhere in the file (code, string annotations, ``__all__``: a string that reads as a Python
+expression; not prose such as ``"lr as a Tensor is not supported"``) keeps its import; an import
 statement that binds several names loses only the unused ones; an import inside ``try:`` keeps the block
 valid (``pass`` is left where it would be empty).
 """
@@ -30,21 +31,41 @@ def _bound(alias: ast.alias, from_import: bool) -> str:
 
 def _used_words(tree: ast.Module) -> set[str]:
     """Names the code reads or binds (not attribute names: ``mindspore.nn`` does not use ``nn``) and the
-    words inside string constants (string annotations, ``__all__``; not docstrings, which are prose)."""
+    words inside string constants that read as expressions (string annotations, ``__all__``; not
+    docstrings or f-string text, which are prose)."""
     words: set[str] = set()
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+    prose = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
                   and node.body and isinstance(node.body[0], ast.Expr)
                   and isinstance(node.body[0].value, ast.Constant)
                   and isinstance(node.body[0].value.value, str)}
+    # the literal parts of f-strings are prose (their expressions are walked as code)
+    prose.update(id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+                      for part in node.values if isinstance(part, ast.Constant))
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             words.add(node.id)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose
+                and _expression(node.value)):
             words.update(re.findall(r"[A-Za-z_]\w*", node.value))
         elif isinstance(node, ast.Global | ast.Nonlocal):
             words.update(node.names)
     return words
+
+
+_MAX_PARSED = 10_000  # a longer string counts as code, unparsed
+
+
+def _expression(text: str) -> bool:
+    """Whether a string constant may name code: a forward reference (``"Optional[Tensor]"``), an
+    ``__all__`` entry, an expression given to ``eval``."""
+    if len(text) > _MAX_PARSED:
+        return True
+    try:
+        ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def unused_torch_import_edits(source: str) -> list[TextEdit]:
