@@ -512,7 +512,7 @@ def _compare_plain(fw: Frameworks, request: dict[str, Any], t_tensors: dict[str,
 
 def _result(request: dict[str, Any], t_leaves: list[Any], m_leaves: list[Any]) -> dict[str, Any]:
     """The compared outputs (those the request selects) as a result."""
-    from msmigrate.check.worker_compare import compare_outputs, leaf_dtypes, leaf_shapes, sorted_leaf
+    from msmigrate.check.worker_compare import compare_outputs, result_fields, sorted_leaf
 
     outputs = request.get("outputs")
     ms_outputs = request.get("ms_outputs") or outputs
@@ -534,23 +534,7 @@ def _result(request: dict[str, Any], t_leaves: list[Any], m_leaves: list[Any]) -
         request.get("atol"),
         shapes_only=request.get("compare") == "shape_dtype",
     )
-    return {
-        "status": cmp.status,
-        "reason": cmp.reason,
-        "result_form": request.get("result_form"),
-        "detail": "; ".join(cmp.details) or None,
-        "max_abs_error": cmp.max_abs_error,
-        "max_rel_error": cmp.max_rel_error,
-        "cosine_similarity": cmp.cosine_similarity,
-        "first_mismatch_index": cmp.first_mismatch_index,
-        "first_mismatch_output": cmp.first_mismatch_output,
-        "torch_shapes": leaf_shapes(t_leaves),
-        "mindspore_shapes": leaf_shapes(m_leaves),
-        "torch_dtypes": leaf_dtypes(t_leaves),
-        "mindspore_dtypes": leaf_dtypes(m_leaves),
-        "rtol": cmp.rtol,
-        "atol": cmp.atol,
-    }
+    return {**result_fields(cmp, t_leaves, m_leaves), "result_form": request.get("result_form")}
 
 
 # --- request loop ----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ positions must agree, the rest must satisfy ``allclose`` with per-dtype toleranc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -166,6 +167,26 @@ def compare_outputs(
     if total.status == "pass" and dtype_mismatch is not None:
         total.status, total.reason, total.first_mismatch_output = "fail", "dtype_mismatch", dtype_mismatch
     return total
+
+
+def result_fields(cmp: Comparison, torch_leaves: list[Leaf], ms_leaves: list[Leaf]) -> dict[str, Any]:
+    """A check result's comparison fields (status, errors, first mismatch, shapes, dtypes, tolerances)."""
+    return {
+        "status": cmp.status,
+        "reason": cmp.reason,
+        "detail": "; ".join(cmp.details) or None,
+        "max_abs_error": cmp.max_abs_error,
+        "max_rel_error": cmp.max_rel_error,
+        "cosine_similarity": cmp.cosine_similarity,
+        "first_mismatch_index": cmp.first_mismatch_index,
+        "first_mismatch_output": cmp.first_mismatch_output,
+        "torch_shapes": leaf_shapes(torch_leaves),
+        "mindspore_shapes": leaf_shapes(ms_leaves),
+        "torch_dtypes": leaf_dtypes(torch_leaves),
+        "mindspore_dtypes": leaf_dtypes(ms_leaves),
+        "rtol": cmp.rtol,
+        "atol": cmp.atol,
+    }
 
 
 def leaf_shapes(leaves: list[Leaf]) -> list[list[int]]:

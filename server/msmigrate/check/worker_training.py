@@ -27,7 +27,7 @@ def run_training_step(fw: Any, request: dict[str, Any], t_tensors: dict[str, Any
     """The result dict of one optimizer check (``request["torch"]["args"]``: inputs, targets, weight,
     bias; ``init_args``/``init_kwargs``: the optimizer's arguments after its parameters)."""
     from msmigrate.check.worker import CheckFailure, _exc_text, decode, resolve
-    from msmigrate.check.worker_compare import compare_outputs, leaf_dtypes, leaf_shapes
+    from msmigrate.check.worker_compare import compare_outputs, result_fields
 
     torch, ms, np = fw.torch, fw.ms, fw.np
 
@@ -79,22 +79,7 @@ def run_training_step(fw: Any, request: dict[str, Any], t_tensors: dict[str, Any
         raise _ms_error(exc) from exc
 
     cmp = compare_outputs(t_leaves, m_leaves, request.get("rtol"), request.get("atol"))
-    result = {
-        "status": cmp.status,
-        "reason": cmp.reason,
-        "detail": "; ".join(cmp.details) or None,
-        "max_abs_error": cmp.max_abs_error,
-        "max_rel_error": cmp.max_rel_error,
-        "cosine_similarity": cmp.cosine_similarity,
-        "first_mismatch_index": cmp.first_mismatch_index,
-        "first_mismatch_output": cmp.first_mismatch_output,
-        "torch_shapes": leaf_shapes(t_leaves),
-        "mindspore_shapes": leaf_shapes(m_leaves),
-        "torch_dtypes": leaf_dtypes(t_leaves),
-        "mindspore_dtypes": leaf_dtypes(m_leaves),
-        "rtol": cmp.rtol,
-        "atol": cmp.atol,
-    }
+    result = result_fields(cmp, t_leaves, m_leaves)
     torch_moved = max(float(np.abs(leaf.value - s).max()) for leaf, s in zip(t_leaves, start, strict=True))
     unchanged = all(np.array_equal(leaf.value, s) for leaf, s in zip(m_leaves, start, strict=True))
     if cmp.status != "pass" and unchanged and torch_moved > 0:
