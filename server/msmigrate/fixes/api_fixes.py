@@ -757,7 +757,8 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
     receiver = ctx.text(ref.value)
     after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
-    rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
+    kept = [a for a in [*call.args, *call.keywords] if not _deleted(ctx, a, edits)]
+    rest = ("," if not after or after.startswith("#") else ", ") if kept else ""
     line, column = ctx.node_range(ref.value)[:2]
     # text inserted where the call starts (a result form's ``mindspore.ops.sort(``) goes before the function
     start = (line, column) * 2
@@ -766,6 +767,13 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{before}{text}({receiver}{rest}"), *edits,
              *import_edits]
     return _replace_fix(finding, mindspore_api, edits, changes, review)
+
+
+def _deleted(ctx: FixContext, node: ast.AST, edits: list[TextEdit]) -> bool:
+    """Whether one of ``edits`` deletes ``node`` (an argument the plan drops: ``memory_format=…``)."""
+    line, column, end_line, end_column = ctx.node_range(node)
+    return any(not e.new_text and (e.line, e.column) <= (line, column)
+               and (e.end_line, e.end_column) >= (end_line, end_column) for e in edits)
 
 
 def _primitive_call(ctx: FixContext, finding: Finding, call: ast.Call, mindspore_api: str,
@@ -817,7 +825,8 @@ def _class_as_partial(ctx: FixContext, finding: Finding, ref: ast.expr, call: as
         return None
     text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
     after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
-    rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
+    kept = [a for a in [*call.args, *call.keywords] if not _deleted(ctx, a, edits)]
+    rest = ("," if not after or after.startswith("#") else ", ") if kept else ""
     line, column = ctx.node_range(ref)[:2]
     added = _merged_inserts([*import_edits, *partial[1]])
     edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{partial[0]}({text}{rest}"), *edits, *added]

@@ -47,9 +47,14 @@ OTHER_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
+_METHOD = "torch.Tensor."
+
+
 def device_names(torch_api: str) -> list[str]:
     """The further MindSpore names tried for ``torch_api`` on a device without its table target's kernel."""
     names = list(OTHER_NAMES.get(torch_api, ()))
+    if torch_api.startswith(_METHOD):  # x.clone() computes torch.clone(x): the function's other names
+        names += [n for n in OTHER_NAMES.get("torch." + torch_api[len(_METHOD):], ()) if n not in names]
     for prefix, targets in sorted(DEVICE_NAMESPACES, key=lambda item: -len(item[0])):
         if torch_api.startswith(prefix):
             rest = torch_api[len(prefix) :]
