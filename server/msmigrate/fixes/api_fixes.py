@@ -424,11 +424,11 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     row = ctx.kb.mapping(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
-    if row is not None and mindspore_api == row.mindspore_api:
+    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
+    if row is not None and mindspore_api == row.mindspore_api and out is None:
         swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
         if swaps:
             return _device_fix(ctx, finding, swaps)
-    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
     if out is not None and mindspore_api == out.replaced:
         fix = _out_of_place_fix(ctx, finding, out)
         if fix is not None:
@@ -445,11 +445,11 @@ def written_target(ctx: FixContext, finding: Finding) -> str | None:
         return None
     row = ctx.kb.mapping(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
-    if row is not None and mindspore_api == row.mindspore_api:
+    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
+    if row is not None and mindspore_api == row.mindspore_api and out is None:
         swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
         if swaps:  # the first replacement (the call itself may be outside a partial context)
             return swaps[0].row.mindspore_api
-    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
     if out is not None and mindspore_api == out.replaced:
         return out.row.mindspore_api
     return mindspore_api

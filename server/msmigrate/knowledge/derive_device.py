@@ -33,6 +33,11 @@ OTHER_NAMES: dict[str, tuple[str, ...]] = {
     "torch.clone": ("mindspore.numpy.copy", "mindspore.ops.deepcopy"),
     # True when both have the same shape and elements (MindSpore returns a bool tensor of shape ())
     "torch.equal": ("mindspore.numpy.array_equal",),
+    # an in-place API's result computed anew (device_targets.out_of_place_target writes it back with
+    # Tensor.assign_value): zeros, or the value, in the tensor's shape and dtype
+    "torch.Tensor.zero_": ("mindspore.ops.zeros_like",),
+    "torch.zero_": ("mindspore.ops.zeros_like",),
+    "torch.Tensor.fill_": ("mindspore.ops.full_like",),
     # the inverse of each square matrix of a batch
     "torch.linalg.inv": ("mindspore.ops.inverse",),
     # the gradient of a convolution is the transposed convolution (value_forms.OUTPUT_SHAPE_PRIMITIVES)
