@@ -524,6 +524,9 @@ def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget
         return None
     counterpart = replace(finding, torch_api=found.torch_api, mindspore_api=found.row.mindspore_api)
     planned = _planned_for(ctx, counterpart, found.row, found.table, found.derived)
+    own = found.replaced == found.row.mindspore_api  # the API's own target returns a new tensor
+    if own and not _positions_named(planned, call, finding.usage is UsageKind.TENSOR_METHOD):
+        return None
     fix = _replace(ctx, planned, found.row, found.row.mindspore_api, wrapped=True)
     if fix is None or not fix.edits:
         return fix
@@ -546,8 +549,18 @@ def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget
         e = edits[closing]
         edits[closing] = TextEdit(e.line, e.column, e.end_line, e.end_column, e.new_text + ")")
     base = (message_ref(fix.title_key, **fix.title_args),)
-    return Fix(fix.rule, "fix.in_place_out_of_place", edits,
+    key = "fix.in_place_new_tensor" if own else "fix.in_place_out_of_place"
+    return Fix(fix.rule, key, edits,
                {"base": base, "replaced": found.replaced, "device": found.device, "tensor": receiver})
+
+
+def _positions_named(planned: Finding, call: ast.Call, method: bool) -> bool:
+    """Whether the plan passes every argument given by position (the tensor of a function call aside) by
+    keyword: an in-place API's own target was checked with its arguments placed for it (x.scatter_'s dim
+    goes last in ops.tensor_scatter_elements), which a call that the plan cannot name may not get."""
+    plan = planned.message_args.get("arg_plan")
+    named = {int(i) for i, _name in plan[1]} if plan else set()
+    return all(i in named for i in range(0 if method else 1, len(call.args)))
 
 
 def _planned_for(ctx: FixContext, finding: Finding, row: MappingRow, table: str,

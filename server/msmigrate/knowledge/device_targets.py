@@ -300,9 +300,8 @@ def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlac
         return None
     replaced = without_kernel(torch_api, version, device)
     if replaced is None:
-        return None
+        return _new_tensor_target(torch_api, version, device)
     out = torch_api[:-1]
-    kb = get_knowledge_base(version)
     if not same_arguments(kb.torch_signatures(torch_api), kb.torch_signatures(out)):
         return None  # x.bernoulli_() samples with p=0.5, x.bernoulli() with the tensor's own values
     for target in _runnable_targets(out, version, device):  # the counterpart has no kernel either
@@ -317,6 +316,25 @@ def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlac
     if derived is not None and derived.verified and derived.mindspore_api != replaced:
         return OutOfPlaceTarget(out, derived.row, version, replaced, device, derived)
     return None
+
+
+def _new_tensor_target(torch_api: str, version: str, device: str) -> OutOfPlaceTarget | None:
+    """The in-place ``torch_api``'s own target when it is a function returning a new tensor, verified on
+    ``device`` (``ops.tensor_scatter_elements`` for ``Tensor.scatter_``): ``replaced`` is that target."""
+    from msmigrate.check.verified import verified_status
+
+    kb = get_knowledge_base(version)
+    row = kb.mapping(torch_api)
+    target = row.mindspore_api if row is not None else None
+    if row is None or not target or writes_in_place(target) or kb.mindspore_kind(target) != "function":
+        return None
+    derived = kb.derived(torch_api)
+    if derived is not None:
+        passed = device == CHECK_DEVICE and derived.verified
+    else:
+        status = verified_status(row.torch_api, version, device)
+        passed = status is not None and status.passed and status.mindspore_api == target
+    return OutOfPlaceTarget(torch_api, row, version, target, device, derived) if passed else None
 
 
 def writes_in_place(mindspore_api: str | None) -> bool:
