@@ -23,8 +23,8 @@ def test_a_tensor_method_gets_the_other_names_of_its_function() -> None:
 
 
 def test_tensor_clone_becomes_numpy_copy(kb24, kb26) -> None:
-    """Derived mindspore.Tensor.clone has no CPU kernel ("The kernel Clone unregistered"); numpy.copy (torch.clone's
-    reviewed other name) passed the check for Tensor.clone: the tensor becomes its first argument, torch's
+    """Derived mindspore.Tensor.clone has no CPU kernel ("The kernel Clone unregistered"); numpy.copy
+    (torch.clone's reviewed other name) passed the check for Tensor.clone: the tensor becomes its first argument, torch's
     memory_format (no MindSpore meaning) is dropped without a dangling comma."""
     source = ("import torch\nx = torch.ones(3)\nz = x.clone()\n"
               "w = x.clone(memory_format=torch.contiguous_format)\nq = x.clone().sum()\n")
@@ -55,7 +55,8 @@ def test_zero_and_fill_write_a_new_tensor_back(kb26) -> None:
     found = out_of_place_target("torch.Tensor.zero_", "2.6")
     assert (found.torch_api, found.row.mindspore_api, found.replaced) == (
         "torch.Tensor.zero_", "mindspore.ops.zeros_like", "mindspore.Tensor.zero_")
-    findings = [f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.Tensor.zero_"]
+    findings = [f for f in analyze_source(source, "m.py", kb26).findings
+                if f.torch_api == "torch.Tensor.zero_"]
     fix = next(f for f in fixes_for(source, "m.py", findings[:1], kb26) if f.edits)
     assert fix.title("en") == (
         "Replace torch.Tensor.zero_ with mindspore.ops.zeros_like, then write the result into x "
@@ -73,7 +74,8 @@ def test_scatter_in_place_writes_its_function_target_back(kb24, kb26) -> None:
     for kb, ones in ((kb26, "mindspore.mint.ones"), (kb24, "mindspore.ops.ones")):
         new, _applied = fix_all(source, "m.py", kb)
         assert new == (f"import mindspore\nx = {ones}(3)\n"
-                       "x.assign_value(mindspore.ops.tensor_scatter_elements(x, axis=1, indices=i, updates=s))\n"
+                       "x.assign_value(mindspore.ops.tensor_scatter_elements(x, axis=1, indices=i, "
+                       "updates=s))\n"
                        "y = x.scatter_(1, i, s)\n")
     findings = [f for f in analyze_source(source, "m.py", kb26).findings
                 if f.torch_api == "torch.Tensor.scatter_"]
@@ -81,7 +83,8 @@ def test_scatter_in_place_writes_its_function_target_back(kb24, kb26) -> None:
     assert fix.title_key == "fix.in_place_new_tensor"
     assert fix.title("en").endswith(
         "then write the result into x with Tensor.assign_value, which returns it "
-        "(mindspore.ops.tensor_scatter_elements returns a new tensor where torch changes the tensor in place; "
+        "(mindspore.ops.tensor_scatter_elements returns a new tensor where torch changes the tensor in "
+        "place; "
         "it was verified on CPU; unlike torch, a view of another tensor does not update that tensor; "
         "PyNative mode only: assign_value does not compile in GRAPH_MODE or @jit code)")
     assert fix.title("zh").endswith(
