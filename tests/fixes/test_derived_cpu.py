@@ -24,8 +24,8 @@ def test_a_tensor_method_gets_the_other_names_of_its_function() -> None:
 
 def test_tensor_clone_becomes_numpy_copy(kb24, kb26) -> None:
     """Derived mindspore.Tensor.clone has no CPU kernel ("The kernel Clone unregistered"); numpy.copy
-    (torch.clone's reviewed other name) passed the check for Tensor.clone: the tensor becomes its first argument, torch's
-    memory_format (no MindSpore meaning) is dropped without a dangling comma."""
+    (torch.clone's reviewed other name) passed the check for Tensor.clone: the tensor becomes its first
+    argument, torch's memory_format (no MindSpore meaning) is dropped without a dangling comma."""
     source = ("import torch\nx = torch.ones(3)\nz = x.clone()\n"
               "w = x.clone(memory_format=torch.contiguous_format)\nq = x.clone().sum()\n")
     new, _applied = fix_all(source, "m.py", kb26)
