@@ -520,7 +520,7 @@ def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget
         inputs = [k.value for k in call.keywords if k.arg == "input"]
         tensor = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else next(
             iter(inputs), None)
-    if tensor is None or not plain_reference(tensor):
+    if tensor is None or not plain_reference(tensor) or _through_tensor_attribute(ctx, tensor):
         return None
     counterpart = replace(finding, torch_api=found.torch_api, mindspore_api=found.row.mindspore_api)
     planned = _planned_for(ctx, counterpart, found.row, found.table, found.derived)
@@ -552,6 +552,16 @@ def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget
     key = "fix.in_place_new_tensor" if own else "fix.in_place_out_of_place"
     return Fix(fix.rule, key, edits,
                {"base": base, "replaced": found.replaced, "device": found.device, "tensor": receiver})
+
+
+def _through_tensor_attribute(ctx: FixContext, node: ast.expr) -> bool:
+    """Whether ``node`` reads a torch Tensor attribute (``x.imag``, ``p.grad``): a view of another tensor
+    in torch, in MindSpore a method or missing, so ``x.imag.assign_value`` would not write into ``x``."""
+    while isinstance(node, ast.Attribute):
+        if _shape_of(ctx.kb.torch_kind(f"torch.Tensor.{node.attr}")) == "attribute":
+            return True
+        node = node.value
+    return False
 
 
 def _positions_named(planned: Finding, call: ast.Call, method: bool) -> bool:
