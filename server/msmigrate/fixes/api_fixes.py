@@ -424,11 +424,11 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     row = ctx.kb.mapping(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
-    if row is not None and mindspore_api == row.mindspore_api:
+    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
+    if row is not None and mindspore_api == row.mindspore_api and out is None:
         swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
         if swaps:
             return _device_fix(ctx, finding, swaps)
-    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
     if out is not None and mindspore_api == out.replaced:
         fix = _out_of_place_fix(ctx, finding, out)
         if fix is not None:
@@ -445,11 +445,11 @@ def written_target(ctx: FixContext, finding: Finding) -> str | None:
         return None
     row = ctx.kb.mapping(finding.torch_api)
     mindspore_api = finding.mindspore_api or (row.mindspore_api if row else None)
-    if row is not None and mindspore_api == row.mindspore_api:
+    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
+    if row is not None and mindspore_api == row.mindspore_api and out is None:
         swaps = runnable_targets(finding.torch_api, ctx.kb.version, ctx.device)
         if swaps:  # the first replacement (the call itself may be outside a partial context)
             return swaps[0].row.mindspore_api
-    out = out_of_place_target(finding.torch_api, ctx.kb.version, ctx.device)
     if out is not None and mindspore_api == out.replaced:
         return out.row.mindspore_api
     return mindspore_api
@@ -520,10 +520,13 @@ def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget
         inputs = [k.value for k in call.keywords if k.arg == "input"]
         tensor = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else next(
             iter(inputs), None)
-    if tensor is None or not plain_reference(tensor):
+    if tensor is None or not plain_reference(tensor) or _through_tensor_attribute(ctx, tensor):
         return None
     counterpart = replace(finding, torch_api=found.torch_api, mindspore_api=found.row.mindspore_api)
     planned = _planned_for(ctx, counterpart, found.row, found.table, found.derived)
+    own = found.replaced == found.row.mindspore_api  # the API's own target returns a new tensor
+    if own and not _positions_named(planned, call, finding.usage is UsageKind.TENSOR_METHOD):
+        return None
     fix = _replace(ctx, planned, found.row, found.row.mindspore_api, wrapped=True)
     if fix is None or not fix.edits:
         return fix
@@ -546,8 +549,28 @@ def _out_of_place_fix(ctx: FixContext, finding: Finding, found: OutOfPlaceTarget
         e = edits[closing]
         edits[closing] = TextEdit(e.line, e.column, e.end_line, e.end_column, e.new_text + ")")
     base = (message_ref(fix.title_key, **fix.title_args),)
-    return Fix(fix.rule, "fix.in_place_out_of_place", edits,
+    key = "fix.in_place_new_tensor" if own else "fix.in_place_out_of_place"
+    return Fix(fix.rule, key, edits,
                {"base": base, "replaced": found.replaced, "device": found.device, "tensor": receiver})
+
+
+def _through_tensor_attribute(ctx: FixContext, node: ast.expr) -> bool:
+    """Whether ``node`` reads a torch Tensor attribute (``x.imag``, ``p.grad``): a view of another tensor
+    in torch, in MindSpore a method or missing, so ``x.imag.assign_value`` would not write into ``x``."""
+    while isinstance(node, ast.Attribute):
+        if _shape_of(ctx.kb.torch_kind(f"torch.Tensor.{node.attr}")) == "attribute":
+            return True
+        node = node.value
+    return False
+
+
+def _positions_named(planned: Finding, call: ast.Call, method: bool) -> bool:
+    """Whether the plan passes every argument given by position (the tensor of a function call aside) by
+    keyword: an in-place API's own target was checked with its arguments placed for it (x.scatter_'s dim
+    goes last in ops.tensor_scatter_elements), which a call that the plan cannot name may not get."""
+    plan = planned.message_args.get("arg_plan")
+    named = {int(i) for i, _name in plan[1]} if plan else set()
+    return all(i in named for i in range(0 if method else 1, len(call.args)))
 
 
 def _planned_for(ctx: FixContext, finding: Finding, row: MappingRow, table: str,
@@ -757,7 +780,8 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
     receiver = ctx.text(ref.value)
     after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
-    rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
+    kept = [a for a in [*call.args, *call.keywords] if not _deleted(ctx, a, edits)]
+    rest = ("," if not after or after.startswith("#") else ", ") if kept else ""
     line, column = ctx.node_range(ref.value)[:2]
     # text inserted where the call starts (a result form's ``mindspore.ops.sort(``) goes before the function
     start = (line, column) * 2
@@ -766,6 +790,13 @@ def _method_to_function(ctx: FixContext, finding: Finding, ref: ast.Attribute, c
     edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{before}{text}({receiver}{rest}"), *edits,
              *import_edits]
     return _replace_fix(finding, mindspore_api, edits, changes, review)
+
+
+def _deleted(ctx: FixContext, node: ast.AST, edits: list[TextEdit]) -> bool:
+    """Whether one of ``edits`` deletes ``node`` (an argument the plan drops: ``memory_format=…``)."""
+    line, column, end_line, end_column = ctx.node_range(node)
+    return any(not e.new_text and (e.line, e.column) <= (line, column)
+               and (e.end_line, e.end_column) >= (end_line, end_column) for e in edits)
 
 
 def _primitive_call(ctx: FixContext, finding: Finding, call: ast.Call, mindspore_api: str,
@@ -817,7 +848,8 @@ def _class_as_partial(ctx: FixContext, finding: Finding, ref: ast.expr, call: as
         return None
     text, import_edits = ctx.mindspore_reference(mindspore_api, ref.lineno)
     after = ctx.lines[paren[0] - 1][paren[1]:].strip()  # the line's text after the parenthesis
-    rest = ("," if not after or after.startswith("#") else ", ") if call.args or call.keywords else ""
+    kept = [a for a in [*call.args, *call.keywords] if not _deleted(ctx, a, edits)]
+    rest = ("," if not after or after.startswith("#") else ", ") if kept else ""
     line, column = ctx.node_range(ref)[:2]
     added = _merged_inserts([*import_edits, *partial[1]])
     edits = [TextEdit(line, column, paren[0], paren[1] + 1, f"{partial[0]}({text}{rest}"), *edits, *added]

@@ -51,6 +51,8 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
     from msmigrate.knowledge.param_facts import class_as_partial
     from msmigrate.knowledge.value_forms import output_shape_primitive
 
+    if out_of_place_target(finding.torch_api, kb.version, "CPU") is not None:
+        return False  # the result is written back with assign_value: a view's base is not updated
     target = runnable_target(finding.torch_api, kb.version, "CPU")
     if target is not None:  # the fix writes another target: safe when it passed the check on CPU
         # (a module written as functools.partial of a function is no Cell any more, a Primitive called
@@ -58,8 +60,6 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
         other_way = (class_as_partial(finding.torch_api, target.row.mindspore_api)
                      or output_shape_primitive(target.row.torch_api, target.row.mindspore_api) is not None)
         return target.verified and target.reason is None and not other_way
-    if out_of_place_target(finding.torch_api, kb.version, "CPU") is not None:
-        return False  # the result is written back with assign_value: a view's base is not updated
     status = verified_status(finding.torch_api, kb.version, "CPU")
     if status is not None and status.status in ("pass", "fail"):
         return status.passed

@@ -5,8 +5,8 @@ MindSpore APIs that may compute the same there.
 
 The candidates of a row are found as for a derived mapping (``derive.candidates_for``: the other tables'
 targets, the same name in the counterpart namespaces), plus the same name in :data:`DEVICE_NAMESPACES`
-(``mindspore.numpy``, ``mindspore.ops``) and the reviewed :data:`OTHER_NAMES`; the row's own target is
-left out. None is offered before its numeric check on the device passed (``msmigrate check --derived
+(``mindspore.numpy``, ``mindspore.ops``) and the reviewed :data:`OTHER_NAMES` (a Tensor method's include
+those of the torch function of the same name); the row's own target is left out. None is offered before its numeric check on the device passed (``msmigrate check --derived
 --all`` checks them with the derived candidates); ``knowledge/device_targets.py`` offers the ones that did.
 """
 
@@ -33,6 +33,11 @@ OTHER_NAMES: dict[str, tuple[str, ...]] = {
     "torch.clone": ("mindspore.numpy.copy", "mindspore.ops.deepcopy"),
     # True when both have the same shape and elements (MindSpore returns a bool tensor of shape ())
     "torch.equal": ("mindspore.numpy.array_equal",),
+    # an in-place API's result computed anew (device_targets.out_of_place_target writes it back with
+    # Tensor.assign_value): zeros, or the value, in the tensor's shape and dtype
+    "torch.Tensor.zero_": ("mindspore.ops.zeros_like",),
+    "torch.zero_": ("mindspore.ops.zeros_like",),
+    "torch.Tensor.fill_": ("mindspore.ops.full_like",),
     # the inverse of each square matrix of a batch
     "torch.linalg.inv": ("mindspore.ops.inverse",),
     # the gradient of a convolution is the transposed convolution (value_forms.OUTPUT_SHAPE_PRIMITIVES)
@@ -47,9 +52,14 @@ OTHER_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
+_METHOD = "torch.Tensor."
+
+
 def device_names(torch_api: str) -> list[str]:
     """The further MindSpore names tried for ``torch_api`` on a device without its table target's kernel."""
     names = list(OTHER_NAMES.get(torch_api, ()))
+    if torch_api.startswith(_METHOD):  # x.clone() computes torch.clone(x): the function's other names
+        names += [n for n in OTHER_NAMES.get("torch." + torch_api[len(_METHOD):], ()) if n not in names]
     for prefix, targets in sorted(DEVICE_NAMESPACES, key=lambda item: -len(item[0])):
         if torch_api.startswith(prefix):
             rest = torch_api[len(prefix) :]

@@ -252,9 +252,11 @@ def _order(version: str) -> tuple[int, ...]:
 @dataclass(frozen=True, slots=True)
 class OutOfPlaceTarget:
     """For an in-place torch API whose target has no kernel on the device: its out-of-place torch API
-    (``torch.Tensor.clamp`` for ``torch.Tensor.clamp_``) and that API's target verified on the device."""
+    (``torch.Tensor.clamp`` for ``torch.Tensor.clamp_``) and that API's target verified on the device; or
+    the in-place API itself with its verified replacement that returns a new tensor
+    (``mindspore.ops.zeros_like`` for ``torch.Tensor.zero_``)."""
 
-    torch_api: str  # the out-of-place torch API
+    torch_api: str  # the out-of-place torch API (the in-place one: its replacement returns a new tensor)
     row: MappingRow  # its row (of ``table``, or a derived one)
     table: str
     replaced: str  # the in-place API's target, which has no kernel there
@@ -271,7 +273,9 @@ def in_place(name: str) -> bool:
 def out_of_place_target(torch_api: str, version: str, device: str = "CPU") -> OutOfPlaceTarget | None:
     """The out-of-place counterpart of the in-place ``torch_api`` when neither table ``version``'s target
     nor a replacement of it runs on ``device``, and the counterpart's target passed the numeric check
-    there (its table target, else its first verified replacement); None otherwise."""
+    there (its table target, else its first verified replacement); or, when the in-place API's verified
+    replacements all return a new tensor, the first of them (its result is what the in-place call leaves
+    in the tensor); None otherwise."""
     return _out_of_place_target(torch_api, version, _device_name(device))
 
 
@@ -279,13 +283,25 @@ def out_of_place_target(torch_api: str, version: str, device: str = "CPU") -> Ou
 def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlaceTarget | None:
     from msmigrate.check.verified import verified_status
 
-    if not in_place(torch_api) or _runnable_targets(torch_api, version, device):
+    if not in_place(torch_api):
+        return None
+    swaps = _runnable_targets(torch_api, version, device)
+    if any(writes_in_place(swap.row.mindspore_api) for swap in swaps):
+        return None  # the replacement changes the tensor itself
+    # a verified replacement returning a new tensor (x.zero_() → ops.zeros_like(x)): written back; a
+    # function first (a method call cannot become a Primitive's: ops.ZerosLike()(x))
+    kb = get_knowledge_base(version)
+    verified = sorted((swap for swap in swaps if swap.verified),
+                      key=lambda swap: kb.mindspore_kind(swap.row.mindspore_api or "") != "function")
+    own = next(iter(verified), None)
+    if own is not None:
+        return OutOfPlaceTarget(torch_api, own.row, own.table, own.replaced, device, own.derived)
+    if swaps:
         return None
     replaced = without_kernel(torch_api, version, device)
     if replaced is None:
-        return None
+        return _new_tensor_target(torch_api, version, device)
     out = torch_api[:-1]
-    kb = get_knowledge_base(version)
     if not same_arguments(kb.torch_signatures(torch_api), kb.torch_signatures(out)):
         return None  # x.bernoulli_() samples with p=0.5, x.bernoulli() with the tensor's own values
     for target in _runnable_targets(out, version, device):  # the counterpart has no kernel either
@@ -300,6 +316,30 @@ def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlac
     if derived is not None and derived.verified and derived.mindspore_api != replaced:
         return OutOfPlaceTarget(out, derived.row, version, replaced, device, derived)
     return None
+
+
+def _new_tensor_target(torch_api: str, version: str, device: str) -> OutOfPlaceTarget | None:
+    """The in-place ``torch_api``'s own target when it is a function returning a new tensor, verified on
+    ``device`` (``ops.tensor_scatter_elements`` for ``Tensor.scatter_``): ``replaced`` is that target."""
+    from msmigrate.check.verified import verified_status
+
+    kb = get_knowledge_base(version)
+    row = kb.mapping(torch_api)
+    target = row.mindspore_api if row is not None else None
+    if row is None or not target or writes_in_place(target) or kb.mindspore_kind(target) != "function":
+        return None
+    derived = kb.derived(torch_api)
+    if derived is not None:
+        passed = device == CHECK_DEVICE and derived.verified
+    else:
+        status = verified_status(row.torch_api, version, device)
+        passed = status is not None and status.passed and status.mindspore_api == target
+    return OutOfPlaceTarget(torch_api, row, version, target, device, derived) if passed else None
+
+
+def writes_in_place(mindspore_api: str | None) -> bool:
+    """Whether the MindSpore target changes the tensor it is called on (``mindspore.Tensor.clamp_``)."""
+    return bool(mindspore_api) and in_place(mindspore_api or "")
 
 
 _UNSHOWN = frozenset({"..."})  # a default the stubs do not show

@@ -28,6 +28,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{base:messages}（{replaced} 在 MindSpore 2.10 中没有 {device} 算子实现；该目标来自 {table} "
         "映射表，可在 {device} 上运行并采样出形状相同的索引，但为 int32，而 torch 返回 int64）",
     ),
+    "fix.in_place_new_tensor": (
+        "{base:messages}, then write the result into {tensor} with Tensor.assign_value, which returns it "
+        "({replaced} returns a new tensor where torch changes the tensor in place; it was verified on "
+        "{device}; unlike torch, a view of another tensor does not update that tensor; PyNative mode only: "
+        "assign_value does not compile in GRAPH_MODE or @jit code)",
+        "{base:messages}，再用 Tensor.assign_value 将结果写回 {tensor} 并返回它（{replaced} 返回新张量，"
+        "而 torch 原地修改张量；它已在 {device} 上验证；与 torch 不同，若它是另一张量的视图，"
+        "不会更新那个张量；仅适用于 PyNative 模式：assign_value 无法在 GRAPH_MODE 或 @jit 代码中编译）",
+    ),
     "fix.in_place_out_of_place": (
         "{base:messages}, then write the result into {tensor} with Tensor.assign_value, which returns it "
         "({replaced} has no {device} kernel in MindSpore 2.10; this out-of-place target was verified on "
