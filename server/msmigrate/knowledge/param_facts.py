@@ -361,6 +361,9 @@ VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
         # torch's "env://" (its default: the launcher's environment) is mint's None (msrun's environment);
         # a URL mint reads itself (it parses "tcp://host:port" only: "env://" raises RuntimeError there)
         "init_method": {"'env://'": "None", KEEP_OTHERS: KEEP_OTHERS}},
+    # torch's pad modes are lower case; ops.stft pads with ops.Pad, whose modes are upper case ('reflect'
+    # raises a ValueError); torch's 'replicate' and 'circular' have no mode there
+    "mindspore.ops.stft": {"pad_mode": {"'reflect'": "'REFLECT'", "'constant'": "'CONSTANT'"}},
     # torch's None on the ranks other than the root is mint's empty list (see COMPANIONS)
     "mindspore.mint.distributed.gather": {"gather_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
     "mindspore.mint.distributed.scatter": {"scatter_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
