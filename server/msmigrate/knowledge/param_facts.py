@@ -289,6 +289,8 @@ PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
 # candidate from an older table, whose renames were not documented): reviewed against both signatures.
 _SCATTER_ADD = {"dim": "axis", "index": "indices", "src": "updates"}
 PAIR_RENAMES: dict[tuple[str, str], dict[str, str]] = {
+    # ops.lu_solve(b, LU_data, LU_pivots) takes torch.linalg.lu_solve(LU, pivots, B)'s tensors in another order
+    ("torch.linalg.lu_solve", "mindspore.ops.lu_solve"): {"LU": "LU_data", "pivots": "LU_pivots", "B": "b"},
     ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): {"input": "input_x", **_SCATTER_ADD},
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): _SCATTER_ADD,
 }
@@ -440,6 +442,9 @@ MANUAL_REWRITES: dict[tuple[str, str], str] = {
     ("torch.distributed.all_to_all",
      "mindspore.communication.comm_func.all_to_all_with_output_shape"): "fix.manual.result_returned",
     ("torch.distributed.new_group", "mindspore.communication.create_group"): "fix.manual.group_name",
+    # ops.svd returns (s, u, v) where torch.svd returns (U, S, V); its full_matrices is torch's ``not some``
+    ("torch.svd", "mindspore.ops.svd"): "fix.manual.svd_outputs",
+    ("torch.Tensor.svd", "mindspore.Tensor.svd"): "fix.manual.svd_outputs",
 }
 
 
