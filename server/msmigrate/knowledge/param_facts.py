@@ -289,7 +289,7 @@ PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
 # candidate from an older table, whose renames were not documented): reviewed against both signatures.
 _SCATTER_ADD = {"dim": "axis", "index": "indices", "src": "updates"}
 PAIR_RENAMES: dict[tuple[str, str], dict[str, str]] = {
-    # ops.lu_solve(b, LU_data, LU_pivots) takes torch.linalg.lu_solve(LU, pivots, B)'s tensors in another order
+    # ops.lu_solve(b, LU_data, LU_pivots) takes linalg.lu_solve(LU, pivots, B)'s tensors in another order
     ("torch.linalg.lu_solve", "mindspore.ops.lu_solve"): {"LU": "LU_data", "pivots": "LU_pivots", "B": "b"},
     ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): {"input": "input_x", **_SCATTER_ADD},
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): _SCATTER_ADD,

@@ -6,9 +6,10 @@ Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``
 - :data:`ARGUMENT_FORMS`: MindSpore parameters that take a value of another type than torch's argument.
   ``INT32``: an index tensor MindSpore accepts as int32 only (torch's are int64; int64 raises a
   TypeError): the fix writes ``index.int()``, the same values for any index below 2**31. ``TENSOR``: a
-  Python number or tuple MindSpore takes as a Tensor (``window_length``, polygamma's ``n``): ``mindspore.tensor(value)``;
-  ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means ``(n, n)``. ``LIST``: a tensor list
-  torch takes on the root rank only (``None`` elsewhere) that MindSpore wants as a list on every rank
+  Python number or tuple MindSpore takes as a Tensor (``window_length``, polygamma's ``n``):
+  ``mindspore.tensor(value)``; ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means
+  ``(n, n)``. ``LIST``: a tensor list torch takes on the root rank only (``None`` elsewhere) that
+  MindSpore wants as a list on every rank
   (``mint.distributed.gather``/``scatter`` raise "Expected list or tuple" for ``None``; an empty list on
   the other ranks gave torch's results on CPU, 2 ranks): ``value or []``.
 - :data:`CALL_FORMS`: arguments of the call of a MindSpore class's instance (its ``construct``) taken in
