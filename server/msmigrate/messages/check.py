@@ -326,6 +326,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "inputs must come from a matrix factorization; not generated",
         "输入必须来自矩阵分解结果，未生成",
     ),
+    "check.note.lu_solve_argument_order": (
+        "MindSpore takes (b, LU_data, LU_pivots), torch (LU, pivots, B); arguments reordered",
+        "MindSpore 的参数顺序为 (b, LU_data, LU_pivots)，torch 为 (LU, pivots, B)；已调整顺序",
+    ),
     "check.note.order_as_tensor": ("MindSpore takes the order n as a tensor", "MindSpore 的阶数 n 需要张量"),
     "check.note.pool_stride_default": (
         "MindSpore defaults to stride=1; checked with stride equal to the kernel size",
