@@ -53,4 +53,13 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "optional weight (eps None: the dtype's machine epsilon); mindspore.ops.rms_norm(x, gamma, "
         "epsilon=1e-6) takes the weight tensor in place of the shape: no argument-for-argument rewrite"
     ) for torch_api in ("torch.rms_norm", "torch.nn.functional.rms_norm")},
+    **{(torch_api, "mindspore.ops.rrelu"): (
+        "torch's rrelu defaults to training=False: a leaky ReLU whose slope is (lower + upper) / 2, the same "
+        "values every call; mindspore.ops.rrelu always draws a random slope per element (torch's "
+        "training=True)"
+    ) for torch_api in ("torch.rrelu", "torch.nn.functional.rrelu")},
+    ("torch.poisson", "mindspore.ops.poisson"): (
+        "torch.poisson(input) samples with the rates in input; mindspore.ops.poisson(shape, mean, seed) "
+        "takes the output shape first: input would be read as a shape"
+    ),
 }
