@@ -33,7 +33,8 @@ def test_polygamma_order_is_a_tensor(version):
 
 
 def test_polygamma_of_the_2_6_table_too():
-    assert _body("a = torch.polygamma(1, x)\n", "2.6") == ["a = mindspore.ops.polygamma(mindspore.tensor(1), x)"]
+    assert _body("a = torch.polygamma(1, x)\n", "2.6") == [
+        "a = mindspore.ops.polygamma(mindspore.tensor(1), x)"]
 
 
 def test_stft_pad_modes_are_written_in_mindspores_spelling():
