@@ -110,3 +110,11 @@ def test_excluded_candidates_are_not_written():
                  "m = torch.nn.CosineSimilarity(dim=1)\n", "2.6") == [
         "a = torch.linalg.vander(x)", "c = F.rrelu(x)", "d = torch.rms_norm(x, (4,))",
         "m = torch.nn.CosineSimilarity(dim=1)"]
+
+
+@pytest.mark.parametrize("version", ["2.4", "2.6"])
+def test_batch_norm_arguments_by_name_without_cudnn_enabled(version):
+    # cudnn_enabled picks a kernel, not what is computed: left out whatever its value
+    assert _body("a = torch.batch_norm(x, w, b, rm, rv, False, 0.1, 1e-05, True)\n", version) == [
+        "a = mindspore.ops.batch_norm(x, weight=w, bias=b, running_mean=rm, running_var=rv, training=False, "
+        "momentum=0.1, eps=1e-05)"]

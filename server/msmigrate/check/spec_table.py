@@ -753,6 +753,10 @@ add("torch.embedding", args=[T(5, 4), I(2, 3, high=5)])
 add("torch.group_norm", args=[T(2, 4, 3), 2])
 add("torch.layer_norm torch.rms_norm " + F + "rms_norm", args=[X, TUP(4)])
 add("torch.batch_norm", args=[T(2, 3, 4), T(3), T(3), T(3), P(3), False, 0.1, 1e-5, False])
+add_pair("torch.batch_norm", "mindspore.ops.batch_norm",
+         args=[T(2, 3, 4), T(3), T(3), T(3), P(3), False, 0.1, 1e-5, False],
+         ms_args=[ARG(0), ARG(3), ARG(4), ARG(1), ARG(2), ARG(5), ARG(6), ARG(7)],
+         note="batch_norm_argument_order")
 add("torch.batch_norm_elemt", args=[T(2, 3, 4), T(3), T(3), T(3), P(3), 1e-5])
 add("torch.batch_norm_stats", args=[T(2, 3, 4), 1e-5])
 add(

@@ -461,6 +461,8 @@ ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
     "mindspore.communication.init": {"init_method": ("'env://'",)},
     **{f"mindspore.{ns}.optim.{name}": {**_OPTIMIZER_OPTIONS, "decoupled_weight_decay": ("False",)}
        for ns in ("mint", "experimental") for name in ("Adam", "AdamW")},
+    # torch.batch_norm's cudnn_enabled picks the cuDNN kernel where one applies, not what is computed
+    "mindspore.ops.batch_norm": {"cudnn_enabled": (KEEP_OTHERS,)},
     # L2Normalize computes the 2-norm (F.normalize's default p); out=None is no output tensor
     "mindspore.ops.L2Normalize": {"p": ("2", "2.0", "2."), "out": ("None",)},
     # torch's reduce written as all_reduce where mint's reduce has no kernel (device_targets.DEVICE_ONLY):
