@@ -124,13 +124,9 @@ add(fn_and_method("heaviside"), args=[X, Y])
 add(fn_and_method("polar"), args=[P(2, 3, 4), Y])
 add(fn_and_method("mvlgamma"), args=[P(2, 3, 4, low=2.0, high=3.0), 2])
 add("torch.polygamma", args=[1, P(2, 3, 4)])
-add_pair(
-    "torch.polygamma",
-    "mindspore.ops.polygamma",
-    args=[1, P(2, 3, 4)],
-    ms_args=[D(1, "int64"), ARG(1)],
-    note="order_as_tensor",
-)
+for _api in ("torch.polygamma", "torch.special.polygamma"):
+    add_pair(_api, "mindspore.ops.polygamma", args=[1, P(2, 3, 4)], ms_args=[D(1, "int64"), ARG(1)],
+             note="order_as_tensor")
 add(fn_and_method("xlogy"), args=[P(2, 3, 4), P(2, 3, 4)])
 add("torch.special.xlogy", args=[P(2, 3, 4), P(2, 3, 4)])
 add(fn_and_method("angle"), args=[T(2, 3, dtype="complex64")])
@@ -170,6 +166,8 @@ LU = D([[2.0, 0.5, 0.1], [0.25, 1.5, 0.2], [0.1, 0.3, 1.2]])
 PIVOTS = D([1, 2, 3], "int32")
 add(fn_and_method("lu_solve"), args=[T(3, 2), LU, PIVOTS])
 add("torch.linalg.lu_solve", args=[LU, PIVOTS, T(3, 2)])
+add_pair("torch.linalg.lu_solve", "mindspore.ops.lu_solve", args=[LU, PIVOTS, T(3, 2)],
+         ms_args=[ARG(2), ARG(0), ARG(1)], note="lu_solve_argument_order")
 add("torch.lu_unpack", args=[LU, PIVOTS])
 add(fn_and_method("orgqr"), args=[T(3, 3), T(2)])
 add(fn_and_method("ormqr"), args=[T(3, 3), T(3), T(3, 2)])
@@ -755,6 +753,10 @@ add("torch.embedding", args=[T(5, 4), I(2, 3, high=5)])
 add("torch.group_norm", args=[T(2, 4, 3), 2])
 add("torch.layer_norm torch.rms_norm " + F + "rms_norm", args=[X, TUP(4)])
 add("torch.batch_norm", args=[T(2, 3, 4), T(3), T(3), T(3), P(3), False, 0.1, 1e-5, False])
+add_pair("torch.batch_norm", "mindspore.ops.batch_norm",
+         args=[T(2, 3, 4), T(3), T(3), T(3), P(3), False, 0.1, 1e-5, False],
+         ms_args=[ARG(0), ARG(3), ARG(4), ARG(1), ARG(2), ARG(5), ARG(6), ARG(7)],
+         note="batch_norm_argument_order")
 add("torch.batch_norm_elemt", args=[T(2, 3, 4), T(3), T(3), T(3), P(3), 1e-5])
 add("torch.batch_norm_stats", args=[T(2, 3, 4), 1e-5])
 add(

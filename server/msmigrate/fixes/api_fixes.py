@@ -614,8 +614,9 @@ def _same_shape_candidate(ctx: FixContext, finding: Finding, mindspore_api: str)
     for candidate in entry.candidates if entry else ():
         if candidate.check == "fail" or candidate.mindspore_api == mindspore_api:
             continue
-        if _same_shape(ctx.kb, api, candidate.mindspore_api):
-            return _replace(ctx, finding, candidate.row, candidate.mindspore_api)
+        if _same_shape(ctx.kb, api, candidate.mindspore_api):  # its own argument plan, not the target's
+            planned = _planned_for(ctx, finding, candidate.row, ctx.kb.version, candidate)
+            return _replace(ctx, planned, candidate.row, candidate.mindspore_api)
     newest_first = sorted((v for v in VERSIONS if v != ctx.kb.version),
                           key=lambda v: tuple(int(p) for p in v.split(".")), reverse=True)
     for table in newest_first:

@@ -35,7 +35,7 @@ from msmigrate.knowledge.derive_signature import (
 )
 from msmigrate.knowledge.derived import SCHEMA_VERSION, SECTION, derived_path
 from msmigrate.knowledge.model import MappingCategory, MappingRow
-from msmigrate.knowledge.param_facts import class_as_partial, method_as_function
+from msmigrate.knowledge.param_facts import class_as_partial, method_as_function, pair_renames
 from msmigrate.knowledge.value_forms import output_shape_primitive
 
 # torch namespace → MindSpore namespaces tried in order; the longest matching torch namespace wins and
@@ -137,14 +137,16 @@ def _signature(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> Signatu
 
 
 def _name_row(torch_api: str, mindspore_api: str, facts: SignatureFacts, torch_url: str | None) -> MappingRow:
+    # reviewed renames of the pair (``param_facts.PAIR_RENAMES``) over the ones matched by position
+    renames = pair_renames(torch_api, mindspore_api) or dict(facts.param_renames)
     return MappingRow(
         torch_api=torch_api,
         mindspore_api=mindspore_api,
         category=facts.category,
         section=SECTION,
         urls={"torch": torch_url} if torch_url else {},
-        param_renames=dict(facts.param_renames),
-        param_renames_source="derived" if facts.param_renames else None,
+        param_renames=renames,
+        param_renames_source="derived" if renames else None,
         torch_only_params=facts.torch_only_params,
         mindspore_only_params=facts.mindspore_only_params,
         default_differences=facts.default_differences,

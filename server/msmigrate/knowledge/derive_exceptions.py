@@ -36,4 +36,30 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "torch's Tensor.unfold(dimension, size, step) takes sliding windows along one dimension; MindSpore "
         "2.10's Tensor.unfold(kernel_size, dilation, padding, stride) is ops.unfold (im2col)"
     ),
+    ("torch.linalg.vander", "mindspore.ops.vander"): (
+        "torch.linalg.vander(x, N) writes increasing powers (x**0 first) and takes batches; "
+        "mindspore.ops.vander(x, N) is numpy's vander: decreasing powers, a 1-D input only"
+    ),
+    ("torch.nn.CosineSimilarity", "mindspore.nn.CosineSimilarity"): (
+        "torch.nn.CosineSimilarity is a layer computing the cosine similarity of two tensors along dim; "
+        "mindspore.nn.CosineSimilarity is a metric (mindspore.train.CosineSimilarity: clear/update/eval)"
+    ),
+    ("torch.broadcast_tensors", "mindspore.ops.BroadcastTo"): (
+        "torch.broadcast_tensors(*tensors) broadcasts tensors against each other; mindspore.ops.BroadcastTo"
+        "(shape) is a Primitive broadcasting one tensor to a shape given when it is built"
+    ),
+    **{(torch_api, "mindspore.ops.rms_norm"): (
+        "torch's rms_norm(input, normalized_shape, weight=None, eps=None) takes the normalized shape and an "
+        "optional weight (eps None: the dtype's machine epsilon); mindspore.ops.rms_norm(x, gamma, "
+        "epsilon=1e-6) takes the weight tensor in place of the shape: no argument-for-argument rewrite"
+    ) for torch_api in ("torch.rms_norm", "torch.nn.functional.rms_norm")},
+    **{(torch_api, "mindspore.ops.rrelu"): (
+        "torch's rrelu defaults to training=False: a leaky ReLU whose slope is (lower + upper) / 2, the same "
+        "values every call; mindspore.ops.rrelu always draws a random slope per element (torch's "
+        "training=True)"
+    ) for torch_api in ("torch.rrelu", "torch.nn.functional.rrelu")},
+    ("torch.poisson", "mindspore.ops.poisson"): (
+        "torch.poisson(input) samples with the rates in input; mindspore.ops.poisson(shape, mean, seed) "
+        "takes the output shape first: input would be read as a shape"
+    ),
 }

@@ -289,6 +289,8 @@ PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
 # candidate from an older table, whose renames were not documented): reviewed against both signatures.
 _SCATTER_ADD = {"dim": "axis", "index": "indices", "src": "updates"}
 PAIR_RENAMES: dict[tuple[str, str], dict[str, str]] = {
+    # ops.lu_solve(b, LU_data, LU_pivots) takes linalg.lu_solve(LU, pivots, B)'s tensors in another order
+    ("torch.linalg.lu_solve", "mindspore.ops.lu_solve"): {"LU": "LU_data", "pivots": "LU_pivots", "B": "b"},
     ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): {"input": "input_x", **_SCATTER_ADD},
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): _SCATTER_ADD,
 }
@@ -361,6 +363,9 @@ VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
         # torch's "env://" (its default: the launcher's environment) is mint's None (msrun's environment);
         # a URL mint reads itself (it parses "tcp://host:port" only: "env://" raises RuntimeError there)
         "init_method": {"'env://'": "None", KEEP_OTHERS: KEEP_OTHERS}},
+    # torch's pad modes are lower case; ops.stft pads with ops.Pad, whose modes are upper case ('reflect'
+    # raises a ValueError); torch's 'replicate' and 'circular' have no mode there
+    "mindspore.ops.stft": {"pad_mode": {"'reflect'": "'REFLECT'", "'constant'": "'CONSTANT'"}},
     # torch's None on the ranks other than the root is mint's empty list (see COMPANIONS)
     "mindspore.mint.distributed.gather": {"gather_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
     "mindspore.mint.distributed.scatter": {"scatter_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
@@ -437,6 +442,9 @@ MANUAL_REWRITES: dict[tuple[str, str], str] = {
     ("torch.distributed.all_to_all",
      "mindspore.communication.comm_func.all_to_all_with_output_shape"): "fix.manual.result_returned",
     ("torch.distributed.new_group", "mindspore.communication.create_group"): "fix.manual.group_name",
+    # ops.svd returns (s, u, v) where torch.svd returns (U, S, V); its full_matrices is torch's ``not some``
+    ("torch.svd", "mindspore.ops.svd"): "fix.manual.svd_outputs",
+    ("torch.Tensor.svd", "mindspore.Tensor.svd"): "fix.manual.svd_outputs",
 }
 
 
@@ -453,6 +461,8 @@ ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
     "mindspore.communication.init": {"init_method": ("'env://'",)},
     **{f"mindspore.{ns}.optim.{name}": {**_OPTIMIZER_OPTIONS, "decoupled_weight_decay": ("False",)}
        for ns in ("mint", "experimental") for name in ("Adam", "AdamW")},
+    # torch.batch_norm's cudnn_enabled picks the cuDNN kernel where one applies, not what is computed
+    "mindspore.ops.batch_norm": {"cudnn_enabled": (KEEP_OTHERS,)},
     # L2Normalize computes the 2-norm (F.normalize's default p); out=None is no output tensor
     "mindspore.ops.L2Normalize": {"p": ("2", "2.0", "2."), "out": ("None",)},
     # torch's reduce written as all_reduce where mint's reduce has no kernel (device_targets.DEVICE_ONLY):

@@ -6,9 +6,10 @@ Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``
 - :data:`ARGUMENT_FORMS`: MindSpore parameters that take a value of another type than torch's argument.
   ``INT32``: an index tensor MindSpore accepts as int32 only (torch's are int64; int64 raises a
   TypeError): the fix writes ``index.int()``, the same values for any index below 2**31. ``TENSOR``: a
-  Python number or tuple MindSpore takes as a Tensor (``window_length``): ``mindspore.tensor(value)``;
-  ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means ``(n, n)``. ``LIST``: a tensor list
-  torch takes on the root rank only (``None`` elsewhere) that MindSpore wants as a list on every rank
+  Python number or tuple MindSpore takes as a Tensor (``window_length``, polygamma's ``n``):
+  ``mindspore.tensor(value)``; ``TENSOR_PAIR`` the same for a size where torch's int ``n`` means
+  ``(n, n)``. ``LIST``: a tensor list torch takes on the root rank only (``None`` elsewhere) that
+  MindSpore wants as a list on every rank
   (``mint.distributed.gather``/``scatter`` raise "Expected list or tuple" for ``None``; an empty list on
   the other ranks gave torch's results on CPU, 2 ranks): ``value or []``.
 - :data:`CALL_FORMS`: arguments of the call of a MindSpore class's instance (its ``construct``) taken in
@@ -63,6 +64,8 @@ ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.bartlett_window": {"window_length": TENSOR},
     "mindspore.ops.blackman_window": {"window_length": TENSOR},
     "mindspore.ops.fold": {"output_size": TENSOR_PAIR},
+    # torch's order n is an int; the Polygamma primitive raises "input[0] should be a Tensor" for one
+    "mindspore.ops.polygamma": {"n": TENSOR},
     "mindspore.mint.distributed.gather": {"gather_list": LIST},
     "mindspore.mint.distributed.scatter": {"scatter_list": LIST},
 }

@@ -326,6 +326,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "inputs must come from a matrix factorization; not generated",
         "输入必须来自矩阵分解结果，未生成",
     ),
+    "check.note.batch_norm_argument_order": (
+        "MindSpore takes (input_x, running_mean, running_var, weight, bias, ...), torch (input, weight, "
+        "bias, running_mean, running_var, ...) and cudnn_enabled; arguments reordered, cudnn_enabled left "
+        "out",
+        "MindSpore 的参数顺序为 (input_x, running_mean, running_var, weight, bias, ...)，torch 为 "
+        "(input, weight, bias, running_mean, running_var, ...) 并有 cudnn_enabled；已调整顺序，"
+        "省略 cudnn_enabled",
+    ),
+    "check.note.lu_solve_argument_order": (
+        "MindSpore takes (b, LU_data, LU_pivots), torch (LU, pivots, B); arguments reordered",
+        "MindSpore 的参数顺序为 (b, LU_data, LU_pivots)，torch 为 (LU, pivots, B)；已调整顺序",
+    ),
     "check.note.order_as_tensor": ("MindSpore takes the order n as a tensor", "MindSpore 的阶数 n 需要张量"),
     "check.note.pool_stride_default": (
         "MindSpore defaults to stride=1; checked with stride equal to the kernel size",

@@ -226,6 +226,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} 无法自动修复：torch 将结果写入传入的输出张量，{mindspore_api} 只取其形状，"
         "并返回结果及句柄；请手动改写为 'output, _ = {mindspore_api}(output.shape, ...)'。",
     ),
+    "fix.manual.svd_outputs": (
+        "No automatic fix for {torch_api}: {mindspore_api} returns (s, u, v) where torch returns (U, S, V), "
+        "and its full_matrices is the opposite of torch's some (some=True is full_matrices=False); write "
+        "'s, u, v = {mindspore_api}(...)' by hand and use u, s, v in torch's order.",
+        "{torch_api} 无法自动修复：{mindspore_api} 返回 (s, u, v)，torch 返回 (U, S, V)；且其 full_matrices "
+        "与 torch 的 some 含义相反（some=True 即 full_matrices=False）；请手动改写为 "
+        "'s, u, v = {mindspore_api}(...)'，并按 torch 的顺序使用 u, s, v。",
+    ),
     "fix.manual.group_name": (
         "No automatic fix for {torch_api}: {mindspore_api} takes the new group's name (a str) first and "
         "returns None; name the group (create_group('group_0_1', rank_ids=[0, 1])) and pass that name "
