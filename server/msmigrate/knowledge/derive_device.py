@@ -6,8 +6,9 @@ MindSpore APIs that may compute the same there.
 The candidates of a row are found as for a derived mapping (``derive.candidates_for``: the other tables'
 targets, the same name in the counterpart namespaces), plus the same name in :data:`DEVICE_NAMESPACES`
 (``mindspore.numpy``, ``mindspore.ops``) and the reviewed :data:`OTHER_NAMES` (a Tensor method's include
-those of the torch function of the same name); the row's own target is left out. None is offered before its numeric check on the device passed (``msmigrate check --derived
---all`` checks them with the derived candidates); ``knowledge/device_targets.py`` offers the ones that did.
+those of the torch function of the same name); the row's own target is left out. None is offered before
+its numeric check on the device passed (``msmigrate check --derived --all`` checks them with the derived
+candidates); ``knowledge/device_targets.py`` offers the ones that did.
 """
 
 from __future__ import annotations
