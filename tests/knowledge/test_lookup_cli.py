@@ -342,3 +342,30 @@ def test_a_target_without_effect_and_without_replacement(monkeypatch) -> None:
     assert notes[-1] == (
         "MindSpore 2.10's mindspore.mint.optim.Adam runs on CPU but changes nothing (its optimizer step "
         "leaves the weights as they were, without an error), and no replacement verified on CPU is known.")
+
+
+def test_an_in_place_api_written_back_on_cpu_says_what_the_fix_writes() -> None:
+    # the quick-fix writes x.assign_value(<out-of-place target>(x, ...)) (fixes/api_fixes.py): the hover says
+    # that, not "no replacement verified" (relu_) nor a Primitive the fix does not write (zero_: ZerosLike)
+    relu = lookup_json("torch.relu_", "2.6")
+    assert relu["write_back"] == {"mindspore_api": "mindspore.ops.relu", "table": "2.6",
+                                  "replaced": "mindspore.mint.nn.functional.relu_"}
+    assert relu["notes"][-1] == (
+        "MindSpore 2.10 has no CPU kernel for mindspore.mint.nn.functional.relu_: on CPU the quick-fix "
+        "computes the result with mindspore.ops.relu (verified on CPU) and writes it back into the tensor "
+        "with Tensor.assign_value, which returns it (not a safe fix: a view does not update the tensor it "
+        "views, and assign_value runs in PyNative mode only).")
+    assert lookup_json("torch.relu_", "2.6", "zh")["notes"][-1] == (
+        "MindSpore 2.10 在 CPU 上没有 mindspore.mint.nn.functional.relu_ 的算子实现：在 CPU 上快速修复用 "
+        "mindspore.ops.relu（已在 CPU 上验证）计算结果，再用 Tensor.assign_value 写回该张量并返回它"
+        "（非安全修复：视图不会更新其所属的张量，且 assign_value 只能在 PyNative 模式下运行）。")
+    zero = lookup_json("torch.Tensor.zero_", "2.6")["write_back"]
+    assert zero["mindspore_api"] == "mindspore.ops.zeros_like"
+    # the API's own target returns a new tensor: written back on every device it was verified on
+    scatter = lookup_json("torch.Tensor.scatter_", "2.6")
+    assert scatter["write_back"]["replaced"] == scatter["write_back"]["mindspore_api"] == (
+        "mindspore.ops.tensor_scatter_elements")
+    assert scatter["notes"][-1].startswith(
+        "mindspore.ops.tensor_scatter_elements returns a new tensor where torch changes the tensor in place: "
+        "the quick-fix writes its result (verified on CPU) back into the tensor with Tensor.assign_value")
+    assert lookup_json("torch.abs", "2.6")["write_back"] is None

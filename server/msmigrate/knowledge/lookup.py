@@ -16,8 +16,10 @@ from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import (
     NO_EFFECT,
     DeviceTarget,
+    OutOfPlaceTarget,
     device_failure,
     device_only,
+    out_of_place_target,
     runnable_target,
 )
 from msmigrate.knowledge.model import MappingCategory, MappingRow
@@ -64,6 +66,8 @@ class LookupResult:
     device: str = "CPU"
     # the target has no kernel on ``device`` (recorded by the checks): the replacement the quick-fix writes
     device_target: DeviceTarget | None = None
+    # an in-place API computed by an out-of-place target and written back (device_targets.out_of_place_target)
+    write_back: OutOfPlaceTarget | None = None
     no_kernel: str | None = None  # the target without a kernel on ``device`` when nothing replaces it
     # how the target fails on ``device`` (device_targets.NO_KERNEL or NO_EFFECT: it runs and changes nothing)
     device_failure: str | None = None
@@ -170,6 +174,12 @@ class LookupResult:
 
     def _device_notes(self, lang: str) -> list[str]:
         """What the quick-fix writes on ``device`` when the target has no kernel there."""
+        back = self.write_back
+        if back is not None:  # the quick-fix takes this path first (fixes/api_fixes.py)
+            key = ("kb.note.write_back_new_tensor" if back.replaced == back.row.mindspore_api
+                   else "kb.note.device_write_back")  # the API's own target returns a new tensor
+            return [t(key, lang, replaced=back.replaced, device=back.device,
+                      mindspore=self.inventory_mindspore, target=back.row.mindspore_api)]
         swap = self.device_target
         if swap is not None and swap.reason is not None:
             why = (ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
@@ -244,6 +254,10 @@ class LookupResult:
                                "derived": self.device_target.derived is not None,
                                "verified": self.device_target.verified}
                               if self.device_target is not None else None),
+            # an in-place API whose result the quick-fix computes with ``mindspore_api`` and writes back
+            "write_back": ({"mindspore_api": self.write_back.row.mindspore_api,
+                            "replaced": self.write_back.replaced, "table": self.write_back.table}
+                           if self.write_back is not None else None),
             "no_kernel": self.no_kernel,
             "device_failure": self.device_failure,
         }
@@ -427,6 +441,7 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True, device:
     if status == "mapped":
         result.device = device
         result.device_target = runnable_target(torch_api, version, device)
+        result.write_back = out_of_place_target(torch_api, version, device)
         failed = device_failure(torch_api, version, device)
         if failed is not None:
             result.device_failure = failed[1]

@@ -161,6 +161,24 @@ MESSAGES.update(
             "MindSpore {mindspore} 在 {device} 上没有 {replaced} 的算子实现：在 {device} 上快速修复改写为 "
             "{target}（{source}）。",
         ),
+        "kb.note.device_write_back": (
+            "MindSpore {mindspore} has no {device} kernel for {replaced}: on {device} the quick-fix computes "
+            "the result with {target} (verified on {device}) and writes it back into the tensor with "
+            "Tensor.assign_value, which returns it (not a safe fix: a view does not update the tensor it "
+            "views, and assign_value runs in PyNative mode only).",
+            "MindSpore {mindspore} 在 {device} 上没有 {replaced} 的算子实现：在 {device} 上快速修复用 "
+            "{target}（已在 {device} 上验证）计算结果，再用 Tensor.assign_value 写回该张量并返回它"
+            "（非安全修复：视图不会更新其所属的张量，且 assign_value 只能在 PyNative 模式下运行）。",
+        ),
+        "kb.note.write_back_new_tensor": (
+            "{target} returns a new tensor where torch changes the tensor in place: the quick-fix writes its "
+            "result (verified on {device}) back into the tensor with Tensor.assign_value, which returns it "
+            "(not a safe fix: a view does not update the tensor it views, and assign_value runs in PyNative "
+            "mode only).",
+            "{target} 返回新张量，而 torch 原地修改张量：快速修复将其结果（已在 {device} 上验证）用 "
+            "Tensor.assign_value 写回该张量并返回它（非安全修复：视图不会更新其所属的张量，且 assign_value "
+            "只能在 PyNative 模式下运行）。",
+        ),
         "kb.note.device_target_no_effect": (
             "MindSpore {mindspore}'s {replaced} runs on {device} but changes nothing (its optimizer step "
             "leaves the weights as they were, without an error): on {device} the quick-fix writes {target} "
