@@ -16,7 +16,7 @@ import keyword
 import re
 import tokenize
 
-from msmigrate.fixes.context import FixContext, plain_reference
+from msmigrate.fixes.context import FixContext, bound_arguments, plain_reference
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.fixes.primitive_calls import is_primitive_call, primitive_call
 from msmigrate.i18n import ref as message_ref
@@ -804,7 +804,7 @@ def _primitive_call(ctx: FixContext, finding: Finding, call: ast.Call, mindspore
                     writer: str) -> Fix | None:
     """The call written as the Primitive ``mindspore_api`` called with its output shape
     (``fixes/shape_primitives.py``), or None where the call's arguments do not allow it."""
-    from msmigrate.fixes.shape_primitives import WRITERS, bound_arguments
+    from msmigrate.fixes.shape_primitives import WRITERS
 
     signatures = ctx.kb.torch_signatures(finding.torch_api or "")
     bound = bound_arguments(call, [p["name"] for p in signatures[0]]) if len(signatures) == 1 else None

@@ -31,6 +31,22 @@ def plain_reference(node: ast.expr) -> bool:
     return isinstance(node, ast.Name)
 
 
+def bound_arguments(call: ast.Call, names: list[str],
+                    positional: list[str] | None = None) -> dict[str, ast.expr] | None:
+    """The call's arguments by parameter name (``names``: the signature's, in order; ``positional``: those
+    that may be passed by position, all of ``names`` when not given); None for ``*args``/``**kwargs``, too
+    many positional arguments, an unknown keyword or one passed twice."""
+    positional = names if positional is None else positional
+    if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > len(positional):
+        return None
+    bound = dict(zip(positional, call.args, strict=False))
+    for keyword in call.keywords:
+        if keyword.arg is None or keyword.arg not in names or keyword.arg in bound:
+            return None
+        bound[keyword.arg] = keyword.value
+    return bound
+
+
 @dataclass
 class _NodeIndex:
     """Names, attributes and calls of one top-level statement, by their Finding range."""

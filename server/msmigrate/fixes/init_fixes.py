@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from msmigrate.fixes.api_fixes import written_target
-from msmigrate.fixes.context import FixContext, plain_reference
+from msmigrate.fixes.context import FixContext, bound_arguments, plain_reference
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.knowledge.cell_parameters import parameter_name, renamed_parameters
 from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZER_MODULE, INITIALIZERS, SYMMETRIC
@@ -30,7 +30,7 @@ def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
     signatures = ctx.kb.torch_signatures(finding.torch_api or "")
     if spec is None or initializer is None or call is None or not signatures:
         return None
-    bound = _bind(call, [p["name"] for p in signatures[0]])
+    bound = bound_arguments(call, [p["name"] for p in signatures[0]])
     tensor = bound.pop("tensor", None) if bound is not None else None
     if tensor is None or not plain_reference(tensor):  # written three times by the rewrite
         return None
@@ -68,19 +68,6 @@ def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
     edit = TextEdit(*ctx.node_range(call), text)
     return Fix("MSM503", "fix.pattern.initializer", [edit, *edits, *more],
                {"initializer": f"{INITIALIZER_MODULE}.{initializer}"})
-
-
-def _bind(call: ast.Call, names: list[str]) -> dict[str, ast.expr] | None:
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
-    if len(call.args) > len(names):
-        return None
-    bound = dict(zip(names, call.args, strict=False))
-    for keyword in call.keywords:
-        if keyword.arg in bound or keyword.arg not in names:
-            return None
-        bound[keyword.arg] = keyword.value
-    return bound
 
 
 def _negation(low: ast.expr | None, high: ast.expr | None) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 
-from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.context import FixContext, bound_arguments
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
@@ -62,13 +62,10 @@ def primitive_call(ctx: FixContext, finding: Finding, call: ast.Call, row: Mappi
     init = ctx.kb.mindspore_signatures(mindspore_api)
     if row is None or len(signatures) != 1 or len(init) != 1:
         return None
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
-    positional = [p["name"] for p in signatures[0] if p["kind"] in POSITIONAL]
     names = [p["name"] for p in signatures[0]]
-    if len(call.args) > len(positional) or any(k.arg not in names for k in call.keywords):
+    passed = bound_arguments(call, names, [p["name"] for p in signatures[0] if p["kind"] in POSITIONAL])
+    if passed is None:
         return None
-    passed = dict(zip(positional, call.args, strict=False)) | {k.arg: k.value for k in call.keywords if k.arg}
     renames = {**row.input_renames, **row.param_renames, **pair_renames(torch_api, mindspore_api)}
     init_names = [p["name"] for p in init[0]]
     parameters: dict[str, str] = {}

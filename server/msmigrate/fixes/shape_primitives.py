@@ -22,19 +22,6 @@ from msmigrate.fixes.context import plain_reference
 Text = Callable[[ast.AST], str]
 
 
-def bound_arguments(call: ast.Call, names: list[str]) -> dict[str, ast.expr] | None:
-    """The call's arguments by parameter name (``names``: the torch signature's, in order); None for
-    ``*args``/``**kwargs``, an unknown keyword or one passed twice."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > len(names):
-        return None
-    bound = dict(zip(names, call.args, strict=False))
-    for keyword in call.keywords:
-        if keyword.arg is None or keyword.arg not in names or keyword.arg in bound:
-            return None
-        bound[keyword.arg] = keyword.value
-    return bound
-
-
 def _int(node: ast.expr | None, default: int) -> int | None:
     if node is None:
         return default
