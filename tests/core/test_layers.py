@@ -34,7 +34,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("fixes", ("msmigrate.fixes",)),
     ("rules", ("msmigrate.rules",)),
     ("scan", ("msmigrate.scan",)),
-    ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project", "msmigrate.contract")),
+    ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project",
+               "msmigrate.fixes.project_helper", "msmigrate.contract")),
     ("lsp", ("msmigrate.lsp",)),
     ("cli", ("msmigrate.cli", "msmigrate.__main__")),
 ]

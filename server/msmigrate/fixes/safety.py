@@ -12,7 +12,10 @@ A fix is safe when the rewrite cannot change what the program computes:
   ``verified-derived-CPU.json`` for a derived mapping), including the device-aware replacement of a
   target without a CPU kernel (:mod:`msmigrate.knowledge.device_targets`);
 * an API replacement of a *consistent* mapping whose two installed signatures have the same
-  parameters in the same order (a rename of the function only).
+  parameters in the same order (a rename of the function only);
+* a call of a missing API rewritten to its composition (MSM202, ``fixes/composition_fixes.py``): offered only
+  when every case of its numeric check passed (``verified-compositions-CPU.json``), with the call's own
+  arguments.
 
 Everything else (differences not verified, equivalent replacements of missing APIs, an in-place call
 rewritten to ``assign_value`` of its out-of-place counterpart, a module instance written as
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 
 EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508"})
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
+COMPOSITION_RULE = "MSM202"
 _VARIADIC = ("var_positional", "var_keyword")
 
 
@@ -42,6 +46,10 @@ def is_safe(finding: Finding, kb: KnowledgeBase) -> bool:
     """Whether the fix of ``finding`` cannot change the program's results (see the module doc)."""
     if finding.rule in EXACT_PATTERN_RULES:
         return True
+    if finding.rule == COMPOSITION_RULE:
+        from msmigrate.knowledge.compositions.verified import offered_composition
+
+        return offered_composition(finding.torch_api) is not None
     if finding.rule not in API_RULES or not finding.torch_api:
         return False
     if finding.usage is UsageKind.REFERENCE and finding.mindspore_api:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 
+from msmigrate.fixes.composition_fixes import refine as composition_refine
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.fixes.rewrites import rewrite, title_args
@@ -26,7 +27,7 @@ DOC = POLICY_DOC.format(lang="en")
 
 RULES = [
     Rule("MSM201", C.MISSING, S.INFORMATION, DOC, fixable=True),  # a hint when a rename or a fix does it
-    Rule("MSM202", C.MISSING, S.WARNING, DOC),
+    Rule("MSM202", C.MISSING, S.WARNING, DOC, fixable=True),  # verified compositions: composition_fixes
     Rule("MSM203", C.MISSING, S.WARNING, DOC),
     Rule("MSM204", C.MISSING, S.WARNING, DOC),
 ]
@@ -101,6 +102,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} has no MindSpore mapping; compose it from mapped APIs ({replacement})",
         "{torch_api} 没有 MindSpore 映射；可用已映射接口组合实现（{replacement}）",
     ),
+    "finding.MSM202.composition": (
+        "{torch_api} has no MindSpore counterpart; {helper}, a composition of MindSpore operators checked "
+        "against torch, computes the same: the quick-fix calls it from the project's helper module",
+        "{torch_api} 在 MindSpore 中没有对应接口；{helper} 是用 MindSpore 算子组合、并已与 torch "
+        "对比验证的实现，计算结果相同：快速修复改为调用项目辅助模块中的该函数",
+    ),
     "finding.MSM203": (
         "{torch_api} has no MindSpore mapping; implement it as a custom operator (mindspore.ops.Custom)",
         "{torch_api} 没有 MindSpore 映射；请用自定义算子（mindspore.ops.Custom）实现",
@@ -147,6 +154,8 @@ def refine(ctx) -> Iterable[Finding]:
         advice_of = _ADVICE[ctx.kb] = {}
     for finding in ctx.usages:
         if finding.rule != "MSM200" or not finding.torch_api:
+            continue
+        if composition_refine(ctx, finding):  # a verified composition replaces the call (MSM202)
             continue
         if finding.torch_api in advice_of:
             advice = advice_of[finding.torch_api]
