@@ -75,7 +75,7 @@ def test_real_world_code_reports_at_least_100_catalogued_apis(analyze):
     for finding in result.findings:
         cited = finding.written_api or finding.torch_api
         if finding.category is FindingCategory.MISSING and cited in CATALOGUE:
-            if finding.message_key == "finding.MSM202.composition":  # a verified composition replaces the advice
+            if finding.message_key == "finding.MSM202.composition":  # a verified composition answers
                 composed.add(cited)
                 assert finding.rule == "MSM202", finding
                 continue
