@@ -257,3 +257,14 @@ def test_a_composition_fix_is_safe_and_names_its_helper(tmp_path: Path) -> None:
          "Call scaled_dot_product_attention of ms_compat (a composition checked against torch)")]
     tree = ast.parse(SDPA_FIXED)
     assert isinstance(tree.body[0], ast.Import)
+
+
+def test_a_member_read_on_a_composition_result_points_to_the_call(tmp_path: Path) -> None:
+    source = "import torch\n\n\ndef f(x, dtype):\n    return x.masked_fill(x > 0, torch.finfo(dtype).min)\n"
+    findings = analyze_source(source, "m.py", get_knowledge_base("2.6")).findings
+    member = next(f for f in findings if f.torch_api == "torch.finfo.min")
+    assert (member.rule, member.fixable, member.column) == ("MSM202", False, 52)  # at "min"
+    assert member.message("en") == ("torch.finfo.min is read on the result of torch.finfo, whose composition "
+                                    "finfo has it too: the quick-fix of torch.finfo rewrites both")
+    assert _fixed(source, tmp_path) == ("import ms_compat\n\n\ndef f(x, dtype):\n"
+                                        "    return x.masked_fill(x > 0, ms_compat.finfo(dtype).min)\n")

@@ -19,7 +19,7 @@ from msmigrate.fixes.compositions import CompatModule, binds_otherwise, has_impo
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.imports import _insert_edit
 from msmigrate.fixes.model import Fix, TextEdit
-from msmigrate.knowledge.compositions.catalogue import METHOD, Composition
+from msmigrate.knowledge.compositions.catalogue import METHOD, Composition, composition_of_member
 from msmigrate.knowledge.compositions.helper_module import template
 from msmigrate.knowledge.compositions.verified import offered_composition
 from msmigrate.model.finding import Finding, UsageKind
@@ -76,6 +76,12 @@ def refine(ctx, finding: Finding) -> bool:  # noqa: ANN001 - the analysis contex
     """Make an unmapped API's finding (MSM200) a composition's (MSM202) when a verified one exists; True
     when it did."""
     composition = offered_composition(finding.torch_api)
+    owner = composition_of_member(finding.torch_api) if composition is None else None
+    if owner is not None and offered_composition(owner.torch_api) is not None:  # torch.finfo(...).min
+        finding.rule, finding.message_key, finding.fixable = RULE, "finding.MSM202.member", False
+        finding.message_args = {"torch_api": finding.torch_api, "helper": owner.helper,
+                                "owner": owner.torch_api}
+        return True
     if composition is None:
         return False
     finding.rule = RULE

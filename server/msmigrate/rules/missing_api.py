@@ -108,6 +108,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} 在 MindSpore 中没有对应接口；{helper} 是用 MindSpore 算子组合、并已与 torch "
         "对比验证的实现，计算结果相同：快速修复改为调用项目辅助模块中的该函数",
     ),
+    "finding.MSM202.member": (
+        "{torch_api} is read on the result of {owner}, whose composition {helper} has it too: the quick-fix "
+        "of {owner} rewrites both",
+        "{torch_api} 读取的是 {owner} 结果的属性，其组合实现 {helper} 的结果同样具有该属性：{owner} "
+        "的快速修复会一并改写",
+    ),
     "finding.MSM203": (
         "{torch_api} has no MindSpore mapping; implement it as a custom operator (mindspore.ops.Custom)",
         "{torch_api} 没有 MindSpore 映射；请用自定义算子（mindspore.ops.Custom）实现",

@@ -10,7 +10,9 @@ the argument plan is the call's own arguments:
 
 ``refused``: torch parameters the helper does not take (``out=``, ``layout=``): a call passing one is left
 as it is. ``extra``: parameters the helper takes that torch's inventory signature does not list (torch
-accepts ``axis`` for ``dim`` in ``concatenate``). ``needs``: other helpers this one calls.
+accepts ``axis`` for ``dim`` in ``concatenate``). ``needs``: other helpers this one calls. ``members``:
+attributes of the result that torch's inventory lists as APIs of their own (``torch.finfo.min``), which
+the helper's result has too.
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ class Composition:
     refused: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
+    members: tuple[str, ...] = ()
 
 
 COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.nn.functional.scaled_dot_product_attention", "scaled_dot_product_attention"),
-    Composition("torch.finfo", "finfo"),
+    Composition("torch.finfo", "finfo",
+                members=("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")),
     Composition("torch.Tensor.unfold", "unfold", METHOD),
     Composition("torch.nn.utils.rnn.pad_sequence", "pad_sequence"),
     Composition("torch.isin", "isin", refused=("out",)),
@@ -58,6 +62,13 @@ def _by_api() -> dict[str, Composition]:
 def composition_for(torch_api: str | None) -> Composition | None:
     """The composition of a (canonical) torch API, verified or not."""
     return _by_api().get(torch_api or "")
+
+
+def composition_of_member(torch_api: str | None) -> Composition | None:
+    """The composition whose result has the member ``torch_api`` names (``torch.finfo.min`` → finfo's)."""
+    owner, _, member = (torch_api or "").rpartition(".")
+    composition = composition_for(owner)
+    return composition if composition is not None and member in composition.members else None
 
 
 def helpers_with_needs(helpers: list[str] | tuple[str, ...]) -> list[str]:
