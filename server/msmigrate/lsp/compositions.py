@@ -72,6 +72,20 @@ def _module_text(server: MsMigrateServer, compat: CompatModule) -> tuple[str | N
         return _NOT_READABLE
 
 
+def _plan(server: MsMigrateServer, compat: CompatModule, helpers: list[str]
+          ) -> tuple[str | None, int | None, str | None] | None:
+    """(the module's text, its open-document version, its text once it holds ``helpers``: None when it holds
+    them); None when it cannot take them (unreadable, not valid Python)."""
+    found = _module_text(server, compat)
+    if found is _NOT_READABLE:
+        return None
+    existing, version = found  # type: ignore[misc]
+    try:
+        return existing, version, updated_text(existing, helpers)
+    except BrokenModule:
+        return None
+
+
 def helpers_of(fixes: list[Fix]) -> list[str]:
     return sorted({name for fix in fixes for name in fix.helpers})
 
@@ -82,14 +96,10 @@ def module_changes(server: MsMigrateServer, compat: CompatModule, helpers: list[
     be applied (unreadable or invalid module, or a module to create and ``create`` is False)."""
     if not helpers:
         return []
-    found = _module_text(server, compat)
-    if found is _NOT_READABLE:
+    plan = _plan(server, compat, helpers)
+    if plan is None:
         return None
-    existing, version = found  # type: ignore[misc]
-    try:
-        text = updated_text(existing, helpers)
-    except BrokenModule:
-        return None
+    existing, version, text = plan
     if text is None:
         return []
     uri = compat.path.as_uri()
@@ -136,14 +146,12 @@ def write_module(server: MsMigrateServer, compat: CompatModule, helpers: list[st
     files); False when it cannot be written."""
     from msmigrate.safe_paths import write_inside
 
-    found = _module_text(server, compat)
-    if found is _NOT_READABLE:
+    plan = _plan(server, compat, helpers)
+    if plan is None:
         return False
-    existing, _ = found  # type: ignore[misc]
     try:
-        text = updated_text(existing, helpers)
-        if text is not None:
-            write_inside(compat.root, compat.path.relative_to(compat.root).parts, text)
-    except (BrokenModule, OSError, ValueError):
+        if plan[2] is not None:
+            write_inside(compat.root, compat.path.relative_to(compat.root).parts, plan[2])
+    except (OSError, ValueError):
         return False
     return True
