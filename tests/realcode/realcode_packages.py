@@ -6,7 +6,7 @@ cache folder outside the repository keyed by the pins (``$MSMIGRATE_CORPUS_CACHE
 workers share it). ``torch`` itself is the installed package of the environment, located without importing
 it, and must be the pinned version. ``source_root(package)`` is the folder that file paths are relative to
 (the folder holding the package's top-level import folders); ``scan_roots(package)`` the folders a scan of
-the package covers.
+the package covers. Run as a script, it prints the scan roots of every package, one per line.
 """
 
 from __future__ import annotations
@@ -102,3 +102,7 @@ def scan_roots(package: str) -> list[Path]:
     folders = TORCH_FOLDERS if package == "torch" else PINS[package][1]
     root = source_root(package)
     return [root / folder for folder in folders]
+
+
+if __name__ == "__main__":  # the scan roots of every package, one per line (installs the pins on first use)
+    print("\n".join(str(root) for package in PACKAGES for root in scan_roots(package)))
