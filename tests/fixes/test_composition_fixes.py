@@ -268,3 +268,13 @@ def test_a_member_read_on_a_composition_result_points_to_the_call(tmp_path: Path
                                     "finfo has it too: the quick-fix of torch.finfo rewrites both")
     assert _fixed(source, tmp_path) == ("import ms_compat\n\n\ndef f(x, dtype):\n"
                                         "    return x.masked_fill(x > 0, ms_compat.finfo(dtype).min)\n")
+
+
+def test_the_finding_names_the_catalogued_api_only_when_the_helper_calls_it() -> None:
+    kb = get_knowledge_base("2.6")
+    source = ("import torch\nfrom torch.nn.utils.rnn import pad_sequence\n\n\n"
+              "def f(x: torch.Tensor, seqs):\n    return pad_sequence(seqs), x.unfold(0, 2, 1)\n")
+    found = {f.torch_api: f for f in analyze_source(source, "m.py", kb).findings if f.rule == "MSM202"}
+    assert found["torch.nn.utils.rnn.pad_sequence"].mindspore_api == "mindspore.ops.pad"  # the helper pads
+    # the catalogue names mindspore.Tensor.unfold, which extracts image patches: the helper does not call it
+    assert found["torch.Tensor.unfold"].mindspore_api is None

@@ -19,7 +19,12 @@ from msmigrate.fixes.compositions import CompatModule, binds_otherwise, has_impo
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.imports import _insert_edit
 from msmigrate.fixes.model import Fix, TextEdit
-from msmigrate.knowledge.compositions.catalogue import METHOD, Composition, composition_of_member
+from msmigrate.knowledge.compositions.catalogue import (
+    METHOD,
+    Composition,
+    composition_of_member,
+    helpers_with_needs,
+)
 from msmigrate.knowledge.compositions.helper_module import template
 from msmigrate.knowledge.compositions.verified import offered_composition
 from msmigrate.model.finding import Finding, UsageKind
@@ -89,6 +94,21 @@ def refine(ctx, finding: Finding) -> bool:  # noqa: ANN001 - the analysis contex
     finding.message_args = {"torch_api": finding.torch_api, "helper": composition.helper}
     finding.fixable = applies(composition, finding, ctx.call_of(finding))
     return True
+
+
+def built_from(torch_api: str, mindspore_apis: tuple[str, ...]) -> str | None:
+    """The first of ``mindspore_apis`` the composition of ``torch_api`` calls (``mindspore.ops.pad`` for
+    pad_sequence); None when it calls none (``Tensor.unfold``'s same-name method computes otherwise)."""
+    composition = offered_composition(torch_api)
+    if composition is None:
+        return None
+    text = "".join(template(name) for name in helpers_with_needs([composition.helper]))
+    for api in mindspore_apis:
+        owner, _, name = api.rpartition(".")
+        called = {"mindspore.ops": f"ops.{name}(", "mindspore.Tensor": f".{name}("}.get(owner)
+        if called is not None and called in text and f"def {name}(" not in text:
+            return api
+    return None
 
 
 def _import_edit(ctx: FixContext, statement: str) -> list[TextEdit]:

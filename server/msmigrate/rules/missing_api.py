@@ -6,6 +6,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 
+from msmigrate.fixes.composition_fixes import built_from
 from msmigrate.fixes.composition_fixes import refine as composition_refine
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
@@ -161,12 +162,14 @@ def refine(ctx) -> Iterable[Finding]:
     for finding in ctx.usages:
         if finding.rule != "MSM200" or not finding.torch_api:
             continue
-        if composition_refine(ctx, finding):  # a verified composition replaces the call (MSM202)
-            continue
         if finding.torch_api in advice_of:
             advice = advice_of[finding.torch_api]
         else:
             advice = advice_of[finding.torch_api] = advice_for(finding.torch_api, ctx.kb)
+        if composition_refine(ctx, finding):  # a verified composition replaces the call (MSM202)
+            if advice is not None and not finding.mindspore_api:  # the catalogue's API the helper calls
+                finding.mindspore_api = built_from(finding.torch_api, advice.replacements)
+            continue
         if advice is None or advice.policy is None:
             continue
         rule = RULE_FOR_POLICY[advice.policy]
