@@ -3,12 +3,13 @@ and on every ``workspace/didChangeConfiguration``); a change re-publishes diagno
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from lsprotocol import types
 
 from msmigrate.i18n import t
-from msmigrate.lsp.analysis import warm_up
+from msmigrate.lsp.analysis import knowledge_problem, warm_up
 from msmigrate.lsp.config import Settings, initialization_section
 from msmigrate.lsp.server import MsMigrateServer
 
@@ -68,6 +69,19 @@ class SettingsSync:
         self.adopt(result[0] if result else None)
 
 
+async def report_knowledge_problem(server: MsMigrateServer) -> None:
+    """A missing or damaged knowledge base is said once, as an error message (after the warm-up, on the
+    analysis thread); the server keeps running, each document's diagnostic says it too."""
+    loop = asyncio.get_running_loop()
+    problem = await loop.run_in_executor(server.analysis_executor, knowledge_problem,
+                                         server.settings.mindspore_version)
+    if problem is None:
+        return
+    message = t(problem.key, server.lang, **problem.fields)
+    server.log(message, types.MessageType.Error)
+    server.window_show_message(types.ShowMessageParams(types.MessageType.Error, message))
+
+
 def register(server: MsMigrateServer) -> None:
     sync = SettingsSync(server)
 
@@ -83,6 +97,7 @@ def register(server: MsMigrateServer) -> None:
     async def initialized(ls: MsMigrateServer, params: types.InitializedParams) -> None:
         server.log(t("lsp.log.started", "en", version=server.version, mindspore=server.kb.version))
         await sync.pull()
+        await report_knowledge_problem(server)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @server.guarded("workspace/didChangeConfiguration")
