@@ -80,6 +80,21 @@ class RawSession:
         assert "result" in self.request(1, "initialize", {"capabilities": {}})
         self.send({"method": "initialized", "params": {}})
 
+    def open(self, uri: str, text: str) -> None:
+        self.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": text}}})
+
+    def shutdown(self, request_id: int) -> tuple[int, str]:
+        """``shutdown`` (its result must be null), then ``exit``: the exit code and stderr (the process is
+        killed if it is still running after that)."""
+        try:
+            assert self.request(request_id, "shutdown")["result"] is None
+            self.send({"method": "exit"})
+            return self.finish()
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+
     def finish(self, timeout: float = 10.0) -> tuple[int, str]:
         """Wait for the process; its exit code and stderr."""
         try:

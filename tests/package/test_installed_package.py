@@ -109,30 +109,22 @@ def check_installed(bin_dir: Path, home: Path) -> None:
 def lsp_session(msmigrate: str, env: dict[str, str], project: Path, report: dict) -> None:
     """initialize, didOpen, diagnostics (the rules the scan reported for the file), shutdown, exit."""
     session = RawSession([msmigrate, "serve"], env, cwd=str(project))
-    try:
-        options = {"settings": {"mindsporeVersion": "2.6"}}
-        reply = session.request(1, "initialize", {"capabilities": {}, "rootUri": project.as_uri(),
-                                                  "initializationOptions": options})
-        assert reply["result"]["serverInfo"] == {"name": "msmigrate", "version": __version__}
-        session.send({"method": "initialized", "params": {}})
-        uri = (project / "model.py").as_uri()
-        session.send({"method": "textDocument/didOpen", "params": {"textDocument": {
-            "uri": uri, "languageId": "python", "version": 1, "text": PROJECT["model.py"]}}})
-        expected = sorted(f["rule"] for file in report["files"] if file["path"] == "model.py"
-                          for f in file["findings"])
-        assert expected
+    options = {"settings": {"mindsporeVersion": "2.6"}}
+    reply = session.request(1, "initialize", {"capabilities": {}, "rootUri": project.as_uri(),
+                                              "initializationOptions": options})
+    assert reply["result"]["serverInfo"] == {"name": "msmigrate", "version": __version__}
+    session.send({"method": "initialized", "params": {}})
+    uri = (project / "model.py").as_uri()
+    session.open(uri, PROJECT["model.py"])
+    expected = sorted(f["rule"] for file in report["files"] if file["path"] == "model.py"
+                      for f in file["findings"])
+    assert expected
 
-        def complete(params: dict) -> bool:
-            return params["uri"] == uri and sorted(d["code"] for d in params["diagnostics"]) == expected
+    def complete(params: dict) -> bool:
+        return params["uri"] == uri and sorted(d["code"] for d in params["diagnostics"]) == expected
 
-        published = session.notified("textDocument/publishDiagnostics", complete, timeout=60)
-        assert published["diagnostics"]
-        assert session.request(2, "shutdown")["result"] is None
-        session.send({"method": "exit"})
-        code, stderr = session.finish()
-    finally:
-        if session.process.poll() is None:
-            session.process.kill()
+    session.notified("textDocument/publishDiagnostics", complete, timeout=60)
+    code, stderr = session.shutdown(2)
     assert code == 0 and "Traceback" not in stderr, stderr
 
 

@@ -103,28 +103,20 @@ def test_one_message_and_exit_status_2(tmp_path: Path, damage: Callable, command
 def test_language_server_says_it_and_keeps_running(tmp_path: Path) -> None:
     folder = tmp_path / "no-data"
     session = RawSession(env=env_for(folder, tmp_path), cwd=str(tmp_path))
-    try:
-        reply = session.request(1, "initialize", {"capabilities": {}, "rootUri": tmp_path.as_uri()})
-        assert "result" in reply
-        session.send({"method": "initialized", "params": {}})
-        message = t("kb.error.missing", "en", path=str(folder))
-        shown = session.notified("window/showMessage")
-        assert shown == {"type": 1, "message": message}
-        uri = (tmp_path / "a.py").as_uri()
-        session.send({"method": "textDocument/didOpen", "params": {"textDocument": {
-            "uri": uri, "languageId": "python", "version": 1, "text": PROJECT["a.py"]}}})
-        published = session.notified("textDocument/publishDiagnostics", lambda p: p["uri"] == uri)
-        diagnostics = [(d["code"], d["message"]) for d in published["diagnostics"]]
-        assert diagnostics == [("kb.error.missing", message)]
-        hover = session.request(2, "textDocument/hover", {"textDocument": {"uri": uri},
-                                                          "position": {"line": 2, "character": 7}})
-        assert "error" not in hover  # the server answers (nothing to show) rather than failing
-        assert session.request(3, "shutdown")["result"] is None
-        session.send({"method": "exit"})
-        code, stderr = session.finish()
-    finally:
-        if session.process.poll() is None:
-            session.process.kill()
+    reply = session.request(1, "initialize", {"capabilities": {}, "rootUri": tmp_path.as_uri()})
+    assert "result" in reply
+    session.send({"method": "initialized", "params": {}})
+    message = t("kb.error.missing", "en", path=str(folder))
+    assert session.notified("window/showMessage") == {"type": 1, "message": message}
+    uri = (tmp_path / "a.py").as_uri()
+    session.open(uri, PROJECT["a.py"])
+    published = session.notified("textDocument/publishDiagnostics", lambda p: p["uri"] == uri)
+    diagnostics = [(d["code"], d["message"]) for d in published["diagnostics"]]
+    assert diagnostics == [("kb.error.missing", message)]
+    hover = session.request(2, "textDocument/hover", {"textDocument": {"uri": uri},
+                                                      "position": {"line": 2, "character": 7}})
+    assert "error" not in hover  # the server answers (nothing to show) rather than failing
+    code, stderr = session.shutdown(3)
     assert code == 0 and "Traceback" not in stderr, stderr
     shown = [m["params"]["message"] for m in session.seen if m.get("method") == "window/showMessage"]
     assert shown == [message]
