@@ -103,19 +103,20 @@ class KnowledgeBase:
         self.use_derived = derived  # False: the official table only (no derived mappings)
         self._required = False
 
-    def require(self) -> KnowledgeBase:
+    def require(self, load: bool = True) -> KnowledgeBase:
         """Load what every analysis reads: the mapping table, the inventories and the derived mappings.
         Raises :class:`~msmigrate.data_files.KnowledgeBaseError` when a file of the knowledge base is
-        missing or damaged, so callers stop with one clear error before analysing anything."""
+        missing or damaged, so callers stop with one clear error before analysing anything.
+        ``load=False`` (one lookup): only check that every file is there; a damaged one raises
+        ``KnowledgeBaseError`` when it is first read."""
         if not self._required:
             require_files(data_dir(), required_files(VERSIONS))
+            if not load:
+                return self
             self.table  # noqa: B018 - loaded for the check
             self.torch_inventory  # noqa: B018
             self.mindspore_inventory  # noqa: B018
-            if self.use_derived and not self.derived_table.header:  # the file exists: it did not load
-                path = derived_path(self.version, data_dir())
-                read_json(path)  # says why when it is not JSON
-                raise damaged(path, "no derived mappings")
+            self.derived_table  # noqa: B018
             self._required = True
         return self
 
@@ -159,7 +160,15 @@ class KnowledgeBase:
     # --- derived mappings (knowledge/derived.py) --------------------------------------------------
     @cached_property
     def derived_table(self) -> DerivedTable:
-        return load_derived(self.version, data_dir()) if self.use_derived else DerivedTable.empty()
+        """The derived mappings (:class:`KnowledgeBaseError` when their file is missing or damaged)."""
+        if not self.use_derived:
+            return DerivedTable.empty()
+        table = load_derived(self.version, data_dir())
+        if not table.header:  # the file did not load
+            path = derived_path(self.version, data_dir())
+            read_json(path)  # says why: missing, not JSON
+            raise damaged(path, "no derived mappings")
+        return table
 
     def derived(self, torch_api: str) -> DerivedMapping | None:
         """The derived mapping offered for a torch API the table does not map, or maps to a MindSpore API
