@@ -12,6 +12,8 @@ follow a symlink.
 * :func:`write_output` — a report path the user named (``msmigrate scan -o``): :func:`write_atomic`, but
   a character device or FIFO that is already there (``/dev/null``, a named pipe) is written to as it is;
   a symlink is still refused.
+* :func:`move_into` — the same as :func:`write_atomic` for a finished file (a converted checkpoint)
+  renamed onto such a path.
 """
 
 from __future__ import annotations
@@ -191,4 +193,20 @@ def write_output(path: str | os.PathLike[str], text: str) -> Path:
             handle.write(text.encode("utf-8"))
     finally:
         os.close(fd)
+    return target
+
+
+def move_into(produced: str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
+    """Rename the finished file ``produced`` (in the same folder as ``path``) onto a path the user named
+    (``msmigrate convert-weights -o``): ``path`` must be absent or a regular file — a symlink, FIFO,
+    device or folder there is refused (:class:`UnsafePath`), never written through."""
+    target = Path(path)
+    _check_name(target.name)
+    try:
+        existing = os.stat(target, follow_symlinks=False)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        raise UnsafePath(errno.EEXIST, "not a regular file", str(target))
+    os.replace(produced, target)
     return target
