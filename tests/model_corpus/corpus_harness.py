@@ -292,18 +292,37 @@ def _train_difference(torch_file: Path, ms_file: Path) -> str | None:
     return None
 
 
-def _ms_outcome(
-    case: Case, mode: str, entry: dict, torch_out: Path, ms_out: Path, roots: list[Path]
-) -> Outcome:
+def left_behind(record: FixRecord, where: str) -> str:
+    """What the fix summary says about the torch import the run failed on (``where``: ``path:line``): the
+    leftover on that line with its reason, and for an import of torch the first use it is kept for."""
+    rel, _, line = where.rpartition(":")
+    entry = next((e for e in record.summary.get("files", []) if e["path"] == rel), None)
+    if entry is None or not line.isdigit():
+        return f"{where}: the fix summary has no such file"
+    left = entry["leftovers"]
+    at = [x for x in left if x["line"] == int(line)]
+    if not at:
+        return f"{where}: torch imported, yet the fix summary lists no leftover on that line"
+    said = f"{where} {at[0]['kind']} {at[0]['text']}: {at[0]['reason']}"
+    uses = [x for x in left if x["kind"] != "import" and x["line"] in at[0]["used_on"]]
+    if uses:
+        said += f"; first use left: line {uses[0]['line']} {uses[0]['text']}: {uses[0]['reason']}"
+    return said
+
+
+def _ms_outcome(case: Case, mode: str, entry: dict, record: FixRecord, folders: tuple[Path, Path],
+                roots: list[Path]) -> Outcome:
+    torch_out, ms_out = folders
+
     def done(stage: str, detail: str = "") -> Outcome:
         return Outcome(case.id, case.package, mode, stage, _clean(detail, roots))
 
     stage, error = entry.get("stage", "crash"), entry.get("error", "")
+    if BLOCKED in error:
+        at = "" if stage == "import" else f" (at {stage})"
+        return done("import_torch_left", left_behind(record, entry.get("where", "")) + at)
     if entry.get("where"):
         error = f"{error} [{entry['where']}]"
-    if BLOCKED in error:
-        where = "" if stage == "import" else f" (at {stage})"
-        return done("import_torch_left", error.replace(f" ({BLOCKED})", "") + where)
     if stage == "import":
         return done("import_error", error)
     if stage != "ran":
@@ -370,9 +389,8 @@ def run_corpus(cases: Iterable[Case] = CASES, work: Path | None = None) -> Corpu
                 )
             else:
                 result.outcomes.append(
-                    _ms_outcome(
-                        case, mode, ms_runs.get(case.id, {}), folder / "torch", folder / f"ms-{mode}", roots
-                    )
+                    _ms_outcome(case, mode, ms_runs.get(case.id, {}), record,
+                                (folder / "torch", folder / f"ms-{mode}"), roots)
                 )
     return result
 

@@ -47,6 +47,7 @@ class Leftover:
     text: str  # the dotted name, the import's module, or the source of a dynamic access
     foreign: bool = False  # a torch-only module of another package (``einops.layers.torch``) or its names
     binds: tuple[str, ...] = field(default=())  # an import: the names it binds
+    root: str = ""  # a use: the name bound by a torch import it starts from
 
     def covered_by(self, finding: Finding) -> bool:
         """Whether ``finding`` speaks for this place (their ranges overlap)."""
@@ -126,8 +127,8 @@ def torch_leftovers(tree: ast.AST, columns: ColumnMap) -> list[Leftover]:
     found: list[Leftover] = []
 
     def add(node: ast.AST, kind: LeftoverKind, text: str, foreign: bool = False,
-            binds: tuple[str, ...] = ()) -> None:
-        found.append(Leftover(*columns.node_range(node), kind, text, foreign, binds))
+            binds: tuple[str, ...] = (), root: str = "") -> None:
+        found.append(Leftover(*columns.node_range(node), kind, text, foreign, binds, root))
 
     dynamic_args: set[int] = set()  # the torch module of a dynamic access (reported with the access)
     stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
@@ -141,7 +142,7 @@ def torch_leftovers(tree: ast.AST, columns: ColumnMap) -> list[Leftover]:
             root = text.split(".")[0] if text else None
             if root in bound and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)):
                 kind = LeftoverKind.VERSION if text.endswith(".__version__") else LeftoverKind.NAME
-                add(node, kind, text, _foreign(bound[root]))
+                add(node, kind, text, _foreign(bound[root]), root=root)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if is_torch_module(alias.name):
@@ -155,7 +156,7 @@ def torch_leftovers(tree: ast.AST, columns: ColumnMap) -> list[Leftover]:
             if callee in _DYNAMIC_BUILTINS and len(node.args) >= 2:
                 target = _dotted(node.args[0])
                 if target is not None and target.split(".")[0] in bound:
-                    add(node, LeftoverKind.DYNAMIC, ast.unparse(node))
+                    add(node, LeftoverKind.DYNAMIC, ast.unparse(node), root=target.split(".")[0])
                     dynamic_args.add(id(node.args[0]))
             elif callee in _IMPORTERS and node.args and isinstance(node.args[0], ast.Constant):
                 value = node.args[0].value
@@ -163,9 +164,11 @@ def torch_leftovers(tree: ast.AST, columns: ColumnMap) -> list[Leftover]:
                     add(node, LeftoverKind.DYNAMIC, ast.unparse(node))
         for annotation in _annotations(node):
             for constant in ast.walk(annotation):
-                if (isinstance(constant, ast.Constant) and isinstance(constant.value, str)
-                        and _names_in(constant.value) & (set(bound) | TORCH_ROOTS)):
-                    add(constant, LeftoverKind.STRING, constant.value)
+                if not (isinstance(constant, ast.Constant) and isinstance(constant.value, str)):
+                    continue
+                named = sorted(_names_in(constant.value) & (set(bound) | TORCH_ROOTS))
+                if named:
+                    add(constant, LeftoverKind.STRING, constant.value, root=named[0])
     found.sort(key=lambda x: (x.line, x.column, x.kind.value))
     return found
 

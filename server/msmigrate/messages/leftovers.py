@@ -32,6 +32,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "kept: torch is still used on lines {lines}",
         "保留：第 {lines} 行仍在使用 torch",
     ),
+    "leftover.reason.import_one": (
+        "kept: torch is still used on line {lines}",
+        "保留：第 {lines} 行仍在使用 torch",
+    ),
     "leftover.reason.import_unused": (
         "kept: nothing rewrote the import",
         "保留：没有修复移除该导入",
