@@ -45,8 +45,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "已不再依赖 torch 的文件：{free} / {total}",
     ),
     "fix.cli.torch_left": (
-        "Torch is left in {files} files ({count} places), with why each was not rewritten:",
-        "仍有 {files} 个文件依赖 torch（共 {count} 处），以及每处未被改写的原因：",
+        "Torch is still used in these files ({count} places), with why each was not rewritten:",
+        "以下文件仍在使用 torch（共 {count} 处），以及每处未被改写的原因：",
     ),
     "fix.cli.leftover": (
         "  {path}:{line}:{column} {text}: {reason}",

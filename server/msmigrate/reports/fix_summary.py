@@ -61,7 +61,7 @@ def summary_lines(result: ProjectFix, lang: str = "en") -> list[str]:
     with_torch = result.with_torch_left()
     if with_torch:
         places = [(r.rel, x) for r in with_torch for x in r.leftovers]
-        say(t("fix.cli.torch_left", lang, files=len(with_torch), count=len(places)))
+        say(t("fix.cli.torch_left", lang, count=len(places)))
         for rel, x in places[:MAX_LISTED]:
             spot = x.leftover
             say(t("fix.cli.leftover", lang, path=rel, line=spot.line, column=spot.column,
