@@ -115,17 +115,18 @@ def install() -> Installed:
 # --- projects and inputs ----------------------------------------------------------------------------------
 
 
-def make_project(case: Case, installed: Installed, dest: Path) -> Path:
-    """Copy the case's files into ``dest`` with the stand-ins of their top-level folders; every folder on the
-    way gets an empty ``__init__.py`` unless one was copied."""
+def make_project(case: Case | Iterable[Case], installed: Installed, dest: Path) -> Path:
+    """Copy the case's files (of several cases: all their files) into ``dest`` with the stand-ins of their
+    top-level folders; every folder on the way gets an empty ``__init__.py`` unless one was copied."""
+    files = sorted({rel for c in ([case] if isinstance(case, Case) else case) for rel in c.files})
     dest.mkdir(parents=True, exist_ok=True)
     written: set[str] = set()
-    for rel in case.files:
+    for rel in files:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(installed.models / rel, target)
         written.add(rel)
-    for top in sorted({rel.split("/")[0] for rel in case.files}):
+    for top in sorted({rel.split("/")[0] for rel in files}):
         for rel, text in STAND_INS.get(top, {}).items():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             (dest / rel).write_text(text, encoding="utf-8")
@@ -157,6 +158,7 @@ def make_inputs(case: Case) -> dict[str, np.ndarray]:
 @dataclass(slots=True)
 class FixRecord:
     summary: dict[str, Any] = field(default_factory=dict)  # ``msmigrate fix --json``
+    text: list[str] = field(default_factory=list)  # the summary ``msmigrate fix`` prints
     error: str | None = None  # the first file msmigrate could not fix, or what it raised
 
     def file_error(self, rel: str) -> str:
@@ -167,12 +169,13 @@ class FixRecord:
 def fix_project(project: Path, unsafe: bool) -> FixRecord:
     """``msmigrate fix PROJECT [--unsafe-fixes] --device CPU --mindspore-version 2.6`` (in this process)."""
     from msmigrate.fixes.project import FileStatus, FixOptions, fix_paths
+    from msmigrate.reports.fix_summary import summary_lines
 
     try:
         result = fix_paths([str(project)], FixOptions(mindspore_version=TABLE, unsafe=unsafe, device=DEVICE))
     except Exception as exc:  # noqa: BLE001 - a failure of the fix is the case's outcome
         return FixRecord(error=f"{type(exc).__name__}: {exc}")
-    record = FixRecord(result.to_json("en"))
+    record = FixRecord(result.to_json("en"), summary_lines(result, "en"))
     for f in result.files:
         if f.status in (FileStatus.ERROR, FileStatus.SYNTAX_ERROR, FileStatus.READ_ONLY):
             record.error = f"{f.rel}: {f.status.value} {record.file_error(f.rel)}".strip()
