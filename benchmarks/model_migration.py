@@ -96,7 +96,7 @@ def _left(result: harness.CorpusResult) -> dict[tuple[str, str], set[str]]:
         for entry in record.summary.get("files", []):
             for x in entry["leftovers"]:
                 if x["kind"] != "import" or x["rule"]:
-                    name = x["text"] if x["kind"] in ("name", "import", "version") else x["kind"]
+                    name = _cell(x["text"], 70) if x["kind"] != "string" else f'"{_cell(x["text"], 60)}"'
                     found[(x["rule"] or "", name)].add(entry["path"])
     return found
 
