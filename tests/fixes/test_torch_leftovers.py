@@ -52,6 +52,18 @@ def test_every_form_of_torch_left_is_found() -> None:
     ]
 
 
+def test_uses_in_every_kind_of_block_are_found() -> None:
+    """Only the statements whose text names torch are walked: decorators, case patterns, handlers and
+    the headers of long functions count."""
+    body = "".join(f"    x{i} = x{i - 1} + 1\n" for i in range(1, 15))
+    source = ("import torch\nmatch x:\n    case torch.Tensor():\n        y = torch.abs(x)\n    case _:\n"
+              "        pass\ntry:\n    pass\nexcept torch.cuda.OutOfMemoryError:\n    z = 1\n"
+              f"@torch.no_grad()\ndef f(x0) -> 'torch.Tensor':\n{body}    return torch.relu(x14)\n")
+    assert [(line, text) for line, _col, _kind, text in _leftovers(source)] == [
+        (1, "torch"), (3, "torch.Tensor"), (4, "torch.abs"), (9, "torch.cuda.OutOfMemoryError"),
+        (11, "torch.no_grad"), (12, "torch.Tensor"), (27, "torch.relu")]
+
+
 def test_names_prose_and_other_packages_are_not_torch() -> None:
     source = ('"""Uses torch.nn."""\nimport numpy as np\nfrom mindspore import nn\n'
               'x = np.zeros(3)  # torch.zeros\ny = nn.Dense(2, 2)\nz = "torch"\n')

@@ -12,7 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from msmigrate.analysis.leftovers import RULE, Leftover, LeftoverKind, torch_bindings, torch_leftovers
+from msmigrate.analysis.leftovers import (
+    RULE,
+    CoveringIndex,
+    Leftover,
+    LeftoverKind,
+    torch_bindings,
+    torch_leftovers,
+)
 from msmigrate.fixes.safety import is_safe
 from msmigrate.i18n import t
 from msmigrate.model.finding import Finding, FindingCategory
@@ -71,7 +78,8 @@ def file_leftovers(tree: ast.Module, source: str, path: str, findings: list[Find
     leftovers = torch_leftovers(tree, ColumnMap(split_lines(source), source.isascii()))
     if not leftovers:
         return []
-    speaking = {id(x): _speaking(x, findings) for x in leftovers}
+    index = CoveringIndex(findings)
+    speaking = {id(x): _speaking(x, index) for x in leftovers}
     chosen = [f for f in speaking.values() if f is not None]
     offered: dict[int, list[Fix]] = {}
     for finding, fix in fixes_by_finding(source, path, chosen, kb, device=device) if with_fixes else ():
@@ -101,9 +109,9 @@ def file_leftovers(tree: ast.Module, source: str, path: str, findings: list[Find
     return out
 
 
-def _speaking(leftover: Leftover, findings: list[Finding]) -> Finding | None:
+def _speaking(leftover: Leftover, index: CoveringIndex) -> Finding | None:
     """The finding covering the leftover, the narrowest first."""
-    covering = [f for f in findings if leftover.covered_by(f)]
+    covering = index.covering(leftover)
     return min(covering, key=lambda f: (f.end_line - f.line, f.end_column - f.column), default=None)
 
 
