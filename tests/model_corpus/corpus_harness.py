@@ -6,7 +6,8 @@ a cache outside the repository, ``--no-deps``) into a temporary project; the tor
 that copy (seed 0), saves its state dict and its eval-mode output on the case's inputs (and, with a loss,
 the loss and the weights after one SGD step). The project is fixed twice, safe fixes only and with
 ``--unsafe-fixes`` (``--device CPU``, the 2.6 table); each fixed copy runs in a fresh MindSpore process where
-torch cannot be imported: import, build, weights converted and loaded, forward in eval mode, compared at
+torch cannot be imported: import, build, weights converted (``msmigrate convert-weights``) and loaded,
+forward in eval mode, compared at
 rtol=atol=1e-4 (then the training step). The outcome of a case and mode is the first stage that failed:
 
 ``fix`` (msmigrate fix failed on a file) · ``import_torch_left`` (the fixed code still imports torch) ·

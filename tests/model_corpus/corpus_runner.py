@@ -4,10 +4,10 @@ Usage: ``python corpus_runner.py torch|mindspore JOBS.json LOG.jsonl``. Each job
 original copy for torch, a fixed copy for MindSpore), the module, the constructor expression and the call
 (the harness's own strings, never user code), the inputs file and the output folder. With ``mindspore``,
 ``torch`` cannot be imported (the conversion suite's meta-path blocker), so a fixed file that still needs
-torch fails as it would for a user. Per job: import → build → (MindSpore) weights converted from the torch
-state dict and loaded → forward in eval mode → (with a loss) one SGD step in training mode. The stage each
-job reached and the error that stopped it are appended to the log as soon as it finishes; a job that kills
-the interpreter leaves only its ``started`` line (the harness restarts after it).
+torch fails as it would for a user. Per job: import → build → (MindSpore) the torch state dict converted
+by ``msmigrate convert-weights`` and loaded → forward in eval mode → (with a loss) one SGD step in training
+mode. The stage each job reached and the error that stopped it are appended to the log as soon as it
+finishes; a job that kills the interpreter leaves only its ``started`` line (the harness restarts after it).
 """
 
 from __future__ import annotations
@@ -134,11 +134,11 @@ def run_mindspore(job: dict) -> dict:
     ckpt = out / "converted.ckpt"
 
     def load() -> dict:
-        report = convert_weights(Path(job["state"]), Path(module.__file__), job["expr"], ckpt)
+        report = convert_weights(Path(job["state"]), Path(module.__file__), job["expr"], ckpt, job["deps"])
         if report["failures"]:
             raise ValueError("; ".join(report["failures"]))
         not_loaded, _unused = mindspore.load_param_into_net(model, mindspore.load_checkpoint(str(ckpt)))
-        missing = sorted(set(not_loaded) - set(report["unmatched"]))
+        missing = sorted(set(not_loaded) - set(report["kept"]))
         if missing:
             raise ValueError(f"parameters not loaded: {', '.join(missing[:5])}")
         return report
@@ -155,7 +155,7 @@ def run_mindspore(job: dict) -> dict:
     np.savez(out / "outputs.npz", *_stage("forward_error", forward))
     if job.get("loss"):
         _stage("train_error", lambda: _train_mindspore(job, model, inputs, report["mapped"], out))
-    return {"stage": "ran", "unmatched": report["unmatched"]}
+    return {"stage": "ran", "kept": report["kept"]}
 
 
 def _train_mindspore(job: dict, model, inputs: dict, mapped: dict[str, str], out: Path) -> None:  # noqa: ANN001
@@ -193,8 +193,8 @@ def _project_line(exc: BaseException, project: str) -> str:
 def main() -> int:
     fw, jobs_path, log_path = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     sys.path.insert(0, str(HERE))
-    for folder in json.loads(jobs_path.read_text(encoding="utf-8")).get("deps", []):
-        sys.path.append(folder)
+    deps = json.loads(jobs_path.read_text(encoding="utf-8")).get("deps", [])
+    sys.path.extend(deps)
     if fw == "mindspore":
         sys.meta_path.insert(0, _NoTorch())
         import mindspore
@@ -213,6 +213,7 @@ def main() -> int:
             log.write(json.dumps({"id": job["id"], "started": True}) + "\n")
             log.flush()
             sys.path.insert(0, job["project"])
+            job["deps"] = deps
             outcome: dict = {"id": job["id"]}
             signal.alarm(TIMEOUT_S)
             try:

@@ -117,3 +117,75 @@ def test_the_sample_reaches_its_pinned_outcomes(tmp_path: Path) -> None:
     for (case, mode), (stage, detail) in got.items():
         if stage == "import_torch_left":  # the summary lists the leftover the run failed on, with a reason
             assert "lists no leftover" not in detail and "no such file" not in detail, (case, mode, detail)
+
+
+TINY_TORCH = '''\
+import torch
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 3)
+        self.bn = torch.nn.BatchNorm1d(3)
+
+    def forward(self, x):
+        return torch.tanh(self.bn(self.fc(x)))
+
+
+def loss_of(out):
+    return (out ** 2).mean()
+'''
+TINY_MINDSPORE = '''\
+import mindspore
+
+
+class Net(mindspore.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = mindspore.mint.nn.Linear(4, 3)
+        self.bn = mindspore.nn.BatchNorm1d(3)
+
+    def construct(self, x):
+        return mindspore.mint.tanh(self.bn(self.fc(x))){shift}
+
+
+def loss_of(out):
+    return (out ** 2).mean()
+'''
+
+
+@needs_frameworks
+def test_the_runs_compare_outputs_and_a_training_step_with_converted_weights(tmp_path: Path) -> None:
+    """The harness's own check, on a model pair written here: the MindSpore run takes the torch weights
+    through msmigrate convert-weights (BatchNorm renamed), matches the output and the SGD step, and a
+    forward that differs by 0.01 is a mismatch."""
+    installed = harness.install()
+    projects = {"torch": TINY_TORCH, "good": TINY_MINDSPORE.format(shift=""),
+                "shifted": TINY_MINDSPORE.format(shift=" + 0.01")}
+    jobs = {}
+    for name, source in projects.items():
+        (tmp_path / name / "tiny").mkdir(parents=True)
+        (tmp_path / name / "tiny" / "__init__.py").touch()
+        (tmp_path / name / "tiny" / "model.py").write_text(source, encoding="utf-8")
+        (tmp_path / f"out-{name}").mkdir()
+        jobs[name] = {"id": name, "project": str(tmp_path / name), "module": "tiny.model", "expr": "Net()",
+                      "call": "model(x0)", "loss": ["tiny.model", "loss_of(out)"],
+                      "inputs": str(tmp_path / "inputs.npz"), "out": str(tmp_path / f"out-{name}")}
+    inputs = harness.np.linspace(-1, 1, 20, dtype="float32").reshape(5, 4)
+    harness.np.savez(tmp_path / "inputs.npz", x0=inputs)
+    torch_runs = harness.run_jobs("torch", [jobs["torch"]], installed, tmp_path)
+    assert torch_runs["torch"]["stage"] == "pass"
+    state = str(tmp_path / "out-torch" / "state.pt")
+    runs = harness.run_jobs("mindspore", [{**jobs[n], "state": state} for n in ("good", "shifted")],
+                            installed, tmp_path)
+    assert {n: (r["stage"], r.get("error")) for n, r in runs.items()} == {"good": ("ran", None),
+                                                                        "shifted": ("ran", None)}
+    expected = harness._arrays(tmp_path / "out-torch" / "outputs.npz")
+    assert harness.compare(expected, harness._arrays(tmp_path / "out-good" / "outputs.npz")) is None
+    step = tmp_path / "out-torch" / "train.npz", tmp_path / "out-good" / "train.npz"
+    assert harness._train_difference(*step) is None
+    trained = harness.np.load(tmp_path / "out-good" / "train.npz")
+    assert sorted(trained.files) == ["loss", "p:bn.bias", "p:bn.weight", "p:fc.bias", "p:fc.weight"]
+    shifted = harness.compare(expected, harness._arrays(tmp_path / "out-shifted" / "outputs.npz"))
+    assert shifted is not None and shifted.startswith("output 0: max abs difference 0.01")
