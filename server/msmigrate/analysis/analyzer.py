@@ -24,6 +24,7 @@ from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, verdict_cache
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
+from msmigrate.analysis.leftovers import leftover_findings, torch_leftovers, uncovered
 from msmigrate.analysis.options import OFF, AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
 from msmigrate.analysis.possible import JediOracle, arguments_fit, excluded
@@ -153,6 +154,7 @@ def analyze_parsed(
     ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns,
                           cancel=cancel)
     extra: list[Finding] = []
+    found_usages = list(usages)  # a checker may fold an API finding into its own (MSM501: the nn.Module base)
     if options.run_checkers:
         for checker in rule_checkers():
             cancel.check()
@@ -160,6 +162,9 @@ def analyze_parsed(
                 extra.extend(f for f in checker(ctx) if isinstance(f, Finding))
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
+    if options.run_checkers:  # torch left that no finding speaks for: MSM104
+        left = uncovered(torch_leftovers(parsed.tree, columns), [*found_usages, *usages, *extra])
+        extra.extend(leftover_findings(left))
     for finding in usages:
         check()
         if is_api_finding(finding):

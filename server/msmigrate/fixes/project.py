@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.parse import SourceError, decode, source_encoding
+from msmigrate.fixes.leftover_reasons import FileLeftover, file_leftovers, torch_left
 from msmigrate.fixes.safety import is_safe
 from msmigrate.model.finding import Finding, FindingCategory, Severity
-from msmigrate.scan.model import USAGE_CATEGORIES, convertible_rate
+from msmigrate.scan.model import convertible_rate
 from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
 
 if TYPE_CHECKING:
@@ -73,6 +74,7 @@ class FileFix:
     usages_before: int = 0
     usages_after: int = 0
     remaining: list[Finding] = field(default_factory=list)  # findings of the fixed text
+    leftovers: list[FileLeftover] = field(default_factory=list)  # torch left in the fixed text, with why
     unsafe_skipped: int = 0  # fixes not applied because they are unsafe (first pass)
     diff: str = ""
     error_key: str | None = None
@@ -81,6 +83,11 @@ class FileFix:
     @property
     def changed(self) -> bool:
         return bool(self.applied)
+
+    @property
+    def torch_free(self) -> bool:
+        """Converted: nothing of torch is left in the (fixed) file."""
+        return self.status not in (FileStatus.ERROR, FileStatus.SYNTAX_ERROR) and not self.leftovers
 
 
 @dataclass(slots=True)
@@ -113,6 +120,15 @@ class ProjectFix:
         counts = Counter(x.category.value for f in self.files for x in f.remaining)
         return {c.value: counts[c.value] for c in FindingCategory if counts[c.value]}
 
+    def with_torch_left(self) -> list[FileFix]:
+        """The files that still need torch (each leftover has its line and reason)."""
+        return [f for f in self.files if f.leftovers]
+
+    @property
+    def nothing_left(self) -> bool:
+        """No finding and nothing of torch left in any file."""
+        return not any(f.remaining or f.leftovers for f in self.files)
+
     def needing_a_person(self) -> list[tuple[str, Finding]]:
         return [(f.rel, x) for f in self.files for x in f.remaining if x.severity.rank >= NEEDS_A_PERSON.rank]
 
@@ -135,6 +151,8 @@ class ProjectFix:
             "conversion_rate": convertible_rate(self.converted, self.usages_before),
             "left_by_category": self.left_by_category(),
             "unsafe_skipped": sum(f.unsafe_skipped for f in self.files),
+            "files_torch_free": sum(1 for f in self.files if f.torch_free),
+            "files_with_torch_left": len(self.with_torch_left()),
             "files": [
                 {
                     "path": f.rel,
@@ -143,6 +161,8 @@ class ProjectFix:
                     "usages_before": f.usages_before,
                     "usages_after": f.usages_after,
                     "error": t(f.error_key, lang, **f.error_args) if f.error_key else None,
+                    "torch_free": f.torch_free,
+                    "leftovers": [x.to_dict(lang) for x in f.leftovers],
                     "remaining": [x.to_dict(lang) for x in f.remaining],
                 }
                 for f in self.files
@@ -164,7 +184,7 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     except SourceError as exc:
         return None, FileFix(rel, FileStatus.ERROR, error_key=exc.key, error_args=dict(exc.args_))
     try:
-        ast.parse(text)
+        tree = ast.parse(text)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or "?"
         return None, FileFix(rel, FileStatus.SYNTAX_ERROR, error_key="fix.error.syntax",
@@ -182,10 +202,14 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
 
     new_text, applied = fix_all(text, rel, kb, analysis_options, before, accept, options.device, compat)
     after = analyze_source(new_text, rel, kb, analysis_options).findings if applied else before
+    left = file_leftovers(ast.parse(new_text) if applied else tree, new_text, rel, after, kb, options.unsafe,
+                          options.device)
+    left_before = file_leftovers(tree, text, rel, before, kb, options.unsafe, with_fixes=False) if applied \
+        else left
     record = FileFix(
         rel, FileStatus.UNCHANGED, applied,
-        usages_before=_usages(before), usages_after=_usages(after), remaining=after,
-        unsafe_skipped=len(unsafe_skipped),
+        usages_before=torch_left(before, left_before), usages_after=torch_left(after, left), remaining=after,
+        leftovers=left, unsafe_skipped=len(unsafe_skipped),
     )
     if not applied or new_text == text:
         record.applied = []
@@ -202,10 +226,6 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     return new_data, record
 
 
-def _usages(findings: list[Finding]) -> int:
-    return sum(1 for f in findings if f.category in USAGE_CATEGORIES)
-
-
 def unified_diff(old: str, new: str, rel: str) -> str:
     lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                  fromfile=f"a/{rel}", tofile=f"b/{rel}")
@@ -213,7 +233,8 @@ def unified_diff(old: str, new: str, rel: str) -> str:
 
 
 def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix:
-    """Fix every Python file under ``paths``. Raises ``FileNotFoundError`` and ``ConfigError`` like a scan."""
+    """Fix every Python file under ``paths``. Raises ``FileNotFoundError`` and ``ConfigError`` like a scan,
+    ``KnowledgeBaseError`` when the knowledge base is missing or damaged."""
     from msmigrate.analysis.options import AnalysisOptions
     from msmigrate.fixes.project_helper import HelperModule, project_compat
     from msmigrate.knowledge.base import get_knowledge_base
@@ -224,7 +245,7 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
     options = options or FixOptions()
     scan_options = prepare_options(paths, ScanOptions(mindspore_version=options.mindspore_version,
                                                       exclude=options.exclude))
-    kb = get_knowledge_base(scan_options.mindspore_version)
+    kb = get_knowledge_base(scan_options.mindspore_version).require()  # KnowledgeBaseError: stop here
     analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False)
     found = discover(paths, scan_options.include, scan_options.exclude, scan_options.respect_gitignore)
     compat_module = project_compat(found.root, load_project_config(found.root))
