@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from msmigrate.knowledge.base import get_knowledge_base
@@ -64,7 +65,38 @@ BODIES: dict[str, tuple[str, dict[str, str]] | None] = {
         "MSM703",
         {"method": "cells_and_names"},
     ),
+    "a, b = x.chunk(2, dim=1)\nreturn a": (
+        "MSM704",
+        {
+            "method": "chunk",
+            "error": "Kernel select failed",
+            "alternative": "x.chunk(chunks, dim) with dim positional",
+        },
+    ),
+    "return x.cumsum(dim=1)": (
+        "MSM704",
+        {
+            "method": "cumsum",
+            "error": "Kernel select failed",
+            "alternative": "x.cumsum(dim) with dim positional",
+        },
+    ),
+    "return x.sort(dim=1)[0]": (
+        "MSM704",
+        {"method": "sort", "error": "Kernel select failed", "alternative": "x.sort(dim) with dim positional"},
+    ),
+    "return x.std(dim=1)": ("MSM704", {"method": "std", "error": "Kernel select failed"}),
+    "return x.reshape(1, 2, 3).transpose(1, 2)": (
+        "MSM704",
+        {
+            "method": "transpose",
+            "error": "the number of axes must be equal to the dimension of Tensor",
+            "alternative": "x.swapaxes(dim0, dim1)",
+        },
+    ),
     # what compiles: left alone
+    "a, b = x.chunk(2, 1)\nreturn a": None,
+    "return x.reshape(1, 2, 3).swapaxes(1, 2)": None,
     "for c in self.ls:\n    x = c(x)\nreturn x": None,
     "assert x.ndim == 2, 'bad'\nreturn self.a(x)": None,
     "if x.shape[0] < 0:\n    raise ValueError(f'bad {x.shape}')\nreturn self.a(x)": None,
@@ -202,12 +234,70 @@ print("RESULT " + json.dumps(out))
 """
 
 # MSM703's message depends on the sub-cells ("Unsupported element type[unknown] …", "Cannot join the return
-# values of different branches …"): only the failure is expected
+# values of different branches …"), MSM704's first line is a separator ("Kernel select failed" follows):
+# only the failure is expected
 EXPECTED_MESSAGE = {
     "MSM701": "Unsupported {kind} '{node}'",
     "MSM702": "Only support jit_class instance",
     "MSM703": "",
+    "MSM704": "",
 }
+
+
+# MSM704's forms: each runs in PyNative; the alternative the message names gives that result in GRAPH_MODE
+ALTERNATIVES = {
+    "a, b = x.chunk(2, dim=1)\nreturn a": "a, b = x.chunk(2, 1)\nreturn a",
+    "return x.cumsum(dim=1)": "return x.cumsum(1)",
+    "return x.sort(dim=1)[0]": "return x.sort(1)[0]",
+    "return x.reshape(1, 2, 3).transpose(1, 2)": "return x.reshape(1, 2, 3).swapaxes(1, 2)",
+    "return x.std(dim=1)": None,
+}
+
+PYNATIVE_PROBE = """
+import importlib.util, json, sys
+import numpy as np
+import mindspore as ms
+ms.set_context(mode=ms.GRAPH_MODE if sys.argv[1] == "graph" else ms.PYNATIVE_MODE)
+ms.runtime.launch_blocking()
+out = {}
+x = ms.Tensor(np.random.default_rng(0).standard_normal((2, 3)).astype(np.float32))
+for i, path in enumerate(sys.argv[2:]):
+    spec = importlib.util.spec_from_file_location(f"alt{i}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"alt{i}"] = module
+    spec.loader.exec_module(module)
+    out[path] = module.Net()(x).asnumpy().tolist()
+print("RESULT " + json.dumps(out))
+"""
+
+
+def _results(tmp_path, mode: str, bodies: dict[str, str]) -> dict[str, list]:
+    files = {}
+    for index, body in enumerate(bodies):
+        path = tmp_path / f"{mode}{index}.py"
+        path.write_text(_ms_source(body), encoding="utf-8")
+        files[str(path)] = body
+    run = subprocess.run(
+        [sys.executable, "-c", PYNATIVE_PROBE, mode, *files],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=tmp_path,
+    )
+    line = next((line for line in run.stdout.splitlines() if line.startswith("RESULT ")), None)
+    assert line is not None, run.stderr[-2000:]
+    return {files[path]: value for path, value in json.loads(line.removeprefix("RESULT ")).items()}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, reason="needs mindspore")
+def test_msm704_forms_run_in_pynative_and_their_alternatives_give_that_in_graph_mode(tmp_path) -> None:
+    pynative = _results(tmp_path, "pynative", ALTERNATIVES)
+    assert set(pynative) == set(ALTERNATIVES)  # every flagged form runs in PyNative mode
+    alternatives = {alt: body for body, alt in ALTERNATIVES.items() if alt}
+    graph = _results(tmp_path, "graph", alternatives)
+    for alt, body in alternatives.items():
+        np.testing.assert_allclose(graph[alt], pynative[body], rtol=1e-6, atol=1e-6, err_msg=body)
 
 
 @pytest.mark.slow

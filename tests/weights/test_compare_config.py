@@ -37,6 +37,7 @@ name = "tiny"
 torch = "t.py:Net()"
 mindspore = "m.py:Net()"
 inputs = [{shape = [2, 7], dtype = "int64", low = 0, high = 10}]
+kwargs = {return_all = false}
 """
 
 
@@ -64,6 +65,12 @@ def test_specs_from_pyproject(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()  # the configuration is found from a subfolder up
     chosen = select_specs(["tiny"], None, None, None, [], mode="pynative", cwd=tmp_path / "sub")
     assert [(s.name, s.modes) for s in chosen] == [("tiny", ("pynative",))]
+    assert chosen[0].kwargs == {"return_all": False}
+    chosen = select_specs(["tiny"], None, None, None, [], cwd=tmp_path, kwargs=["scale=0.5", "tag='x'"])
+    assert chosen[0].kwargs == {"return_all": False, "scale": 0.5, "tag": "x"}
+    with pytest.raises(WeightsError) as raised:
+        select_specs(["tiny"], None, None, None, [], cwd=tmp_path, kwargs=["scale=open('x')"])
+    assert raised.value.fields["where"] == "--kwarg"
     with pytest.raises(WeightsError) as raised:
         select_specs(["nope"], None, None, None, [], cwd=tmp_path)
     assert (raised.value.key, raised.value.fields["names"]) == (
@@ -191,3 +198,20 @@ def test_verdict_and_exit_code() -> None:
         ModeResult("graph", error=("weights.error.timeout", {"side": "mindspore", "seconds": "9"}))
     )
     assert (report.status, report.exit_code) == ("error", 2)
+
+
+def test_the_tolerance_scales_with_the_tensor() -> None:
+    import numpy as np
+
+    from msmigrate.compare.worker_numbers import compare_all, compare_pair
+
+    t = np.array([100.0, 0.001, -50.0])
+    # 5e-3 off next to values of 100: float32 rounding of a sum, within 1e-4 · 100 + 1e-4
+    assert compare_pair(t, t + [0.0, 0.005, 0.0], 1e-4, 1e-4) == {
+        "status": "match", "reason": None, "max_abs": 0.005, "max_rel": 0.005 / 100.0, "detail": None}
+    assert compare_pair(t, t + [0.0, 0.02, 0.0], 1e-4, 1e-4)["status"] == "diverge"
+    assert compare_pair(np.array([1.0, np.nan]), np.array([1.0, 2.0]), 1e-4, 1e-4)["reason"] == "nan_inf"
+    assert compare_pair(np.ones((2, 3)), np.ones((3, 2)), 1e-4, 1e-4)["detail"] == "shape [2, 3] vs [3, 2]"
+    both = compare_all([(np.arange(3), "int64")], [(np.arange(3, dtype=np.int32), "int32")], 1e-4, 1e-4)
+    assert (both["status"], both["detail"]) == ("match", "dtype 0: int64 vs int32")
+    assert compare_all([(t, "float32")], [], 1e-4, 1e-4)["reason"] == "structure"

@@ -36,6 +36,7 @@ def _help(key: str) -> str:
     "--mindspore", "ms_model", metavar="FILE.py:EXPR", default=None, help=_help("compare.help.mindspore")
 )
 @click.option("--input", "inputs", multiple=True, metavar="SPEC", help=_help("compare.help.input"))
+@click.option("--kwarg", "kwargs", multiple=True, metavar="NAME=LITERAL", help=_help("compare.help.kwarg"))
 @click.option(
     "--checkpoint", type=click.Path(path_type=Path), default=None, help=_help("compare.help.checkpoint")
 )
@@ -56,6 +57,7 @@ def compare(
     torch_model: str | None,
     ms_model: str | None,
     inputs: tuple[str, ...],
+    kwargs: tuple[str, ...],
     checkpoint: Path | None,
     key: str | None,
     mode: str | None,
@@ -76,7 +78,8 @@ def compare(
     lang = lang or os.environ.get("MSMIGRATE_LANG")
     click.get_current_context().call_on_close(stop_workers_on_signals())
     try:
-        specs = select_specs(names, config, torch_model, ms_model, inputs, checkpoint, key, mode, rtol, atol)
+        specs = select_specs(names, config, torch_model, ms_model, inputs, checkpoint, key, mode, rtol, atol,
+                             kwargs=kwargs)
     except WeightsError as error:
         click.echo(t("weights.report.error", lang, message=t(error.key, lang, **error.fields)), err=True)
         sys.exit(2)

@@ -23,6 +23,7 @@ lr = 0.1
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -82,6 +83,7 @@ class CompareSpec:
     modes: tuple[str, ...] = MODES
     seed: int = 0
     base: Path = field(default_factory=Path.cwd)
+    kwargs: dict[str, Any] = field(default_factory=dict)  # constant keyword arguments of both forwards
 
 
 def _bad(where: str, detail: str) -> WeightsError:
@@ -165,6 +167,10 @@ def spec_from_table(table: Any, base: Path, index: int) -> CompareSpec:
         spec.modes = tuple(modes)
     if "seed" in table and type(table["seed"]) is int:
         spec.seed = table["seed"]
+    if "kwargs" in table:
+        if not isinstance(table["kwargs"], dict):
+            raise _bad(where, "kwargs is a table of constant keyword arguments")
+        spec.kwargs = dict(table["kwargs"])
     if "loss" in table:
         spec.loss = loss_spec(table["loss"], where)
     return spec
@@ -206,6 +212,17 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
+def cli_kwarg(text: str) -> tuple[str, Any]:
+    """``multimask_output=True``: a keyword argument of both models' forward, a Python literal."""
+    name, sep, value = text.partition("=")
+    try:
+        if not sep or not name.strip().isidentifier():
+            raise ValueError(text)
+        return name.strip(), ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError):
+        raise _bad("--kwarg", f"{text!r}: NAME=LITERAL, e.g. multimask_output=True") from None
+
+
 def select_specs(
     names: tuple[str, ...] | list[str],
     config: Path | None,
@@ -218,6 +235,7 @@ def select_specs(
     rtol: float | None = None,
     atol: float | None = None,
     cwd: Path | None = None,
+    kwargs: tuple[str, ...] | list[str] = (),
 ) -> list[CompareSpec]:
     """The comparisons the command line asks for: one from ``--torch/--mindspore/--input``, else the named
     (or all) tables of the configuration; flags given override the tables' values."""
@@ -249,7 +267,9 @@ def select_specs(
             specs = [known[n] for n in names]
         if not specs:
             raise WeightsError("compare.error.no_config", path=str(path))
+    extra = dict(cli_kwarg(text) for text in kwargs)
     for spec in specs:
+        spec.kwargs.update(extra)
         if checkpoint is not None:
             spec.checkpoint = (here / checkpoint).resolve()
         if key is not None:

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 _FRAME = re.compile(r"^# ?\d+ In file (?P<file>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, [\d~]+)?\s*$")
-GRAPH_RULES = ("MSM701", "MSM702", "MSM703")
+GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704")
+_UNSUPPORTED_OP = re.compile(r"Unsupported op \[(?P<op>\w+)\] on (?P<device>\w+)")
+MAX_FILES = 300  # files of the model's package searched for a kernel failure's call
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,10 @@ def frames(message: str) -> list[tuple[str, int, int]]:
 
 
 def first_line(message: str) -> str:
+    """The line that says what failed (a kernel failure's "Unsupported op [Chunk] on CPU, …" line)."""
+    unsupported = _UNSUPPORTED_OP.search(message)
+    if unsupported:
+        return next(raw.strip() for raw in message.splitlines() if unsupported.group(0) in raw)
     for raw in message.strip().splitlines():
         if raw.strip() and set(raw.strip()) != {"-"}:
             return raw.strip()
@@ -70,13 +76,41 @@ def _rule_at(path: Path, line: int, end_line: int) -> str | None:
     return None
 
 
-def place(reply: dict[str, Any]) -> GraphError:
+def _kernel_call(op: str, model_file: Path) -> tuple[Path, int, str] | None:
+    """A kernel failure names the operator, not the line: the MSM704 finding in the model's package whose
+    method the operator is (``Chunk`` ← ``x.chunk(…, dim=…)``)."""
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.rules.graph_mode import graph_findings
+    from msmigrate.weights.model_spec import import_root
+
+    root = import_root(model_file)[0]
+    files = [model_file, *(f for f in sorted(root.rglob("*.py")) if f != model_file)][:MAX_FILES]
+    for path in files:
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for finding in graph_findings(source, str(path), get_knowledge_base("auto")):
+            if finding.rule == "MSM704" and op.lower().startswith(finding.message_args["method"]):
+                return path, finding.line, source.splitlines()[finding.line - 1].strip()
+    return None
+
+
+def place(reply: dict[str, Any], model_file: Path | None = None) -> GraphError:
     """The graph error of a worker reply ``{"type", "message", "during"?}``, placed in the user's source."""
     message = str(reply.get("message", ""))
     error = GraphError(
         first_line(message), str(reply.get("type", "")), during=str(reply.get("during", "forward"))
     )
     found = frames(message)
+    unsupported = _UNSUPPORTED_OP.search(message)
+    if not found and unsupported and model_file is not None:
+        call = _kernel_call(unsupported["op"], model_file)
+        if call is not None:
+            path, line, source = call
+            return GraphError(
+                error.message, error.kind, str(path), line, line, source, "MSM704", error.during
+            )
     if not found:
         return error
     file, line, end = found[-1]

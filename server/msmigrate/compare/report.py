@@ -206,8 +206,10 @@ def _mode_lines(mode: ModeResult, lang: str | None, every_layer: bool) -> list[s
         first = mode.first_divergence
         diverging = sum(1 for r in mode.layers if r["status"] == "diverge")
         missing = sum(1 for r in mode.layers if r["status"] == "missing")
-        lines.append("    " + t("compare.report.layers", lang, count=len(mode.layers), diverging=diverging,
-                                missing=missing))
+        lines.append(
+            "    "
+            + t("compare.report.layers", lang, count=len(mode.layers), diverging=diverging, missing=missing)
+        )
         if first is not None:
             lines.append(
                 "    "

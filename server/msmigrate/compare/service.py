@@ -60,6 +60,7 @@ def _run_torch(
             "key": spec.key,
             "layers": layers,
             "inputs": [i.to_json() for i in spec.inputs],
+            "kwargs": spec.kwargs,
             "loss": None
             if loss is None
             else {"torch": loss.torch, "lr": loss.lr, "target": loss.target.to_json()},
@@ -100,6 +101,7 @@ def _run_mode(
         "checkpoint": str(checkpoint),
         "torch": torch_reply,
         "inputs": [i.to_json() for i in spec.inputs],
+        "kwargs": spec.kwargs,
         "rtol": spec.rtol,
         "atol": spec.atol,
         "layers": layers,
@@ -118,7 +120,7 @@ def _run_mode(
         return ModeResult(mode, error=(error.key, error.fields))
     result = ModeResult(mode, reply.get("outputs"), reply.get("layers", []), reply.get("training"))
     if reply.get("graph_error"):
-        result.graph_error = place(reply["graph_error"])
+        result.graph_error = place(reply["graph_error"], ms_model.file)
     return result
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from msmigrate.check.worker_compare import Leaf, compare_arrays, compare_outputs
 from msmigrate.compare.worker_common import build_loss, flatten
+from msmigrate.compare.worker_numbers import compare_all, compare_pair
 from msmigrate.weights.worker import WorkerError, exc_text, framework
 from msmigrate.weights.worker_model import build_cell, user_frame
 from msmigrate.weights.worker_write import ms_dtype
@@ -30,20 +30,8 @@ def _to_numpy(value: Any) -> tuple[Any, str]:
     return value.asnumpy(), dtype
 
 
-def _leaves(np: Any, saved: list[dict[str, Any]]) -> list[Leaf]:
-    return [Leaf(np.load(item["file"], allow_pickle=False), item["dtype"]) for item in saved]
-
-
-def _summary(cmp: Any) -> dict[str, Any]:
-    return {
-        "status": "match" if cmp.status == "pass" else "diverge",
-        "reason": cmp.reason,
-        "max_abs": cmp.max_abs_error,
-        "max_rel": cmp.max_rel_error,
-        "detail": "; ".join(cmp.details) or None,
-        "first_mismatch_output": cmp.first_mismatch_output,
-        "first_mismatch_index": cmp.first_mismatch_index,
-    }
+def _saved(np: Any, saved: list[dict[str, Any]]) -> list[tuple[Any, str]]:
+    return [(np.load(item["file"], allow_pickle=False), item["dtype"]) for item in saved]
 
 
 def _ms_name(name: str, prefixes: dict[str, str]) -> str:
@@ -93,8 +81,9 @@ def _layers(
             rows.append({**row, "status": "missing", "mindspore_class": None})
             continue
         cls, leaves = found
-        cmp = compare_outputs(_leaves(np, layer["leaves"]), [Leaf(a, d) for a, d in leaves], rtol, atol)
-        rows.append({**row, **_summary(cmp), "mindspore_class": cls})
+        rows.append(
+            {**row, **compare_all(_saved(np, layer["leaves"]), leaves, rtol, atol), "mindspore_class": cls}
+        )
     return rows
 
 
@@ -113,7 +102,7 @@ def _train_step(ms: Any, np: Any, cell: Any, inputs: list[Any], request: dict[st
     params = cell.trainable_params()
 
     def forward(*args: Any) -> Any:
-        return loss_fn(cell(*args[:-1]), args[-1])
+        return loss_fn(cell(*args[:-1], **request.get("kwargs", {})), args[-1])
 
     grad_fn = ms.value_and_grad(forward, None, params)
     if request["mode"] == "graph":
@@ -131,8 +120,13 @@ def _train_step(ms: Any, np: Any, cell: Any, inputs: list[Any], request: dict[st
             )
             continue
         expected = _to_layout(np, np.load(torch_file), item["layout"], item["shape"])
-        cmp = compare_arrays(expected, _to_numpy(grad)[0], rtol, atol)
-        rows.append({"mindspore": param.name, "torch": item["torch"], **_summary(cmp)})
+        rows.append(
+            {
+                "mindspore": param.name,
+                "torch": item["torch"],
+                **compare_pair(expected, _to_numpy(grad)[0], rtol, atol),
+            }
+        )
     ms.nn.SGD(params, learning_rate=loss["lr"])(grads)
     updated = []
     for param in params:
@@ -141,12 +135,17 @@ def _train_step(ms: Any, np: Any, cell: Any, inputs: list[Any], request: dict[st
         if torch_file is None:
             continue
         expected = _to_layout(np, np.load(torch_file), item["layout"], item["shape"])
-        cmp = compare_arrays(expected, _to_numpy(param.value())[0], rtol, atol)
-        updated.append({"mindspore": param.name, "torch": item["torch"], **_summary(cmp)})
+        updated.append(
+            {
+                "mindspore": param.name,
+                "torch": item["torch"],
+                **compare_pair(expected, _to_numpy(param.value())[0], rtol, atol),
+            }
+        )
     loss_value = float(_to_numpy(value)[0])
-    loss_cmp = compare_arrays(np.array(torch_side["loss"]), np.array(loss_value), rtol, atol)
+    loss_cmp = compare_pair(np.array(torch_side["loss"]), np.array(loss_value), rtol, atol)
     return {
-        "loss": {"torch": torch_side["loss"], "mindspore": loss_value, **_summary(loss_cmp)},
+        "loss": {"torch": torch_side["loss"], "mindspore": loss_value, **loss_cmp},
         "gradients": rows,
         "updated": updated,
     }
@@ -174,7 +173,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     layers = request.get("layers", True) and not graph
     records, handles = _record_cells(cell, lambda v: isinstance(v, ms.Tensor)) if layers else ({}, [])
     try:
-        output = cell(*inputs)
+        output = cell(*inputs, **request.get("kwargs", {}))
     except Exception as exc:  # noqa: BLE001 - the migrated model, run by the user's request
         if graph:
             return {
@@ -189,9 +188,9 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         for handle in handles:
             handle.remove()
     rtol, atol = request["rtol"], request["atol"]
-    leaves = [Leaf(a, d) for a, d in flatten(output, lambda v: isinstance(v, ms.Tensor), _to_numpy)]
-    outputs = _summary(compare_outputs(_leaves(np, torch_side["outputs"]), leaves, rtol, atol))
-    outputs["shapes"] = [list(leaf.value.shape) for leaf in leaves]
+    leaves = flatten(output, lambda v: isinstance(v, ms.Tensor), _to_numpy)
+    outputs = compare_all(_saved(np, torch_side["outputs"]), leaves, rtol, atol)
+    outputs["shapes"] = [list(a.shape) for a, _ in leaves]
     result: dict[str, Any] = {"outputs": outputs, "mindspore_version": ms.__version__}
     if layers:
         result["layers"] = _layers(np, torch_side["layers"], records, request["prefixes"], rtol, atol)

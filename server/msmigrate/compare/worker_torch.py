@@ -76,6 +76,7 @@ def _train_step(
     np: Any,
     model: Any,
     inputs: list[Any],
+    kwargs: dict[str, Any],
     loss: dict[str, Any],
     folder: Path,
     seed: int,
@@ -86,7 +87,7 @@ def _train_step(
     np.save(folder / "target.npy", target_array, allow_pickle=False)
     target = torch.from_numpy(target_array)
     model.zero_grad(set_to_none=True)
-    value = loss_fn(model(*inputs), target)
+    value = loss_fn(model(*inputs, **kwargs), target)
     value.backward()
     params = [(n, p) for n, p in model.named_parameters() if p.grad is not None]
     grads = save_arrays(np, folder / "grads", "", [to_numpy(p.grad) for _, p in params])
@@ -125,7 +126,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     )
     try:
         with torch.no_grad():
-            output = model(*tensors)
+            output = model(*tensors, **request.get("kwargs", {}))
     except Exception as exc:  # noqa: BLE001 - the user's model
         root = Path(request["model"]["file"]).parent
         raise WorkerError(
@@ -140,7 +141,9 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     saved = save(entries(model.state_dict(keep_vars=False)), out / "tensors")
     training = None
     if request.get("loss"):
-        training = _train_step(torch, np, model, tensors, request["loss"], out, seed, to_numpy)
+        training = _train_step(
+            torch, np, model, tensors, request.get("kwargs", {}), request["loss"], out, seed, to_numpy
+        )
     return {
         "inputs": inputs,
         "outputs": outputs,

@@ -103,6 +103,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                "迁移后的模型，写作 path/file.py:表达式"),
     "compare.help.input": ("an input, SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]] (repeat for several)",
                            "一个输入，SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]]（多个输入可重复）"),
+    "compare.help.kwarg": ("a constant keyword argument of both forwards, NAME=LITERAL (repeatable)",
+                           "两个模型 forward 的常量关键字参数，NAME=字面量（可重复）"),
     "compare.help.checkpoint": ("torch weights to use (default: the torch model's initial ones)",
                                 "使用的 torch 权重（默认：torch 模型的初始权重）"),
     "compare.help.mode": ("execution modes of the migrated model", "迁移后模型的执行模式"),

@@ -10,7 +10,9 @@ the rule names):
 * MSM702 — a ``with`` statement whose manager is not a ``@jit_class`` instance (``warnings.catch_warnings()``,
   ``contextlib.nullcontext()``, even ``mindspore._no_grad()``): "Only support jit_class instance";
 * MSM703 — iterating the cell's own sub-cells inside ``construct`` (``self.cells()``,
-  ``self.cells_and_names()``, ``self.name_cells()``; torch's ``children()``/``modules()`` become these).
+  ``self.cells_and_names()``, ``self.name_cells()``; torch's ``children()``/``modules()`` become these);
+* MSM704 — a Tensor-method form MindSpore runs in PyNative but not in GRAPH_MODE on CPU
+  (``x.chunk(2, dim=1)``, ``x.transpose(1, 2)``: ``knowledge/graph_mode_forms.py``).
 
 What is checked: ``construct`` of a ``mindspore.nn.Cell`` subclass and ``forward`` of a ``torch.nn.Module``
 subclass (it becomes ``construct``), with the methods of the class they call as ``self.name(...)`` and the
@@ -22,12 +24,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 
+from msmigrate.knowledge.graph_mode_forms import failing_form
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
 from msmigrate.rules.patterns import is_module_base
-from msmigrate.rules.support import new_finding
+from msmigrate.rules.support import attribute_range, new_finding, usage_at
 
 DOC = "https://www.mindspore.cn/tutorials/en/r2.3.1/beginner/accelerate_with_static_graph.html"
 JIT_CLASS_DOC = (
@@ -38,8 +41,9 @@ JIT_CLASS_DOC = (
 GRAPH_SYNTAX = Rule("MSM701", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
 GRAPH_WITH = Rule("MSM702", C.FRAMEWORK_PATTERN, S.WARNING, JIT_CLASS_DOC)
 GRAPH_SUBCELLS = Rule("MSM703", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
+GRAPH_FORM = Rule("MSM704", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC)
 
-RULES = [GRAPH_SYNTAX, GRAPH_WITH, GRAPH_SUBCELLS]
+RULES = [GRAPH_SYNTAX, GRAPH_WITH, GRAPH_SUBCELLS, GRAPH_FORM]
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM701.title": ("Syntax GRAPH_MODE does not compile", "GRAPH_MODE 无法编译的语法"),
@@ -78,6 +82,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "形式）是图编译器无法执行的生成器。请在 __init__ 中把这些 Cell 收集到一个 mindspore.nn.CellList 里，"
         "在 construct 中遍历该列表。",
     ),
+    "rule.MSM704.title": (
+        "Tensor method form GRAPH_MODE does not run on CPU",
+        "GRAPH_MODE 在 CPU 上无法运行的 Tensor 方法写法",
+    ),
+    "rule.MSM704.explanation": (
+        "MindSpore's Tensor methods take torch's spelling in PyNative mode, but in GRAPH_MODE on CPU "
+        "(MindSpore 2.10) the keyword dim of chunk, split, cumsum, sort, std and median selects an overload "
+        "whose operator has no CPU kernel, and transpose takes a full permutation (two dimensions are one "
+        "only for a 2-D tensor). "
+        "Where the message names an equivalent form (dim passed by position, swapaxes), it runs in both "
+        "modes with the same result.",
+        "MindSpore 的 Tensor 方法在 PyNative 模式下接受 torch 的写法，但在 CPU 上的 GRAPH_MODE"
+        "（MindSpore 2.10）中，chunk、split、cumsum、sort、std、median 的关键字参数 dim 会选中一个"
+        "没有 CPU 内核的重载，transpose 则要求完整的维度排列（只有二维张量的两个维度才构成完整排列）。"
+        "若消息给出了等价写法（按位置传 dim、swapaxes），该写法在两种模式下都能运行且结果相同。",
+    ),
+    "finding.MSM704": (
+        "x.{method}(…) in {function}: this form runs in PyNative mode only; "
+        'GRAPH_MODE on CPU fails ("{error}")',
+        "{function} 中的 x.{method}(…)：这种写法只能在 PyNative 模式下运行；CPU 上的 GRAPH_MODE 会失败"
+        '（"{error}"）',
+    ),
+    "finding.MSM704.alternative": (
+        "x.{method}(…) in {function}: this form runs in PyNative mode only; "
+        'GRAPH_MODE on CPU fails ("{error}"); {alternative} runs in both',
+        "{function} 中的 x.{method}(…)：这种写法只能在 PyNative 模式下运行；CPU 上的 GRAPH_MODE 会失败"
+        '（"{error}"）；{alternative} 在两种模式下都能运行',
+    ),
     "finding.MSM701": (
         "{what} in {function}: GRAPH_MODE does not compile it (\"Unsupported {kind} '{node}'\"); "
         "the model runs "
@@ -114,12 +146,17 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
         + "        with warnings.catch_warnings():\n            return self.a(x)\n",
         "import warnings\n" + _NET + "        return self.a(x)\n\n    def helper(self):\n"
         "        with warnings.catch_warnings():\n            pass\n",
-        [(7, 14)],
+        [(7, 9)],
     ),
     "MSM703": (
         _NET + "        for cell in self.cells():\n            x = cell(x)\n        return x\n",
         _NET + "        for cell in self.layers:\n            x = cell(x)\n        return x\n",
         [(6, 21)],
+    ),
+    "MSM704": (
+        "import torch\n" + _NET + "        a, b = torch.ones(2, 4).chunk(2, dim=1)\n        return a\n",
+        "import torch\n" + _NET + "        a, b = torch.ones(2, 4).chunk(2, 1)\n        return a\n",
+        [(7, 42)],
     ),
 }
 
@@ -283,6 +320,7 @@ def check(ctx) -> Iterable[Finding]:
         return []
     imports = _imports(ctx.tree)
     jit_classes = _jit_classes(ctx.tree, imports)
+    names_torch = any(name.split(".")[0] == "torch" for name in imports.values())
     found: list[Finding] = []
     seen: set[int] = set()
     for owner, function in compiled_functions(ctx, imports):
@@ -292,6 +330,8 @@ def check(ctx) -> Iterable[Finding]:
             seen.add(id(node))
             ctx.cancel.check()
             found.extend(_findings(ctx, node, owner, jit_classes))
+            if isinstance(node, ast.Call):
+                found.extend(_form(ctx, node, owner, names_torch))
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
@@ -318,10 +358,13 @@ def _findings(ctx, node: ast.AST, owner: str, jit_classes: set[str]) -> list[Fin
             )
         ]
     if isinstance(node, ast.With | ast.AsyncWith):
+        # at the keyword: the manager's own position keeps its API finding (torch.no_grad and its fix)
+        keyword = "async with" if isinstance(node, ast.AsyncWith) else "with"
+        span = (node.lineno, node.col_offset + 1, node.lineno, node.col_offset + 1 + len(keyword))
         return [
             new_finding(
                 GRAPH_WITH,
-                ctx.node_range(item.context_expr),
+                span,
                 "finding.MSM702",
                 {"manager": ast.get_source_segment(ctx.source, item.context_expr) or "…", "function": owner},
             )
@@ -345,6 +388,28 @@ def _findings(ctx, node: ast.AST, owner: str, jit_classes: set[str]) -> list[Fin
             )
         ]
     return []
+
+
+def _form(ctx, call: ast.Call, owner: str, names_torch: bool) -> list[Finding]:
+    """MSM704: a Tensor method in a form GRAPH_MODE does not run on CPU. In torch code only where the
+    analysis reported the torch Tensor method there; in MindSpore code (no torch import) by its form."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or any(isinstance(a, ast.Starred) for a in call.args):
+        return []
+    form = failing_form(func.attr, len(call.args), {k.arg for k in call.keywords if k.arg})
+    if form is None:
+        return []
+    if names_torch and usage_at(ctx, attribute_range(ctx, func), [f"torch.Tensor.{func.attr}"]) is None:
+        return []
+    # at the arguments that choose the form: the method's own position keeps its API finding and fix
+    chosen = [k for k in call.keywords if k.arg == form.keyword] if form.keyword else call.args
+    first, last = ctx.node_range(chosen[0]), ctx.node_range(chosen[-1])
+    span = (first[0], first[1], last[2], last[3])
+    args = {"method": func.attr, "function": owner, "error": form.error}
+    key = "finding.MSM704"
+    if form.alternative:
+        key, args = "finding.MSM704.alternative", {**args, "alternative": form.alternative}
+    return [new_finding(GRAPH_FORM, span, key, args)]
 
 
 CHECKERS = [check]
