@@ -3,6 +3,7 @@ flattened to arrays and saved as ``.npy``, a loss built from its expression."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,24 @@ def save_arrays(np: Any, folder: Path, prefix: str, leaves: list[tuple[Any, str]
         np.save(file, np.ascontiguousarray(array), allow_pickle=False)
         saved.append({"file": str(file), "shape": list(array.shape), "dtype": dtype})
     return saved
+
+
+def hook_every(
+    named: Iterable[tuple[str, Any]], on_output: Callable[[str, int, Any, Any], None]
+) -> list[Any]:
+    """A forward hook on every submodule (torch) or cell (MindSpore; both call ``hook(module, args,
+    output)``) reporting ``on_output(name path, call number, module, output)``; returns the handles."""
+    calls: dict[str, int] = {}
+    handles = []
+    for name, module in named:
+
+        def hook(mod: Any, _args: Any, output: Any, name: str = name) -> None:
+            call = calls.get(name, 0)
+            calls[name] = call + 1
+            on_output(name, call, mod, output)
+
+        handles.append(module.register_forward_hook(hook))
+    return handles
 
 
 def build_loss(text: str, namespace: dict[str, Any]) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from msmigrate.compare.worker_common import build_loss, flatten
+from msmigrate.compare.worker_common import build_loss, flatten, hook_every
 from msmigrate.compare.worker_numbers import compare_all, compare_pair
 from msmigrate.weights.worker import WorkerError, exc_text, framework
 from msmigrate.weights.worker_model import build_cell, user_frame
@@ -45,17 +45,11 @@ def _ms_name(name: str, prefixes: dict[str, str]) -> str:
 
 def _record_cells(cell: Any, is_tensor: Any) -> tuple[dict[tuple[str, int], tuple[str, list]], list]:
     records: dict[tuple[str, int], tuple[str, list]] = {}
-    calls: dict[str, int] = {}
-    handles = []
-    for name, sub in cell.cells_and_names():
 
-        def hook(c: Any, _args: Any, output: Any, name: str = name) -> None:
-            call = calls.get(name, 0)
-            calls[name] = call + 1
-            records[(name, call)] = (type(c).__name__, flatten(output, is_tensor, _to_numpy))
+    def record(name: str, call: int, sub: Any, output: Any) -> None:
+        records[(name, call)] = (type(sub).__name__, flatten(output, is_tensor, _to_numpy))
 
-        handles.append(sub.register_forward_hook(hook))
-    return records, handles
+    return records, hook_every(cell.cells_and_names(), record)
 
 
 def _layers(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from msmigrate.compare.worker_common import build_loss, flatten, make_arrays, save_arrays
+from msmigrate.compare.worker_common import build_loss, flatten, hook_every, make_arrays, save_arrays
 from msmigrate.weights.worker import WorkerError, exc_text, framework
 from msmigrate.weights.worker_model import build, user_frame
 from msmigrate.weights.worker_read import entries, load_torch, save, state_dict_of
@@ -56,19 +56,12 @@ def _randomize_norms(torch: Any, model: Any, seed: int) -> None:
 def _hooks(
     model: Any, records: list[dict[str, Any]], folder: Path, np: Any, to_numpy: Any, torch: Any
 ) -> list:
-    calls: dict[str, int] = {}
-    handles = []
-    for name, module in model.named_modules():
+    def record(name: str, call: int, module: Any, output: Any) -> None:
+        leaves = flatten(output, lambda v: isinstance(v, torch.Tensor), to_numpy)
+        saved = save_arrays(np, folder, f"{len(records)}_", leaves)
+        records.append({"name": name, "call": call, "class": type(module).__name__, "leaves": saved})
 
-        def hook(mod: Any, _args: Any, output: Any, name: str = name) -> None:
-            call = calls.get(name, 0)
-            calls[name] = call + 1
-            leaves = flatten(output, lambda v: isinstance(v, torch.Tensor), to_numpy)
-            saved = save_arrays(np, folder, f"{len(records)}_", leaves)
-            records.append({"name": name, "call": call, "class": type(mod).__name__, "leaves": saved})
-
-        handles.append(module.register_forward_hook(hook))
-    return handles
+    return hook_every(model.named_modules(), record)
 
 
 def _train_step(
