@@ -3,7 +3,7 @@
 Every ``import`` of every module under ``server/msmigrate`` is read with ``ast`` (also the ones inside
 functions and under ``TYPE_CHECKING``) and checked against the table below. The order, lowest first:
 
-  base (i18n, messages, paths, safe_paths) ← model ← knowledge ← analysis ← fixes ← rules ← scan
+  base (i18n, messages, paths, safe_paths, data_files) ← model ← knowledge ← analysis ← fixes ← rules ← scan
   ← reports / check / fixes.project / contract / weights / compare ← lsp ← cli
 
 ``fixes`` sits below ``rules`` because a rule module holds its fixers, built from the edit primitives of
@@ -26,7 +26,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "server" / "msmigrate"
 # (``msmigrate`` itself, the package's ``__init__``, matches only itself)
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("msmigrate", "msmigrate.i18n", "msmigrate.messages", "msmigrate.paths",
-              "msmigrate.safe_paths")),
+              "msmigrate.safe_paths", "msmigrate.data_files")),
     ("model", ("msmigrate.model",)),
     ("knowledge", ("msmigrate.knowledge", "msmigrate.check.verified", "msmigrate.check.result",
                    "msmigrate.check.render")),

@@ -101,6 +101,7 @@ def check(
         kb = get_knowledge_base(mindspore_version)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--mindspore-version") from exc
+    kb.require()
     config = RunnerConfig(
         python=python, timeout=timeout, memory_mb=DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
     )
@@ -148,6 +149,11 @@ def check(
     elif check_all and not no_write:
         path = service.write_verified_table(results, targets, kb.version, device, output, merge=bool(apis))
         click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
+    from msmigrate.check.numpy_support import numpy_warning
+
+    warning = numpy_warning(results, lang, config.interpreter)
+    if warning:
+        click.echo(warning, err=True)
     if as_json:
         payload = {
             "schema_version": 1,

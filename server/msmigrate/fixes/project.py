@@ -207,7 +207,8 @@ def unified_diff(old: str, new: str, rel: str) -> str:
 
 
 def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix:
-    """Fix every Python file under ``paths``. Raises ``FileNotFoundError`` and ``ConfigError`` like a scan."""
+    """Fix every Python file under ``paths``. Raises ``FileNotFoundError`` and ``ConfigError`` like a scan,
+    ``KnowledgeBaseError`` when the knowledge base is missing or damaged."""
     from msmigrate.analysis.options import AnalysisOptions
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.scan.discovery import discover
@@ -217,7 +218,7 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
     options = options or FixOptions()
     scan_options = prepare_options(paths, ScanOptions(mindspore_version=options.mindspore_version,
                                                       exclude=options.exclude))
-    kb = get_knowledge_base(scan_options.mindspore_version)
+    kb = get_knowledge_base(scan_options.mindspore_version).require()  # KnowledgeBaseError: stop here
     analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False)
     found = discover(paths, scan_options.include, scan_options.exclude, scan_options.respect_gitignore)
     records = [fix_file(source.path, source.rel, kb, options, analysis_options) for source in found.files]

@@ -45,6 +45,7 @@ class CheckService:
         self._key: tuple[str | None, str] | None = None
         self._lock = threading.Lock()
         self.confirmed: set[str] = set()  # interpreters the user allowed in this session
+        self.numpy_warned: set[str] = set()  # interpreters whose unusable NumPy the user was told about
 
     def _runner_for(self, python: str | None, device: str) -> Any:
         from msmigrate.check.runner import CheckRunner, RunnerConfig
@@ -154,6 +155,21 @@ async def allowed_interpreter(server: MsMigrateServer, service: CheckService, py
     return message
 
 
+def warn_about_numpy(server: MsMigrateServer, service: CheckService, result: Any, python: str | None) -> None:
+    """A warning message (once per interpreter and session) when the worker's NumPy is one MindSpore
+    cannot use."""
+    import sys
+
+    from msmigrate.check.numpy_support import numpy_warning
+
+    interpreter = python or sys.executable
+    warning = numpy_warning([result], server.lang, interpreter)
+    if warning is None or interpreter in service.numpy_warned:
+        return
+    service.numpy_warned.add(interpreter)
+    server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=warning))
+
+
 def _message_type(status: str) -> types.MessageType:
     return {
         "pass": types.MessageType.Info,
@@ -219,6 +235,7 @@ def register(server: MsMigrateServer) -> None:
                 server.work_done_progress.end(token, types.WorkDoneProgressEnd())
                 server.work_done_progress.tokens.pop(token, None)
         text = describe(result, server.lang, python=python or "")
+        warn_about_numpy(server, service, result, python)
         server.window_show_message(
             types.ShowMessageParams(type=_message_type(str(result.status)), message=text)
         )
