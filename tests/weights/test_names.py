@@ -169,13 +169,14 @@ def test_without_a_model_only_batch_norms_are_renamed() -> None:
     assert plan.dropped == [("module.bn.num_batches_tracked", "weights.dropped.step_counter")]
 
 
-def test_the_core_of_convert_weights_imports_no_framework() -> None:
+def test_the_cores_of_convert_weights_and_compare_import_no_framework() -> None:
     import subprocess
     import sys
 
     code = (
         "import sys\n"
         "import msmigrate.weights.convert, msmigrate.weights.report, msmigrate.cli.convert_weights_cmd\n"
+        "import msmigrate.compare.service, msmigrate.compare.graph_errors, msmigrate.cli.compare_cmd\n"
         "bad = [m for m in ('torch', 'mindspore', 'numpy') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )
