@@ -4,7 +4,7 @@ Every ``import`` of every module under ``server/msmigrate`` is read with ``ast``
 functions and under ``TYPE_CHECKING``) and checked against the table below. The order, lowest first:
 
   base (i18n, messages, paths, safe_paths, data_files) ← model ← knowledge ← analysis ← fixes ← rules ← scan
-  ← reports / check / fixes.project / contract / weights ← lsp ← cli
+  ← reports / check / fixes.project / contract / weights / compare ← lsp ← cli
 
 ``fixes`` sits below ``rules`` because a rule module holds its fixers, built from the edit primitives of
 ``fixes/`` (``FixContext``, ``TextEdit``, ``rewrites``). The stored results of equivalence checks
@@ -35,7 +35,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("rules", ("msmigrate.rules",)),
     ("scan", ("msmigrate.scan",)),
     ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project",
-               "msmigrate.fixes.project_helper", "msmigrate.contract", "msmigrate.weights")),
+               "msmigrate.fixes.project_helper", "msmigrate.contract", "msmigrate.weights",
+               "msmigrate.compare")),
     ("lsp", ("msmigrate.lsp",)),
     ("cli", ("msmigrate.cli", "msmigrate.__main__")),
 ]

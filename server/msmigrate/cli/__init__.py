@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "check": "msmigrate.cli.check_cmd:check",
     "fix": "msmigrate.cli.fix_cmd:fix",
     "convert-weights": "msmigrate.cli.convert_weights_cmd:convert_weights",
+    "compare": "msmigrate.cli.compare_cmd:compare",
     "dev": "msmigrate.cli.dev_cmd:dev",
 }
 
