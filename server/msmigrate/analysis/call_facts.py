@@ -120,23 +120,24 @@ _NONE = object()
 
 def call_verdict_memo(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                       is_tensor: Callable[[ast.expr], bool] | None,
-                      text: Callable[[ast.AST], str]) -> CallVerdict | None:
-    """:func:`call_verdict` once per API verdict and call shape (:func:`call_shape`) for ``kb``: calls
-    of one shape get the same verdict (its ``message_args`` shared: copy before changing it)."""
+                      text: Callable[[ast.AST], str], row: MappingRow | None = None) -> CallVerdict | None:
+    """:func:`call_verdict` once per API verdict (and ``row``) and call shape (:func:`call_shape`) for
+    ``kb``: calls of one shape get the same verdict (its ``message_args`` shared: copy before changing
+    it)."""
     shape = call_shape(call, is_tensor, text)
     if shape is None:
-        return call_verdict(verdict, call, kb, is_tensor)
+        return call_verdict(verdict, call, kb, is_tensor, row)
     memo = _MEMOS.get(kb)
     if memo is None:
         memo = _MEMOS[kb] = {}
-    key = (id(verdict), shape)
+    key = (id(verdict), id(row), shape)
     found = memo.get(key)
-    if found is not None and found[0] is verdict:  # the verdict itself is kept: its id is not reused
+    if found is not None and found[0] is verdict and found[2] is row:  # kept: their ids are not reused
         return None if found[1] is _NONE else found[1]
-    result = call_verdict(verdict, call, kb, is_tensor)
+    result = call_verdict(verdict, call, kb, is_tensor, row)
     if len(memo) >= _MEMO_SIZE:
         memo.clear()
-    memo[key] = (verdict, _NONE if result is None else result)
+    memo[key] = (verdict, _NONE if result is None else result, row)
     return result
 
 

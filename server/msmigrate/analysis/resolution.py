@@ -18,8 +18,9 @@ import ast
 import keyword
 from collections.abc import Callable
 from dataclasses import replace
+from functools import lru_cache
 
-from msmigrate.analysis.call_facts import CallVerdict, call_verdict, call_verdict_memo
+from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
 from msmigrate.analysis.source_text import segment
 from msmigrate.i18n import ref
@@ -27,8 +28,9 @@ from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
 from msmigrate.knowledge.device_targets import NO_EFFECT, DeviceTarget, OutOfPlaceTarget
 from msmigrate.knowledge.model import MappingRow
-from msmigrate.knowledge.param_facts import means_absent
+from msmigrate.knowledge.param_facts import CLASS_AS_PARTIAL, means_absent
 from msmigrate.knowledge.resolution import (
+    METHOD_USAGES,
     UsageFacts,
     catalogue_rewrite,
     device_choices,
@@ -46,6 +48,7 @@ from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.resolution import ArgPlan, Replacement, Resolution, Write
 
 MAPPED_RULES = frozenset({"MSM100", "MSM101"})
+PARTIAL_CLASSES = frozenset(torch_api for torch_api, _function in CLASS_AS_PARTIAL)
 # the writes whose arguments follow the plan (a Primitive's call binds its own: fixes/primitive_calls.py)
 ARGUMENT_WRITES = frozenset({Write.NAME, Write.METHOD, Write.METHOD_TO_FUNCTION, Write.CLASS_AS_PARTIAL})
 
@@ -88,7 +91,7 @@ class Resolver:
         self.kb, self.device, self.tree, self.source = kb, _device(device), tree, source
         self.is_tensor, self.refine = is_tensor, refine
         self.verdicts = verdict_cache(kb)
-        self._starts = [statement.lineno for statement in tree.body]
+        self._starts: list[int] | None = None
 
     def text(self, node: ast.AST) -> str:
         return segment(self.source, node)
@@ -125,14 +128,9 @@ class Resolver:
         """The verdict (and the call's plan) for writing ``row``'s target (of table ``table``, or the
         ``derived`` candidate) for this usage: the call's own when it is called."""
         kb = get_knowledge_base(table)
-        if derived is not None:
-            verdict = derived_verdict(torch_api, derived, kb)
-        else:
-            verdict = categorize(torch_api, kb)
-            if row.mindspore_api and verdict.mindspore_api != row.mindspore_api:  # another torch API's row
-                verdict = replace(verdict, mindspore_api=row.mindspore_api)
+        verdict = _row_verdict(torch_api, kb, row, derived)
         if call is not None:
-            found = call_verdict(verdict, call, kb, self.is_tensor, row=row)
+            found = call_verdict_memo(verdict, call, kb, self.is_tensor, self.text, row)
             if found is not None:
                 return found, found.plan
         return verdict, None
@@ -141,25 +139,36 @@ class Resolver:
     def facts(self, finding: Finding, ref_node: ast.expr | None, call: ast.Call | None) -> UsageFacts:
         attribute = isinstance(ref_node, ast.Attribute)
         member = ref_node.attr if isinstance(ref_node, ast.Attribute) else ""
-        statement = self.statement_of(ref_node) if ref_node is not None else None
-        instance_called = bool(call is not None and statement is not None
-                               and _instance_called(statement, call))
-        writes_through = bool(attribute and statement is not None and _written_through(statement, ref_node))
+        # the statement is read only where a write form needs it: a class MindSpore offers as a function
+        # (functools.partial), a property MindSpore offers as a method (x.real → x.real())
+        instance_called = call is not None and finding.torch_api in PARTIAL_CLASSES and _instance_called(
+            self.statement_of(call), call)
+        writes_through = None  # not read: no property here whose target is a method
+        if attribute and call is None and self._property_of_method(finding):
+            writes_through = _written_through(self.statement_of(ref_node), ref_node)  # type: ignore[arg-type]
         load = not attribute or isinstance(ref_node.ctx, ast.Load)  # type: ignore[union-attr]
         return UsageFacts(call=call is not None, attribute=attribute, member=member,
                           func_is_ref=call is not None and call.func is ref_node,
-                          instance_called=instance_called,
-                          writes_through=writes_through or statement is None, load=load, tensor="")
+                          instance_called=instance_called, writes_through=writes_through, load=load)
+
+    def _property_of_method(self, finding: Finding) -> bool:
+        """A torch property (``x.real``) whose MindSpore target is a method."""
+        kb = self.kb
+        return (finding.usage in METHOD_USAGES and shape_of(kb.torch_kind(finding.torch_api)) == "attribute"
+                and shape_of(kb.mindspore_kind(finding.mindspore_api or "")) == "method")
 
     def statement_of(self, node: ast.AST) -> ast.stmt | None:
+        """The top-level statement holding ``node``."""
         import bisect
 
-        index = bisect.bisect_right(self._starts, getattr(node, "lineno", 0)) - 1
+        if self._starts is None:
+            self._starts = [statement.lineno for statement in self.tree.body]
+        line = getattr(node, "lineno", 0)
+        index = bisect.bisect_right(self._starts, line) - 1
         if index < 0:
             return None
         statement = self.tree.body[index]
-        end = statement.end_lineno or statement.lineno
-        return statement if statement.lineno <= node.lineno <= end else None  # type: ignore[attr-defined]
+        return statement if line <= (statement.end_lineno or statement.lineno) else None
 
     def written_back(self, finding: Finding, ref_node: ast.expr | None, call: ast.Call | None) -> str:
         """The tensor an in-place call changes, as written, when the fix may write it twice (a name or an
@@ -186,6 +195,36 @@ class Resolver:
         return False
 
 
+@lru_cache(maxsize=50_000)
+def mapping_of(kb: KnowledgeBase, torch_api: str) -> tuple[MappingRow | None, DerivedMapping | None]:
+    """The row ``kb`` applies to ``torch_api`` and the derived mapping it comes from, if it is one."""
+    derived = kb.derived(torch_api)
+    return (derived.row if derived is not None else kb.row(torch_api)), derived
+
+
+_ROW_VERDICTS: dict[tuple[int, str, int, int], tuple[ApiVerdict, MappingRow, DerivedMapping | None]] = {}
+
+
+def _row_verdict(torch_api: str, kb: KnowledgeBase, row: MappingRow,
+                 derived: DerivedMapping | None) -> ApiVerdict:
+    """The verdict of writing ``row``'s target (the ``derived`` candidate's) for ``torch_api`` with table
+    ``kb``, made once per row (so that the call verdicts of its calls are remembered by shape)."""
+    key = (id(kb), torch_api, id(row), id(derived))
+    found = _ROW_VERDICTS.get(key)
+    if found is not None and found[1] is row and found[2] is derived:
+        return found[0]
+    if derived is not None:
+        verdict = derived_verdict(torch_api, derived, kb)
+    else:
+        verdict = categorize(torch_api, kb)
+        if row.mindspore_api and verdict.mindspore_api != row.mindspore_api:  # another torch API's row
+            verdict = replace(verdict, mindspore_api=row.mindspore_api)
+    if len(_ROW_VERDICTS) > 20_000:
+        _ROW_VERDICTS.clear()
+    _ROW_VERDICTS[key] = (verdict, row, derived)
+    return verdict
+
+
 class _Resolution:
     """The steps of one mapped finding's resolution (see the module doc)."""
 
@@ -199,8 +238,7 @@ class _Resolution:
     def settle(self) -> None:
         kb, finding = self.kb, self.finding
         target = finding.mindspore_api
-        row = kb.mapping(self.torch_api)
-        derived = kb.derived(self.torch_api)
+        row, derived = mapping_of(kb, self.torch_api)
         choice = _Choice(row, kb.version, derived, None, target, self.plan, None, self.by_call)
         out, swaps = device_choices(kb, self.torch_api, target, self.r.device)
         if out is not None:  # written back where the call's tensor allows it
@@ -353,8 +391,13 @@ class _Choice:
 def plain_resolution(finding: Finding, kb: KnowledgeBase, device: str) -> Resolution:
     """The resolution of an API finding the mapping rules do not fix (missing, unknown, possible Tensor
     API, data processing): its target as found; its rule's own fixer (if any) and safety apply."""
-    return Resolution(finding.torch_api or "", kb.version, _device(device), finding.mindspore_api,
-                      finding.category.value, safety_reason="rule")
+    return _plain(finding.torch_api or "", kb.version, _device(device), finding.mindspore_api,
+                  finding.category.value)
+
+
+@lru_cache(maxsize=20_000)
+def _plain(torch_api: str, table: str, device: str, target: str | None, category: str) -> Resolution:
+    return Resolution(torch_api, table, device, target, category, safety_reason="rule")
 
 
 def apply_verdict(finding: Finding, found: CallVerdict) -> None:
@@ -442,11 +485,11 @@ def _positions_named(plan: ArgPlan | None, call: ast.Call, method: bool) -> bool
     return all(i in named for i in range(0 if method else 1, len(call.args)))
 
 
-def _instance_called(statement: ast.stmt, call: ast.Call) -> bool:
+def _instance_called(statement: ast.stmt | None, call: ast.Call) -> bool:
     """Whether the instance ``call`` builds is only called, as a function is: the value assigned to a
     name or attribute (``self.unfold = nn.Unfold(2)``) or called at once (``nn.Unfold(2)(x)``); not an
     argument (``nn.Sequential(nn.Unfold(2), …)`` needs a Cell)."""
-    for node in ast.walk(statement):
+    for node in ast.walk(statement) if statement is not None else ():
         if isinstance(node, ast.Assign) and node.value is call:
             return all(isinstance(t, ast.Name | ast.Attribute) for t in node.targets)
         if isinstance(node, ast.AnnAssign) and node.value is call:
@@ -456,10 +499,13 @@ def _instance_called(statement: ast.stmt, call: ast.Call) -> bool:
     return False
 
 
-def _written_through(statement: ast.stmt, ref_node: ast.expr) -> bool:
-    """Whether the statement holding ``ref_node`` assigns into it or calls an in-place method on it."""
+def _written_through(statement: ast.stmt | None, ref_node: ast.expr) -> bool:
+    """Whether the statement holding ``ref_node`` assigns into it or calls an in-place method on it
+    (``x.real[0] = 1``, ``x.real.zero_()``, ``x.real += 1``); True without one."""
     from msmigrate.knowledge.device_targets import in_place
 
+    if statement is None:
+        return True
     for node in ast.walk(statement):
         if isinstance(node, ast.Subscript | ast.Attribute) and node.value is ref_node:
             if not isinstance(node.ctx, ast.Load):

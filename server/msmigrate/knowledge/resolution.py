@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import CHECK_DEVICE, DerivedMapping
@@ -79,7 +79,8 @@ class UsageFacts:
     member: str = ""  # that name
     func_is_ref: bool = True  # the call calls the reference itself (``nn.Unfold(2)``)
     instance_called: bool = True  # the instance the call builds is only called (assigned, or called at once)
-    writes_through: bool = False  # the statement assigns into the reference or changes it in place
+    # the statement assigns into the reference or changes it in place (None: not known, taken as True)
+    writes_through: bool | None = False
     load: bool = True  # the reference is read (not assigned to)
     tensor: str = "x"  # an in-place method's tensor as written, "" when it is not a plain name / attribute
 
@@ -94,6 +95,7 @@ def usage_of_name(kb: KnowledgeBase, torch_api: str) -> UsageKind:
     return UsageKind.CALL if kind in ("function", "class", "method") else UsageKind.ATTRIBUTE
 
 
+@lru_cache(maxsize=50_000)
 def write_form(kb: KnowledgeBase, torch_api: str, usage: UsageKind, target: str | None, facts: UsageFacts,
                row_api: str | None = None, wrapped: bool = False, derived: bool = False) -> tuple[Write, str]:
     """How the fix writes ``target`` for this usage (and the explanation's key for :attr:`Write.EXPLAIN`).
@@ -152,7 +154,7 @@ def property_callable(kb: KnowledgeBase, torch_api: str, target: str, facts: Usa
             all("default" in p or p.get("kind") in _VARIADIC for p in signature)
             for signature in kb.mindspore_signatures(target)):
         return False
-    return facts.load and not facts.writes_through and is_member(target)
+    return facts.load and facts.writes_through is False and is_member(target)
 
 
 def catalogue_rewrite(torch_api: str, target: str) -> bool:
@@ -164,6 +166,7 @@ def catalogue_rewrite(torch_api: str, target: str) -> bool:
 
 
 # --- the device -------------------------------------------------------------------------------------
+@lru_cache(maxsize=50_000)
 def device_choices(kb: KnowledgeBase, torch_api: str, target: str | None,
                    device: str) -> tuple[OutOfPlaceTarget | None, tuple[DeviceTarget, ...]]:
     """The write-back (an in-place API's out-of-place target) and the device replacements that apply to
@@ -255,15 +258,21 @@ def _row(table: str, row_api: str, derived: bool, target: str) -> MappingRow | D
 def evidence_of(kb: KnowledgeBase, source: str, row_api: str, row_table: str, derived: DerivedMapping | None,
                 target: str | None, device: str, replacement: Replacement | None = None) -> Evidence:
     """Where the target comes from and the numeric check of the written pair on ``device``."""
+    checked = (derived.check, derived.check_reason) if derived is not None else None
+    return _evidence(source, row_api, row_table, checked, target, device, replacement)
+
+
+@lru_cache(maxsize=20_000)
+def _evidence(source: str, row_api: str, row_table: str, derived: tuple[str | None, str | None] | None,
+              target: str | None, device: str, replacement: Replacement | None) -> Evidence:
     from msmigrate.check.verified import verified_status
 
     check = ""
     if replacement is not None and replacement.kind in ("device", "write_back") and not replacement.reason:
         check = "pass" if replacement.verified else "fail"  # what chose it: its check on the device
     elif derived is not None:
-        failed = (derived.check, derived.check_reason) in DEVICE_FAILURES
         if device == CHECK_DEVICE:
-            check = NO_KERNEL if failed else derived.check or ""
+            check = NO_KERNEL if derived in DEVICE_FAILURES else derived[0] or ""
     elif target:
         status = verified_status(row_api, row_table, device)
         if status is not None and status.mindspore_api == target:
@@ -271,6 +280,7 @@ def evidence_of(kb: KnowledgeBase, source: str, row_api: str, row_table: str, de
     return Evidence(source, row_table, check, device)
 
 
+@lru_cache(maxsize=20_000)
 def safety_of(kb: KnowledgeBase, torch_api: str, usage: UsageKind, category: FindingCategory,
               target: str | None, write: Write, evidence: Evidence, replacement: Replacement | None,
               row_api: str | None, blocked: bool, device: str) -> tuple[Safety, str]:
