@@ -75,8 +75,9 @@ def check_file(source: str, path: str, version: str, device: str, tally: Tally) 
         tally.findings += 1
         tally.by_call += resolution.by_call
 
-        def problem(what: str) -> None:
-            tally.problems.append(f"{where}: {what} (resolution: {target} on {resolution.device})")
+        def problem(what: str, where: str = where, target: str = target,
+                    device: str = resolution.device) -> None:
+            tally.problems.append(f"{where}: {what} (resolution: {target} on {device})")
 
         if resolution.device != device:
             problem(f"resolved for {resolution.device}")
@@ -108,7 +109,8 @@ def check_file(source: str, path: str, version: str, device: str, tally: Tally) 
                 tally.fixes += 1
                 written = {name for edit in fix.edits for name in MINDSPORE_NAME.findall(edit.new_text)}
                 other = {name for name in written if name.endswith(f".{last}") and name != target}
-                renamed = last != (finding.torch_api or "").rpartition(".")[2]  # else only its arguments change
+                # (a method of the same name: only its arguments change)
+                renamed = last != (finding.torch_api or "").rpartition(".")[2]
                 if other or (renamed and not any(last in edit.new_text for edit in fix.edits)):
                     problem(f"the fix writes {[e.new_text for e in fix.edits]}")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from msmigrate.analysis.analyzer import analyze_source
@@ -49,7 +50,8 @@ def test_the_target_is_the_devices() -> None:
     cpu, gpu = _resolution(GELU, "2.6", "CPU"), _resolution(GELU, "2.6", "GPU")
     assert (cpu.target, cpu.replacement.replaced, cpu.replacement.table, cpu.safety) == (
         "mindspore.ops.gelu", "mindspore.mint.nn.functional.gelu", "2.4", Safety.SAFE)
-    assert (gpu.target, gpu.replacement, gpu.safety) == ("mindspore.mint.nn.functional.gelu", None, Safety.UNSAFE)
+    assert (gpu.target, gpu.replacement, gpu.safety) == (
+        "mindspore.mint.nn.functional.gelu", None, Safety.UNSAFE)
 
 
 def test_msmigrate_fix_device_gpu_applies_what_is_safe_on_gpu(tmp_path: Path) -> None:
@@ -97,6 +99,24 @@ def test_lookup_names_what_the_fix_writes_on_the_device() -> None:
         "torch.nn.functional.gelu → mindspore.ops.gelu (MindSpore 2.6)")
     assert cpu.to_json()["resolution"]["target"] == "mindspore.ops.gelu"
     assert cpu.to_json()["mindspore_api"] == "mindspore.mint.nn.functional.gelu"  # the table's row
+    assert cpu.to_json()["safety"] == "safe: the pair passed the numeric check on CPU"
+    assert gpu.to_json("zh")["safety"] == "不安全：未在 GPU 上验证"
+
+
+def test_a_resolution_survives_json_and_refuses_damage() -> None:
+    kb = get_knowledge_base("2.6")
+    source = ("import torch\nimport torch.nn.functional as F\nx = torch.ones(3)\ny = F.gelu(x)\n"
+              "x.clamp_(0, 1)\nz = x.roll(1, 0)\nw = torch.aminmax(x)\n")
+    resolutions = [f.resolution for f in analyze_source(source, "m.py", kb).findings]
+    assert [r.write.value if r else None for r in resolutions] == [
+        "name", "name", "method", "method_to_function", "none"]
+    for resolution in resolutions:
+        data = json.loads(json.dumps(resolution.to_json()))
+        assert Resolution.from_json(data) == resolution
+    broken = {**resolutions[2].to_json(), "plan": {"renames": [["a"]]}}
+    for bad in (broken, {**resolutions[0].to_json(), "safety": "maybe"}, {"target": "x"}, []):
+        with pytest.raises(ValueError):
+            Resolution.from_json(bad)
 
 
 def test_the_check_of_an_api_checks_what_the_fix_writes_on_the_device() -> None:
@@ -115,5 +135,6 @@ def test_msmigrate_check_gelu_on_cpu_passes_for_the_target_the_fix_writes() -> N
     assert result.exit_code == 0, result.stdout
     assert lines[0] == "torch.nn.functional.gelu → mindspore.ops.gelu: pass"
     assert lines[-1] == (
-        "  Checked what the fix writes on CPU: mindspore.ops.gelu (the 2.6 table maps torch.nn.functional.gelu "
+        "  Checked what the fix writes on CPU: mindspore.ops.gelu (the 2.6 table maps "
+        "torch.nn.functional.gelu "
         "to mindspore.mint.nn.functional.gelu).")

@@ -335,9 +335,9 @@ def test_a_target_without_effect_on_cpu_says_so() -> None:
 
 
 def test_a_target_without_effect_and_without_replacement(monkeypatch) -> None:
-    import msmigrate.knowledge.lookup as lookup_module
-
     from dataclasses import replace
+
+    import msmigrate.knowledge.lookup as lookup_module
 
     real = lookup_module.resolve_name  # as if no replacement were known: the table's target stands
 

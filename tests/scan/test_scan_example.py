@@ -62,7 +62,8 @@ def test_key_findings(report: ScanReport) -> None:
     assert init.message().endswith(
         "Also: torch.distributed.init_process_group → mindspore.communication.init (keywords to rename: "
         "backend→backend_name; passes world_size, rank, which MindSpore does not accept; MindSpore has no "
-        "init_method (the value passed can be dropped); values of another type in MindSpore: backend: backend "
+        "init_method (the value passed can be dropped); values of another type in MindSpore: backend: "
+        "backend "
         "(MindSpore means its values otherwise); see the difference page). "
         "mindspore.mint.distributed.init_process_group takes only backend 'hccl', Ascend's collective "
         "library, and fails on CPU in MindSpore 2.10; this target, from the 2.4 table, initializes the "

@@ -263,6 +263,7 @@ class LookupResult:
                            if swap is not None and swap.kind == "write_back" else None),
             # what the quick-fix writes for the name on ``device`` (model/resolution.py)
             "resolution": self.resolution.to_json() if self.resolution is not None else None,
+            "safety": self.resolution.safety_text(lang) if self.resolution is not None else None,
             "no_kernel": self.no_kernel,
             "device_failure": self.device_failure,
         }

@@ -290,6 +290,8 @@ def safety_of(kb: KnowledgeBase, torch_api: str, usage: UsageKind, category: Fin
         return Safety.BY_HAND, "by_hand"
     if not target:
         return Safety.UNSAFE, "no_target"
+    if write is Write.NONE:
+        return Safety.UNSAFE, "no_fix"  # nothing is written for this usage
     if usage is UsageKind.REFERENCE:
         return Safety.SAFE, "reference"  # a type named computes nothing
     if replacement is not None and replacement.kind == "write_back":

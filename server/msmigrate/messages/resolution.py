@@ -64,6 +64,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "修复只说明需要做什么：某个参数或该调用无法机械改写",
     ),
     "resolution.safety.reason.no_target": ("nothing is mapped to write", "没有可改写的映射"),
+    "resolution.safety.reason.no_fix": (
+        "no fix writes the target for this usage (the same name already, or no mechanical rewrite)",
+        "此处没有修复写入该目标（名称已相同，或无法机械改写）",
+    ),
     "resolution.safety.reason.rule": (
         "the rule's own fix decides (framework patterns, missing APIs)",
         "由规则自身的修复决定（框架模式、缺失接口）",

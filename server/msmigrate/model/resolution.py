@@ -157,6 +157,16 @@ class Resolution:
     explain: str = ""  # Write.EXPLAIN: the fix title's message key
     by_call: bool = False
 
+    def safety_text(self, lang: str = "en") -> str:
+        """``safe: the pair passed the numeric check on CPU`` (``messages/resolution.py``)."""
+        from msmigrate.i18n import t
+
+        verdict = t(f"resolution.safety.{self.safety.value}", lang)
+        if not self.safety_reason:
+            return verdict
+        reason = t(f"resolution.safety.reason.{self.safety_reason}", lang, device=self.device)
+        return f"{verdict}: {reason}" if lang != "zh" else f"{verdict}：{reason}"
+
     @property
     def table_target(self) -> str | None:
         """The mapping's own target (the replaced one, when the resolution writes another)."""
