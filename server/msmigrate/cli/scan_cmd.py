@@ -69,16 +69,19 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int 
 @click.option("--no-mtime", is_flag=True, help=_help("scan.help.no_mtime"))
 @click.option("--max-file-size", default=None, metavar="SIZE", callback=_size,
               help=_help("scan.help.max_file_size"))
+@click.option("--device", type=click.Choice(["CPU", "GPU", "Ascend"], case_sensitive=False), default="CPU",
+              show_default=True, help=_help("scan.help.device"))
 def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_version: str | None, lang: str,
          fail_on: str | None, jobs: int | None, exclude: tuple[str, ...], no_cache: bool, no_mtime: bool,
-         max_file_size: int | None) -> None:
+         max_file_size: int | None, device: str) -> None:
     from msmigrate.model.finding import Severity
     from msmigrate.scan import ConfigError, ScanOptions, scan_paths
 
     for path in paths:
         if not Path(path).exists():
             raise click.UsageError(t("scan.error.path_not_found", lang, path=path))
-    options = ScanOptions(mindspore_version=mindspore_version, exclude=exclude, use_cache=not no_cache)
+    options = ScanOptions(mindspore_version=mindspore_version, exclude=exclude, use_cache=not no_cache,
+                          device=device)
     options.trust_mtime = not no_mtime
     if jobs is not None:
         options.jobs = jobs

@@ -189,13 +189,19 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
         line = getattr(exc, "lineno", None) or "?"
         return None, FileFix(rel, FileStatus.SYNTAX_ERROR, error_key="fix.error.syntax",
                              error_args={"line": line, "detail": getattr(exc, "msg", str(exc))})
+    from dataclasses import replace
+
+    from msmigrate.analysis.options import AnalysisOptions
+
+    if analysis_options is None or analysis_options.device != options.device:  # resolved for that device
+        analysis_options = replace(analysis_options or AnalysisOptions(), device=options.device)
     before = analyze_source(text, rel, kb, analysis_options).findings
     unsafe_skipped: set[tuple[str, int, int]] = set()
 
     def accept(finding: Finding, fix: Fix) -> bool:
         if not options.selected(fix.rule) or (fix.helpers and compat is None):
             return False
-        if options.unsafe or (is_safe(finding, kb) and not fix.by_hand):
+        if options.unsafe or (is_safe(finding) and not fix.by_hand):
             return True
         unsafe_skipped.add((finding.rule, finding.line, finding.column))
         return False
@@ -246,7 +252,8 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
     scan_options = prepare_options(paths, ScanOptions(mindspore_version=options.mindspore_version,
                                                       exclude=options.exclude))
     kb = get_knowledge_base(scan_options.mindspore_version).require()  # KnowledgeBaseError: stop here
-    analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False)
+    analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False,
+                                       device=options.device)
     found = discover(paths, scan_options.include, scan_options.exclude, scan_options.respect_gitignore)
     compat_module = project_compat(found.root, load_project_config(found.root))
     helper = HelperModule.read(compat_module, options.max_file_bytes)

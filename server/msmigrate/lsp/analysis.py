@@ -31,7 +31,7 @@ def analysis_options(settings: Settings, module_classes: frozenset[str] = frozen
     from msmigrate.analysis.options import AnalysisOptions
 
     return AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI,
-                           module_classes=module_classes)
+                           module_classes=module_classes, device=settings.device)
 
 
 def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Settings) -> FileResult:

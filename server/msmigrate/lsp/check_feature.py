@@ -71,15 +71,14 @@ class CheckService:
         """Blocking: check ``api`` against the configured table on the configured device, in the worker
         interpreter ``python`` (default: the server's own). Always a result: a failure of the check
         machinery is an ``error`` result, not a failing handler."""
-        from msmigrate.check.request import target_for
         from msmigrate.check.result import CheckResult, Reason
-        from msmigrate.check.service import check_one
+        from msmigrate.check.service import check_one, resolved_target
         from msmigrate.check.verified import record_session_result
 
         settings = self.server.settings
         kb = self.server.kb
-        try:
-            target = target_for(kb.canonical(api), kb)
+        try:  # the pair the fix writes on the device (knowledge/resolution.py)
+            target, table = resolved_target(kb.canonical(api), kb, settings.device)
             runner = self._runner_for(python, settings.device)
             result = check_one(
                 target, runner, device=settings.device, call_args=call_args, call_kwargs=call_kwargs
@@ -87,7 +86,8 @@ class CheckService:
         except Exception as exc:  # noqa: BLE001 - reported as the check's result
             return CheckResult.error(api, None, Reason.WORKER_CRASH, f"{type(exc).__name__}: {exc}",
                                      device=settings.device)
-        record_session_result(result, kb.version, target.spec.note)
+        if table is not None:  # (a derived pair's check has no table to be recorded in)
+            record_session_result(result, table, target.spec.note)
         return result
 
 

@@ -151,7 +151,7 @@ def _analysis_options(options: ScanOptions) -> Any:
     :func:`_apply_settings`), so changing them does not invalidate cached results."""
     from msmigrate.analysis.options import AnalysisOptions
 
-    return AnalysisOptions(use_jedi=options.use_jedi)
+    return AnalysisOptions(use_jedi=options.use_jedi, device=options.device)
 
 
 def project_module_classes(paths: Sequence[str | os.PathLike[str]], include: tuple[str, ...] = ("*.py",),
