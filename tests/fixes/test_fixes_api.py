@@ -82,7 +82,7 @@ def test_general_difference_arguments_dropped_when_meaning_kept(kb24):
     source = 'import torch\ny = torch.zeros(2, 3, out=None, device="cpu")\n'
     assert (
         fixed(source, kb24, "torch.zeros")
-        == "import torch\nimport mindspore\ny = mindspore.ops.zeros(2, 3)\n"
+        == "import torch\nimport mindspore\ny = mindspore.ops.zeros((2, 3))\n"  # one tuple: 3 is no dtype
     )
     source = "import torch\ny = torch.zeros(2, requires_grad=False, dtype=torch.float32)\n"
     assert fixed(source, kb24, "torch.zeros") == (

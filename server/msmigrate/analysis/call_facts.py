@@ -19,6 +19,7 @@ from typing import Any
 from msmigrate.analysis.api_rules import RULE_FOR_CATEGORY
 from msmigrate.analysis.arguments import Binding, argument_kind, bind
 from msmigrate.analysis.categorize import ApiVerdict, describe_differences
+from msmigrate.analysis.packed_args import packed_from, packed_text
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.device_targets import rewritten_on
@@ -186,6 +187,12 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     skipped = {name for name, _value, _default in added} | ({dtype[0]} if dtype and dtype[1] else set())
     facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,
                                       target)
+    packed = None if plan.to_keyword or class_as_partial(torch_api, target) else packed_from(
+        call, bindings, kb.mindspore_signatures(target), int(method_as_function(kb.torch_kind(torch_api),
+                                                                                 kb.mindspore_kind(target))))
+    if packed is not None:  # torch's separate sizes, one tuple in MindSpore
+        facts.append(ref("analysis.detail.call_packed", items=packed_text(call, packed)))
+        changes = True
     converted, unwritable = _converted_values(call, binding, plan, target)
     if converted:
         facts.append(ref("analysis.detail.call_value_meaning",
@@ -223,14 +230,15 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
         changes = True
     fixable = (not _same_member(torch_api, target) or rewritten_on(torch_api, kb.version)
-               or bool(plan.renames or plan.to_keyword or plan.missing or forms or result))
+               or bool(plan.renames or plan.to_keyword or plan.missing or forms or result)
+               or packed is not None)
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
                             "changes_results": changes}
     arg_plan = _plan_args(plan, (*explicit, *((n, v) for n, v, *_d in added)),
                           tuple(item.partition(":")[0] for item in retyped),
                           tuple((where, new) for _n, where, _old, new in converted),
                           tuple((where, form) for where, form, _t, _n in forms),
-                          result or "", _absent_positions(call, positional, plan, target))
+                          result or "", _absent_positions(call, positional, plan, target), packed)
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
     args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
@@ -503,13 +511,13 @@ def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
 
 
 def _plan_args(plan: ArgumentPlan, added=(), retyped=(), values=(), forms=(), result="",
-               absent=()) -> CallPlan:
+               absent=(), packed: int | None = None) -> CallPlan:
     """The quick-fix's argument plan for this call (``model/resolution.ArgPlan``; the resolution adds the
     keywords dropped and the argument that blocks the rewrite, ``analysis/resolution.py``)."""
     return CallPlan(renames=tuple(plan.renames), to_keyword=tuple(plan.to_keyword),
                     missing=tuple(plan.missing),
                     added=tuple(added), retyped=tuple(retyped), meanings=tuple(values), forms=tuple(forms),
-                    result_form=result, absent=tuple(absent))
+                    result_form=result, absent=tuple(absent), packed=packed)
 
 
 def _absent_positions(call: ast.Call, positional: list[str | None], plan: ArgumentPlan,

@@ -14,13 +14,14 @@ chooses a target: a call it cannot write gets no fix.
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
 from dataclasses import replace
 
 from msmigrate.analysis.resolution import ARGUMENT_WRITES, Resolver
+from msmigrate.fixes.call_tokens import open_paren as _open_paren
+from msmigrate.fixes.call_tokens import separators as _separators
 from msmigrate.fixes.context import FixContext, bound_arguments
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.packed_args import packed_edits
 from msmigrate.fixes.primitive_calls import primitive_call
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.device_targets import NO_EFFECT
@@ -42,30 +43,6 @@ from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.resolution import ArgPlan, Resolution, Write
 
 SKIPPED_USAGES = frozenset({UsageKind.IMPORT, UsageKind.PATTERN})
-
-
-def _separators(ctx: FixContext, call: ast.Call) -> tuple[list[tuple[int, int]], tuple[int, int]] | None:
-    """Positions of the call's top-level commas and of its closing parenthesis (Finding coords)."""
-    segment = ctx.text(call)
-    line0, col0, end_line, end_col = ctx.node_range(call)
-    func_end = ctx.node_range(call.func)[2:]
-    commas: list[tuple[int, int]] = []
-    depth = 0
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(segment).readline):
-            row, col = tok.start
-            pos = (line0 + row - 1, col0 + col if row == 1 else col + 1)
-            if pos < func_end or tok.type != tokenize.OP:
-                continue
-            if tok.string in "([{":
-                depth += 1
-            elif tok.string in ")]}":
-                depth -= 1
-            elif tok.string == "," and depth == 1:
-                commas.append(pos)
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return None
-    return commas, (end_line, end_col - 1)
 
 
 def _drop_edits(ctx: FixContext, call: ast.Call, dropped: set[int]) -> list[TextEdit] | None:
@@ -160,6 +137,11 @@ def _argument_edits(ctx: FixContext, finding: Finding, call: ast.Call, plan: Arg
             return None
         dropped.add(id(call.args[position]))
         changes.append(f"−{name}")
+    packed = packed_edits(ctx, call, plan.packed) if plan.packed is not None else ([], "")
+    if packed is None:  # torch's separate sizes written as one tuple
+        return None
+    edits.extend(packed[0])
+    changes.extend(filter(None, [packed[1]]))
     added = [(name, _spelled(ctx, value, call.lineno, edits)) for name, value in plan.added]
     if added:
         edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
@@ -583,21 +565,6 @@ def _replace_fix(finding: Finding, mindspore_api: str, edits: list[TextEdit], ch
         key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
         return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
     return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
-
-
-def _open_paren(ctx: FixContext, call: ast.Call) -> tuple[int, int] | None:
-    """The position of the call's opening parenthesis (Finding coordinates)."""
-    line0, col0 = ctx.node_range(call)[:2]
-    func_end = ctx.node_range(call.func)[2:]
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(ctx.text(call)).readline):
-            row, col = tok.start
-            pos = (line0 + row - 1, col0 + col if row == 1 else col + 1)
-            if pos >= func_end and tok.type == tokenize.OP and tok.string == "(":
-                return pos
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return None
-    return None
 
 
 FIXERS = {"MSM100": replace_api, "MSM101": replace_api}

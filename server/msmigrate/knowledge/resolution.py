@@ -140,7 +140,8 @@ def writes_nothing(target: str, facts: UsageFacts, plan: ArgPlan | None) -> bool
     """``x.mean()`` → ``mindspore.Tensor.mean`` with nothing to change in the arguments: no edit."""
     same_name = target.rpartition(".")[2] == facts.member
     changes = plan is not None and bool(plan.renames or plan.to_keyword or plan.added or plan.meanings
-                                        or plan.forms or plan.result_form or plan.absent or plan.drops)
+                                        or plan.forms or plan.result_form or plan.absent or plan.drops
+                                        or plan.packed is not None)
     return same_name and not changes and is_member(target)
 
 
