@@ -85,7 +85,7 @@ def test_scatter_add_gets_the_pairs_renames(kb26) -> None:
     )
     new, _applied = fix_all(source, "m.py", kb26)
     assert new == (
-        "import mindspore\nx = mindspore.mint.ones(3, 4)\n"
+        "import mindspore\nx = mindspore.mint.ones((3, 4))\n"
         "y = mindspore.ops.tensor_scatter_elements(x, axis=1, indices=idx, updates=src, reduction='add')\n"
         "v = mindspore.ops.tensor_scatter_elements(x, axis=1, indices=idx, updates=src, reduction='add')\n"
         "z = x.assign_value(mindspore.ops.tensor_scatter_elements(x, axis=1, indices=idx, updates=src, "

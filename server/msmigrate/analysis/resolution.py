@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
+from msmigrate.analysis.call_facts import OUT_OF_PLACE, CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
 from msmigrate.analysis.source_text import segment
 from msmigrate.i18n import ref
@@ -423,6 +423,7 @@ def settle_plan(kb: KnowledgeBase, plan: ArgPlan | None, call: ast.Call, row: Ma
     missing = set(plan.missing)
     general = general_params(kb)
     torch_only = (set(row.torch_only_params) if row else set()) | missing
+    is_class = row is not None and kb.torch_kind(row.torch_api) == "class"
     drops: list[str] = []
     blocked: tuple[str, str, str] | None = None
     if plan.checked:
@@ -439,7 +440,8 @@ def settle_plan(kb: KnowledgeBase, plan: ArgPlan | None, call: ast.Call, row: Ma
         new = renames.get(name)
         if _identifier(new) and new != name:
             continue
-        if name in general and not mindspore_accepts(kb, target, name):
+        out_of_place = is_class and name in OUT_OF_PLACE  # dropped even where MindSpore takes it
+        if name in general and (out_of_place or not mindspore_accepts(kb, target, name)):
             if not _droppable(name, kw.value):
                 blocked = (BLOCKED_KEY.get(name, "fix.blocked.value"), name, ast.unparse(kw.value))
                 break

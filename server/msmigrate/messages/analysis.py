@@ -119,6 +119,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore has no {items} (the value passed can be dropped)",
         "MindSpore 没有 {items}（传入的值可以去掉）",
     ),
+    "analysis.detail.call_out_of_place": (
+        "{items} dropped: the result is computed out of place, with the same values",
+        "去掉 {items}：结果以非原地方式计算，数值相同",
+    ),
     "analysis.detail.call_var_keyword": (
         "MindSpore takes **kwargs here: {items} not checked against its signature",
         "MindSpore 此处接受 **kwargs：{items} 未能按其签名核对",
