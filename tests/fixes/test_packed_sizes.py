@@ -82,7 +82,8 @@ def test_separate_sizes_become_one_tuple_where_the_target_takes_one() -> None:
 
 def test_the_plan_the_message_and_the_safety_say_it() -> None:
     source = "import torch\na = torch.zeros(n, 51)\nb = torch.zeros((n, 51))\nc = torch.randn(n, 51)\n"
-    findings = analyze_source(source, "m.py", get_knowledge_base("2.6"), AnalysisOptions(device="CPU")).findings
+    kb = get_knowledge_base("2.6")
+    findings = analyze_source(source, "m.py", kb, AnalysisOptions(device="CPU")).findings
     by_line = {f.line: f for f in findings if f.torch_api in ("torch.zeros", "torch.randn")}
     packed = by_line[2]
     assert packed.resolution is not None and packed.resolution.plan is not None
@@ -90,7 +91,8 @@ def test_the_plan_the_message_and_the_safety_say_it() -> None:
     assert (packed.rule, packed.message("en")) == (
         "MSM101", "torch.zeros → mindspore.mint.zeros (torch takes these values as separate arguments, "
         "MindSpore as one tuple: (n, 51)).")
-    assert packed.message("zh").endswith("torch 将这些值作为多个参数传入，MindSpore 则接受一个元组：(n, 51)）。")
+    assert packed.message("zh").endswith(
+        "torch 将这些值作为多个参数传入，MindSpore 则接受一个元组：(n, 51)）。")
     assert is_safe(packed)  # the written call is the form the numeric check ran (verified on CPU)
     tupled, randn = by_line[3], by_line[4]
     assert (tupled.rule, tupled.resolution.plan.packed) == ("MSM100", None)

@@ -58,6 +58,7 @@ from msmigrate.model.resolution import ArgPlan as CallPlan
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
 # drops them: device placement, memory layout, ``out=None``
 _HARMLESS = {"device": None, "pin_memory": None, "memory_format": None, "non_blocking": None,
+             "return_indices": ("False",),
              "out": ("None",), "requires_grad": ("False",), "layout": ("None", "torch.strided"),
              "inplace": None, "sparse_grad": ("False",)}
 # arguments of a class's constructor dropped even where MindSpore takes them: the instance's result is
@@ -170,7 +171,7 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                          for s in ms_signatures if s]
     if not ms_signatures:
         return _overload_only(verdict, target, form) if target != table_target else None
-    binding = bindings[0] if len(bindings) == 1 else None
+    binding = _one_binding(bindings)
     positional: list[str | None] = list(binding.positional) if binding else [None] * len(call.args)
     if any(isinstance(a, ast.Starred) for a in call.args):
         positional = []
@@ -290,6 +291,18 @@ def _overload_only(verdict: ApiVerdict, target: str, form: str | None) -> CallVe
     form_ref = ref(f"analysis.form.{form or 'full'}")
     args = {**verdict.message_args, "mindspore_api": target, "form": (form_ref,), "call_specific": True}
     return CallVerdict(target, category, RULE_FOR_CATEGORY[category], "analysis.api.consistent_form", args)
+
+
+def _one_binding(bindings: list[Binding]) -> Binding | None:
+    """The call's binding: the one overload it fits, or the first of overloads that differ only in the
+    types of their values (``F.conv2d``'s padding int or str): the same parameters, the arguments bound to
+    the same ones."""
+    if not bindings:
+        return None
+    first = bindings[0]
+    same = all(b.names() == first.names() and b.positional == first.positional
+               and b.arguments.keys() == first.arguments.keys() for b in bindings[1:])
+    return first if same else None
 
 
 def _form(torch_api: str, bindings: list[Binding]) -> str | None:

@@ -137,11 +137,6 @@ def _argument_edits(ctx: FixContext, finding: Finding, call: ast.Call, plan: Arg
             return None
         dropped.add(id(call.args[position]))
         changes.append(f"−{name}")
-    packed = packed_edits(ctx, call, plan.packed) if plan.packed is not None else ([], "")
-    if packed is None:  # torch's separate sizes written as one tuple
-        return None
-    edits.extend(packed[0])
-    changes.extend(filter(None, [packed[1]]))
     added = [(name, _spelled(ctx, value, call.lineno, edits)) for name, value in plan.added]
     if added:
         edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
@@ -204,7 +199,10 @@ def _argument_edits(ctx: FixContext, finding: Finding, call: ast.Call, plan: Arg
         if drop_edits is None:
             return None
         edits.extend(drop_edits)
-    return edits, changes
+    packed = packed_edits(ctx, call, plan.packed, edits) if plan.packed is not None else (edits, "")
+    if packed is None:  # torch's separate sizes written as one tuple
+        return None
+    return packed[0], changes + ([packed[1]] if packed[1] else [])
 
 
 def _property_as_call(ctx: FixContext, finding: Finding, ref: ast.expr, mindspore_api: str) -> Fix | None:
@@ -263,7 +261,8 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     if resolution.write is Write.EXPLAIN:
         replacement = resolution.replacement
         return _explain(finding, target, resolution.explain, **(
-            {"replaced": replacement.replaced, "device": replacement.device} if replacement else {}))
+            {"replaced": replacement.replaced, "device": replacement.device} if replacement
+            else {"device": resolution.device}))
     fix = _replace(ctx, finding, resolution, row_of(resolution))
     replacement = resolution.replacement
     if fix is None or not fix.edits or replacement is None:

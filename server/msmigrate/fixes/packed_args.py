@@ -12,15 +12,23 @@ from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import TextEdit
 
 
-def packed_edits(ctx: FixContext, call: ast.Call, index: int) -> tuple[list[TextEdit], str] | None:
-    """The two insertions around the call's arguments from positional ``index`` on, and the change as the
-    fix's title shows it; None when the call has no argument there."""
+def packed_edits(ctx: FixContext, call: ast.Call, index: int,
+                 edits: list[TextEdit]) -> tuple[list[TextEdit], str] | None:
+    """``edits`` (the call's other argument edits) with the two insertions around the call's arguments from
+    positional ``index`` on, and the change as the fix's title shows it; an insertion where another edit
+    starts (the keywords dropped after the sizes: ``torch.zeros(2, 3, device=d)``) is made part of that
+    edit, so that no two edits start at one place. None when the call has no argument there."""
     values = call.args[index:]
     if not values:
         return None
-    line, column = ctx.node_range(values[0])[:2]
-    end_line, end_column = ctx.node_range(values[-1])[2:]
-    closing = ",)" if len(values) == 1 else ")"
-    edits = [TextEdit(line, column, line, column, "("), TextEdit(end_line, end_column, end_line, end_column,
-                                                                  closing)]
-    return edits, packed_text(call, index)
+    opening = ctx.node_range(values[0])[:2]
+    closing = ctx.node_range(values[-1])[2:]
+    found = list(edits)
+    for point, text in ((opening, "("), (closing, ",)" if len(values) == 1 else ")")):
+        at = next((i for i, e in enumerate(found) if (e.line, e.column) == point), None)
+        if at is None:
+            found.append(TextEdit(*point, *point, text))
+        else:
+            e = found[at]
+            found[at] = TextEdit(e.line, e.column, e.end_line, e.end_column, text + e.new_text)
+    return found, packed_text(call, index)

@@ -293,6 +293,9 @@ PAIR_RENAMES: dict[tuple[str, str], dict[str, str]] = {
     ("torch.linalg.lu_solve", "mindspore.ops.lu_solve"): {"LU": "LU_data", "pivots": "LU_pivots", "B": "b"},
     ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): {"input": "input_x", **_SCATTER_ADD},
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): _SCATTER_ADD,
+    # an instance norm's channels are the groups of a group norm with one group per channel
+    **{(f"torch.nn.InstanceNorm{n}d", "mindspore.mint.nn.GroupNorm"): {"num_features": "num_groups"}
+       for n in (1, 2, 3)},
 }
 
 
@@ -322,6 +325,8 @@ DEFAULT_FROM: dict[str, tuple[tuple[str, str], ...]] = {
        for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")},
     **{f"mindspore.ops.{name}": (("stride", "kernel_size"),)
        for name in ("avg_pool1d", "avg_pool2d", "avg_pool3d")},
+    # GroupNorm written for an InstanceNorm (one group per channel): its required channels are the groups
+    "mindspore.mint.nn.GroupNorm": (("num_channels", "num_groups"),),
 }
 
 
@@ -468,6 +473,8 @@ ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
     # torch's reduce written as all_reduce where mint's reduce has no kernel (device_targets.DEVICE_ONLY):
     # every rank gets the result, dst's included (torch leaves the others' tensors unspecified)
     "mindspore.mint.distributed.all_reduce": {"dst": (KEEP_OTHERS,)},
+    # GroupNorm written for an InstanceNorm: no running statistics, which torch's momentum would weight
+    "mindspore.mint.nn.GroupNorm": {"momentum": (KEEP_OTHERS,), "track_running_stats": ("False",)},
 }
 
 

@@ -136,6 +136,19 @@ def write_form(kb: KnowledgeBase, torch_api: str, usage: UsageKind, target: str 
     return Write.NAME, ""
 
 
+def writes_target(write: Write) -> bool:
+    """Whether the fix writes the target (rather than nothing, or an explanation)."""
+    return write not in (Write.NONE, Write.EXPLAIN)
+
+
+def fails_on_device(kb: KnowledgeBase, torch_api: str, target: str | None, device: str) -> bool:
+    """Whether the checks recorded that ``target``, the mapping's own target of ``torch_api``, does not work
+    on ``device`` (no kernel there, or no effect): where nothing replaces it, the fix explains instead of
+    writing a call that cannot run (``fix.no_kernel``)."""
+    failed = device_failure(torch_api, kb.version, device) if target else None
+    return failed is not None and failed[0] == target
+
+
 def writes_nothing(target: str, facts: UsageFacts, plan: ArgPlan | None) -> bool:
     """``x.mean()`` → ``mindspore.Tensor.mean`` with nothing to change in the arguments: no edit."""
     same_name = target.rpartition(".")[2] == facts.member
@@ -381,7 +394,7 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
         return write, explain
 
     write, explain = written(row, derived, wrapped)
-    rewrite = derived is not None and bool(target) and catalogue_rewrite(torch_api, target or "")
+    rewrite = bool(target) and catalogue_rewrite(torch_api, target or "")
     if replacement is None and write is Write.NONE and target and rewrite:
         write = Write.REWRITE
     elif replacement is None and write is Write.NONE and target and not same_shape(kb, torch_api, target):
@@ -390,6 +403,8 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
             row, table, derived, replacement = other.row, other.table, other.derived, other.replacement
             target = row.mindspore_api
             write, explain = written(row, derived)
+    if replacement is None and writes_target(write) and fails_on_device(kb, torch_api, target, device):
+        write, explain = Write.EXPLAIN, "fix.no_kernel"
     category = _category_of(row)
     source = replacement.kind if replacement is not None else ("derived" if derived is not None else "table")
     evidence = evidence_of(kb, source, row.torch_api, table, derived, target, device, replacement)
