@@ -123,12 +123,13 @@ class ScanProblem(Exception):
 
 
 class ProgressReporter:
-    """Work-done progress for one scan (nothing is sent when the client does not support it)."""
+    """Work-done progress for one scan or comparison (nothing is sent when the client does not support
+    it); cancellable: ``on_cancel`` is called when the user cancels."""
 
-    def __init__(self, server: MsMigrateServer, title: str) -> None:
+    def __init__(self, server: MsMigrateServer, title: str, kind: str = "scan") -> None:
         self.server = server
         self.title = title
-        self.token = f"msmigrate-scan-{uuid.uuid4()}"
+        self.token = f"msmigrate-{kind}-{uuid.uuid4()}"
         self.enabled = server.client_supports("window", "work_done_progress")
         self.last_percentage = -1
 
@@ -159,6 +160,12 @@ class ProgressReporter:
         self.server.work_done_progress.report(
             self.token, types.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True)
         )
+
+    def step(self, message: str, percentage: int) -> None:
+        """A step of known share (a comparison's phases)."""
+        if self.enabled:
+            report = types.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True)
+            self.server.work_done_progress.report(self.token, report)
 
     def end(self, message: str) -> None:
         if self.enabled:

@@ -85,6 +85,8 @@ class MsMigrateServer(LanguageServer):
         self.on_settings_changed: list[Callable[[], Any]] = []
         # extra code actions from optional features: provider(server, analysis, params) -> [CodeAction]
         self.code_action_providers: list[Callable[..., list[types.CodeAction]]] = []
+        # extra code lenses from optional features: provider(server, document) -> [CodeLens]
+        self.code_lens_providers: list[Callable[..., list[types.CodeLens]]] = []
 
     def start_io(self, *args: Any, **kwargs: Any) -> None:
         """Serve over stdio; exits with the code ``exit`` chose (1 without ``shutdown`` first)."""
