@@ -31,6 +31,12 @@ def code(value: Any) -> str:
     return f"{fence}{pad}{inner}{pad}{fence}"
 
 
+def cell_code(value: Any) -> str:
+    """A code span inside a table cell: GitHub-flavoured tables split cells at ``|`` even in code spans,
+    unless it is escaped (the backslash is then dropped)."""
+    return code(value).replace("|", "\\|")
+
+
 def link_target(file: str, line: int | None, base: Path | None) -> str:
     """A link to ``file`` (at ``line``): relative to ``base`` (the page's folder) when given, else a
     ``file:`` URI; percent-encoded, so no character of the path ends the link."""
@@ -71,7 +77,7 @@ def _summary_row(mode: ModeResult, lang: str | None) -> list[str]:
         _status(out.get("status"), lang),
         _num(out.get("max_abs")),
         _num(out.get("max_rel")),
-        code(_layer_name(first)) if first else "-",
+        cell_code(_layer_name(first)) if first else "-",
         _status(mode.training_status, lang),
     ]
 
@@ -129,7 +135,7 @@ def _layer_table(mode: ModeResult, lang: str | None) -> list[str]:
         name = _layer_name(row) + (f" #{row['call'] + 1}" if row["call"] else "")
         cells = [
             str(index),
-            code(name),
+            cell_code(name),
             text(row["torch_class"]),
             text(row.get("mindspore_class") or "-"),
             _num(row.get("max_abs")),
@@ -202,8 +208,8 @@ def render_markdown(report: CompareReport, lang: str | None = None, base: Path |
     lines = [
         f"# {text(t('compare.md.title', lang, name=report.name, result=result))}",
         "",
-        f"- {t('compare.md.torch', lang)}: {code(report.torch)}",
-        f"- {t('compare.md.mindspore', lang)}: {code(report.mindspore)}",
+        f"- {t('compare.md.torch', lang, model=code(report.torch))}",
+        f"- {t('compare.md.mindspore', lang, model=code(report.mindspore))}",
         "- "
         + t(
             "compare.report.setup",

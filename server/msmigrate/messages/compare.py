@@ -92,8 +92,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.md.result.match": ("the models match", "两个模型一致"),
     "compare.md.result.diverge": ("the models DIFFER", "两个模型不一致"),
     "compare.md.result.error": ("the comparison did not complete", "比较未能完成"),
-    "compare.md.torch": ("torch model", "torch 模型"),
-    "compare.md.mindspore": ("migrated model", "迁移后的模型"),
+    "compare.md.torch": ("torch model: {model}", "torch 模型：{model}"),
+    "compare.md.mindspore": ("migrated model: {model}", "迁移后的模型：{model}"),
     "compare.md.error": ("Error:", "错误："),
     "compare.md.mode_error": ("error", "出错"),
     "compare.md.graph_fails": ("does not compile", "无法编译"),
@@ -107,6 +107,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.md.col.max_rel": ("max rel error", "最大相对误差"),
     "compare.md.col.first": ("first layer that differs", "第一个不一致的层"),
     "compare.md.col.training": ("training step", "训练步骤"),
+    # the one-line summary (report.summary_line: the editor's notification)
+    "compare.summary.error": ("{head}: {message}", "{head}：{message}"),
+    "compare.summary.modes": ("{head} — {modes}", "{head} —— {modes}"),
+    "compare.summary.separator": ("; ", "；"),
+    "compare.summary.mode": ("{mode}: {text}", "{mode}：{text}"),
+    "compare.summary.outputs": ("outputs {status} (max abs error {max_abs})",
+                                "输出{status}（最大绝对误差 {max_abs}）"),
+    "compare.summary.first": (", first layer that differs {name}", "，第一个不一致的层 {name}"),
+    "compare.summary.training": (", training step {status}", "，训练步骤{status}"),
+    "compare.summary.graph": ("does not compile{where}", "无法编译{where}"),
+    "compare.summary.graph_where": (" ({file}:{line})", "（{file}:{line}）"),
     # command-line help
     "compare.help.command": (
         "Run the torch model and its migrated MindSpore model on the same inputs and converted weights, in "
