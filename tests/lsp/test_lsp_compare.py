@@ -318,7 +318,14 @@ async def test_a_hanging_model_times_out_and_a_cancel_kills_the_workers(
     asked = answer_message_requests(client, RUN)
     await initialize(client, tmp_path, settings={"language": "en"})
 
-    reply = await execute(client, COMMAND, {"timeout": 20, "open": "none"})
+    client.progress_reports["client-token-1"] = []  # the client's own token: progress goes there
+    reply = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=COMMAND, arguments=[{"timeout": 20, "open": "none"}], work_done_token="client-token-1"))
+    begin, *steps, end = client.progress_reports["client-token-1"]
+    assert (begin.title, [s.message for s in steps], end.message) == (
+        "msmigrate: comparing hang with its PyTorch original", ["Running the torch model …"],
+        reply["summary"])
+    assert not any(k.startswith("msmigrate-compare-") for k in client.progress_reports)
     assert reply["report"]["error"] == {
         "key": "weights.error.timeout",
         "message": t("weights.error.timeout", "en", side="torch", seconds="20"),

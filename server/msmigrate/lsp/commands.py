@@ -33,6 +33,7 @@ from msmigrate.contract.commands import (
     ScanProjectReply,
 )
 from msmigrate.i18n import t
+from msmigrate.lsp.protocol import work_done_token
 from msmigrate.lsp.server import MsMigrateServer
 from msmigrate.reports import REPORT_FORMATS
 from msmigrate.safe_paths import inside_roots, write_inside
@@ -129,19 +130,23 @@ class ProgressReporter:
     def __init__(self, server: MsMigrateServer, title: str, kind: str = "scan") -> None:
         self.server = server
         self.title = title
-        self.token = f"msmigrate-{kind}-{uuid.uuid4()}"
+        self.token: int | str = f"msmigrate-{kind}-{uuid.uuid4()}"
         self.enabled = server.client_supports("window", "work_done_progress")
         self.last_percentage = -1
 
     async def begin(self, on_cancel: Any) -> None:
         if not self.enabled:
             return
-        try:
-            await self.server.work_done_progress.create_async(self.token)
-        except Exception as exc:  # the client refused: scan without progress
-            self.server.report_failure("window/workDoneProgress/create", exc)
-            self.enabled = False
-            return
+        given = work_done_token()
+        if given is not None:  # the client's own token (VS Code's cancellable notification)
+            self.token = given
+        else:
+            try:
+                await self.server.work_done_progress.create_async(self.token)
+            except Exception as exc:  # the client refused: scan without progress
+                self.server.report_failure("window/workDoneProgress/create", exc)
+                self.enabled = False
+                return
         self.server.work_done_progress.begin(
             self.token, types.WorkDoneProgressBegin(title=self.title, cancellable=True, percentage=0)
         )
