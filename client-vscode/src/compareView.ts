@@ -5,7 +5,7 @@
 
 /** Translates UI strings: `vscode.l10n` in the extension (`{0}`, `{1}` … are replaced by `args`). */
 export interface Localizer {
-  l10n.t(message: string, ...args: (string | number | boolean)[]): string;
+  t(message: string, ...args: (string | number | boolean)[]): string;
 }
 
 /** Opens a file at a 1-based line: the one command the compare page may run from its links. */
