@@ -17,7 +17,7 @@ import asyncio
 import os
 import re
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -199,15 +199,43 @@ def compare_lenses(server: MsMigrateServer, cache: SpecCache, doc: TextDocument)
 
 
 class CompareJobs:
-    """One comparison at a time, in a thread of its own."""
+    """One comparison at a time, each in a daemon thread of its own (a server that exits never waits for
+    one: its workers are killed at exit)."""
 
     def __init__(self) -> None:
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-compare")
         self.running: tuple[str, CompareCancel] | None = None
+
+    def cancel(self) -> None:
+        if self.running is not None:
+            self.running[1].cancel()
+
+
+def in_thread(loop: asyncio.AbstractEventLoop, function: Any, *args: Any) -> asyncio.Future[Any]:
+    """``function(*args)`` in a daemon thread, as a future of the event loop."""
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if future.done():  # the awaiting request was cancelled meanwhile
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def work() -> None:
+        try:
+            result = function(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
+            loop.call_soon_threadsafe(settle, None, exc)
+        else:
+            loop.call_soon_threadsafe(settle, result, None)
+
+    threading.Thread(target=work, name="msmigrate-compare", daemon=True).start()
+    return future
 
 
 async def run_comparison(
-    server: MsMigrateServer, jobs: CompareJobs, spec: CompareSpec, options: CompareOptions
+    server: MsMigrateServer, spec: CompareSpec, options: CompareOptions
 ) -> CompareReport | None:
     """``compare_models`` with progress; ``None`` when the user cancelled it (the workers are killed)."""
     lang = server.lang
@@ -223,7 +251,7 @@ async def run_comparison(
         loop.call_soon_threadsafe(progress.step, t(key, lang), share)
 
     try:
-        report = await loop.run_in_executor(jobs.executor, compare_models, spec, options, on_step)
+        report = await in_thread(loop, compare_models, spec, options, on_step)
     except asyncio.CancelledError:  # the request itself was cancelled ($/cancelRequest)
         cancel.cancel()
         progress.end(t("lsp.compare.cancelled", lang))
@@ -246,6 +274,7 @@ def _message_type(report: CompareReport) -> types.MessageType:
 
 def register(server: MsMigrateServer) -> None:
     jobs = CompareJobs()
+    server.on_shutdown.append(jobs.cancel)
     cache = SpecCache()
     server.code_lens_providers.append(lambda srv, doc: compare_lenses(srv, cache, doc))
 
@@ -292,7 +321,7 @@ def register(server: MsMigrateServer) -> None:
                 )
                 return fail(message)
             options = CompareOptions(python=python, timeout=float(timeout), cancel=cancel)
-            report = await run_comparison(server, jobs, spec, options)
+            report = await run_comparison(server, spec, options)
         finally:
             jobs.running = None
         if report is None:
