@@ -229,11 +229,13 @@ async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
     return report
 
 
-async def show(server: MsMigrateServer, path: Path) -> bool:
+async def show(server: MsMigrateServer, path: Path, external: bool = True) -> bool:
+    """Ask the client to show ``path``: in an external program (the HTML report: the browser) or in the
+    editor (``external=False``: the comparison's Markdown page)."""
     if not server.client_supports("window", "show_document"):
         return False
     params = types.ShowDocumentParams(
-        uri=from_fs_path(str(path)) or path.as_uri(), external=True, take_focus=True
+        uri=from_fs_path(str(path)) or path.as_uri(), external=external, take_focus=True
     )
     try:
         result = await server.window_show_document_async(params)

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from msmigrate.compare.cancel import CompareCancel
@@ -42,6 +41,7 @@ from msmigrate.lsp.commands import (
     OutsideWorkspace,
     ProgressReporter,
     checked_path,
+    show,
     workspace_roots,
 )
 from msmigrate.lsp.consent import allowed_interpreter, confirmed
@@ -129,20 +129,6 @@ def write_markdown(server: MsMigrateServer, config: Path, report: CompareReport,
             server.log(t("lsp.log.report_elsewhere", "en", path=str(Path(root, *parts)), detail=str(exc)),
                        types.MessageType.Warning)
     return write_inside(tempfile.mkdtemp(prefix="msmigrate-"), [name], render_markdown(report, lang))
-
-
-async def show_in_editor(server: MsMigrateServer, path: Path) -> bool:
-    """Ask the client to open ``path`` in the editor (not an external program)."""
-    if not server.client_supports("window", "show_document"):
-        return False
-    params = types.ShowDocumentParams(uri=from_fs_path(str(path)) or path.as_uri(), external=False,
-                                      take_focus=True)
-    try:
-        result = await server.window_show_document_async(params)
-    except Exception as exc:
-        server.report_failure("window/showDocument", exc)
-        return False
-    return bool(result and result.success)
 
 
 class SpecCache:
@@ -332,7 +318,7 @@ def register(server: MsMigrateServer) -> None:
         shown = False
         if open_as == "markdown":
             server.window_show_message(types.ShowMessageParams(type=_message_type(report), message=summary))
-            shown = await show_in_editor(server, path)
+            shown = await show(server, path, external=False)
         return {
             "cancelled": False,
             "config": str(config),
