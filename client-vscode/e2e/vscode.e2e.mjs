@@ -240,8 +240,10 @@ try {
     const run = page.locator(".notifications-toasts .monaco-button", { hasText: "Run it" }).first();
     await run.waitFor({ state: "visible", timeout: 60_000 });
     await run.click();
-    const text = await frameText(/Compare resnet50: the models match/, 300_000);
+    // the page in the report webview (the notification says "the models match" too: wait for the table)
+    const text = await frameText(/Compare resnet50: the models match[\s\S]*layer outputs compared/, 300_000);
     assert.match(text, /183 layer outputs compared: 0 differ, 0 have no MindSpore cell of that name/);
+    assert.match(text, /PyNative\s+match\s+\d\.\d\de-0\d/);
     const markdown = readFileSync(join(workspace, ".msmigrate", "compare-resnet50.md"), "utf8");
     assert.match(markdown, /^# Compare resnet50: the models match$/m);
     console.log(`     ${text.split("\n").slice(0, 2).join(" | ")}`);
