@@ -209,8 +209,9 @@ try {
     await row.waitFor({ state: "visible" });
     await page.keyboard.press("Enter");
     await page.locator(".tab", { hasText: /Preview/ }).first().waitFor();
-    // the server's rendering of the lookup (knowledge/lookup.py render_markdown), as in a hover
-    const text = await frameText(/torch\.nn\.Conv2d → mindspore\.mint\.nn\.Conv2d \(MindSpore 2\.6\)/);
+    // the server's rendering of the lookup (knowledge/lookup.py render_markdown), as in a hover: its title
+    // names what the quick-fix writes on the device (CPU: mindspore.nn.Conv2d, as in step 04)
+    const text = await frameText(/torch\.nn\.Conv2d → mindspore\.nn\.Conv2d \(MindSpore 2\.6\)/);
     console.log(`     ${text.split("\n").slice(0, 3).join(" | ")}`);
   });
 
