@@ -258,12 +258,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the instance built from the tensor is the value compared (it is not called)",
         "比较由张量构造出的实例本身的值（不调用该实例）",
     ),
-    "check.note.group_per_channel": (
-        "instance normalization as group normalization with one group per channel (num_groups = num_channels "
-        "= num_features), the constructor's arguments as the fix writes them",
-        "实例归一化按每个通道一组的组归一化检查（num_groups = num_channels = num_features），"
-        "构造参数按修复的写法传入",
-    ),
     "check.note.eval_identity": (
         "checked in inference mode (training=False), where dropout is the identity",
         "在推理模式（training=False）下检查，此时 dropout 为恒等映射",
