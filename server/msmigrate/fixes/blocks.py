@@ -75,10 +75,19 @@ def remove_lines(ctx: FixContext, statement: ast.stmt, siblings: list[ast.stmt] 
     after = ctx.lines[end - 1][ctx.node_range(statement)[3] - 1 :].strip()
     if after and not after.startswith("#"):
         return None
-    if siblings is not None and len(siblings) == 1:
+    if siblings is not None and (len(siblings) == 1 or _may_empty(siblings, statement)):
         indent = _indent(ctx.lines[first - 1])
         return TextEdit(first, 1, end, len(ctx.lines[end - 1]) + 1, indent + "pass")
     return TextEdit(first, 1, *_line_end(ctx, end), "")
+
+
+def _may_empty(siblings: list[ast.stmt], statement: ast.stmt) -> bool:
+    """Whether removing the last statement of a block might leave it empty: the other statements are of
+    the kinds other fixes may remove in the same pass (a block left empty would not parse)."""
+    return siblings[-1] is statement and all(isinstance(s, _REMOVABLE) for s in siblings)
+
+
+_REMOVABLE = (ast.Expr, ast.Assign, ast.With, ast.If, ast.Pass)
 
 
 def remove_statement(ctx: FixContext, statement: ast.stmt,

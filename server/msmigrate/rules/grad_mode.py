@@ -105,7 +105,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 }
 
 _TAKE_OVER = API_RULES | {"MSM100", "MSM101", "MSM600"}  # no_grad → stop_gradient is no mapping of a block
-_BACKWARD = frozenset({"backward"})
+_BACKWARD = frozenset({"backward", "value_and_grad"})
 
 
 def check(ctx) -> Iterable[Finding]:
@@ -121,7 +121,7 @@ def check(ctx) -> Iterable[Finding]:
     if not sites:
         return []
     up = parents(ctx.tree)
-    modules = module_classes(ctx, tree_index(ctx).nodes(ast.ClassDef))
+    modules = network_classes(ctx, tree_index(ctx).nodes(ast.ClassDef))
     found: list[Finding] = []
     for node, written, api in sites:
         ctx.cancel.check()
@@ -134,20 +134,34 @@ def check(ctx) -> Iterable[Finding]:
     return found
 
 
+def network_classes(ctx, classes: list[ast.ClassDef]) -> set[str]:
+    """The file's classes that are torch modules or already MindSpore cells (a partly fixed file: the fix
+    runs again after other fixes renamed the base), also through other classes of the file."""
+    found = module_classes(ctx, classes)
+    changed = True
+    while changed:
+        changed = False
+        for node in classes:
+            if node.name not in found and any(
+                    ast.unparse(base).split(".")[-1] in ("Cell", *found) for base in node.bases):
+                found.add(node.name)
+                changed = True
+    return found
+
+
 def _gradient_may_pass(node: ast.AST, up: dict[int, ast.AST], modules: set[str]) -> bool:
     """Whether a gradient may be taken through code at ``node``: it is inside a class that is a torch
-    module, or its function (else the module's own statements) calls ``backward()``."""
-    function: ast.AST | None = None
+    module (or a cell), or one of its enclosing functions (else the module's own statements) calls
+    ``backward()`` (or ``value_and_grad``, once another fix rewrote the training step)."""
     current = up.get(id(node))
     while current is not None:
         if isinstance(current, ast.ClassDef) and current.name in modules:
             return True
-        if function is None and isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            function = current
-        if isinstance(current, ast.Module) and function is None:
-            function = current
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module) and \
+                _calls_backward(current):
+            return True
         current = up.get(id(current))
-    return function is not None and _calls_backward(function)
+    return False
 
 
 def _calls_backward(scope: ast.AST) -> bool:
@@ -158,7 +172,8 @@ def _calls_backward(scope: ast.AST) -> bool:
                                                          | ast.ClassDef):
             continue
         func = node.func if isinstance(node, ast.Call) else None
-        if isinstance(func, ast.Attribute) and func.attr in _BACKWARD:
+        if (isinstance(func, ast.Attribute) and func.attr in _BACKWARD) or (
+                isinstance(func, ast.Name) and func.id in _BACKWARD):
             return True
         stack.extend(ast.iter_child_nodes(node))
     return False
