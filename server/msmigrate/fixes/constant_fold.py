@@ -33,7 +33,8 @@ def fold(ctx: FixContext, node: ast.expr, value: bool) -> list[TextEdit] | None:
         if isinstance(parent, ast.BoolOp):
             index = next(i for i, v in enumerate(parent.values) if v is current)
             deciding = value == isinstance(parent.op, ast.Or)
-            before = parent.values[:index]
+            # a deciding operand drops the evaluation of those before it: they must have no effect
+            before = parent.values[:index] if deciding else []
             exact = index == 0 or (_truth_value(parent, up) and all(_no_effect(v) for v in before))
             if not exact:
                 break
@@ -83,9 +84,10 @@ def _drop_operand(ctx: FixContext, operation: ast.BoolOp, index: int) -> TextEdi
 
 
 def _grouped(ctx: FixContext, node: ast.expr) -> str:
+    """A branch of ``a if c else b`` written where the whole expression was: every expression binds at
+    least as tightly as the conditional but a lambda or ``:=``."""
     text = ctx.text(node)
-    return text if isinstance(node, ast.Name | ast.Attribute | ast.Constant | ast.Call | ast.Subscript) \
-        else f"({text})"
+    return f"({text})" if isinstance(node, ast.Lambda | ast.NamedExpr) else text
 
 
 def _branch(ctx: FixContext, statement: ast.If, value: bool) -> list[TextEdit] | None:

@@ -114,8 +114,9 @@ def torch_marker_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if api == DETERMINISTIC and isinstance(statement, ast.Assign):
         name, imports = ctx.mindspore_reference("mindspore.set_deterministic", statement.lineno)
         text = f"{name}({ctx.text(statement.value)})"
+        # MindSpore takes it once per process (a second call raises): to review, applied with --unsafe-fixes
         return Fix("MSM514", "fix.torch_marker.deterministic",
-                   [TextEdit(*ctx.node_range(statement), text), *imports], args)
+                   [TextEdit(*ctx.node_range(statement), text), *imports], args, by_hand=True)
     edit = remove_statement(ctx, statement, siblings)
     return Fix("MSM514", "fix.torch_marker.remove", [edit], args) if edit is not None else None
 

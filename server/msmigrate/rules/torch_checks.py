@@ -41,7 +41,7 @@ from msmigrate.rules.support import API_RULES, named_nodes, new_finding, referen
 _DOCS = "https://www.mindspore.cn/docs/en/r2.6.0/"
 FEATURE_CHECK = Rule("MSM513", C.FRAMEWORK_PATTERN, S.INFORMATION,
                      _DOCS + "api_python/mindspore/mindspore.hal.is_available.html", fixable=True)
-TORCH_MARK = Rule("MSM514", C.FRAMEWORK_PATTERN, S.INFORMATION,
+TORCH_MARK = Rule("MSM514", C.FRAMEWORK_PATTERN, S.HINT,
                   _DOCS + "api_python/mindspore/mindspore.set_deterministic.html", fixable=True)
 RULES = [FEATURE_CHECK, TORCH_MARK]
 
@@ -69,11 +69,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch.fx.wrap, torch.jit.annotate) and settings of torch's GPU kernels "
         "(torch.backends.cudnn.benchmark, allow_tf32, sdp_kernel) have no role in MindSpore: the quick-fix "
         "removes them. torch.jit.Final is typing.Final; torch.backends.cudnn.deterministic becomes "
-        "mindspore.set_deterministic.",
+        "mindspore.set_deterministic, which MindSpore accepts once per process (to review).",
         "为 TorchScript 或 FX 准备代码的装饰器和调用（@torch.jit.ignore、@torch.jit.unused、torch.fx.wrap、"
         "torch.jit.annotate）以及 torch GPU 算子的设置（torch.backends.cudnn.benchmark、allow_tf32、"
         "sdp_kernel）在 MindSpore 中没有作用：快速修复会删除它们。torch.jit.Final 即 typing.Final；"
-        "torch.backends.cudnn.deterministic 改为 mindspore.set_deterministic。",
+        "torch.backends.cudnn.deterministic 改为 mindspore.set_deterministic，"
+        "MindSpore 每个进程只接受一次该设置（需检查）。",
     ),
     "finding.MSM513.hasattr_true": (
         "Feature check: {name} has a MindSpore counterpart, so the check is True once migrated",
@@ -133,7 +134,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.torch_marker.remove": ("Remove {api}", "删除 {api}"),
     "fix.torch_marker.final": ("Use typing.Final", "改用 typing.Final"),
     "fix.torch_marker.annotate": ("Keep the value only", "只保留其值"),
-    "fix.torch_marker.deterministic": ("Use mindspore.set_deterministic", "改用 mindspore.set_deterministic"),
+    "fix.torch_marker.deterministic": (
+        "Use mindspore.set_deterministic (to review: MindSpore accepts it once per process; a second call "
+        "raises an error)",
+        "改用 mindspore.set_deterministic（需检查：MindSpore 每个进程只接受一次设置，再次调用会报错）",
+    ),
 }
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
