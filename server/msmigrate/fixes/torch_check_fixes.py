@@ -18,6 +18,7 @@ FALSE_CALLS = frozenset({
     "torch.onnx.is_in_onnx_export", "torch._utils.is_compiling",
 })
 CUDA_AVAILABLE = "torch.cuda.is_available"
+CUDA_COUNT = "torch.cuda.device_count"
 VERSION = "torch.__version__"
 JIT_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused", "torch.jit.export", "torch.jit.script",
                             "torch.fx.wrap", "torch._dynamo.disable", "torch.compiler.disable"})
@@ -65,6 +66,14 @@ def torch_check_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         name, imports = ctx.mindspore_reference(_HAL, call.lineno)
         return Fix("MSM513", "fix.torch_check.cuda", [TextEdit(*ctx.node_range(call), f'{name}("GPU")'),
                                                       *imports])
+    if key == "finding.MSM513.cuda_count" and call is not None:
+        # hal.device_count raises on a MindSpore package without the backend: ask first
+        available, imports = ctx.mindspore_reference(_HAL, call.lineno)
+        count, _ = ctx.mindspore_reference("mindspore.hal.device_count", call.lineno)
+        text = f'{count}("GPU") if {available}("GPU") else 0'
+        if not isinstance(ctx.parents.get(id(call)), ast.Assign | ast.AnnAssign | ast.Return | ast.Expr):
+            text = f"({text})"
+        return Fix("MSM513", "fix.torch_check.cuda_count", [TextEdit(*ctx.node_range(call), text), *imports])
     value = args.get("value") == "True"
     node = call if call is not None else reference
     edits = fold(ctx, node, value)

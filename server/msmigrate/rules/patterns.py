@@ -417,8 +417,6 @@ DISTRIBUTED_APIS = frozenset(
     {
         "torch.distributed.init_process_group",
         "torch.nn.parallel.DistributedDataParallel",
-        "torch.nn.DataParallel",
-        "torch.nn.parallel.DataParallel",
         "torch.utils.data.distributed.DistributedSampler",
         "torch.utils.data.DistributedSampler",
     }

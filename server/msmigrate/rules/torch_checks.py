@@ -20,6 +20,7 @@ from msmigrate.fixes.instance_calls import parents
 from msmigrate.fixes.torch_check_fixes import (
     ANNOTATE,
     CUDA_AVAILABLE,
+    CUDA_COUNT,
     DETERMINISTIC,
     FALSE_CALLS,
     FINAL,
@@ -52,12 +53,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "module is whether the name has a MindSpore counterpart (otherwise the code's fallback runs); "
         "torch.jit.is_scripting(), is_tracing() and the torch.compile checks are False; a comparison of "
         "torch.__version__ is evaluated for the torch version the migration assumes; "
-        "torch.cuda.is_available() becomes mindspore.hal.is_available(\"GPU\"). The quick-fix writes the "
-        "answer and keeps only the branch it selects.",
+        "torch.cuda.is_available() becomes mindspore.hal.is_available(\"GPU\") (device_count likewise). The "
+        "quick-fix writes the answer and keeps only the branch it selects.",
         "询问 torch 自身的代码在 MindSpore 中运行时答案是确定的：对 torch 模块的 hasattr 取决于该名称是否有 "
         "MindSpore 对应项（否则执行代码中的备选分支）；torch.jit.is_scripting()、is_tracing() 以及 "
         "torch.compile 相关检查为 False；torch.__version__ 的比较按迁移所依据的 torch 版本求值；"
-        "torch.cuda.is_available() 改为 mindspore.hal.is_available(\"GPU\")。快速修复写入该答案，"
+        "torch.cuda.is_available() 改为 mindspore.hal.is_available(\"GPU\")（device_count 同理）。"
+        "快速修复写入该答案，"
         "并只保留它选中的分支。",
     ),
     "rule.MSM514.title": (
@@ -103,6 +105,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch.cuda.is_available(): ask MindSpore with mindspore.hal.is_available(\"GPU\")",
         "torch.cuda.is_available()：请用 mindspore.hal.is_available(\"GPU\") 询问 MindSpore",
     ),
+    "finding.MSM513.cuda_count": (
+        "torch.cuda.device_count(): ask MindSpore with mindspore.hal.device_count(\"GPU\")",
+        "torch.cuda.device_count()：请用 mindspore.hal.device_count(\"GPU\") 询问 MindSpore",
+    ),
     "finding.MSM514.mark": (
         "{api} prepares code for TorchScript or FX; MindSpore needs no such mark",
         "{api} 用于为 TorchScript 或 FX 准备代码；MindSpore 不需要此类标记",
@@ -130,6 +136,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.torch_check.cuda": (
         "Use mindspore.hal.is_available(\"GPU\")",
         "改用 mindspore.hal.is_available(\"GPU\")",
+    ),
+    "fix.torch_check.cuda_count": (
+        "Use mindspore.hal.device_count(\"GPU\") (0 without a GPU backend)",
+        "改用 mindspore.hal.device_count(\"GPU\")（没有 GPU 后端时为 0）",
     ),
     "fix.torch_marker.remove": ("Remove {api}", "删除 {api}"),
     "fix.torch_marker.final": ("Use typing.Final", "改用 typing.Final"),
@@ -188,6 +198,8 @@ def check(ctx) -> Iterable[Finding]:
                                 {"api": api, "value": "False"}, api, written))
         elif api == CUDA_AVAILABLE:
             found.append(_taken(ctx, FEATURE_CHECK, node, "finding.MSM513.cuda", {}, api, written))
+        elif api == CUDA_COUNT:
+            found.append(_taken(ctx, FEATURE_CHECK, node, "finding.MSM513.cuda_count", {}, api, written))
         elif written == VERSION:
             up = up if up is not None else parents(ctx.tree)
             compared = is_version_comparison(node, up)
