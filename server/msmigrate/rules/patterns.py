@@ -431,6 +431,7 @@ DATASET_CLASSES = frozenset(
 )
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 CHECKPOINT_APIS = frozenset({"torch.save", "torch.load"})
+INIT_HELPERS = frozenset({"torch.nn.init.calculate_gain", "torch.nn.init._calculate_fan_in_and_fan_out"})
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 _MODEL_NAME = re.compile(r"(model|net|module|classifier|backbone|encoder|decoder)", re.IGNORECASE)
 _OPTIMIZER_NAME = re.compile(r"(optim|opt$|^opt)", re.IGNORECASE)
@@ -614,7 +615,7 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
                 torch_api=name,
             )
         )
-    elif name and name.startswith("torch.nn.init."):
+    elif name and name.startswith("torch.nn.init.") and name not in INIT_HELPERS:  # (rules/init_helpers.py)
         initializer = INITIALIZERS.get(name.rsplit(".", 1)[1])
         key = "finding.MSM503" if initializer else "finding.MSM503.generic"
         found.append(
