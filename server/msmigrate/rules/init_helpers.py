@@ -81,10 +81,11 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
         [(3, 8)],
     ),
     "MSM519": (
-        "import math\n\n\ndef fill(t, mean, std, a, b):\n    t.uniform_(-0.9, 0.9)\n    t.erfinv_()\n"
+        "import math\n\nimport torch\n\n\ndef fill(t, mean, std, a, b):\n    t.uniform_(-0.9, 0.9)\n"
+        "    t.erfinv_()\n"
         "    t.mul_(std * math.sqrt(2.))\n    t.add_(mean)\n    t.clamp_(min=a, max=b)\n    return t\n",
-        "import math\n\n\ndef fill(t, mean, std):\n    t.uniform_(-0.9, 0.9)\n    return t\n",
-        [(5, 7)],
+        "import math\n\nimport torch\n\n\ndef fill(t, mean, std):\n    t.uniform_(-0.9, 0.9)\n    return t\n",
+        [(7, 7)],
     ),
 }
 
