@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 EXACT_PATTERN_RULES: frozenset[str] = frozenset(
     {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM507", "MSM508", "MSM513", "MSM514",
-     "MSM515", "MSM516", "MSM517", "MSM518", "MSM519", "MSM520"}
+     "MSM515", "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
 )
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 _VARIADIC = ("var_positional", "var_keyword")
