@@ -280,7 +280,8 @@ def test_torchscript_decorators_are_removed(analyze, decorator):
     assert quads(result) == [(2, 2, "MSM514", "hint")]  # rules/torch_checks.py, with its fix
     english = f"torch.jit.{decorator} prepares code for TorchScript or FX; MindSpore needs no such mark"
     assert (finding.message(), finding.fixable) == (english, True)
-    assert finding.message("zh") == f"torch.jit.{decorator} 用于为 TorchScript 或 FX 准备代码；MindSpore 不需要此类标记"
+    chinese = f"torch.jit.{decorator} 用于为 TorchScript 或 FX 准备代码；MindSpore 不需要此类标记"
+    assert finding.message("zh") == chinese
 
 
 def test_self_training_is_no_finding(analyze):

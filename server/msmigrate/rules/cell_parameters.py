@@ -64,7 +64,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
         "        super().__init__()\n        self.embed = mindspore.nn.Embedding(10, 4)\n"
         "        self.head = nn.Linear(4, 10, bias=False)\n"
         "        self.head.weight = self.embed.embedding_table\n",
-        [(10, 38)],
+        [(10, 39)],
     ),
 }
 
