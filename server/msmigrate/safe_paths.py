@@ -9,6 +9,7 @@ follow a symlink.
 * :func:`write_atomic` — a path the user named (``msmigrate scan -o``): its folders are followed as the
   user gave them, but the file itself must be absent or a regular file (never a symlink, FIFO or device),
   and is replaced by a rename.
+* :func:`move_into` — the same for a finished file (a converted checkpoint) renamed onto such a path.
 """
 
 from __future__ import annotations
@@ -165,4 +166,20 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
         _write_at(fd, name, data, folder)
     finally:
         os.close(fd)
+    return target
+
+
+def move_into(produced: str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
+    """Rename the finished file ``produced`` (in the same folder as ``path``) onto a path the user named
+    (``msmigrate convert-weights -o``): ``path`` must be absent or a regular file — a symlink, FIFO,
+    device or folder there is refused (:class:`UnsafePath`), never written through."""
+    target = Path(path)
+    _check_name(target.name)
+    try:
+        existing = os.stat(target, follow_symlinks=False)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        raise UnsafePath(errno.EEXIST, "not a regular file", str(target))
+    os.replace(produced, target)
     return target

@@ -258,7 +258,7 @@ def test_every_mapped_api_converts_or_is_listed(table: str) -> None:
 
 
 def test_benchmark_script_runs_a_single_api() -> None:
-    """The README's command works (one API, so the test stays quick)."""
+    """The command docs/verification.md gives works (one API, so the test stays quick)."""
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None:
         pytest.skip("needs torch and mindspore")
     done = subprocess.run(

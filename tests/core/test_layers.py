@@ -4,7 +4,7 @@ Every ``import`` of every module under ``server/msmigrate`` is read with ``ast``
 functions and under ``TYPE_CHECKING``) and checked against the table below. The order, lowest first:
 
   base (i18n, messages, paths, safe_paths) ← model ← knowledge ← analysis ← fixes ← rules ← scan
-  ← reports / check / fixes.project / contract ← lsp ← cli
+  ← reports / check / fixes.project / contract / weights ← lsp ← cli
 
 ``fixes`` sits below ``rules`` because a rule module holds its fixers, built from the edit primitives of
 ``fixes/`` (``FixContext``, ``TextEdit``, ``rewrites``). The stored results of equivalence checks
@@ -34,7 +34,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("fixes", ("msmigrate.fixes",)),
     ("rules", ("msmigrate.rules",)),
     ("scan", ("msmigrate.scan",)),
-    ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project", "msmigrate.contract")),
+    ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project", "msmigrate.contract",
+               "msmigrate.weights")),
     ("lsp", ("msmigrate.lsp",)),
     ("cli", ("msmigrate.cli", "msmigrate.__main__")),
 ]

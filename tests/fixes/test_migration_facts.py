@@ -168,6 +168,15 @@ def test_checkpoint_loading(kb26):
         "mindspore.load_param_into_net(net, sd, strict_load=False)",
     ]
     assert _body(source, kb26)[3] == "other = torch.load(path, pickle_module=p)"
+    _new, applied = fix_all(source, "m.py", kb26)
+    titles = {fix.title("en"): fix.title("zh") for fix in applied if fix.rule == "MSM512"}
+    assert titles == {
+        "Rewrite with mindspore.load_checkpoint; the file must be a MindSpore checkpoint: convert the torch "
+        "file once with msmigrate convert-weights FILE -o FILE.ckpt --model <migrated model>":
+        "改写为 mindspore.load_checkpoint；该文件必须是 MindSpore 检查点：请先用 msmigrate convert-weights "
+        "FILE -o FILE.ckpt --model <迁移后的模型> 转换一次 torch 文件",
+        "Rewrite with mindspore.load_param_into_net": "改写为 mindspore.load_param_into_net",
+    }
 
 
 def test_a_docstring_naming_torch_keeps_no_import():

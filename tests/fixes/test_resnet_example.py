@@ -2,14 +2,17 @@
 models/, builds, and computes what the torch model computes (issue 13, item 4).
 
 The torch model runs in one subprocess, the fixed model in another where torch cannot be imported (the
-conversion suite's runner, tests/conversion/run_programs.py); the torch weights go over by parameter name,
-renamed where MindSpore's cell names them otherwise (knowledge/cell_parameters.py)."""
+conversion suite's runner, tests/conversion/run_programs.py); the torch checkpoint it saved is converted by
+``msmigrate convert-weights --model`` (the command a user runs), and the fixed model loads that MindSpore
+checkpoint with ``load_param_into_net(strict_load=True)``."""
 
 from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,7 +23,6 @@ from msmigrate.fixes.project import FixOptions, fix_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "resnet_torch"
-SERVER = ROOT / "server"
 
 needs_frameworks = pytest.mark.skipif(
     importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None,
@@ -89,8 +91,7 @@ for m in model.modules():
         m.weight.data.copy_(torch.from_numpy(rng.uniform(0.2, 0.6, c).astype(np.float32)))
         m.bias.data.copy_(torch.from_numpy(rng.normal(0, 0.1, c).astype(np.float32)))
 model.eval()
-np.savez({weights!r}, **{{k: v.numpy() for k, v in model.state_dict().items()
-                         if not k.endswith("num_batches_tracked")}})
+torch.save({{"epoch": 90, "state_dict": model.state_dict()}}, {weights!r})
 x = torch.from_numpy(np.random.default_rng(1).standard_normal((2, 3, 64, 64)).astype(np.float32))
 with torch.no_grad():
     result = model(x)
@@ -100,24 +101,14 @@ MINDSPORE_PROGRAM = """
 import sys
 import numpy as np
 import mindspore
-sys.path.insert(0, {server!r})
 sys.path.insert(0, {fixed!r})
 from models import resnet50
-from msmigrate.knowledge.cell_parameters import parameter_name
 
 model = resnet50(num_classes=10)
 model.set_train(False)
-weights = np.load({weights!r})
-cells = dict(model.cells_and_names())
-params = dict(model.parameters_and_names())
-loaded = set()
-for key in weights.files:
-    prefix, _, name = key.rpartition(".")
-    cell = cells[prefix]
-    target = f"{{prefix}}.{{parameter_name('mindspore.nn.' + type(cell).__name__, name)}}"
-    params[target].set_data(mindspore.Tensor(weights[key]))
-    loaded.add(target)
-assert loaded == set(params), sorted(set(params) - loaded)[:5]
+not_loaded, unused = mindspore.load_param_into_net(model, mindspore.load_checkpoint({checkpoint!r}),
+                                                   strict_load=True)
+assert not not_loaded and not unused, (not_loaded, unused)
 x = mindspore.Tensor(np.random.default_rng(1).standard_normal((2, 3, 64, 64)).astype(np.float32))
 result = model(x)
 """
@@ -129,14 +120,26 @@ result = model(x)
 def test_fixed_resnet50_computes_what_the_torch_model_computes(tmp_path: Path, version: str) -> None:
     harness = _harness()
     fixed = _fixed_models(tmp_path, version)
-    weights = str(tmp_path / "weights.npz")
+    weights, checkpoint = tmp_path / "resnet50.pth", tmp_path / "resnet50.ckpt"
     torch_work, ms_work = tmp_path / "torch", tmp_path / "mindspore"
     torch_out = harness.run_programs(
-        "torch", [("resnet50", TORCH_PROGRAM.format(example=str(EXAMPLE), weights=weights))], torch_work)
+        "torch", [("resnet50", TORCH_PROGRAM.format(example=str(EXAMPLE), weights=str(weights)))], torch_work)
     assert torch_out["resnet50"]["ok"], torch_out["resnet50"]
+    converted = subprocess.run(
+        [sys.executable, "-m", "msmigrate", "convert-weights", str(weights), "-o", str(checkpoint), "--json",
+         "--model", f"{fixed / 'models' / 'resnet.py'}:resnet50(num_classes=10)"],
+        capture_output=True, text=True, timeout=900)
+    assert converted.returncode == 0, converted.stdout + converted.stderr
+    report = json.loads(converted.stdout)
+    assert (report["status"], report["source_key"]) == ("written", "state_dict")
+    assert len(report["parameters"]) == 267
+    assert len(report["dropped"]) == 53 and not report["unused"] and not report["missing"]
+    assert {(p["torch"], p["mindspore"]) for p in report["parameters"]} >= {
+        ("bn1.weight", "bn1.gamma"), ("layer4.2.bn3.running_var", "layer4.2.bn3.moving_variance"),
+        ("fc.weight", "fc.weight")}
     ms_out = harness.run_programs(
-        "mindspore", [("resnet50", MINDSPORE_PROGRAM.format(server=str(SERVER), fixed=str(fixed),
-                                                              weights=weights))], ms_work)
+        "mindspore", [("resnet50", MINDSPORE_PROGRAM.format(fixed=str(fixed), checkpoint=str(checkpoint)))],
+        ms_work)
     assert ms_out["resnet50"]["ok"], ms_out["resnet50"]
     with np.load(torch_work / "resnet50.npz") as t, np.load(ms_work / "resnet50.npz") as m:
         expected, actual = t["arr_0"], m["arr_0"]

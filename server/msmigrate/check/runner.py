@@ -43,6 +43,7 @@ class RunnerConfig:
     memory_mb: int | None = DEFAULT_MEMORY_MB  # RLIMIT_AS of the worker; None or 0: no cap
     env: dict[str, str] = field(default_factory=dict)  # extra environment of the worker
     test_kinds: bool = False  # allow the test-only request kinds (sleep, crash)
+    module: str = WORKER_MODULE  # the worker run as ``python -m``: its loop is check/worker_protocol.serve
 
     @property
     def interpreter(self) -> str:
@@ -93,7 +94,7 @@ class Worker:
             env.pop("MSMIGRATE_CHECK_TEST_KINDS", None)
         try:
             self.proc = subprocess.Popen(
-                [config.interpreter, "-m", WORKER_MODULE],
+                [config.interpreter, "-m", config.module],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

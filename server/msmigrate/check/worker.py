@@ -9,7 +9,6 @@ and calls them on generated inputs; it never runs user code.
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import signal
 import sys
@@ -595,22 +594,9 @@ def main() -> int:
     # run as ``python -m``: the helper modules' ``from msmigrate.check.worker import …`` get this module (the
     # same CheckFailure class), not a second copy
     sys.modules.setdefault("msmigrate.check.worker", sys.modules[__name__])
-    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)  # anything the libraries print goes to stderr, never into the protocol
-    sys.stdout = sys.stderr
-    protocol.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            result = {"status": "error", "reason": "bad_request", "detail": str(exc)}
-        else:
-            result = handle(request)
-        protocol.write(json.dumps(result, default=str) + "\n")
-        protocol.flush()
-    return 0
+    from msmigrate.check.worker_protocol import serve
+
+    return serve(handle)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "serve": "msmigrate.cli.serve_cmd:serve",
     "check": "msmigrate.cli.check_cmd:check",
     "fix": "msmigrate.cli.fix_cmd:fix",
+    "convert-weights": "msmigrate.cli.convert_weights_cmd:convert_weights",
     "dev": "msmigrate.cli.dev_cmd:dev",
 }
 

@@ -3,7 +3,8 @@
 ``torch.load(path, map_location=…)`` → ``mindspore.load_checkpoint(path)`` (placement arguments
 dropped: MindSpore places parameters itself) and ``net.load_state_dict(sd)`` →
 ``mindspore.load_param_into_net(net, sd, strict_load=True)`` (torch's ``strict`` defaults to True,
-MindSpore's ``strict_load`` to False). The file read must then be a MindSpore checkpoint.
+MindSpore's ``strict_load`` to False). The file read must then be a MindSpore checkpoint: the fix title
+and the finding name the command that converts it (``msmigrate convert-weights``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def _load(ctx: FixContext, call: ast.Call) -> Fix | None:
         return None
     name, imports = ctx.mindspore_reference("mindspore.load_checkpoint", call.lineno)
     edit = TextEdit(*ctx.node_range(call), f"{name}({ctx.text(file)})")
-    return Fix("MSM512", "fix.pattern.checkpoint", [edit, *imports],
+    return Fix("MSM512", "fix.pattern.checkpoint_load", [edit, *imports],
                {"function": "mindspore.load_checkpoint"})
 
 

@@ -70,7 +70,8 @@ class DeviceOnly:
     torch_api: str | None = None  # the torch API whose row is written; None: the same one
 
 
-# Measured with MindSpore 2.10 on CPU in the conversion suite's 2-rank group (README "Distributed APIs"):
+# Measured with MindSpore 2.10 on CPU in the conversion suite's 2-rank group (docs/verification.md,
+# "Distributed APIs"):
 # mint.distributed.init_process_group raises ValueError ("Only support hccl now") for any backend but
 # "hccl", and with "hccl" it calls communication.init("hccl"), which raises RuntimeError off Ascend
 # ("the argument 'backend_name' should be 'mccl' to init 'CPU', but got 'hccl'"); communication.init()

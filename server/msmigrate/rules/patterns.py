@@ -289,8 +289,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{api}：请用 mindspore.dataset.GeneratorDataset 包装数据集，并用 .batch() 组批",
     ),
     "finding.MSM512": (
-        "{api}: use mindspore.save_checkpoint / load_checkpoint + load_param_into_net",
-        "{api}：请使用 mindspore.save_checkpoint / load_checkpoint + load_param_into_net",
+        "{api}: use mindspore.save_checkpoint / load_checkpoint + load_param_into_net; a torch checkpoint is "
+        "converted once with msmigrate convert-weights",
+        "{api}：请使用 mindspore.save_checkpoint / load_checkpoint + load_param_into_net；torch 检查点需先用 "
+        "msmigrate convert-weights 转换一次",
     ),
     # quick-fix titles
     "fix.pattern.construct": ("Rename forward to construct", "将 forward 重命名为 construct"),
