@@ -56,7 +56,15 @@ def imported_roots(source: str) -> set[str]:
     return found
 
 
-def _harness():
+def assert_fixed(case: Case) -> None:
+    """``msmigrate fix`` writes exactly the case's MindSpore module, and it imports no torch."""
+    source = fixed(case.torch_module, case.version, case.unsafe)
+    assert source == case.mindspore_module
+    assert "torch" not in imported_roots(source)
+
+
+def harness():
+    """The conversion suite's harness (tests/conversion/harness.py), loaded by path."""
     spec = importlib.util.spec_from_file_location("conversion_harness", ROOT / "tests/conversion/harness.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("conversion_harness", module)  # dataclasses look their module up
@@ -67,13 +75,13 @@ def _harness():
 def run_cases(cases: dict[str, Case], work: Path) -> dict[str, tuple[list[np.ndarray], list[np.ndarray]]]:
     """Run every case's torch program and its MindSpore program (one process per framework); the
     result leaves of each (``AssertionError`` naming the case when a program fails)."""
-    harness = _harness()
+    runner = harness()
     torch_programs = [(name, f"{c.torch_module}\nimport numpy as np\nimport torch\n{c.torch_driver}")
                       for name, c in cases.items()]
     ms_programs = [(name, f"{c.mindspore_module}\nimport numpy as np\nimport mindspore\n{c.mindspore_driver}")
                    for name, c in cases.items()]
-    torch_out = harness.run_programs("torch", torch_programs, work / "torch")
-    ms_out = harness.run_programs("mindspore", ms_programs, work / "mindspore")
+    torch_out = runner.run_programs("torch", torch_programs, work / "torch")
+    ms_out = runner.run_programs("mindspore", ms_programs, work / "mindspore")
     results = {}
     for name in cases:
         assert torch_out[name]["ok"], (name, torch_out[name])

@@ -19,7 +19,7 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import API_RULES, reference_range, report, tree_index
+from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
 
 DATA_PARALLEL = Rule("MSM516", C.FRAMEWORK_PATTERN, S.INFORMATION,
                      "https://www.mindspore.cn/docs/en/r2.6.0/api_python/nn/mindspore.nn.Cell.html",
@@ -58,7 +58,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 
 WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel"})
 FUNCTIONS = frozenset({"torch.nn.parallel.data_parallel"})
-_TAKE_OVER = API_RULES | {"MSM100", "MSM101", "MSM510", "MSM600"}
+_TAKE_OVER = IDIOM_TAKE_OVER | {"MSM510"}
 
 
 def check(ctx) -> Iterable[Finding]:

@@ -19,7 +19,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
 from msmigrate.rules.patterns import module_classes
-from msmigrate.rules.support import API_RULES, named_nodes, reference_range, report, tree_index
+from msmigrate.rules.support import IDIOM_TAKE_OVER, named_nodes, reference_range, report, tree_index
 
 GRAD_MODE = Rule(
     "MSM507", C.FRAMEWORK_PATTERN, S.INFORMATION, "https://www.mindspore.cn/tutorials/en/r2.3.1/beginner/autograd.html",
@@ -104,7 +104,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
     ),
 }
 
-_TAKE_OVER = API_RULES | {"MSM100", "MSM101", "MSM600"}  # no_grad → stop_gradient is no mapping of a block
+_TAKE_OVER = IDIOM_TAKE_OVER
 _BACKWARD = frozenset({"backward", "value_and_grad"})
 
 

@@ -23,7 +23,7 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import API_RULES, reference_range, report, tree_index
+from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
 
 _DOCS = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore.common.initializer.html"
 INIT_HELPER = Rule("MSM518", C.FRAMEWORK_PATTERN, S.INFORMATION, _DOCS, fixable=True)
@@ -89,7 +89,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
     ),
 }
 
-_TAKE_OVER = API_RULES | {"MSM100", "MSM101", "MSM103", "MSM600"}
+_TAKE_OVER = IDIOM_TAKE_OVER
 
 
 def check(ctx) -> Iterable[Finding]:

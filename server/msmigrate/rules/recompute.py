@@ -20,7 +20,7 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import API_RULES, reference_range, report, tree_index
+from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
 
 RECOMPUTE = Rule("MSM515", C.FRAMEWORK_PATTERN, S.INFORMATION,
                  "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.recompute.html",
@@ -62,7 +62,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 CHECKPOINT = "torch.utils.checkpoint.checkpoint"
 # checkpoint's own keywords (any other keyword goes to the block)
 _OWN = frozenset({"use_reentrant", "preserve_rng_state", "context_fn", "determinism_check", "debug"})
-_TAKE_OVER = API_RULES | {"MSM100", "MSM101", "MSM600"}  # the table's Cell.recompute is no call rewrite
+_TAKE_OVER = IDIOM_TAKE_OVER
 
 
 def check(ctx) -> Iterable[Finding]:

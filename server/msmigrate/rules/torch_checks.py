@@ -37,7 +37,14 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import API_RULES, named_nodes, new_finding, reference_range, report, tree_index
+from msmigrate.rules.support import (
+    IDIOM_TAKE_OVER,
+    named_nodes,
+    new_finding,
+    reference_range,
+    report,
+    tree_index,
+)
 
 _DOCS = "https://www.mindspore.cn/docs/en/r2.6.0/"
 FEATURE_CHECK = Rule("MSM513", C.FRAMEWORK_PATTERN, S.INFORMATION,
@@ -166,7 +173,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
     ),
 }
 
-_TAKE_OVER = API_RULES | {"MSM100", "MSM101", "MSM103", "MSM600"}
+_TAKE_OVER = IDIOM_TAKE_OVER
 
 
 def check(ctx) -> Iterable[Finding]:
