@@ -107,12 +107,21 @@ def _is_name(node: ast.expr, name: str) -> bool:
 
 
 def _narrows(compare: ast.Compare, at: ast.expr, parents: dict[int, ast.AST]) -> bool:
-    """``assert x in (...)``, or ``if x in (...):`` whose body holds the access ``at``."""
+    """``assert x in (...)`` (at module level: in the access's own top-level statement), or ``if x in
+    (...):`` whose body holds the access ``at``."""
     holder = parents.get(id(compare))
     if isinstance(holder, ast.Assert):
-        return True
+        module_level = isinstance(parents.get(id(holder)), ast.Module)
+        return not module_level or _top(holder, parents) is _top(at, parents)
     return isinstance(holder, ast.If) and holder.test is compare and any(
         node is at for statement in holder.body for node in ast.walk(statement))
+
+
+def _top(node: ast.AST, parents: dict[int, ast.AST]) -> ast.AST:
+    """The top-level statement holding ``node``."""
+    while not isinstance(parents.get(id(node)), ast.Module | None):
+        node = parents[id(node)]
+    return node
 
 
 def _value_names(value: ast.expr) -> list[str] | None:

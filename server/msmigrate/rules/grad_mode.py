@@ -151,31 +151,28 @@ def network_classes(ctx, classes: list[ast.ClassDef]) -> set[str]:
 
 def _gradient_may_pass(node: ast.AST, up: dict[int, ast.AST], modules: set[str]) -> bool:
     """Whether a gradient may be taken through code at ``node``: it is inside a class that is a torch
-    module (or a cell), or one of its enclosing functions (else the module's own statements) calls
-    ``backward()`` (or ``value_and_grad``, once another fix rewrote the training step)."""
-    current = up.get(id(node))
+    module (or a cell), or one of its enclosing functions (at module level: its own top-level statement)
+    calls ``backward()`` (or ``value_and_grad``, once another fix rewrote the training step)."""
+    current, below = up.get(id(node)), node
     while current is not None:
         if isinstance(current, ast.ClassDef) and current.name in modules:
             return True
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module) and \
-                _calls_backward(current):
+        function = isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        if function and _calls_backward(current):
             return True
-        current = up.get(id(current))
+        if isinstance(current, ast.Module):
+            return _calls_backward(below)
+        current, below = up.get(id(current)), current
     return False
 
 
 def _calls_backward(scope: ast.AST) -> bool:
-    stack = list(ast.iter_child_nodes(scope))
-    while stack:
-        node = stack.pop()
-        if isinstance(scope, ast.Module) and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef
-                                                         | ast.ClassDef):
-            continue
+    """Whether ``scope`` calls ``x.backward()`` / ``value_and_grad(...)`` (nested functions included)."""
+    for node in ast.walk(scope):
         func = node.func if isinstance(node, ast.Call) else None
         if (isinstance(func, ast.Attribute) and func.attr in _BACKWARD) or (
                 isinstance(func, ast.Name) and func.id in _BACKWARD):
             return True
-        stack.extend(ast.iter_child_nodes(node))
     return False
 
 
