@@ -3,8 +3,9 @@
 Works offline: the dependencies are copied from the distributions installed in the interpreter that
 runs this script (the project's virtualenv), following ``[project].dependencies`` of pyproject.toml
 and their own requirements (extras are never followed, so torch and MindSpore are never bundled).
-msmigrate itself is copied from ``server/msmigrate`` and ``mapping_data/`` goes to
-``msmigrate/_data``, where ``msmigrate.paths.data_dir()`` looks in an installed copy.
+msmigrate itself is copied from ``server/msmigrate``, and ``mapping_data/`` goes to ``msmigrate/_data``
+(where ``msmigrate.paths.data_dir()`` looks in an installed copy) by the step that builds the wheel:
+``msmigrate.data_files.copy_into_package``, called by setup.py too.
 
 Usage: python bundle_python.py REPO_ROOT OUT_DIR
 """
@@ -20,6 +21,7 @@ import sys
 import sysconfig
 import tomllib
 from pathlib import Path
+from typing import Any
 
 # Declared requirements that are not used at run time (and would pull in setuptools).
 NOT_AT_RUNTIME = {"pbr": "sarif-om only uses it to build its wheel"}
@@ -136,15 +138,27 @@ def smoke_test(libs: Path) -> None:
     subprocess.run([sys.executable, "-I", "-S", "-c", code, str(libs)], check=True)
 
 
+def package_step(repo: Path) -> tuple[str, Any]:
+    """msmigrate's version and the knowledge-base copy step, from the checkout at ``repo``."""
+    sys.path.insert(0, str(repo / "server"))
+    try:
+        from msmigrate import __version__
+        from msmigrate.data_files import copy_into_package
+    finally:
+        sys.path.pop(0)
+    return __version__, copy_into_package
+
+
 def main(repo: Path, out: Path) -> None:
     project = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    version, copy_into_package = package_step(repo)
     libs = out / "libs"
     if out.exists():
         shutil.rmtree(out)
     libs.mkdir(parents=True)
     manifest: dict[str, object] = {
         "built_with": f"Python {sys.version.split()[0]} ({sysconfig.get_platform()})",
-        "msmigrate": project["version"],
+        "msmigrate": version,
         "packages": [],
     }
     for dist in dependency_closure(list(project["dependencies"])):
@@ -156,11 +170,11 @@ def main(repo: Path, out: Path) -> None:
             sys.exit(f"bundle: {name} has compiled code without a pure-Python fallback: {compiled}")
         manifest["packages"].append({"name": name, "version": dist.version, "compiled": compiled})
     copy_tree(repo / "server" / "msmigrate", libs / "msmigrate")
-    copy_tree(repo / "mapping_data", libs / "msmigrate" / "_data")
+    copy_into_package(repo / "mapping_data", libs / "msmigrate")
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     smoke_test(libs)
     names = ", ".join(f"{p['name']} {p['version']}" for p in manifest["packages"])  # type: ignore[index]
-    print(f"bundled msmigrate {project['version']} with {names}")
+    print(f"bundled msmigrate {version} with {names}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ import os
 from functools import cache
 from pathlib import Path
 
+from msmigrate.data_files import BUNDLED_FOLDER
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -22,7 +24,7 @@ def data_dir() -> Path:
     repo = _PACKAGE_DIR.parents[1] / "mapping_data"
     if repo.is_dir():
         return repo
-    return _PACKAGE_DIR / "_data"
+    return _PACKAGE_DIR / BUNDLED_FOLDER
 
 
 def repo_root() -> Path | None:

@@ -6,10 +6,14 @@ follow a symlink.
   non-folder) at every component below ``root`` (``O_NOFOLLOW`` on each folder, opened relative to the
   previous one), through a temporary file renamed into place. The language server writes its reports
   with it.
-* :func:`write_atomic` — a path the user named (``msmigrate scan -o``): its folders are followed as the
-  user gave them, but the file itself must be absent or a regular file (never a symlink, FIFO or device),
-  and is replaced by a rename.
-* :func:`move_into` — the same for a finished file (a converted checkpoint) renamed onto such a path.
+* :func:`write_atomic` — a path the user named: its folders are followed as the user gave them, but the
+  file itself must be absent or a regular file (never a symlink, FIFO or device), and is replaced by a
+  rename.
+* :func:`write_output` — a report path the user named (``msmigrate scan -o``): :func:`write_atomic`, but
+  a character device or FIFO that is already there (``/dev/null``, a named pipe) is written to as it is;
+  a symlink is still refused.
+* :func:`move_into` — the same as :func:`write_atomic` for a finished file (a converted checkpoint)
+  renamed onto such a path.
 """
 
 from __future__ import annotations
@@ -164,6 +168,29 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         _write_at(fd, name, data, folder)
+    finally:
+        os.close(fd)
+    return target
+
+
+def write_output(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8) to a report path the user named: an existing character device or FIFO
+    (``/dev/null``) is opened without following a symlink and written to; anything else goes through
+    :func:`write_atomic` (a symlink, folder, socket or block device is refused: :class:`UnsafePath`)."""
+    target = Path(path)
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = 0
+    if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        return write_atomic(target, text)
+    fd = os.open(target, os.O_WRONLY | _NOFOLLOW)
+    try:
+        opened = os.fstat(fd).st_mode
+        if not (stat.S_ISCHR(opened) or stat.S_ISFIFO(opened)):  # replaced since the lstat above
+            raise UnsafePath(errno.EEXIST, "not a device or pipe any more", str(target))
+        with os.fdopen(fd, "wb", closefd=False) as handle:
+            handle.write(text.encode("utf-8"))
     finally:
         os.close(fd)
     return target

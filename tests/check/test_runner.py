@@ -107,8 +107,8 @@ def test_unavailable_device_names_the_available_ones():
 
 
 def test_first_tensor_operation_of_a_fresh_worker_passes():
-    """MindSpore 2.10 with NumPy 2 fails the first Tensor×Tensor of a process once ("Numpy init failed");
-    the worker's warm-up takes that failure, so the first check of a worker is not a false error."""
+    """The first check of a fresh worker passes with no warm-up before it: the check extra gives NumPy 1.x,
+    under which MindSpore 2.10's first Tensor operation of a process works (see test_numpy_support.py)."""
     pytest.importorskip("torch")
     pytest.importorskip("mindspore")
     from msmigrate.check.service import check_apis

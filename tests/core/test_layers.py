@@ -3,8 +3,8 @@
 Every ``import`` of every module under ``server/msmigrate`` is read with ``ast`` (also the ones inside
 functions and under ``TYPE_CHECKING``) and checked against the table below. The order, lowest first:
 
-  base (i18n, messages, paths, safe_paths) ← model ← knowledge ← analysis ← fixes ← rules ← scan
-  ← reports / check / fixes.project / contract / weights ← lsp ← cli
+  base (i18n, messages, paths, safe_paths, data_files) ← model ← knowledge ← analysis ← fixes ← rules ← scan
+  ← reports / check / fixes.project / contract / weights / compare ← lsp ← cli
 
 ``fixes`` sits below ``rules`` because a rule module holds its fixers, built from the edit primitives of
 ``fixes/`` (``FixContext``, ``TextEdit``, ``rewrites``). The stored results of equivalence checks
@@ -26,7 +26,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "server" / "msmigrate"
 # (``msmigrate`` itself, the package's ``__init__``, matches only itself)
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("msmigrate", "msmigrate.i18n", "msmigrate.messages", "msmigrate.paths",
-              "msmigrate.safe_paths")),
+              "msmigrate.safe_paths", "msmigrate.data_files")),
     ("model", ("msmigrate.model",)),
     ("knowledge", ("msmigrate.knowledge", "msmigrate.check.verified", "msmigrate.check.result",
                    "msmigrate.check.render")),
@@ -35,7 +35,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("rules", ("msmigrate.rules",)),
     ("scan", ("msmigrate.scan",)),
     ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project", "msmigrate.contract",
-               "msmigrate.weights")),
+               "msmigrate.weights", "msmigrate.compare")),
     ("lsp", ("msmigrate.lsp",)),
     ("cli", ("msmigrate.cli", "msmigrate.__main__")),
 ]

@@ -45,17 +45,23 @@ def test_fix_titles_say_where_the_target_comes_from(kb26) -> None:
     source = "import torch\nx = torch.ones(2, 3)\ny = torch.arctan2(x, x)\nz = torch.argmin(x, 1)\n"
     assert _fix_of(source, kb26, "torch.arctan2") == (
         "mindspore.ops.arctan2",
-        "Replace torch.arctan2 with mindspore.ops.arctan2 (mindspore.mint.arctan2 has no CPU kernel in "
+        "Replace torch.arctan2 with mindspore.ops.arctan2 (then review the documented differences) "
+        "(mindspore.mint.arctan2 has no CPU kernel in "
         "MindSpore 2.10; this target, a derived mapping, was verified on CPU)",
-        "将 torch.arctan2 替换为 mindspore.ops.arctan2（mindspore.mint.arctan2 在 MindSpore 2.10 中没有 CPU "
+        "将 torch.arctan2 替换为 mindspore.ops.arctan2（替换后请核对文档所列差异）（mindspore.mint.arctan2 "
+        "在 MindSpore 2.10 中没有 "
+        "CPU "
         "算子实现；该目标为推导映射，已在 CPU 上验证）",
     )
     assert _fix_of(source, kb26, "torch.argmin") == (
         "mindspore.ops.argmin",
-        "Replace torch.argmin with mindspore.ops.argmin (mindspore.mint.argmin has no CPU kernel in "
+        "Replace torch.argmin with mindspore.ops.argmin (then review the documented differences) "
+        "(mindspore.mint.argmin has no CPU kernel in "
         "MindSpore 2.10; this target, from the 2.4 table, runs on CPU with the same values but returns "
         "int32 indices where torch returns int64)",
-        "将 torch.argmin 替换为 mindspore.ops.argmin（mindspore.mint.argmin 在 MindSpore 2.10 中没有 CPU "
+        "将 torch.argmin 替换为 mindspore.ops.argmin（替换后请核对文档所列差异）（mindspore.mint.argmin 在 "
+        "MindSpore 2.10 中没有 "
+        "CPU "
         "算子实现；该目标来自 2.4 映射表，可在 CPU 上运行且数值一致，"
         "但返回 int32 索引，而 torch 返回 int64）",
     )
@@ -141,10 +147,12 @@ def test_a_sampler_returning_int32_indices_is_offered_unverified(kb26) -> None:
     new, _applied = fix_all(source, "m.py", kb26)
     assert new == "import mindspore\ns = mindspore.ops.multinomial(p, 2, replacement=False)\n"
     assert _fix_of(source, kb26, "torch.multinomial")[1:] == (
-        "Replace torch.multinomial with mindspore.ops.multinomial (arguments: +replacement=False) "
+        "Replace torch.multinomial with mindspore.ops.multinomial (arguments: +replacement=False; then "
+        "review the documented differences) "
         "(mindspore.mint.multinomial has no CPU kernel in MindSpore 2.10; this target, from the 2.4 table, "
         "runs on CPU and samples indices of the same shape, but int32 where torch returns int64)",
-        "将 torch.multinomial 替换为 mindspore.ops.multinomial（参数：+replacement=False）"
+        "将 torch.multinomial 替换为 mindspore.ops.multinomial（参数：+replacement=False；"
+        "替换后请核对文档所列差异）"
         "（mindspore.mint.multinomial 在 MindSpore 2.10 中没有 CPU 算子实现；该目标来自 2.4 映射表，"
         "可在 CPU 上运行并采样出形状相同的索引，但为 int32，而 torch 返回 int64）",
     )
@@ -199,11 +207,13 @@ def test_a_target_whose_only_difference_a_result_form_corrects_is_offered_unveri
     findings = [f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.bincount"]
     first, second = (f for f in fixes_for(source, "m.py", findings, kb26))
     assert first.title("en") == (
-        "Replace torch.bincount with mindspore.ops.bincount (arguments: → (…).long()) "
+        "Replace torch.bincount with mindspore.ops.bincount (arguments: → (…).long(); then review the "
+        "documented differences) "
         "(mindspore.mint.bincount has no CPU kernel in MindSpore 2.10; this target runs on CPU; its check "
         "differed only in the result's type, which this fix converts to torch's)")
     assert first.title("zh") == (
-        "将 torch.bincount 替换为 mindspore.ops.bincount（参数：→ (…).long()）（mindspore.mint.bincount 在 "
+        "将 torch.bincount 替换为 mindspore.ops.bincount（参数：→ (…).long()；替换后请核对文档所列差异）（"
+        "mindspore.mint.bincount 在 "
         "MindSpore 2.10 中没有 CPU 算子实现；该目标可在 CPU 上运行；其检查仅结果的类型不同，"
         "本修复已将其转换为 torch 的类型）")
     assert second.title("en") == (
@@ -226,7 +236,8 @@ def test_a_bool_tensor_result_is_made_a_python_bool(kb26) -> None:
                    "z = bool(mindspore.numpy.array_equal(a1=x, a2=y))\n")
     findings = [f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.equal"]
     assert fixes_for(source, "m.py", findings[:1], kb26)[0].title("en") == (
-        "Replace torch.equal with mindspore.numpy.array_equal (arguments: → bool(…)) (mindspore.mint.equal "
+        "Replace torch.equal with mindspore.numpy.array_equal (arguments: → bool(…); then review the "
+        "documented differences) (mindspore.mint.equal "
         "has no CPU kernel in MindSpore 2.10; this target runs on CPU; its check differed only in the "
         "result's type, which this fix converts to torch's)")
     assert is_safe(findings[0], kb26) is False
@@ -247,11 +258,13 @@ def test_a_target_checked_with_its_result_in_torchs_form_is_written_with_that_fo
     findings = [f for f in analyze_source(source, "m.py", kb26).findings if f.torch_api == "torch.unique"]
     written, left = fixes_for(source, "m.py", findings, kb26)
     assert written.title("en") == (
-        "Replace torch.unique with mindspore.ops.unique (arguments: → mindspore.ops.sort(…[0])[0]) "
+        "Replace torch.unique with mindspore.ops.unique (arguments: → mindspore.ops.sort(…[0])[0]; then "
+        "review the documented differences) "
         "(mindspore.mint.unique has no CPU kernel in MindSpore 2.10; this target, with its result written "
         "in torch's form as this fix does, was verified on CPU)")
     assert written.title("zh") == (
-        "将 torch.unique 替换为 mindspore.ops.unique（参数：→ mindspore.ops.sort(…[0])[0]）"
+        "将 torch.unique 替换为 mindspore.ops.unique（参数：→ mindspore.ops.sort(…[0])[0]；"
+        "替换后请核对文档所列差异）"
         "（mindspore.mint.unique 在 MindSpore 2.10 中没有 CPU 算子实现；该目标按本修复的写法将结果转换为 "
         "torch 的形式后，已在 CPU 上验证）")
     assert left.edits == []

@@ -113,7 +113,8 @@ def test_reduce_replacement_facts(kb26):
     (fix,) = [fix for f, fix in fixes_by_finding(source, "m.py", findings, kb26)
               if f.torch_api == "torch.distributed.reduce"]
     assert fix.title("en") == (
-        "Replace torch.distributed.reduce with mindspore.mint.distributed.all_reduce (arguments: −dst) "
+        "Replace torch.distributed.reduce with mindspore.mint.distributed.all_reduce (arguments: −dst; "
+        "then review the documented differences) "
         "(mindspore.mint.distributed.reduce has no CPU kernel in MindSpore 2.10; all_reduce gives every rank "
         "the reduced tensor, dst's included (torch leaves the other ranks' tensors unspecified), so dst is "
         "dropped)")

@@ -73,11 +73,11 @@ def _titles(source: str, kb, api: str) -> tuple[str, str]:
 
 def test_fix_titles_say_why_the_table_target_is_replaced(kb26) -> None:
     assert _titles(SOURCE, kb26, "torch.optim.Adam") == (
-        "Replace torch.optim.Adam with mindspore.experimental.optim.Adam (then review the documented "
-        "differences) (mindspore.mint.optim.Adam runs on CPU in MindSpore 2.10 but changes nothing: its "
+        "Replace torch.optim.Adam with mindspore.experimental.optim.Adam "
+        "(mindspore.mint.optim.Adam runs on CPU in MindSpore 2.10 but changes nothing: its "
         "optimizer step leaves the weights as they were, without an error; this target, from the 2.4 table, "
         "was verified on CPU)",
-        "将 torch.optim.Adam 替换为 mindspore.experimental.optim.Adam（替换后请核对文档所列差异）"
+        "将 torch.optim.Adam 替换为 mindspore.experimental.optim.Adam"
         "（mindspore.mint.optim.Adam 在 MindSpore 2.10 的 CPU 上可以运行但没有任何效果：其优化器步骤不报错，"
         "权重却保持不变；该目标来自 2.4 映射表，已在 CPU 上验证）",
     )

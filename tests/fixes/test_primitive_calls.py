@@ -59,11 +59,13 @@ def test_titles_say_what_is_written_and_why_another_p_is_not(kb26):
     written, left = fixes_for(source, "m.py", findings, kb26)
     assert written.title("en") == (
         "Replace torch.nn.functional.normalize with mindspore.ops.L2Normalize (arguments: → "
-        "L2Normalize(axis=-1, epsilon=1e-24)(…)) (mindspore.mint.nn.functional.normalize has no CPU kernel "
+        "L2Normalize(axis=-1, epsilon=1e-24)(…); then review the documented differences) "
+        "(mindspore.mint.nn.functional.normalize has no CPU kernel "
         "in MindSpore 2.10; this target, a derived mapping, was verified on CPU)")
     assert written.title("zh") == (
         "将 torch.nn.functional.normalize 替换为 mindspore.ops.L2Normalize（参数：→ "
-        "L2Normalize(axis=-1, epsilon=1e-24)(…)）（mindspore.mint.nn.functional.normalize 在 MindSpore 2.10 "
+        "L2Normalize(axis=-1, epsilon=1e-24)(…)；替换后请核对文档所列差异）"
+        "（mindspore.mint.nn.functional.normalize 在 MindSpore 2.10 "
         "中没有 CPU 算子实现；该目标为推导映射，已在 CPU 上验证）")
     assert left.edits == []
     assert left.title("en") == (

@@ -241,12 +241,13 @@ def test_a_form_of_an_argument_moved_to_a_keyword_is_one_insertion(kb24):
     from msmigrate.fixes.api_fixes import replace_api
     from msmigrate.fixes.context import FixContext
     from msmigrate.fixes.text import apply_edits
+    from msmigrate.model.resolution import ArgPlan
 
     source = HEADER + "w = torch.bartlett_window(n)\n"
     findings = analyze_source(source, "m.py", kb24).findings
     (finding,) = [f for f in findings if f.torch_api == "torch.bartlett_window"]
-    plan = ((), (("0", "window_length"),), (), (), (), (), (("0", TENSOR),), "")
-    moved = replace(finding, message_args={**finding.message_args, "arg_plan": plan})
+    plan = ArgPlan(to_keyword=((0, "window_length"),), forms=(("0", TENSOR),))
+    moved = replace(finding, resolution=replace(finding.resolution, plan=plan))
     fix = replace_api(FixContext.build(source, "m.py", kb24, findings), moved)
     assert apply_edits(source, fix.edits).splitlines()[-1] == (
         "w = mindspore.ops.bartlett_window(window_length=mindspore.tensor(n))")

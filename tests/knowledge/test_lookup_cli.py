@@ -335,9 +335,16 @@ def test_a_target_without_effect_on_cpu_says_so() -> None:
 
 
 def test_a_target_without_effect_and_without_replacement(monkeypatch) -> None:
+    from dataclasses import replace
+
     import msmigrate.knowledge.lookup as lookup_module
 
-    monkeypatch.setattr(lookup_module, "runnable_target", lambda *args: None)
+    real = lookup_module.resolve_name  # as if no replacement were known: the table's target stands
+
+    def unreplaced(api, kb, device="CPU"):  # noqa: ANN001, ANN202
+        return replace(real(api, kb, device), replacement=None, target="mindspore.mint.optim.Adam")
+
+    monkeypatch.setattr(lookup_module, "resolve_name", unreplaced)
     notes = lookup_json("torch.optim.Adam", "2.6")["notes"]
     assert notes[-1] == (
         "MindSpore 2.10's mindspore.mint.optim.Adam runs on CPU but changes nothing (its optimizer step "

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from msmigrate.model.resolution import ArgPlan
 from msmigrate.scan import ScanOptions, runner, scan_paths
 from msmigrate.scan.cache import ResultCache
 
@@ -245,11 +246,11 @@ def test_message_references_come_back_from_the_cache_as_analysed(tmp_path: Path,
         ("analysis.detail.diff_page", ()),
     )
     assert fresh.message_args["details"] == details
-    plan = ((("in_features", "in_channels"), ("out_features", "out_channels")),
-            (), (), (), (), (), (), "", ())
-    assert fresh.message_args["arg_plan"] == plan
+    plan = ArgPlan(renames=(("in_features", "in_channels"), ("out_features", "out_channels")))
+    assert fresh.resolution is not None and fresh.resolution.plan == plan  # the typed plan comes back
     for finding in cached:
         assert finding.message_args == fresh.message_args
+        assert finding.resolution == fresh.resolution
         assert finding.message_args["details"] == details and type(finding.message_args["details"]) is tuple
         hash(tuple(finding.message_args.items()))
         assert finding.message("zh") == (

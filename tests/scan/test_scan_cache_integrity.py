@@ -110,7 +110,7 @@ def test_every_altered_value_of_a_stored_entry_is_a_miss(tmp_path: Path, make_tr
 HOSTILE = [
     {"findings": [[1, 2, 3]]},  # a truncated row
     {"findings": [["1", 1, 1, 5, "torch.abs", None, "consistent", "MSM100", "hint", "x", {}, False, "call",
-                   None]]},
+                   None, None]]},
     {"findings": {"a": 1}},
     {"findings": [], "lines": "many"},
     {"findings": [], "error_key": "no.such.message"},
@@ -124,6 +124,7 @@ def _row(**changes: Any) -> list[Any]:
     values = dict(line=1, column=1, end_line=1, end_column=5, torch_api="torch.abs",
                   mindspore_api="mindspore.mint.abs", category="consistent", rule="MSM100", severity="hint",
                   message_key="analysis.api.consistent", fixable=True, usage="call", written_api=None,
+                  resolution=None,
                   message_args={"torch_api": "torch.abs", "mindspore_api": "mindspore.mint.abs",
                                 "version": "2.6"})
     values.update(changes)
@@ -139,6 +140,8 @@ def _row(**changes: Any) -> list[Any]:
     {"findings": [_row(line=-3)]},
     {"findings": [_row(rule=["MSM100"])]},
     {"findings": [_row(written_api=5)]},
+    {"findings": [_row(resolution={"target": "mindspore.mint.abs"})]},  # a resolution missing its fields
+    {"findings": [_row(resolution="safe")]},
     {"findings": [_row(message_args={"api": {"deep": [1] * 3}, "x": None})] * 2 + [_row(message_args=[])]},
     {"findings": [_row(message_args={"torch_api": "torch.abs"})]},  # fields of the message missing
     {"findings": [_row(message_key="analysis.api.differences",  # a message reference to no message

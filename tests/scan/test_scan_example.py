@@ -56,14 +56,19 @@ def test_key_findings(report: ScanReport) -> None:
     # one finding per position: the MSM510 pattern finding carries the mapping (MSM101 until one per position)
     init = _finding(report, "utils/distributed.py", 17, "torch.distributed.init_process_group",
                     "framework_pattern")
-    assert (init.rule, init.mindspore_api) == ("MSM510", "mindspore.mint.distributed.init_process_group")
-    # backend=backend: a variable; mint.distributed.init_process_group takes "hccl" only; torch's
-    # init_method="env://" is mint's None (VALUE_MEANINGS)
-    assert init.message().endswith("Also: torch.distributed.init_process_group → "
-                                   "mindspore.mint.distributed.init_process_group (MindSpore means these "
-                                   "values otherwise; written in its meaning: init_method='env://' → None; "
-                                   "values of another type in MindSpore: backend: backend (MindSpore means "
-                                   "its values otherwise)).")
+    # on CPU (the scan's device) the fix writes the 2.4 table's communication.init: mint's
+    # init_process_group takes "hccl" only, Ascend's library (knowledge/device_targets.DEVICE_ONLY)
+    assert (init.rule, init.mindspore_api) == ("MSM510", "mindspore.communication.init")
+    assert init.message().endswith(
+        "Also: torch.distributed.init_process_group → mindspore.communication.init (keywords to rename: "
+        "backend→backend_name; passes world_size, rank, which MindSpore does not accept; MindSpore has no "
+        "init_method (the value passed can be dropped); values of another type in MindSpore: backend: "
+        "backend "
+        "(MindSpore means its values otherwise); see the difference page). "
+        "mindspore.mint.distributed.init_process_group takes only backend 'hccl', Ascend's collective "
+        "library, and fails on CPU in MindSpore 2.10; this target, from the 2.4 table, initializes the "
+        "library of the device MindSpore runs on: on CPU, mindspore.communication.init is written instead "
+        "of mindspore.mint.distributed.init_process_group.")
     crop = _finding(report, "data/dataset.py", 19, "torchvision.transforms.RandomResizedCrop")
     assert (crop.category.value, crop.mindspore_api) == ("data_processing",
                                                          "mindspore.dataset.vision.RandomResizedCrop")

@@ -28,5 +28,6 @@ def copy_models(folder: Path) -> tuple[Path, Path]:
 
 
 def run_cli(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "msmigrate", *args], capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "msmigrate", *args], capture_output=True, text=True, timeout=timeout
+    )

@@ -66,12 +66,23 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_converted_checkpoint_loads_strictly_and_computes_torchs_numbers(saved: Path) -> None:
     out = saved / "small.ckpt"
-    run = run_cli("convert-weights", str(saved / "small.pt"), "-o", str(out), "--json",
-                  "--model", f"{saved / 'msnet.py'}:Net()")
+    run = run_cli(
+        "convert-weights",
+        str(saved / "small.pt"),
+        "-o",
+        str(out),
+        "--json",
+        "--model",
+        f"{saved / 'msnet.py'}:Net()",
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     report = json.loads(run.stdout)
     assert (report["status"], report["source_key"], report["torch_prefix"], report["tensors"]) == (
-        "written", "model/state_dict", "module.", 17)
+        "written",
+        "model/state_dict",
+        "module.",
+        17,
+    )
     assert {p["torch"]: (p["mindspore"], p["layout"]) for p in report["parameters"]} == {
         "module.emb.weight": ("emb.embedding_table", "same"),
         "module.conv.weight": ("conv.weight", "insert_axis:2"),
@@ -91,7 +102,8 @@ def test_converted_checkpoint_loads_strictly_and_computes_torchs_numbers(saved: 
         "module.head.bias": ("head.bias", "same"),
     }
     assert report["dropped"] == [
-        {"torch": "module.bn.num_batches_tracked", "reason": "weights.dropped.step_counter"}]
+        {"torch": "module.bn.num_batches_tracked", "reason": "weights.dropped.step_counter"}
+    ]
     assert report["ignored"] == []
     _python(MINDSPORE_LOAD.format(folder=str(saved), path=str(out)))
     expected, actual = np.load(saved / "expected.npy"), np.load(saved / "actual.npy")
@@ -105,25 +117,39 @@ def test_safetensors_in_and_out(saved: Path, tmp_path: Path) -> None:
     weight = np.arange(6, dtype=np.float32).reshape(2, 3)
     half = np.array([1.5, -2.0], dtype=np.float32)
     bf16 = (half.view(np.uint32) >> 16).astype(np.uint16)
-    header = {"__metadata__": {"format": "pt"},
-              "layer.weight": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]},
-              "norm.running_mean": {"dtype": "BF16", "shape": [2], "data_offsets": [24, 28]},
-              "norm.running_var": {"dtype": "F32", "shape": [2], "data_offsets": [28, 36]}}
+    header = {
+        "__metadata__": {"format": "pt"},
+        "layer.weight": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]},
+        "norm.running_mean": {"dtype": "BF16", "shape": [2], "data_offsets": [24, 28]},
+        "norm.running_var": {"dtype": "F32", "shape": [2], "data_offsets": [28, 36]},
+    }
     text = json.dumps(header).encode()
-    source.write_bytes(struct.pack("<Q", len(text)) + text + weight.tobytes() + bf16.tobytes()
-                       + np.ones(2, np.float32).tobytes())
+    source.write_bytes(
+        struct.pack("<Q", len(text))
+        + text
+        + weight.tobytes()
+        + bf16.tobytes()
+        + np.ones(2, np.float32).tobytes()
+    )
     (tmp_path / "out").mkdir()
     target = tmp_path / "out" / "w.safetensors"
     misnamed = convert_weights(ConvertOptions(source, tmp_path / "w.ckpt", format="safetensors"))
-    assert misnamed.error == ("weights.error.suffix", {
-        "path": str(tmp_path / "w.ckpt"), "format": "safetensors",
-        "suggest": str(tmp_path / "w.safetensors")})
+    assert misnamed.error == (
+        "weights.error.suffix",
+        {
+            "path": str(tmp_path / "w.ckpt"),
+            "format": "safetensors",
+            "suggest": str(tmp_path / "w.safetensors"),
+        },
+    )
     report = convert_weights(ConvertOptions(source, target))
     assert report.status == "written", report.error
     assert report.read_format == "safetensors"
     assert [(a.torch, a.mindspore, a.dtype) for a in report.plan.assignments] == [
-        ("layer.weight", "layer.weight", "float32"), ("norm.running_mean", "norm.moving_mean", "bfloat16"),
-        ("norm.running_var", "norm.moving_variance", "float32")]
+        ("layer.weight", "layer.weight", "float32"),
+        ("norm.running_mean", "norm.moving_mean", "bfloat16"),
+        ("norm.running_var", "norm.moving_variance", "float32"),
+    ]
     _python(f"""
 import numpy as np, mindspore as ms
 d = ms.load_checkpoint({str(target)!r}, format="safetensors")
@@ -211,21 +237,30 @@ def test_shapes_that_do_not_fit_write_nothing(saved: Path, tmp_path: Path) -> No
     report = convert_weights(ConvertOptions(saved / "small.pt", out, model=model))
     assert (report.status, report.exit_code) == ("not_written", 1)
     assert [(m.torch, m.torch_shape, m.shape) for m in report.plan.mismatched] == [
-        ("module.head.weight", (3, 6), (4, 6)), ("module.head.bias", (3,), (4,))]
+        ("module.head.weight", (3, 6), (4, 6)),
+        ("module.head.bias", (3,), (4,)),
+    ]
     assert out.read_text() == "previous"
     text = report.render_text("en")
     assert "module.head.weight  head.weight" in text and "torch shape [3, 6], model shape [4, 6]" in text
-    assert text.endswith("Nothing written: some parameters of the model get no value or one of another "
-                         "shape (above).")
+    assert text.endswith(
+        "Nothing written: some parameters of the model get no value or one of another shape (above)."
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.ckpt"]  # no temporary file left
 
 
 MODELS = {
-    "raises": ("import mindspore.nn as nn\n\nclass Net(nn.Cell):\n    def __init__(self):\n"
-               "        super().__init__()\n        raise ValueError('no config')\n",
-               "weights.error.model_constructor", "raises.py:6: raise ValueError('no config')"),
-    "imports_torch": ("import mindspore\nimport torch.nn as nn\n", "weights.error.model_imports_torch",
-                      "imports_torch.py:2: import torch.nn as nn"),
+    "raises": (
+        "import mindspore.nn as nn\n\nclass Net(nn.Cell):\n    def __init__(self):\n"
+        "        super().__init__()\n        raise ValueError('no config')\n",
+        "weights.error.model_constructor",
+        "raises.py:6: raise ValueError('no config')",
+    ),
+    "imports_torch": (
+        "import mindspore\nimport torch.nn as nn\n",
+        "weights.error.model_imports_torch",
+        "imports_torch.py:2: import torch.nn as nn",
+    ),
     "crashes": ("import os\nos._exit(7)\n", "weights.error.worker_crash", "exit code 7"),
 }
 
@@ -234,8 +269,9 @@ MODELS = {
 def test_a_model_that_fails_to_build_is_reported(saved: Path, tmp_path: Path, case: str) -> None:
     source, key, where = MODELS[case]
     (tmp_path / f"{case}.py").write_text(source)
-    report = convert_weights(ConvertOptions(saved / "small.pt", tmp_path / "o.ckpt",
-                                            model=f"{tmp_path / case}.py:Net()"))
+    report = convert_weights(
+        ConvertOptions(saved / "small.pt", tmp_path / "o.ckpt", model=f"{tmp_path / case}.py:Net()")
+    )
     assert report.exit_code == 2 and report.error is not None and report.error[0] == key
     assert where in report.error_text("en")
     assert not (tmp_path / "o.ckpt").exists()
@@ -249,12 +285,14 @@ def test_a_worker_that_hangs_is_stopped_after_the_timeout() -> None:
     assert raised.value.key == "weights.error.timeout" and raised.value.fields["seconds"] == "3"
     assert pid_gone
     assert t(raised.value.key, "en", **raised.value.fields).startswith(
-        "the torch worker gave no answer within 3 s and was stopped")
+        "the torch worker gave no answer within 3 s and was stopped"
+    )
 
 
 def test_the_cli_says_what_it_refused_in_chinese(tmp_path: Path) -> None:
-    run = run_cli("convert-weights", str(tmp_path / "absent.pt"), "-o", str(tmp_path / "x.ckpt"),
-                  "--lang", "zh")
+    run = run_cli(
+        "convert-weights", str(tmp_path / "absent.pt"), "-o", str(tmp_path / "x.ckpt"), "--lang", "zh"
+    )
     assert run.returncode == 2
     assert run.stdout.strip() == f"错误：{tmp_path / 'absent.pt'}：文件不存在"
     assert "Traceback" not in run.stderr

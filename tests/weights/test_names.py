@@ -75,8 +75,14 @@ def test_every_parameter_gets_its_torch_value_under_the_mindspore_name() -> None
     assert (plan.unused, plan.missing, plan.mismatched) == ([], [], [])
     assert plan.complete and plan.loadable
     renamed = {a.torch: a.cell_class for a in plan.assignments if a.cell_class}
-    assert renamed == {"emb.weight": "mindspore.nn.Embedding", "bn.weight": BN, "bn.bias": BN,
-                       "bn.running_mean": BN, "bn.running_var": BN, "act.weight": "mindspore.nn.PReLU"}
+    assert renamed == {
+        "emb.weight": "mindspore.nn.Embedding",
+        "bn.weight": BN,
+        "bn.bias": BN,
+        "bn.running_mean": BN,
+        "bn.running_var": BN,
+        "act.weight": "mindspore.nn.PReLU",
+    }
 
 
 def test_data_parallel_prefix_is_removed_and_a_wrapper_prefix_added() -> None:
@@ -98,7 +104,8 @@ def test_unused_missing_and_mismatched_names_are_reported_not_guessed() -> None:
     assert [t.name for t in plan.unused] == ["aux.weight"]
     assert [p.name for p in plan.missing] == ["head.bias"]
     assert [(m.torch, m.torch_shape, m.shape, m.transposed) for m in plan.mismatched] == [
-        ("head.weight", (8, 3), (3, 8), True)]
+        ("head.weight", (8, 3), (3, 8), True)
+    ]
     assert not plan.loadable and not plan.complete
 
 
@@ -113,8 +120,12 @@ def test_tied_weights_are_written_once() -> None:
 
 def test_instance_norm_statistics_keep_their_initial_value() -> None:
     cls = "mindspore.nn.InstanceNorm2d"
-    model = [ms("n.gamma", (4,), cls), ms("n.beta", (4,), cls), ms("n.moving_mean", (4,), cls),
-             ms("n.moving_variance", (4,), cls)]
+    model = [
+        ms("n.gamma", (4,), cls),
+        ms("n.beta", (4,), cls),
+        ms("n.moving_mean", (4,), cls),
+        ms("n.moving_variance", (4,), cls),
+    ]
     plan = plan_for_model([pt("n.weight", (4,)), pt("n.bias", (4,))], model)
     assert pairs(plan) == {"n.weight": ("n.gamma", "same"), "n.bias": ("n.beta", "same")}
     assert [p.name for p in plan.kept_initial] == ["n.moving_mean", "n.moving_variance"]
@@ -158,13 +169,16 @@ def test_without_a_model_only_batch_norms_are_renamed() -> None:
     assert plan.dropped == [("module.bn.num_batches_tracked", "weights.dropped.step_counter")]
 
 
-def test_the_core_of_convert_weights_imports_no_framework() -> None:
+def test_the_cores_of_convert_weights_and_compare_import_no_framework() -> None:
     import subprocess
     import sys
 
-    code = ("import sys\n"
-            "import msmigrate.weights.convert, msmigrate.weights.report, msmigrate.cli.convert_weights_cmd\n"
-            "bad = [m for m in ('torch', 'mindspore', 'numpy') if m in sys.modules]\n"
-            "assert not bad, bad\n")
+    code = (
+        "import sys\n"
+        "import msmigrate.weights.convert, msmigrate.weights.report, msmigrate.cli.convert_weights_cmd\n"
+        "import msmigrate.compare.service, msmigrate.compare.graph_errors, msmigrate.cli.compare_cmd\n"
+        "bad = [m for m in ('torch', 'mindspore', 'numpy') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

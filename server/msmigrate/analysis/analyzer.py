@@ -24,10 +24,12 @@ from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, verdict_cache
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
+from msmigrate.analysis.leftovers import leftover_findings, torch_leftovers, uncovered
 from msmigrate.analysis.options import OFF, AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
 from msmigrate.analysis.possible import JediOracle, arguments_fit, excluded
 from msmigrate.analysis.receivers import facts_for
+from msmigrate.analysis.resolution import MAPPED_RULES, Resolver, plain_resolution
 from msmigrate.analysis.severity import api_severity, is_api_finding, one_per_position
 from msmigrate.analysis.suppress import is_suppressed, suppressions
 from msmigrate.analysis.tables import NON_TORCH_PACKAGES
@@ -134,6 +136,7 @@ def analyze_parsed(
 
     usages: list[Finding] = []
     calls = {}
+    nodes: dict[int, object] = {}  # id(finding) → its reference node (the resolution reads the code there)
     verdicts = verdict_cache(kb)
     check = cancel.check
     for usage in collector.usages:
@@ -143,16 +146,24 @@ def analyze_parsed(
         span = columns.attribute_name_range(node) if usage.member else columns.node_range(node)
         finding = _finding(verdict, span, usage.usage)
         usages.append(finding)
+        nodes[id(finding)] = node
         if usage.call is not None:
             calls[id(finding)] = usage.call
     if collector.imports_torch and collector.candidates:
         for candidate, finding in _possible(collector.candidates, text, path, kb, options, columns):
             usages.append(finding)
+            nodes[id(finding)] = candidate.node
             calls[id(finding)] = candidate.call
 
     ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns,
                           cancel=cancel)
+    # one resolution per API finding, for this usage, table and device (the call's facts with the checkers)
+    resolver = Resolver(kb, options.device, parsed.tree, text, ctx.is_tensor, refine=options.run_checkers)
+    for finding in usages:
+        check()
+        resolver.resolve(finding, nodes.get(id(finding)), calls.get(id(finding)))  # type: ignore[arg-type]
     extra: list[Finding] = []
+    found_usages = list(usages)  # a checker may fold an API finding into its own (MSM501: the nn.Module base)
     if options.run_checkers:
         for checker in rule_checkers():
             cancel.check()
@@ -160,8 +171,13 @@ def analyze_parsed(
                 extra.extend(f for f in checker(ctx) if isinstance(f, Finding))
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
+    if options.run_checkers:  # torch left that no finding speaks for: MSM104
+        left = uncovered(torch_leftovers(parsed.tree, columns), [*found_usages, *usages, *extra])
+        extra.extend(leftover_findings(left))
     for finding in usages:
         check()
+        if finding.rule not in MAPPED_RULES:  # a checker's refinement (MSM201 …): its target as it says
+            finding.resolution = plain_resolution(finding, kb, options.device)
         if is_api_finding(finding):
             finding.severity = api_severity(finding, calls.get(id(finding)), kb)
     findings = _settle(usages, extra, text, options)

@@ -52,6 +52,7 @@ from msmigrate.knowledge.value_forms import (
     result_form,
 )
 from msmigrate.model.finding import FindingCategory
+from msmigrate.model.resolution import ArgPlan as CallPlan
 
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
 # drops them: device placement, memory layout, ``out=None``
@@ -71,6 +72,7 @@ class CallVerdict:
     message_key: str
     message_args: dict[str, Any]
     fixable: bool = True
+    plan: CallPlan | None = None  # how the quick-fix writes this call's arguments
 
 
 # a derived mapping's verdict keeps saying where the mapping comes from
@@ -118,23 +120,24 @@ _NONE = object()
 
 def call_verdict_memo(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                       is_tensor: Callable[[ast.expr], bool] | None,
-                      text: Callable[[ast.AST], str]) -> CallVerdict | None:
-    """:func:`call_verdict` once per API verdict and call shape (:func:`call_shape`) for ``kb``: calls
-    of one shape get the same verdict (its ``message_args`` shared: copy before changing it)."""
+                      text: Callable[[ast.AST], str], row: MappingRow | None = None) -> CallVerdict | None:
+    """:func:`call_verdict` once per API verdict (and ``row``) and call shape (:func:`call_shape`) for
+    ``kb``: calls of one shape get the same verdict (its ``message_args`` shared: copy before changing
+    it)."""
     shape = call_shape(call, is_tensor, text)
     if shape is None:
-        return call_verdict(verdict, call, kb, is_tensor)
+        return call_verdict(verdict, call, kb, is_tensor, row)
     memo = _MEMOS.get(kb)
     if memo is None:
         memo = _MEMOS[kb] = {}
-    key = (id(verdict), shape)
+    key = (id(verdict), id(row), shape)
     found = memo.get(key)
-    if found is not None and found[0] is verdict:  # the verdict itself is kept: its id is not reused
+    if found is not None and found[0] is verdict and found[2] is row:  # kept: their ids are not reused
         return None if found[1] is _NONE else found[1]
-    result = call_verdict(verdict, call, kb, is_tensor)
+    result = call_verdict(verdict, call, kb, is_tensor, row)
     if len(memo) >= _MEMO_SIZE:
         memo.clear()
-    memo[key] = (verdict, _NONE if result is None else result)
+    memo[key] = (verdict, _NONE if result is None else result, row)
     return result
 
 
@@ -222,32 +225,31 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     fixable = (not _same_member(torch_api, target) or rewritten_on(torch_api, kb.version)
                or bool(plan.renames or plan.to_keyword or plan.missing or forms or result))
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
-                            "changes_results": changes,
-                            "arg_plan": _plan_args(plan, (*explicit, *((n, v) for n, v, *_d in added)),
-                                                   tuple(item.partition(":")[0] for item in retyped),
-                                                   tuple((where, new) for _n, where, _old, new in converted),
-                                                   tuple((where, form) for where, form, _t, _n in forms),
-                                                   result or "", _absent_positions(call, positional, plan,
-                                                                                   target))}
+                            "changes_results": changes}
+    arg_plan = _plan_args(plan, (*explicit, *((n, v) for n, v, *_d in added)),
+                          tuple(item.partition(":")[0] for item in retyped),
+                          tuple((where, new) for _n, where, _old, new in converted),
+                          tuple((where, form) for where, form, _t, _n in forms),
+                          result or "", _absent_positions(call, positional, plan, target))
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
     args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
         details = ((form_ref,) if form_ref else ()) + tuple(facts)
         if row is not None and same_target and row.diff_page:
             details += (ref("analysis.detail.diff_page"),)
-        return _differences(target, args, details, fixable)
+        return _differences(target, args, details, fixable, arg_plan)
     if row is not None and same_target and not row.category.is_consistent:
         details = describe_differences(_row_beyond_call(row, torch_signatures))["details"]
         if form_ref:
             details = (form_ref, *details)
-        return _differences(target, args, details, fixable)
+        return _differences(target, args, details, fixable, arg_plan)
     if form_ref is not None:
         args["form"] = (form_ref,)
         key = "analysis.api.consistent_form"
     else:
         key = "analysis.api.consistent"
     category = FindingCategory.CONSISTENT
-    return CallVerdict(target, category, RULE_FOR_CATEGORY[category], key, args, fixable)
+    return CallVerdict(target, category, RULE_FOR_CATEGORY[category], key, args, fixable, arg_plan)
 
 
 def _same_member(torch_api: str, mindspore_api: str) -> bool:
@@ -259,10 +261,10 @@ def _same_member(torch_api: str, mindspore_api: str) -> bool:
 
 
 def _differences(target: str, args: dict[str, Any], details: tuple[MessageRef, ...],
-                 fixable: bool) -> CallVerdict:
+                 fixable: bool, plan: CallPlan) -> CallVerdict:
     category = FindingCategory.DIFFERENCES
     return CallVerdict(target, category, RULE_FOR_CATEGORY[category], "analysis.api.differences",
-                       {**args, "details": details}, fixable)
+                       {**args, "details": details}, fixable, plan)
 
 
 def _overload_only(verdict: ApiVerdict, target: str, form: str | None) -> CallVerdict:
@@ -500,23 +502,21 @@ def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
                    mindspore_only_params=only)
 
 
-def _plan_args(plan: ArgumentPlan, added=(), blocked=(), values=(), forms=(), result="",
-               absent=()) -> tuple:
-    """The quick-fix's argument plan, as hashable message data (see fixes/api_fixes.py): keyword renames,
-    (positional index, keyword) pairs, parameters MindSpore lacks, keywords to add, parameters whose value
-    has another type, (positional index or keyword, value) of values to rewrite in MindSpore's meaning,
-    (positional index or keyword, form) of values MindSpore takes in another form, the form of the
-    result to turn into torch's (``knowledge/value_forms.py``; "" for none), and (positional index, name)
-    of the arguments by position MindSpore lacks whose value means what it does without them (dropped)."""
-    return (plan.renames, tuple((str(i), n) for i, n in plan.to_keyword), plan.missing, added, blocked,
-            values, forms, result, absent)
+def _plan_args(plan: ArgumentPlan, added=(), retyped=(), values=(), forms=(), result="",
+               absent=()) -> CallPlan:
+    """The quick-fix's argument plan for this call (``model/resolution.ArgPlan``; the resolution adds the
+    keywords dropped and the argument that blocks the rewrite, ``analysis/resolution.py``)."""
+    return CallPlan(renames=tuple(plan.renames), to_keyword=tuple(plan.to_keyword),
+                    missing=tuple(plan.missing),
+                    added=tuple(added), retyped=tuple(retyped), meanings=tuple(values), forms=tuple(forms),
+                    result_form=result, absent=tuple(absent))
 
 
 def _absent_positions(call: ast.Call, positional: list[str | None], plan: ArgumentPlan,
-                      mindspore_api: str) -> tuple[tuple[str, str], ...]:
+                      mindspore_api: str) -> tuple[tuple[int, str], ...]:
     """(index, torch name) of the arguments by position that ``mindspore_api`` has no parameter for and
     whose value means what it does without them (``param_facts.ABSENT_MEANS``)."""
-    return tuple((str(i), name) for i, name in enumerate(positional)
+    return tuple((i, name) for i, name in enumerate(positional)
                  if name in plan.missing and i < len(call.args)
                  and means_absent(mindspore_api, name, ast.unparse(call.args[i])))
 

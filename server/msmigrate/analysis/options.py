@@ -13,7 +13,8 @@ OFF = "off"
 class AnalysisOptions:
     """``severities`` overrides a category's default severity (``"off"`` drops its findings);
     ``disabled_rules`` drops findings by rule id; jedi settles unknown receivers within ``jedi_budget_ms``
-    per file (0 or ``use_jedi=False`` turns it off)."""
+    per file (0 or ``use_jedi=False`` turns it off); ``device`` (``CPU``, ``GPU``, ``Ascend``) is where the
+    migrated code runs (``analysis/resolution.py``)."""
 
     severities: dict[FindingCategory | str, Severity | str] = field(default_factory=dict)
     disabled_rules: frozenset[str] | set[str] | list[str] = frozenset()
@@ -22,6 +23,8 @@ class AnalysisOptions:
     run_checkers: bool = True
     # the project's nn.Module subclasses (analysis/project_classes.py): their instances are modules
     module_classes: frozenset[str] = frozenset()
+    # where the migrated code runs: each API finding's resolution (the target the fix writes) is for it
+    device: str = "CPU"
 
     def severity_for(self, category: FindingCategory) -> Severity | str | None:
         """The configured severity (a :class:`Severity` or ``"off"``), or ``None`` for the rule default."""

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from msmigrate.i18n import ref
 from msmigrate.knowledge.model import MappingCategory
 from msmigrate.model.finding import Finding, FindingCategory, Severity, UsageKind
+from msmigrate.model.resolution import Resolution
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
@@ -61,8 +62,13 @@ def api_severity(finding: Finding, call: ast.Call | None, kb: KnowledgeBase) -> 
     if rule == "MSM201":
         plain = finding.fixable or finding.usage is UsageKind.DECORATOR
         return HINT if plain or _same_member(finding.torch_api, finding.mindspore_api) else INFORMATION
-    if rule == "MSM101":
-        row = kb.row(finding.torch_api) if finding.torch_api else None
+    if rule == "MSM101":  # the row of the target the resolution writes (another table's on a device)
+        if finding.resolution is not None and finding.resolution.replacement is not None:
+            from msmigrate.knowledge.resolution import row_of
+
+            row = row_of(finding.resolution)
+        else:
+            row = kb.row(finding.torch_api) if finding.torch_api else None
         return differences_severity(row, call, kb, finding.fixable)
     return finding.severity
 
@@ -152,10 +158,10 @@ def carried_fix(finding: Finding) -> Finding | None:
     carried = finding.message_args.get(FIX_OF)
     if not carried:
         return None
-    rule, category, usage, torch_api, mindspore_api, key, args = carried
+    rule, category, usage, torch_api, mindspore_api, key, args, resolution = carried
     return Finding(finding.line, finding.column, finding.end_line, finding.end_column, torch_api,
                    mindspore_api, FindingCategory(category), rule, finding.severity, key, dict(args), True,
-                   UsageKind(usage))
+                   UsageKind(usage), resolution=Resolution.from_json(resolution) if resolution else None)
 
 
 def _merge(group: list[Finding]) -> Finding:
@@ -171,9 +177,13 @@ def _merge(group: list[Finding]) -> Finding:
             also.extend(other.message_args.get("also", ()))
         if other.fixable and not winner.fixable and fix_of is None:
             fix_of = (other.rule, other.category.value, other.usage.value, other.torch_api,
-                      other.mindspore_api, other.message_key, tuple(own.items()))
+                      other.mindspore_api, other.message_key, tuple(own.items()),
+                      other.resolution.to_json() if other.resolution is not None else None)
         if winner.mindspore_api is None:
             winner.mindspore_api = other.mindspore_api
+        if winner.resolution is None and other.resolution is not None and (
+                winner.mindspore_api == other.resolution.target):  # what the carried API fix writes
+            winner.resolution = other.resolution
         if winner.torch_api is None:
             winner.torch_api = other.torch_api
         if other.severity.rank > winner.severity.rank:

@@ -51,21 +51,25 @@ def derived_targets(
             for candidate in item.get("candidates", ()):
                 row = MappingRow.from_json(candidate["row"])
                 rows.setdefault((torch_api, row.mindspore_api or ""), row)
-    kb = get_knowledge_base()  # inventory accessors only: the same for every table
     specs = load_specs()
-    targets = []
-    for (torch_api, mindspore_api), row in sorted(rows.items()):
-        if wanted and torch_api not in wanted:
-            continue
-        kind = api_kind(torch_api, kb.torch_kind(torch_api))
-        signatures = kb.torch_signatures(torch_api)
-        spec = spec_for(torch_api, kind, signatures, specs, mindspore_api)
-        if pair_key(torch_api, mindspore_api) not in specs:
-            spec = _generic_ms_side(spec)
-        spec = not_called_spec(torch_api, kb.torch_kind(torch_api), spec)  # dtypes, tensor attributes
-        names = tuple(tuple(p["name"] for p in sig) for sig in signatures)
-        targets.append(CheckTarget(torch_api, mindspore_api, kind, spec, row, names))
-    return targets
+    return [pair_target(torch_api, mindspore_api, row, specs) for (torch_api, mindspore_api), row
+            in sorted(rows.items()) if not wanted or torch_api in wanted]
+
+
+def pair_target(torch_api: str, mindspore_api: str, row: MappingRow,
+                specs: dict[str, ApiSpec] | None = None) -> CheckTarget:
+    """The check target of one derived candidate pair (its spec, else the torch API's without the
+    MindSpore-side arguments written for the official target)."""
+    kb = get_knowledge_base()  # inventory accessors only: the same for every table
+    specs = load_specs() if specs is None else specs
+    kind = api_kind(torch_api, kb.torch_kind(torch_api))
+    signatures = kb.torch_signatures(torch_api)
+    spec = spec_for(torch_api, kind, signatures, specs, mindspore_api)
+    if pair_key(torch_api, mindspore_api) not in specs:
+        spec = _generic_ms_side(spec)
+    spec = not_called_spec(torch_api, kb.torch_kind(torch_api), spec)  # dtypes, tensor attributes
+    names = tuple(tuple(p["name"] for p in sig) for sig in signatures)
+    return CheckTarget(torch_api, mindspore_api, kind, spec, row, names)
 
 
 def render_derived_checks(

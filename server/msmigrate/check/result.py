@@ -71,6 +71,7 @@ class CheckResult:
     atol: float | None = None
     torch_version: str | None = None
     mindspore_version: str | None = None
+    numpy_version: str | None = None  # of the worker's interpreter (see check/numpy_support.py)
     device: str = "CPU"
     duration: float = 0.0
 
@@ -147,6 +148,7 @@ _REPLY_FIELDS: dict[str, Any] = {
     "atol": _OPTIONAL_NUMBER,
     "torch_version": _OPTIONAL_STR,
     "mindspore_version": _OPTIONAL_STR,
+    "numpy_version": _OPTIONAL_STR,
     "device": (str,),
     "duration": _NUMBER,
 }

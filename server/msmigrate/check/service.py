@@ -55,8 +55,33 @@ def check_targets(
 def check_apis(
     apis: Iterable[str], kb: Any, config: RunnerConfig | None = None, **options: Any
 ) -> list[CheckResult]:
-    """Check torch APIs (canonical or alias names) against the table of ``kb``."""
-    return check_targets([target_for(kb.canonical(api), kb) for api in apis], config, **options)
+    """Check torch APIs (canonical or alias names) as the fix writes them with the table of ``kb`` on the
+    device (``options["device"]``): :func:`resolved_target`."""
+    device = options.get("device", "CPU")
+    targets = [resolved_target(kb.canonical(api), kb, device)[0] for api in apis]
+    return check_targets(targets, config, **options)
+
+
+def resolved_target(torch_api: str, kb: Any, device: str = "CPU") -> tuple[CheckTarget, str | None]:
+    """The pair the fix writes for ``torch_api`` on ``device`` (its resolution,
+    ``knowledge/resolution.resolve_name``): where that is not the table's own target (no kernel there, an
+    in-place result written back, a target used otherwise), the row it comes from, checked as the
+    verification runs check it; else the table's row. With the table whose verified results the check's
+    result belongs to (None: a derived pair's)."""
+    from msmigrate.check.request import mapping_overrides
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.knowledge.resolution import resolve_name, row_of
+
+    resolution = resolve_name(torch_api, kb, device)
+    row = row_of(resolution) if resolution.replacement is not None and resolution.target else None
+    if row is None or torch_api in mapping_overrides():
+        return target_for(torch_api, kb), kb.version
+    if resolution.row_derived:
+        from msmigrate.check.derived import pair_target
+
+        return pair_target(row.torch_api, resolution.target or "", row), None
+    table = resolution.row_table or kb.version
+    return target_for(row.torch_api, get_knowledge_base(table)), table
 
 
 def table_targets(kb: Any, categories: Iterable[str] = (), apis: Iterable[str] = ()) -> list[CheckTarget]:

@@ -43,22 +43,6 @@ def _exc_text(exc: BaseException, limit: int = 1200) -> str:
 # --- frameworks and device -----------------------------------------------------------------------
 
 
-def warm_up(np: Any, ms: Any) -> bool:
-    """Trigger and clear MindSpore's one-time failure of the first Tensor×Tensor of a process.
-
-    MindSpore 2.10 holds a component built for NumPy 1.x: with NumPy 2 installed, the first operation on
-    two tensors of a process logs "Numpy init failed" and raises ``SystemError: <method '__mul__' …>
-    returned a result with an exception set``; the same operation then works. Without this warm-up the
-    first check of every worker would record that false failure. Returns whether the failure occurred.
-    """
-    a = ms.Tensor(np.ones((2, 2), dtype=np.float32))
-    try:
-        (a * a).asnumpy()
-    except SystemError:
-        return True
-    return False
-
-
 class Frameworks:
     """torch, mindspore and numpy loaded for one device (a worker serves one device)."""
 
@@ -94,8 +78,9 @@ class Frameworks:
         self.versions = {
             "torch_version": torch.__version__.split("+")[0],
             "mindspore_version": mindspore.__version__,
+            # the caller warns when MindSpore cannot use it (check/numpy_support.py)
+            "numpy_version": str(getattr(np, "__version__", "")) or None,
         }
-        warm_up(np, mindspore)
 
     def _available_devices(self) -> list[str]:
         devices = ["CPU"]

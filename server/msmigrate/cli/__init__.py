@@ -10,7 +10,8 @@ import importlib
 
 import click
 
-from msmigrate import __version__
+from msmigrate.cli.knowledge_errors import guard
+from msmigrate.cli.version_info import print_version
 
 # command name → "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
@@ -22,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "check": "msmigrate.cli.check_cmd:check",
     "fix": "msmigrate.cli.fix_cmd:fix",
     "convert-weights": "msmigrate.cli.convert_weights_cmd:convert_weights",
+    "compare": "msmigrate.cli.compare_cmd:compare",
     "dev": "msmigrate.cli.dev_cmd:dev",
 }
 
@@ -35,10 +37,11 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         module_name, attr = target.split(":")
-        return getattr(importlib.import_module(module_name), attr)
+        return guard(getattr(importlib.import_module(module_name), attr))
 
 
 @click.group(cls=LazyGroup)
-@click.version_option(__version__, prog_name="msmigrate")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=print_version,
+              help="Show msmigrate's version and what its knowledge base covers, then exit.")
 def main() -> None:
     """Migrate PyTorch code to MindSpore: look up APIs, scan projects, serve editors."""

@@ -101,6 +101,7 @@ def check(
         kb = get_knowledge_base(mindspore_version)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--mindspore-version") from exc
+    kb.require()
     config = RunnerConfig(
         python=python, timeout=timeout, memory_mb=DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
     )
@@ -148,6 +149,11 @@ def check(
     elif check_all and not no_write:
         path = service.write_verified_table(results, targets, kb.version, device, output, merge=bool(apis))
         click.echo(t("check.cli.wrote", lang, path=str(path)), err=True)
+    from msmigrate.check.numpy_support import numpy_warning
+
+    warning = numpy_warning(results, lang, config.interpreter)
+    if warning:
+        click.echo(warning, err=True)
     if as_json:
         payload = {
             "schema_version": 1,
@@ -157,10 +163,11 @@ def check(
         }
         click.echo(json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False))
     elif not check_all:
-        for result in results:
+        for api, result in zip(apis, results, strict=True):
             click.echo(describe(result, lang, python=config.interpreter))
             if result.reason == "no_mapping":
                 _echo_unknown(result.api, kb, lang)
+            _echo_table_target(kb.canonical(api), kb, device, lang)
     counts = Counter(str(r.status) for r in results)
     click.echo(
         t(
@@ -175,6 +182,17 @@ def check(
     )
     if not check_all and any(r.status in ("fail", "error") or r.reason == "no_mapping" for r in results):
         sys.exit(1)
+
+
+def _echo_table_target(torch_api: str, kb, device: str, lang: str | None) -> None:  # noqa: ANN001
+    """Beside a check of what the fix writes on ``device``, the table's own target it replaced."""
+    from msmigrate.knowledge.resolution import resolve_name
+
+    resolution = resolve_name(torch_api, kb, device)
+    if resolution.replacement is not None and resolution.target:
+        click.echo("  " + t("resolution.check.table_target", lang, device=resolution.device,
+                            target=resolution.target, table=kb.version, torch_api=torch_api,
+                            replaced=resolution.replacement.replaced))
 
 
 def _echo_unknown(api: str, kb, lang: str | None) -> None:  # noqa: ANN001

@@ -12,8 +12,6 @@ import click
 
 from msmigrate.i18n import t
 
-_MAX_LISTED = 50
-
 
 def _help(key: str) -> str:
     return f"{t(key, 'en')} / {t(key, 'zh')}"
@@ -72,43 +70,7 @@ def fix(paths: tuple[str, ...], show_diff: bool, check_only: bool, select: tuple
 
 def _summary(result, lang: str) -> None:
     """The human summary on stderr (stdout keeps the diff clean for ``git apply``)."""
-    from msmigrate.fixes.project import FileStatus
+    from msmigrate.reports.fix_summary import summary_lines
 
-    def say(text: str) -> None:
-        click.echo(text, err=True)
-
-    problems = 0
-    for record in result.files:
-        if record.status is FileStatus.UNCHANGED:
-            continue
-        detail = t(record.error_key, lang, **record.error_args) if record.error_key else ""
-        problems += record.status in (FileStatus.ERROR, FileStatus.SYNTAX_ERROR, FileStatus.READ_ONLY)
-        say(t("fix.cli.file_line", lang, path=record.rel, status=t(f"fix.cli.status.{record.status}", lang),
-              count=len(record.applied), detail=detail).rstrip())
-    fixes = sum(len(r.applied) for r in result.files)
-    files = sum(1 for r in result.files if r.applied)
-    key = "fix.cli.summary_written" if result.written else "fix.cli.summary_pending"
-    say(t(key, lang, fixes=fixes, files=files, version=result.version))
-    by_rule = result.fixes_by_rule()
-    if by_rule:
-        say(t("fix.cli.by_rule", lang, items=", ".join(f"{rule} ×{n}" for rule, n in by_rule.items())))
-    if result.usages_before:
-        rate = f"{result.converted / result.usages_before:.1%}"
-        say(t("fix.cli.conversion", lang, converted=result.converted, total=result.usages_before, rate=rate))
-    left = result.left_by_category()
-    if left:
-        say(t("fix.cli.left", lang, items=", ".join(f"{c} {n}" for c, n in left.items())))
-    else:
-        say(t("fix.cli.nothing_left", lang))
-    person = result.needing_a_person()
-    if person:
-        say(t("fix.cli.needs_person", lang, count=len(person)))
-        for rel, finding in person[:_MAX_LISTED]:
-            say(f"  {rel}:{finding.line}:{finding.column} {finding.rule} {finding.message(lang)}")
-        if len(person) > _MAX_LISTED:
-            say("  " + t("fix.cli.more", lang, count=len(person) - _MAX_LISTED))
-    skipped = sum(r.unsafe_skipped for r in result.files)
-    if skipped:
-        say(t("fix.cli.unsafe_skipped", lang, count=skipped))
-    if problems:
-        say(t("fix.cli.problems", lang, count=problems))
+    for line in summary_lines(result, lang):
+        click.echo(line, err=True)

@@ -34,7 +34,7 @@ def lookup(name: str, mindspore_version: str, lang: str, device: str, as_json: b
     except ValueError as exc:
         message = t("kb.lookup.bad_version", lang, version=mindspore_version, choices=", ".join(VERSIONS))
         raise click.BadParameter(message, param_hint="--mindspore-version") from exc
-    result = do_lookup(name, kb, device=device)
+    result = do_lookup(name, kb.require(load=False), device=device)
     if as_json:
         click.echo(json.dumps(result.to_json(lang), indent=2, ensure_ascii=False))
     else:

@@ -1,7 +1,8 @@
 """``msmigrate scan PATH...``: scan files and folders, print or write a report.
 
 Exit status: 0; 1 when a finding reaches ``--fail-on``; 2 for usage errors (bad option, missing path,
-invalid ``[tool.msmigrate]`` settings).
+invalid ``[tool.msmigrate]`` settings), a missing or damaged knowledge base, and a scan in which no file
+could be analysed. ``-o -`` writes the report on stdout; ``-o /dev/null`` (or a named pipe) is written to.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int 
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help=_help("scan.help.format"))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               help=_help("scan.help.output"))
 @click.option("--mindspore-version", default=None, callback=_known_version,
               help=_help("scan.help.mindspore_version"))
@@ -68,16 +69,19 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int 
 @click.option("--no-mtime", is_flag=True, help=_help("scan.help.no_mtime"))
 @click.option("--max-file-size", default=None, metavar="SIZE", callback=_size,
               help=_help("scan.help.max_file_size"))
+@click.option("--device", type=click.Choice(["CPU", "GPU", "Ascend"], case_sensitive=False), default="CPU",
+              show_default=True, help=_help("scan.help.device"))
 def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_version: str | None, lang: str,
          fail_on: str | None, jobs: int | None, exclude: tuple[str, ...], no_cache: bool, no_mtime: bool,
-         max_file_size: int | None) -> None:
+         max_file_size: int | None, device: str) -> None:
     from msmigrate.model.finding import Severity
     from msmigrate.scan import ConfigError, ScanOptions, scan_paths
 
     for path in paths:
         if not Path(path).exists():
             raise click.UsageError(t("scan.error.path_not_found", lang, path=path))
-    options = ScanOptions(mindspore_version=mindspore_version, exclude=exclude, use_cache=not no_cache)
+    options = ScanOptions(mindspore_version=mindspore_version, exclude=exclude, use_cache=not no_cache,
+                          device=device)
     options.trust_mtime = not no_mtime
     if jobs is not None:
         options.jobs = jobs
@@ -92,11 +96,13 @@ def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_versio
         except FileNotFoundError as exc:  # removed between the check above and the walk
             raise click.UsageError(t("scan.error.path_not_found", lang, path=str(exc))) from None
 
-    if output is not None:
-        from msmigrate.safe_paths import UnsafePath, write_atomic
+    if output is not None and str(output) == "-":
+        click.echo(render(report, fmt, lang), nl=False)
+    elif output is not None:
+        from msmigrate.safe_paths import UnsafePath, write_output
 
-        try:  # a temporary file renamed onto the name: never written through a symlink, FIFO or device
-            write_atomic(output, render(report, fmt, lang))
+        try:  # a file is replaced by a rename; a device or pipe is written to; a symlink never followed
+            write_output(output, render(report, fmt, lang))
         except UnsafePath:
             raise click.ClickException(t("scan.error.unsafe_output", lang, path=str(output))) from None
         except OSError as exc:
@@ -114,6 +120,9 @@ def scan(paths: tuple[str, ...], fmt: str, output: Path | None, mindspore_versio
     else:
         click.echo(render(report, fmt, lang), nl=False)
 
+    if report.all_failed:  # a gate that checked nothing must not pass
+        click.echo(t("scan.all_failed", lang, count=len(report.files)), err=True)
+        sys.exit(2)
     if fail_on is not None:
         count = report.count_at_least(Severity(fail_on))
         if count:

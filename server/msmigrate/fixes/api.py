@@ -161,17 +161,24 @@ def fix_all(
     options: object | None = None,
     findings: list[Finding] | None = None,
     accept: Callable[[Finding, Fix], bool] | None = None,
-    device: str = "CPU",
+    device: str | None = None,
 ) -> tuple[str, list[Fix]]:
     """Apply every fix of the file (those ``accept(finding, fix)`` allows, when given); returns the new
-    source and the fixes applied.
+    source and the fixes applied. ``device``: where the fixed code runs (default: ``options.device``, else
+    CPU); the findings' resolutions are made for it.
 
     Fixes whose edits overlap an earlier fix wait for the next pass (the file is analysed again, up
     to ``MAX_PASSES`` times), so nested calls such as ``torch.abs(torch.neg(x))`` are all fixed.
     ``findings`` may be the analysis of ``source`` the caller already has (saves the first analysis).
     """
-    from msmigrate.analysis.analyzer import analyze_source
+    from dataclasses import replace
 
+    from msmigrate.analysis.analyzer import analyze_source
+    from msmigrate.analysis.options import AnalysisOptions
+
+    given = options if isinstance(options, AnalysisOptions) else AnalysisOptions()
+    device = device or given.device
+    options = given if given.device == device else replace(given, device=device)
     applied: list[Fix] = []
     for number in range(MAX_PASSES):
         if number == 0 and findings is not None:

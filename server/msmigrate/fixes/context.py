@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from msmigrate.analysis.columns import ColumnMap
+from msmigrate.analysis.resolution import plain_reference  # noqa: F401  (fixers read it from here)
 from msmigrate.fixes import imports
 from msmigrate.fixes.model import TextEdit
 from msmigrate.fixes.text import newline_of, split_lines
@@ -21,14 +22,6 @@ from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.model.finding import Finding
 
 Range = tuple[int, int, int, int]
-
-
-def plain_reference(node: ast.expr) -> bool:
-    """A name or a chain of attributes of one (``x``, ``self.weight``): a rewrite that writes it more than
-    once reads the same value each time (no call, no subscript with side effects)."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def bound_arguments(call: ast.Call, names: list[str],

@@ -18,8 +18,11 @@ def derived_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
     """MSM100/MSM101 of a derived mapping to a member of another shape (``x.size(1)`` →
     ``mindspore.Tensor.shape``): the catalogue's exact rewrite (``x.shape[1]``), when the catalogue names
     the same MindSpore target."""
-    target = finding.mindspore_api
-    if not finding.torch_api or not target or not finding.message_key.startswith("analysis.api.derived_"):
+    resolution = finding.resolution
+    target = resolution.target if resolution is not None else finding.mindspore_api
+    derived = resolution.row_derived if resolution is not None else finding.message_key.startswith(
+        "analysis.api.derived_")
+    if not finding.torch_api or not target or not derived:
         return None
     entry = CATALOGUE.get(finding.torch_api)
     if entry is None or entry.fix in (None, NAME_FIX) or target not in entry.replacements:

@@ -20,7 +20,6 @@ import ast
 
 from msmigrate.fixes.context import FixContext, bound_arguments
 from msmigrate.fixes.model import Fix, TextEdit
-from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import (
     POSITIONAL,
@@ -31,25 +30,8 @@ from msmigrate.knowledge.param_facts import (
     mindspore_value,
     pair_renames,
 )
+from msmigrate.knowledge.primitive_pairs import PRIMITIVE, PRIMITIVE_CALLS, is_primitive_call  # noqa: F401
 from msmigrate.model.finding import Finding
-
-PRIMITIVE = "mindspore.ops.Primitive"
-
-# (torch function, Primitive class) pairs whose Primitive, built with the torch call's other arguments,
-# takes the call's tensors in torch's order and returns torch's result (reviewed against both APIs'
-# documentation; checked on CPU with MindSpore 2.10, see ``check/spec_table.py``)
-PRIMITIVE_CALLS: frozenset[tuple[str, str]] = frozenset({
-    # x / max(||x||_2, eps) along dim; L2Normalize: x / sqrt(max(sum(x ** 2), epsilon)) along axis
-    ("torch.nn.functional.normalize", "mindspore.ops.L2Normalize"),
-})
-
-
-def is_primitive_call(kb: KnowledgeBase, torch_api: str, mindspore_api: str) -> bool:
-    """Whether a call of the torch function ``torch_api`` is written as a call of the Primitive class
-    ``mindspore_api`` (a reviewed pair of :data:`PRIMITIVE_CALLS`)."""
-    entry = kb.mindspore_entry(mindspore_api)
-    return ((torch_api, mindspore_api) in PRIMITIVE_CALLS and entry is not None
-            and entry.get("kind") == "class" and PRIMITIVE in entry.get("bases", ()))
 
 
 def primitive_call(ctx: FixContext, finding: Finding, call: ast.Call, row: MappingRow | None,

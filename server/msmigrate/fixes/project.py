@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.parse import SourceError, decode, source_encoding
+from msmigrate.fixes.leftover_reasons import FileLeftover, file_leftovers, torch_left
 from msmigrate.fixes.safety import is_safe
 from msmigrate.model.finding import Finding, FindingCategory, Severity
-from msmigrate.scan.model import USAGE_CATEGORIES, convertible_rate
+from msmigrate.scan.model import convertible_rate
 from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ class FileFix:
     usages_before: int = 0
     usages_after: int = 0
     remaining: list[Finding] = field(default_factory=list)  # findings of the fixed text
+    leftovers: list[FileLeftover] = field(default_factory=list)  # torch left in the fixed text, with why
     unsafe_skipped: int = 0  # fixes not applied because they are unsafe (first pass)
     diff: str = ""
     error_key: str | None = None
@@ -79,6 +81,11 @@ class FileFix:
     @property
     def changed(self) -> bool:
         return bool(self.applied)
+
+    @property
+    def torch_free(self) -> bool:
+        """Converted: nothing of torch is left in the (fixed) file."""
+        return self.status not in (FileStatus.ERROR, FileStatus.SYNTAX_ERROR) and not self.leftovers
 
 
 @dataclass(slots=True)
@@ -110,6 +117,15 @@ class ProjectFix:
         counts = Counter(x.category.value for f in self.files for x in f.remaining)
         return {c.value: counts[c.value] for c in FindingCategory if counts[c.value]}
 
+    def with_torch_left(self) -> list[FileFix]:
+        """The files that still need torch (each leftover has its line and reason)."""
+        return [f for f in self.files if f.leftovers]
+
+    @property
+    def nothing_left(self) -> bool:
+        """No finding and nothing of torch left in any file."""
+        return not any(f.remaining or f.leftovers for f in self.files)
+
     def needing_a_person(self) -> list[tuple[str, Finding]]:
         return [(f.rel, x) for f in self.files for x in f.remaining if x.severity.rank >= NEEDS_A_PERSON.rank]
 
@@ -132,6 +148,8 @@ class ProjectFix:
             "conversion_rate": convertible_rate(self.converted, self.usages_before),
             "left_by_category": self.left_by_category(),
             "unsafe_skipped": sum(f.unsafe_skipped for f in self.files),
+            "files_torch_free": sum(1 for f in self.files if f.torch_free),
+            "files_with_torch_left": len(self.with_torch_left()),
             "files": [
                 {
                     "path": f.rel,
@@ -140,6 +158,8 @@ class ProjectFix:
                     "usages_before": f.usages_before,
                     "usages_after": f.usages_after,
                     "error": t(f.error_key, lang, **f.error_args) if f.error_key else None,
+                    "torch_free": f.torch_free,
+                    "leftovers": [x.to_dict(lang) for x in f.leftovers],
                     "remaining": [x.to_dict(lang) for x in f.remaining],
                 }
                 for f in self.files
@@ -158,28 +178,38 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     except SourceError as exc:
         return None, FileFix(rel, FileStatus.ERROR, error_key=exc.key, error_args=dict(exc.args_))
     try:
-        ast.parse(text)
+        tree = ast.parse(text)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or "?"
         return None, FileFix(rel, FileStatus.SYNTAX_ERROR, error_key="fix.error.syntax",
                              error_args={"line": line, "detail": getattr(exc, "msg", str(exc))})
+    from dataclasses import replace
+
+    from msmigrate.analysis.options import AnalysisOptions
+
+    if analysis_options is None or analysis_options.device != options.device:  # resolved for that device
+        analysis_options = replace(analysis_options or AnalysisOptions(), device=options.device)
     before = analyze_source(text, rel, kb, analysis_options).findings
     unsafe_skipped: set[tuple[str, int, int]] = set()
 
     def accept(finding: Finding, fix: Fix) -> bool:
         if not options.selected(fix.rule):
             return False
-        if options.unsafe or (is_safe(finding, kb) and not fix.by_hand):
+        if options.unsafe or (is_safe(finding) and not fix.by_hand):
             return True
         unsafe_skipped.add((finding.rule, finding.line, finding.column))
         return False
 
     new_text, applied = fix_all(text, rel, kb, analysis_options, before, accept, options.device)
     after = analyze_source(new_text, rel, kb, analysis_options).findings if applied else before
+    left = file_leftovers(ast.parse(new_text) if applied else tree, new_text, rel, after, kb, options.unsafe,
+                          options.device)
+    left_before = file_leftovers(tree, text, rel, before, kb, options.unsafe, with_fixes=False) if applied \
+        else left
     record = FileFix(
         rel, FileStatus.UNCHANGED, applied,
-        usages_before=_usages(before), usages_after=_usages(after), remaining=after,
-        unsafe_skipped=len(unsafe_skipped),
+        usages_before=torch_left(before, left_before), usages_after=torch_left(after, left), remaining=after,
+        leftovers=left, unsafe_skipped=len(unsafe_skipped),
     )
     if not applied or new_text == text:
         record.applied = []
@@ -196,10 +226,6 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     return new_data, record
 
 
-def _usages(findings: list[Finding]) -> int:
-    return sum(1 for f in findings if f.category in USAGE_CATEGORIES)
-
-
 def unified_diff(old: str, new: str, rel: str) -> str:
     lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                  fromfile=f"a/{rel}", tofile=f"b/{rel}")
@@ -207,7 +233,8 @@ def unified_diff(old: str, new: str, rel: str) -> str:
 
 
 def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix:
-    """Fix every Python file under ``paths``. Raises ``FileNotFoundError`` and ``ConfigError`` like a scan."""
+    """Fix every Python file under ``paths``. Raises ``FileNotFoundError`` and ``ConfigError`` like a scan,
+    ``KnowledgeBaseError`` when the knowledge base is missing or damaged."""
     from msmigrate.analysis.options import AnalysisOptions
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.scan.discovery import discover
@@ -217,8 +244,9 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
     options = options or FixOptions()
     scan_options = prepare_options(paths, ScanOptions(mindspore_version=options.mindspore_version,
                                                       exclude=options.exclude))
-    kb = get_knowledge_base(scan_options.mindspore_version)
-    analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False)
+    kb = get_knowledge_base(scan_options.mindspore_version).require()  # KnowledgeBaseError: stop here
+    analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False,
+                                       device=options.device)
     found = discover(paths, scan_options.include, scan_options.exclude, scan_options.respect_gitignore)
     records = [fix_file(source.path, source.rel, kb, options, analysis_options) for source in found.files]
     return ProjectFix(records, kb.version, str(found.root), options.write)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache, cached_property
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from msmigrate.knowledge.derived import DerivedMapping, DerivedTable, load_derived
+from msmigrate.data_files import KnowledgeBaseError, damaged, read_json, require_files, required_files
+from msmigrate.knowledge.derived import DerivedMapping, DerivedTable, derived_path, load_derived
 from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.model import MappingRow, MappingTable
 from msmigrate.paths import data_dir
@@ -91,11 +91,6 @@ def _installed_mindspore() -> str | None:
         return None
 
 
-def _load_json(path: Path) -> Any:
-    with path.open(encoding="utf-8") as fh:
-        return json.load(fh)
-
-
 def table_path(version: str) -> Path:
     return data_dir() / f"mapping-{version}.json"
 
@@ -106,11 +101,34 @@ class KnowledgeBase:
     def __init__(self, version: str | None = None, *, derived: bool = True) -> None:
         self.version = resolve_version(version)
         self.use_derived = derived  # False: the official table only (no derived mappings)
+        self._required = False
+
+    def require(self, load: bool = True) -> KnowledgeBase:
+        """Load what every analysis reads: the mapping table, the inventories and the derived mappings.
+        Raises :class:`~msmigrate.data_files.KnowledgeBaseError` when a file of the knowledge base is
+        missing or damaged, so callers stop with one clear error before analysing anything.
+        ``load=False`` (one lookup): only check that every file is there; a damaged one raises
+        ``KnowledgeBaseError`` when it is first read."""
+        if not self._required:
+            require_files(data_dir(), required_files(VERSIONS))
+            if not load:
+                return self
+            self.table  # noqa: B018 - loaded for the check
+            self.torch_inventory  # noqa: B018
+            self.mindspore_inventory  # noqa: B018
+            self.derived_table  # noqa: B018
+            self._required = True
+        return self
 
     # --- mapping table -------------------------------------------------------------------------
     @cached_property
     def table(self) -> MappingTable:
-        return MappingTable.from_json(_load_json(table_path(self.version)))
+        path = table_path(self.version)
+        data = read_json(path)
+        try:
+            return MappingTable.from_json(data)
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            raise damaged(path, exc) from None
 
     @cached_property
     def _rows(self) -> dict[str, MappingRow]:
@@ -142,7 +160,15 @@ class KnowledgeBase:
     # --- derived mappings (knowledge/derived.py) --------------------------------------------------
     @cached_property
     def derived_table(self) -> DerivedTable:
-        return load_derived(self.version, data_dir()) if self.use_derived else DerivedTable.empty()
+        """The derived mappings (:class:`KnowledgeBaseError` when their file is missing or damaged)."""
+        if not self.use_derived:
+            return DerivedTable.empty()
+        table = load_derived(self.version, data_dir())
+        if not table.header:  # the file did not load
+            path = derived_path(self.version, data_dir())
+            read_json(path)  # says why: missing, not JSON
+            raise damaged(path, "no derived mappings")
+        return table
 
     def derived(self, torch_api: str) -> DerivedMapping | None:
         """The derived mapping offered for a torch API the table does not map, or maps to a MindSpore API
@@ -266,7 +292,17 @@ class KnowledgeBase:
 
 @cache
 def _inventory(package: str) -> InventoryIndex:
-    return InventoryIndex.load(data_dir() / f"{package}_inventory.json")
+    """The inventory of ``package`` (:class:`KnowledgeBaseError` when it is missing or damaged)."""
+    path = data_dir() / f"{package}_inventory.json"
+    try:
+        index = InventoryIndex.parse(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise KnowledgeBaseError("kb.error.missing", str(path)) from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise damaged(path, exc) from None
+    if not index:
+        raise damaged(path, "no API")
+    return index
 
 
 def get_knowledge_base(version: str | None = None, *, derived: bool = True) -> KnowledgeBase:

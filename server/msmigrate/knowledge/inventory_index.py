@@ -53,6 +53,8 @@ class InventoryIndex(Mapping[str, dict[str, Any]]):
         lines = text.split("\n")
         if not lines or lines[0] != "{":
             return cls._from_document(json.loads(text))
+        if text.rstrip("\n")[-2:] != "\n}":  # cut short: a damaged file
+            raise ValueError("the inventory ends before its last line")
         for line in lines[1:]:
             if current is not None:
                 if line.startswith("}"):
@@ -66,6 +68,8 @@ class InventoryIndex(Mapping[str, dict[str, Any]]):
             elif line.startswith('"'):
                 item = json.loads("{" + line.rstrip(",") + "}")
                 header.update(item)
+        if current is not None:
+            raise ValueError("the inventory ends before its last line")
         aliases = {name: json.loads(value) for name, value in sections["aliases"].items()}
         return cls(sections["apis"], aliases, header)
 

@@ -13,17 +13,11 @@ from typing import Any, Literal
 from msmigrate.i18n import ref, t, t_list
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
-from msmigrate.knowledge.device_targets import (
-    NO_EFFECT,
-    DeviceTarget,
-    OutOfPlaceTarget,
-    device_failure,
-    device_only,
-    out_of_place_target,
-    runnable_target,
-)
+from msmigrate.knowledge.device_targets import NO_EFFECT, device_failure, device_only
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.knowledge.param_facts import mindspore_value, same_default
+from msmigrate.knowledge.resolution import resolve_name
+from msmigrate.model.resolution import Replacement, Resolution
 
 Status = Literal["mapped", "unsupported", "missing", "not_found"]
 
@@ -64,10 +58,9 @@ class LookupResult:
     # (knowledge/consistency.py rename_resolution)
     rejected_renames: dict[str, str] = field(default_factory=dict)
     device: str = "CPU"
-    # the target has no kernel on ``device`` (recorded by the checks): the replacement the quick-fix writes
-    device_target: DeviceTarget | None = None
-    # an in-place API computed by an out-of-place target and written back (device_targets.out_of_place_target)
-    write_back: OutOfPlaceTarget | None = None
+    # what the quick-fix writes for the name on ``device`` (model/resolution.py): a call of it, or the
+    # finding's own resolution when hover shows one; its ``replacement`` says which target it replaced
+    resolution: Resolution | None = None
     no_kernel: str | None = None  # the target without a kernel on ``device`` when nothing replaces it
     # how the target fails on ``device`` (device_targets.NO_KERNEL or NO_EFFECT: it runs and changes nothing)
     device_failure: str | None = None
@@ -172,21 +165,34 @@ class LookupResult:
         notes += self._device_notes(lang)
         return notes
 
+    @property
+    def target(self) -> str | None:
+        """The MindSpore API the quick-fix writes (the resolution's target; the row's without one)."""
+        if self.resolution is not None and self.resolution.target:
+            return self.resolution.target
+        return self.row.mindspore_api if self.row is not None else None
+
+    @property
+    def replacement(self) -> Replacement | None:
+        return self.resolution.replacement if self.resolution is not None else None
+
     def _device_notes(self, lang: str) -> list[str]:
-        """What the quick-fix writes on ``device`` when the target has no kernel there."""
-        back = self.write_back
-        if back is not None:  # the quick-fix takes this path first (fixes/api_fixes.py)
-            key = ("kb.note.write_back_new_tensor" if back.replaced == back.row.mindspore_api
-                   else "kb.note.device_write_back")  # the API's own target returns a new tensor
-            return [t(key, lang, replaced=back.replaced, device=back.device,
-                      mindspore=self.inventory_mindspore, target=back.row.mindspore_api)]
-        swap = self.device_target
-        if swap is not None and swap.reason is not None:
+        """What the quick-fix writes on ``device`` when the target has no kernel there (or is used
+        otherwise than the torch name), as the resolution says."""
+        swap, target = self.replacement, self.target
+        if swap is not None and swap.kind == "write_back":
+            key = "kb.note.write_back_new_tensor" if swap.new_tensor else "kb.note.device_write_back"
+            return [t(key, lang, replaced=swap.replaced, device=swap.device,
+                      mindspore=self.inventory_mindspore, target=target)]
+        if swap is not None and swap.kind in ("candidate", "other_table"):
+            return [t(f"resolution.note.{swap.kind}", lang, replaced=swap.replaced, target=target,
+                      torch_api=self.torch_api, table=swap.table)]
+        if swap is not None and swap.reason:
             why = (ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
             return [t("kb.note.device_target_reason", lang, why=why, device=swap.device,
-                      target=swap.row.mindspore_api, replaced=swap.replaced)]
+                      target=target, replaced=swap.replaced)]
         if swap is not None:
-            if swap.derived is not None:
+            if swap.derived:
                 source = t("kb.device_source.derived", lang, device=swap.device)
             elif swap.verified:
                 source = t("kb.device_source.table", lang, table=swap.table, device=swap.device)
@@ -194,7 +200,7 @@ class LookupResult:
                 source = t("kb.device_source.same_values", lang, table=swap.table)
             key = "kb.note.device_target_no_effect" if swap.failure == NO_EFFECT else "kb.note.device_target"
             return [t(key, lang, replaced=swap.replaced, device=swap.device,
-                      mindspore=self.inventory_mindspore, target=swap.row.mindspore_api, source=source)]
+                      mindspore=self.inventory_mindspore, target=target, source=source)]
         fact = device_only(self.no_kernel)
         other = get_knowledge_base(fact.table).row(self.torch_api) if fact is not None else None
         other_fact = device_only(other.mindspore_api) if other is not None else None
@@ -249,15 +255,15 @@ class LookupResult:
             "gone_target": self.gone_target,
             "device": self.device,
             # on ``device``: the MindSpore API the quick-fix writes when the target has no kernel there
-            "device_target": ({"mindspore_api": self.device_target.row.mindspore_api,
-                               "table": self.device_target.table, "replaced": self.device_target.replaced,
-                               "derived": self.device_target.derived is not None,
-                               "verified": self.device_target.verified}
-                              if self.device_target is not None else None),
+            "device_target": ({"mindspore_api": self.target, "table": swap.table, "replaced": swap.replaced,
+                               "derived": swap.derived, "verified": swap.verified}
+                              if (swap := self.replacement) is not None and swap.kind == "device" else None),
             # an in-place API whose result the quick-fix computes with ``mindspore_api`` and writes back
-            "write_back": ({"mindspore_api": self.write_back.row.mindspore_api,
-                            "replaced": self.write_back.replaced, "table": self.write_back.table}
-                           if self.write_back is not None else None),
+            "write_back": ({"mindspore_api": self.target, "replaced": swap.replaced, "table": swap.table}
+                           if swap is not None and swap.kind == "write_back" else None),
+            # what the quick-fix writes for the name on ``device`` (model/resolution.py)
+            "resolution": self.resolution.to_json() if self.resolution is not None else None,
+            "safety": self.resolution.safety_text(lang) if self.resolution is not None else None,
             "no_kernel": self.no_kernel,
             "device_failure": self.device_failure,
         }
@@ -288,7 +294,7 @@ class LookupResult:
         return rows
 
     def _title(self, lang: str) -> str:
-        target = (self.row.mindspore_api if self.row else None) or t("kb.lookup.absent", lang)
+        target = self.target or t("kb.lookup.absent", lang)
         return t(
             "kb.lookup.title",
             lang,
@@ -395,9 +401,11 @@ def _clean_query(name: str) -> str:
     return "".join(text.split())
 
 
-def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True, device: str = "CPU") -> LookupResult:
+def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True, device: str = "CPU",
+           resolution: Resolution | None = None) -> LookupResult:
     """Find ``name`` (full name or alias such as ``nn.Linear``, ``F.relu``, ``Tensor.view``) in ``kb``; on
-    ``device``, a target without a kernel there is reported with the replacement the quick-fix writes."""
+    ``device``, what the quick-fix writes for it (``knowledge/resolution.resolve_name``: a call of the name;
+    ``resolution``: a finding's own, which hover passes), with the target it replaced."""
     query = name
     cleaned = _clean_query(name)
     torch_api = kb.canonical(cleaned) if cleaned else ""
@@ -435,17 +443,16 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True, device:
         from msmigrate.knowledge.consistency import rename_resolution
 
         for old in row.param_renames:
-            resolution = rename_resolution(kb, row, old)
-            if resolution is not None:
-                result.rejected_renames[old] = resolution
+            rejected = rename_resolution(kb, row, old)
+            if rejected is not None:
+                result.rejected_renames[old] = rejected
     if status == "mapped":
-        result.device = device
-        result.device_target = runnable_target(torch_api, version, device)
-        result.write_back = out_of_place_target(torch_api, version, device)
-        failed = device_failure(torch_api, version, device)
+        result.device = resolution.device if resolution is not None else device
+        result.resolution = resolution or resolve_name(torch_api, kb, device)
+        failed = device_failure(torch_api, version, result.device)
         if failed is not None:
             result.device_failure = failed[1]
-            if result.device_target is None:
+            if result.replacement is None:
                 result.no_kernel = failed[0] or None
     if status != "mapped":
         result.advice = _missing_advice(torch_api, kb)

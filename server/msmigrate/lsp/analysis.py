@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.cancel import NEVER, Cancelled, CancelToken
-from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.data_files import KnowledgeBaseError
+from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.lsp.config import Settings
 from msmigrate.model.finding import FileResult
 
@@ -30,7 +31,7 @@ def analysis_options(settings: Settings, module_classes: frozenset[str] = frozen
     from msmigrate.analysis.options import AnalysisOptions
 
     return AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI,
-                           module_classes=module_classes)
+                           module_classes=module_classes, device=settings.device)
 
 
 def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Settings) -> FileResult:
@@ -70,17 +71,26 @@ def warm_up(settings: Settings) -> int:
     """Analyse :data:`WARM_UP_SOURCE` under ``settings`` and render its messages, so that what the analyzer
     loads on first use is loaded before the first document arrives (run on the analysis thread at
     ``initialize``). Returns the number of findings (0 when something failed: only time is lost)."""
-    from msmigrate.knowledge.base import get_knowledge_base
-
     try:
-        result = analyze_text(WARM_UP_SOURCE, "<warm-up>", get_knowledge_base(settings.mindspore_version),
-                              settings)
+        kb = get_knowledge_base(settings.mindspore_version).require()
+        result = analyze_text(WARM_UP_SOURCE, "<warm-up>", kb, settings)
         for finding in result.findings:
             finding.message(settings.language)
         return len(result.findings)
+    except KnowledgeBaseError:  # said to the user by knowledge_problem after ``initialized``
+        return 0
     except Exception:  # a failed warm-up costs the first document the time, nothing more
         log.exception("warm-up failed")
         return 0
+
+
+def knowledge_problem(version: str) -> KnowledgeBaseError | None:
+    """Why the knowledge base of ``version`` cannot be used (missing or damaged), or ``None``."""
+    try:
+        get_knowledge_base(version).require()
+    except KnowledgeBaseError as exc:
+        return exc
+    return None
 
 
 def analysed_text(source: str) -> str | None:

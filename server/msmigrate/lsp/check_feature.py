@@ -45,6 +45,7 @@ class CheckService:
         self._key: tuple[str | None, str] | None = None
         self._lock = threading.Lock()
         self.confirmed: set[str] = set()  # interpreters the user allowed in this session
+        self.numpy_warned: set[str] = set()  # interpreters whose unusable NumPy the user was told about
 
     def _runner_for(self, python: str | None, device: str) -> Any:
         from msmigrate.check.runner import CheckRunner, RunnerConfig
@@ -70,15 +71,14 @@ class CheckService:
         """Blocking: check ``api`` against the configured table on the configured device, in the worker
         interpreter ``python`` (default: the server's own). Always a result: a failure of the check
         machinery is an ``error`` result, not a failing handler."""
-        from msmigrate.check.request import target_for
         from msmigrate.check.result import CheckResult, Reason
-        from msmigrate.check.service import check_one
+        from msmigrate.check.service import check_one, resolved_target
         from msmigrate.check.verified import record_session_result
 
         settings = self.server.settings
         kb = self.server.kb
-        try:
-            target = target_for(kb.canonical(api), kb)
+        try:  # the pair the fix writes on the device (knowledge/resolution.py)
+            target, table = resolved_target(kb.canonical(api), kb, settings.device)
             runner = self._runner_for(python, settings.device)
             result = check_one(
                 target, runner, device=settings.device, call_args=call_args, call_kwargs=call_kwargs
@@ -86,7 +86,8 @@ class CheckService:
         except Exception as exc:  # noqa: BLE001 - reported as the check's result
             return CheckResult.error(api, None, Reason.WORKER_CRASH, f"{type(exc).__name__}: {exc}",
                                      device=settings.device)
-        record_session_result(result, kb.version, target.spec.note)
+        if table is not None:  # (a derived pair's check has no table to be recorded in)
+            record_session_result(result, table, target.spec.note)
         return result
 
 
@@ -154,6 +155,21 @@ async def allowed_interpreter(server: MsMigrateServer, service: CheckService, py
     return message
 
 
+def warn_about_numpy(server: MsMigrateServer, service: CheckService, result: Any, python: str | None) -> None:
+    """A warning message (once per interpreter and session) when the worker's NumPy is one MindSpore
+    cannot use."""
+    import sys
+
+    from msmigrate.check.numpy_support import numpy_warning
+
+    interpreter = python or sys.executable
+    warning = numpy_warning([result], server.lang, interpreter)
+    if warning is None or interpreter in service.numpy_warned:
+        return
+    service.numpy_warned.add(interpreter)
+    server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=warning))
+
+
 def _message_type(status: str) -> types.MessageType:
     return {
         "pass": types.MessageType.Info,
@@ -219,6 +235,7 @@ def register(server: MsMigrateServer) -> None:
                 server.work_done_progress.end(token, types.WorkDoneProgressEnd())
                 server.work_done_progress.tokens.pop(token, None)
         text = describe(result, server.lang, python=python or "")
+        warn_about_numpy(server, service, result, python)
         server.window_show_message(
             types.ShowMessageParams(type=_message_type(str(result.status)), message=text)
         )

@@ -188,6 +188,7 @@ async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
         severity=dict(settings.severity),
         max_file_bytes=settings.max_file_size,
         trust_mtime=False,  # an editor's workspace changes under the server: find results by content
+        device=settings.device,
         progress=on_progress,
         cancel=cancel,
     )

@@ -77,12 +77,14 @@ def row_markdown(row: MappingRow, lang: str) -> str:
     return "\n\n".join(parts)
 
 
-def _lookup_markdown(name: str, kb: KnowledgeBase, lang: str, device: str = "CPU") -> str | None:
+def _lookup_markdown(name: str, kb: KnowledgeBase, lang: str, device: str = "CPU",
+                     finding: Finding | None = None) -> str | None:
     try:
         from msmigrate.knowledge.lookup import lookup
     except ImportError:
         return None
-    return lookup(name, kb, device=device).render_markdown(lang)
+    resolution = finding.resolution if finding is not None else None  # what this usage's fix writes
+    return lookup(name, kb, device=device, resolution=resolution).render_markdown(lang)
 
 
 def _advice_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
@@ -94,12 +96,19 @@ def _advice_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
     return advice.render_markdown(lang) if advice is not None else None
 
 
-def _verified_line(name: str, kb: KnowledgeBase, device: str, lang: str) -> str | None:
+def _verified_line(finding: Finding, kb: KnowledgeBase, device: str, lang: str) -> str | None:
+    """The stored check of the pair the finding's fix writes (of its row's table), when there is one."""
     try:
         from msmigrate.check.verified import verified_status
     except ImportError:
         return None
-    status = verified_status(name, kb.version, device)
+    resolution = finding.resolution
+    if resolution is not None and resolution.replacement is not None:
+        status = verified_status(resolution.row_api or "", resolution.row_table, resolution.device)
+        if status is None or status.mindspore_api != resolution.target:
+            return None
+    else:
+        status = verified_status(finding.torch_api or "", kb.version, device)
     return status.render(lang) if status is not None else None
 
 
@@ -107,7 +116,7 @@ def hover_markdown(finding: Finding, kb: KnowledgeBase, lang: str, device: str =
     """The hover text for one finding, in ``lang``."""
     name = finding.torch_api or ""
     sections: list[str] = []
-    looked_up = _lookup_markdown(name, kb, lang, device)
+    looked_up = _lookup_markdown(name, kb, lang, device, finding)
     row = kb.row(name)
     if looked_up:
         sections.append(looked_up)
@@ -122,7 +131,7 @@ def hover_markdown(finding: Finding, kb: KnowledgeBase, lang: str, device: str =
         advice = _advice_markdown(name, kb, lang)
         if advice:
             sections.append(advice)
-    verified = _verified_line(name, kb, device, lang)
+    verified = _verified_line(finding, kb, device, lang)
     if verified:
         sections.append(verified)
     return "\n\n---\n\n".join(sections)

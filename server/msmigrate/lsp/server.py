@@ -31,6 +31,7 @@ from pygls.workspace import TextDocument
 
 from msmigrate import __version__
 from msmigrate.analysis.cancel import NEVER, CancelToken
+from msmigrate.data_files import KnowledgeBaseError
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.lsp.analysis import OpenDocuments, RunningAnalyses
@@ -168,6 +169,11 @@ class MsMigrateServer(LanguageServer):
         if cancel.cancelled:  # superseded while queued
             return None
         kb = get_knowledge_base(settings.mindspore_version)
+        try:
+            kb.require()
+        except KnowledgeBaseError as exc:  # the document's one diagnostic says it (and showMessage once)
+            result = FileResult(self.path_of(uri), [], exc.key, exc.fields)
+            return self._analysis(uri, version, generation, source, result, codec)
         provisional = not self.client_supports("text_document", "diagnostic")  # pushing: confirm follows
         result, analyzer = self.documents.analyze(
             uri, source, self.path_of(uri), kb, settings, generation, provisional,

@@ -3,12 +3,13 @@ and on every ``workspace/didChangeConfiguration``); a change re-publishes diagno
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from lsprotocol import types
 
 from msmigrate.i18n import t
-from msmigrate.lsp.analysis import warm_up
+from msmigrate.lsp.analysis import knowledge_problem, warm_up
 from msmigrate.lsp.config import Settings, initialization_section
 from msmigrate.lsp.server import MsMigrateServer
 
@@ -29,6 +30,7 @@ class SettingsSync:
     def __init__(self, server: MsMigrateServer) -> None:
         self.server = server
         self.initial: dict[str, Any] = {}
+        self.tasks: set[asyncio.Task[None]] = set()  # running tasks (kept from the garbage collector)
 
     def adopt(self, section: Any) -> None:
         """Apply a settings section; one with an invalid value is rejected as a whole (the current
@@ -68,6 +70,22 @@ class SettingsSync:
         self.adopt(result[0] if result else None)
 
 
+async def report_knowledge_problem(server: MsMigrateServer) -> None:
+    """A missing or damaged knowledge base is said once, as an error message (after the warm-up, on the
+    analysis thread); the server keeps running, each document's diagnostic says it too."""
+    loop = asyncio.get_running_loop()
+    try:
+        problem = await loop.run_in_executor(server.analysis_executor, knowledge_problem,
+                                             server.settings.mindspore_version)
+        if problem is None or server.shutting_down:
+            return
+        message = t(problem.key, server.lang, **problem.fields)
+        server.log(message, types.MessageType.Error)
+        server.window_show_message(types.ShowMessageParams(types.MessageType.Error, message))
+    except Exception as exc:  # (the executor already shut down): nothing to say
+        server.report_failure("knowledge base check", exc)
+
+
 def register(server: MsMigrateServer) -> None:
     sync = SettingsSync(server)
 
@@ -83,6 +101,10 @@ def register(server: MsMigrateServer) -> None:
     async def initialized(ls: MsMigrateServer, params: types.InitializedParams) -> None:
         server.log(t("lsp.log.started", "en", version=server.version, mindspore=server.kb.version))
         await sync.pull()
+        # a task of its own: ``initialized`` must end at once (pygls cancels handlers still running at
+        # ``shutdown``, and fails on one that is a notification's)
+        sync.tasks.add(task := asyncio.get_running_loop().create_task(report_knowledge_problem(server)))
+        task.add_done_callback(sync.tasks.discard)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @server.guarded("workspace/didChangeConfiguration")

@@ -1,6 +1,16 @@
 """Messages of the operator-equivalence check (``msmigrate check``, code action, hover)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "check.numpy_unusable": (
+        "Warning: {python} has NumPy {numpy}, which MindSpore {mindspore} cannot use (its NumPy bridge is "
+        "built for NumPy 1.x): the first Tensor operations of a process may fail there, so results may "
+        "show false failures, and so may your migrated program. Install NumPy 1.x in that environment: "
+        "pip install \"numpy>=1.25,<2\" (the check extra of msmigrate pins it).",
+        "警告：{python} 中的 NumPy 版本为 {numpy}，MindSpore {mindspore} 无法使用（其 NumPy 接口按 NumPy 1.x "
+        "构建）：进程中最初的几次 Tensor 运算可能失败，因此检查结果可能出现误报的失败，迁移后的程序也一样。"
+        "请在该环境中安装 NumPy 1.x：pip install \"numpy>=1.25,<2\""
+        "（msmigrate 的 check 附加依赖已限定该版本）。",
+    ),
     "check.python.not_absolute": (
         "msmigrate.pythonPath {python!r} is not used: give the absolute path of a Python interpreter.",
         "未使用 msmigrate.pythonPath {python!r}：请填写 Python 解释器的绝对路径。",

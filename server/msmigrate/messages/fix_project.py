@@ -40,6 +40,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "fix.cli.left": ("Left, by category: {items}", "剩余（按类别）：{items}"),
     "fix.cli.nothing_left": ("Nothing left to migrate.", "没有剩余需要迁移的内容。"),
+    "fix.cli.torch_free": (
+        "Files free of torch: {free} of {total}",
+        "已不再依赖 torch 的文件：{free} / {total}",
+    ),
+    "fix.cli.torch_left": (
+        "Torch is still used in these files ({count} places), with why each was not rewritten:",
+        "以下文件仍在使用 torch（共 {count} 处），以及每处未被改写的原因：",
+    ),
+    "fix.cli.leftover": (
+        "  {path}:{line}:{column} {text}: {reason}",
+        "  {path}:{line}:{column} {text}：{reason}",
+    ),
     "fix.cli.needs_person": (
         "Needs a person ({count}):",
         "需要人工处理（{count} 处）：",

@@ -39,6 +39,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "API that was removed.",
         "该 torch 名称不在 PyTorch 接口清单中：可能是拼写错误，或该接口已被移除。",
     ),
+    "rule.MSM104.title": (
+        "torch left that no rule rewrites",
+        "残留的 torch 用法，没有规则可以改写",
+    ),
+    "rule.MSM104.explanation": (
+        "The file still needs torch here, in a form no other rule covers: a torch module reached by a name "
+        "computed at run time (getattr, hasattr, importlib), a string annotation naming torch, "
+        "torch.__version__, or a torch-only module of another package (einops.layers.torch). A file with "
+        "such a place does not import without torch: rewrite it by hand.",
+        "此处仍需要 torch，且没有其他规则覆盖这种写法：通过运行时计算的名称访问 torch 模块"
+        "（getattr、hasattr、importlib）、提到 torch 的字符串类型注解、torch.__version__，"
+        "或其他包中只适用于 torch 的模块（如 einops.layers.torch）。"
+        "含有此类用法的文件在没有 torch 时无法导入：请手工改写。",
+    ),
     "rule.MSM200.title": (
         "PyTorch API with no MindSpore mapping",
         "PyTorch API 没有 MindSpore 映射",

@@ -62,9 +62,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "无法写入 {path}：{detail}",
     ),
     "scan.error.unsafe_output": (
-        "Not writing {path}: it is a symlink or not a regular file (name the file itself, or omit -o to "
+        "Not writing {path}: it is a symlink or not a regular file (name the file itself, or use -o - to "
         "print the report).",
-        "未写入 {path}：它是符号链接或不是普通文件（请直接指定目标文件，或省略 -o 以打印报告）。",
+        "未写入 {path}：它是符号链接或不是普通文件（请直接指定目标文件，或用 -o - 打印报告）。",
     ),
     "scan.cancelled": (
         "The scan was cancelled.",
@@ -78,6 +78,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Wrote the {fmt} report to {path}.",
         "已将 {fmt} 报告写入 {path}。",
     ),
+    "scan.all_failed": (
+        "No file could be analysed: all {count} failed (see the report for why).",
+        "没有任何文件能被分析：{count} 个文件全部失败（原因见报告）。",
+    ),
     "scan.failed_on": (
         "{count} finding(s) at or above severity '{level}'.",
         "有 {count} 个问题的严重级别达到或高于“{level}”。",
@@ -89,8 +93,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "scan.help.format": ("Report format.", "报告格式。"),
     "scan.help.output": (
         "Write the report to this file instead of standard output (replaced through a temporary file; "
-        "a symlink or special file there is refused).",
-        "将报告写入该文件，而不是标准输出（经临时文件整体替换；若该处是符号链接或特殊文件则拒绝写入）。",
+        "- is standard output; a device or named pipe such as /dev/null is written to; a symlink there is "
+        "refused).",
+        "将报告写入该文件，而不是标准输出（经临时文件整体替换；- 表示标准输出；/dev/null 等设备或命名管道"
+        "直接写入；若该处是符号链接则拒绝写入）。",
     ),
     "scan.help.mindspore_version": (
         "MindSpore API mapping version (1.10, 2.3, 2.4, 2.6 or auto).",

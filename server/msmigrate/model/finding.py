@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msmigrate.i18n import t
+
+if TYPE_CHECKING:
+    from msmigrate.model.resolution import Resolution
 
 
 class FindingCategory(StrEnum):
@@ -68,6 +71,9 @@ class Finding:
     fixable: bool = False
     usage: UsageKind = UsageKind.CALL
     written_api: str | None = None  # the torch name as the code spells it, when not ``torch_api`` itself
+    # what the fix writes for this usage, on which device, how safely (model/resolution.py): set by the
+    # analysis for every API finding; ``None`` for a rule's own finding
+    resolution: Resolution | None = None
 
     def message(self, lang: str = "en") -> str:
         text = t(self.message_key, lang, **self.message_args)

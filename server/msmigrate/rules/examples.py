@@ -30,6 +30,11 @@ _CASES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
         "import torch\nlayer = torch.nn.Linear(3, 4)\n",
         [(2, 9)],
     ),
+    "MSM104": (
+        "import torch.nn as nn\n\ndef act(name):\n    return getattr(nn, name)()\n",
+        "import torch.nn as nn\n\ndef act():\n    return nn.ReLU()\n",
+        [(4, 12)],
+    ),
     "MSM200": (
         "import torch\nlow, high = torch.aminmax(x)\n",
         "import torch\nlow = torch.amin(x)\n",

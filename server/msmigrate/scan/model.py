@@ -27,6 +27,9 @@ C = FindingCategory
 USAGE_CATEGORIES: tuple[FindingCategory, ...] = (C.CONSISTENT, C.DIFFERENCES, C.MISSING, C.UNKNOWN_TORCH_NAME)
 MAPPED_CATEGORIES: tuple[FindingCategory, ...] = (C.CONSISTENT, C.DIFFERENCES)
 
+# Error keys of files left out on purpose (scan/reading.py): no failure of the scan.
+SKIPPED: tuple[str, ...] = ("scan.error.not_regular.", "scan.error.too_large")
+
 # A file entry of a report: path relative to the report root (POSIX), findings or an error.
 FileReport = FileResult
 
@@ -75,6 +78,13 @@ class ScanReport:
         for file in self.files:
             for finding in file.findings:
                 yield file, finding
+
+    @property
+    def all_failed(self) -> bool:
+        """No file was analysed, and not only because files were skipped on purpose (not regular files,
+        over the size limit): every file failed (unreadable, not Python text, an internal error…)."""
+        failed = [file for file in self.files if file.error_key and not file.error_key.startswith(SKIPPED)]
+        return bool(failed) and all(file.error_key for file in self.files)
 
     def count_at_least(self, level: Severity) -> int:
         return sum(1 for _, f in self.findings() if f.severity.rank >= level.rank)

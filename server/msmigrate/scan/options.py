@@ -78,6 +78,8 @@ class ScanOptions:
     # serve a file from the manifest when its size and timestamps are unchanged, without reading it; off:
     # every file is read and looked up by its content hash (msmigrate scan --no-mtime, the language server)
     trust_mtime: bool = True
+    # where the migrated code runs: each API finding's resolution (the target its fix writes) is for it
+    device: str = "CPU"
     progress: ProgressCallback | None = None
     cancel: CancellationToken | None = None
 

@@ -45,7 +45,8 @@ def prepare_options(paths: Sequence[str | os.PathLike[str]], options: ScanOption
 
 
 def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | None = None) -> ScanReport:
-    """Scan files and folders. Raises ``FileNotFoundError``, ``ConfigError`` or ``ScanCancelled``."""
+    """Scan files and folders. Raises ``FileNotFoundError``, ``ConfigError``, ``ScanCancelled``, or
+    ``KnowledgeBaseError`` when files need analysing and the knowledge base is missing or damaged."""
     options = prepare_options(paths, options)
     try:
         version = resolve_version(options.mindspore_version)
@@ -150,7 +151,7 @@ def _analysis_options(options: ScanOptions) -> Any:
     :func:`_apply_settings`), so changing them does not invalidate cached results."""
     from msmigrate.analysis.options import AnalysisOptions
 
-    return AnalysisOptions(use_jedi=options.use_jedi)
+    return AnalysisOptions(use_jedi=options.use_jedi, device=options.device)
 
 
 def project_module_classes(paths: Sequence[str | os.PathLike[str]], include: tuple[str, ...] = ("*.py",),
@@ -281,6 +282,8 @@ def _apply_settings(result: FileResult, options: ScanOptions) -> FileResult:
 def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_options: Any,
              options: ScanOptions):
     """Yield ``(relative path, cache key, FileResult)`` for every pending file."""
+    if pending:  # one clear error before any file is analysed (KnowledgeBaseError), not one per file
+        get_knowledge_base(version).require()
     jobs = max(1, options.jobs)
     if jobs == 1 or len(pending) < 2:
         yield from _analyze_here(pending, version, analysis_options, options)
@@ -346,11 +349,6 @@ def _preload(version: str) -> None:
     from msmigrate.analysis.analyzer import rule_checkers
     from msmigrate.analysis.receivers import facts_for
 
-    kb = get_knowledge_base(version)
-    for name in ("table", "torch_inventory", "mindspore_inventory"):
-        try:
-            getattr(kb, name)
-        except (OSError, ValueError, KeyError):  # missing or broken data: each worker reports it itself
-            return
+    kb = get_knowledge_base(version).require()
     facts_for(kb)
     rule_checkers()

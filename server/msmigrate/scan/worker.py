@@ -18,6 +18,7 @@ from typing import Any
 
 from msmigrate.analysis.cancel import NEVER, Cancelled, CancelToken, DeadlineToken
 from msmigrate.model.finding import FileResult, Finding, FindingCategory, Severity, UsageKind
+from msmigrate.model.resolution import Resolution
 
 _WORKER: dict[str, Any] = {}  # per worker process: the knowledge base, analysis options, time limit
 TOO_SLOW = "scan.error.too_slow"
@@ -106,12 +107,16 @@ _FIELD_VALUES = operator.attrgetter(*FIELDS)
 
 
 def finding_to_row(finding: Finding) -> list[Any]:
-    return list(_FIELD_VALUES(finding))
+    row = list(_FIELD_VALUES(finding))
+    resolution = row[RESOLUTION]
+    row[RESOLUTION] = resolution.to_json() if resolution is not None else None
+    return row
 
 
 _CATEGORY, _SEVERITY, _USAGE = (FIELDS.index(name) for name in ("category", "severity", "usage"))
 _CATEGORIES, _SEVERITIES, _USAGES = _ENUMS["category"], _ENUMS["severity"], _ENUMS["usage"]
 ARGS = FIELDS.index("message_args")
+RESOLUTION = FIELDS.index("resolution")
 
 
 def finding_from_row(row: list[Any]) -> Finding:
@@ -131,7 +136,7 @@ def finding_from_row(row: list[Any]) -> Finding:
 _OPTIONAL_TEXT = (str, type(None))
 # message arguments: plain values, or (nested) lists of them: message references, 4 levels each (list,
 # reference, fields, field), which nest (a derived mapping's provenance holds its evidence)
-_MAX_DEPTH = 16
+_MAX_DEPTH = 24  # (a resolution's note nests the replaced mapping's message in the finding's)
 _TEXT_FIELDS = {
     FIELDS.index(name): kinds
     for name, kinds in (("torch_api", _OPTIONAL_TEXT), ("mindspore_api", _OPTIONAL_TEXT), ("rule", (str,)),
@@ -163,6 +168,8 @@ def _check_kind(values: list[Any]) -> None:
             raise ValueError(f"cached {FIELDS[index]} {values[index]!r}")
     values[ARGS] = frozen_args(values[ARGS])  # (a new dict when it changes: the caller's row is a copy)
     _check_message(values[_MESSAGE_KEY], values[ARGS])
+    if values[RESOLUTION] is not None:
+        values[RESOLUTION] = Resolution.from_json(values[RESOLUTION])  # ValueError when damaged
 
 
 def _check_message(key: str, args: dict[str, Any]) -> None:
@@ -236,7 +243,8 @@ def compact(value: dict[str, Any], kinds: dict[Any, int], table: list[Any]) -> d
         try:
             args = row[ARGS]
             identity: Any = (*row[_POSITION:ARGS], tuple(frozen_args(args).items()) if type(args) is dict
-                             else args, *row[ARGS + 1 :])
+                             else args, *row[ARGS + 1 : RESOLUTION],
+                             json.dumps(row[RESOLUTION], sort_keys=True), *row[RESOLUTION + 1 :])
             position = kinds.get(identity)
         except TypeError:  # an unhashable value
             identity = json.dumps(kind, sort_keys=True, default=str)

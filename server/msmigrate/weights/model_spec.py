@@ -9,6 +9,16 @@ from typing import Any
 from msmigrate.weights.session import WeightsError
 
 
+def import_root(path: Path) -> tuple[Path, str]:
+    """(folder to put on ``sys.path``, dotted module name) of a Python file."""
+    parts = [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return folder, ".".join(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
     file: Path  # absolute

@@ -16,19 +16,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from msmigrate.weights.model_spec import import_root
 from msmigrate.weights.worker import WorkerError, exc_text, framework
 
 _built: dict[str, Any] = {}  # "<file>:<expression>" -> the object, for later requests of the session
-
-
-def import_root(path: Path) -> tuple[Path, str]:
-    """(folder to put on ``sys.path``, dotted module name) of a Python file."""
-    parts = [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file() and folder.parent != folder:
-        parts.insert(0, folder.name)
-        folder = folder.parent
-    return folder, ".".join(parts)
 
 
 def user_frame(exc: BaseException, root: Path) -> str:

@@ -51,7 +51,7 @@ def read(request: dict[str, Any]) -> dict[str, Any]:
     path, out = Path(request["path"]), Path(request["out_dir"])
     if is_safetensors(path):
         tensors = _read_safetensors(path)
-        return {"format": "safetensors", "source_key": "", "ignored": [], "tensors": _save(tensors, out)}
+        return {"format": "safetensors", "source_key": "", "ignored": [], "tensors": save(tensors, out)}
     return _read_torch(path, out, request.get("key"))
 
 
@@ -102,7 +102,7 @@ def _read_safetensors(path: Path) -> list[tuple[str, Any, str, str | None]]:
 # --- torch ----------------------------------------------------------------------------------------
 
 
-def _load_torch(path: Path) -> Any:
+def load_torch(path: Path) -> Any:
     torch = framework("torch")
     try:
         try:
@@ -131,7 +131,7 @@ def _is_tensor_dict(value: Any, torch: Any) -> bool:
     )
 
 
-def _state_dict(obj: Any, key: str | None, torch: Any) -> tuple[dict[str, Any], str, list[str]]:
+def state_dict_of(obj: Any, key: str | None, torch: Any) -> tuple[dict[str, Any], str, list[str]]:
     """(state dict, the key path it was found under, entries left out because they are not tensors)."""
     if key:
         value = obj
@@ -161,36 +161,36 @@ def _state_dict(obj: Any, key: str | None, torch: Any) -> tuple[dict[str, Any], 
     return tensors, path, sorted(str(k) for k in obj if k not in tensors)
 
 
-def _read_torch(path: Path, out: Path, key: str | None) -> dict[str, Any]:
-    torch = framework("torch")
-    obj = _load_torch(path)
-    tensors, found_under, ignored = _state_dict(obj, key, torch)
+def entries(tensors: dict[str, Any]) -> list[tuple[str, Any, str, str | None]]:
+    """``(name, array, dtype, first name sharing its storage)`` of torch tensors (bfloat16 as float32)."""
     first_of: dict[tuple[Any, ...], str] = {}
     found = []
     for name, tensor in tensors.items():
-        value = tensor.detach()
+        value = tensor.detach().cpu()
         if value.is_sparse:
             value = value.to_dense()
         if value.is_quantized:
             raise WorkerError("weights.error.quantized", name=name)
         tied = None
         if value.numel():
-            storage = (
-                value.untyped_storage().data_ptr(),
-                value.storage_offset(),
-                tuple(value.shape),
-                value.stride(),
-                value.dtype,
-            )
+            storage = (value.untyped_storage().data_ptr(), value.storage_offset(), tuple(value.shape),
+                       value.stride(), value.dtype)
             tied = first_of.setdefault(storage, name)
             tied = None if tied == name else tied
         dtype = str(value.dtype).removeprefix("torch.")
         array = value.float().numpy() if dtype == "bfloat16" else value.contiguous().numpy()
         found.append((name, array, dtype, tied))
-    return {"format": "torch", "source_key": found_under, "ignored": ignored, "tensors": _save(found, out)}
+    return found
 
 
-def _save(tensors: list[tuple[str, Any, str, str | None]], out: Path) -> list[dict[str, Any]]:
+def _read_torch(path: Path, out: Path, key: str | None) -> dict[str, Any]:
+    torch = framework("torch")
+    tensors, found_under, ignored = state_dict_of(load_torch(path), key, torch)
+    return {"format": "torch", "source_key": found_under, "ignored": ignored,
+            "tensors": save(entries(tensors), out)}
+
+
+def save(tensors: list[tuple[str, Any, str, str | None]], out: Path) -> list[dict[str, Any]]:
     import numpy as np
 
     out.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,125 @@
+"""Where a GRAPH_MODE failure comes from: MindSpore's message carries "The Traceback of Net Construct Code",
+frames ``# 0 In file /path/model.py:24, 15~24`` (or ``:12~14``) each followed by the source; the last frame
+is where compilation stopped. The static rule that flags that line (``rules/graph_mode.py``) is named with
+it, found by analysing the file, so the editor shows the same place before anyone runs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_FRAME = re.compile(r"^# ?\d+ In file (?P<file>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, [\d~]+)?\s*$")
+GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704")
+_UNSUPPORTED_OP = re.compile(r"Unsupported op \[(?P<op>\w+)\] on (?P<device>\w+)")
+MAX_FILES = 300  # files of the model's package searched for a kernel failure's call
+
+
+@dataclass(frozen=True, slots=True)
+class GraphError:
+    message: str  # the first line of MindSpore's message
+    kind: str  # the exception type
+    file: str | None = None
+    line: int | None = None
+    end_line: int | None = None
+    source: str | None = None  # the line as it is in the file
+    rule: str | None = None  # the static rule that flags it
+    during: str = "forward"  # forward | training
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "message": self.message,
+            "type": self.kind,
+            "file": self.file,
+            "line": self.line,
+            "end_line": self.end_line,
+            "source": self.source,
+            "rule": self.rule,
+            "during": self.during,
+        }
+
+
+def frames(message: str) -> list[tuple[str, int, int]]:
+    """``(file, first line, last line)`` of every frame of the construct-code traceback, outermost first."""
+    found = []
+    for raw in message.splitlines():
+        match = _FRAME.match(raw.strip())
+        if match:
+            line = int(match["line"])
+            found.append((match["file"], line, int(match["end"]) if match["end"] else line))
+    return found
+
+
+def first_line(message: str) -> str:
+    """The line that says what failed (a kernel failure's "Unsupported op [Chunk] on CPU, …" line)."""
+    unsupported = _UNSUPPORTED_OP.search(message)
+    if unsupported:
+        return next(raw.strip() for raw in message.splitlines() if unsupported.group(0) in raw)
+    for raw in message.strip().splitlines():
+        if raw.strip() and set(raw.strip()) != {"-"}:
+            return raw.strip()
+    return ""
+
+
+def _rule_at(path: Path, line: int, end_line: int) -> str | None:
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.rules.graph_mode import graph_findings
+
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for finding in graph_findings(source, str(path), get_knowledge_base("auto")):
+        if finding.rule in GRAPH_RULES and line <= finding.line <= end_line:
+            return finding.rule
+    return None
+
+
+def _kernel_call(op: str, model_file: Path) -> tuple[Path, int, str] | None:
+    """A kernel failure names the operator, not the line: the MSM704 finding in the model's package whose
+    method the operator is (``Chunk`` ← ``x.chunk(…, dim=…)``)."""
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.rules.graph_mode import graph_findings
+    from msmigrate.weights.model_spec import import_root
+
+    root = import_root(model_file)[0]
+    files = [model_file, *(f for f in sorted(root.rglob("*.py")) if f != model_file)][:MAX_FILES]
+    for path in files:
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for finding in graph_findings(source, str(path), get_knowledge_base("auto")):
+            if finding.rule == "MSM704" and op.lower().startswith(finding.message_args["method"]):
+                return path, finding.line, source.splitlines()[finding.line - 1].strip()
+    return None
+
+
+def place(reply: dict[str, Any], model_file: Path | None = None) -> GraphError:
+    """The graph error of a worker reply ``{"type", "message", "during"?}``, placed in the user's source."""
+    message = str(reply.get("message", ""))
+    error = GraphError(
+        first_line(message), str(reply.get("type", "")), during=str(reply.get("during", "forward"))
+    )
+    found = frames(message)
+    unsupported = _UNSUPPORTED_OP.search(message)
+    if not found and unsupported and model_file is not None:
+        call = _kernel_call(unsupported["op"], model_file)
+        if call is not None:
+            path, line, source = call
+            return GraphError(
+                error.message, error.kind, str(path), line, line, source, "MSM704", error.during
+            )
+    if not found:
+        return error
+    file, line, end = found[-1]
+    path = Path(file)
+    source = None
+    try:
+        source = path.read_text(encoding="utf-8").splitlines()[line - 1].strip()
+    except (OSError, UnicodeDecodeError, IndexError):
+        pass
+    return GraphError(
+        error.message, error.kind, file, line, end, source, _rule_at(path, line, end), error.during
+    )

@@ -1,0 +1,263 @@
+"""The result of ``msmigrate compare``: per execution mode the outputs' errors, the per-layer table and its
+first divergence, the training step; as JSON and as text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from msmigrate.compare.graph_errors import GraphError
+from msmigrate.i18n import t
+from msmigrate.weights.names import Plan
+
+SCHEMA_VERSION = 1
+MODE_LABEL = {"pynative": "PyNative", "graph": "GRAPH_MODE"}
+
+
+@dataclass(slots=True)
+class ModeResult:
+    mode: str  # pynative | graph
+    outputs: dict[str, Any] | None = None
+    layers: list[dict[str, Any]] = field(default_factory=list)
+    training: dict[str, Any] | None = None
+    graph_error: GraphError | None = None
+    error: tuple[str, dict[str, Any]] | None = None
+
+    @property
+    def first_divergence(self) -> dict[str, Any] | None:
+        """The first layer, in the order torch finished them, whose output differs (a torch submodule the
+        migrated model has no cell for, ``missing``, is listed but not a divergence)."""
+        return next((row for row in self.layers if row["status"] == "diverge"), None)
+
+    @property
+    def training_status(self) -> str | None:
+        if self.training is None:
+            return None
+        rows = [self.training["loss"], *self.training["gradients"], *self.training["updated"]]
+        return "match" if all(r.get("status") == "match" for r in rows) else "diverge"
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "error"
+        if self.graph_error is not None:
+            return "graph_error"
+        matched = self.outputs is not None and self.outputs["status"] == "match"
+        layers = self.first_divergence is None
+        return "match" if matched and layers and self.training_status in (None, "match") else "diverge"
+
+    def to_json(self, lang: str | None) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "status": self.status,
+            "outputs": self.outputs,
+            "first_divergence": self.first_divergence,
+            "layers": self.layers,
+            "training": self.training,
+            "graph_error": self.graph_error.to_json() if self.graph_error else None,
+            "error": None
+            if self.error is None
+            else {"key": self.error[0], "message": t(self.error[0], lang, **self.error[1])},
+        }
+
+
+@dataclass(slots=True)
+class CompareReport:
+    name: str
+    torch: str
+    mindspore: str
+    inputs: list[str]
+    checkpoint: str | None
+    rtol: float
+    atol: float
+    conversion: Plan | None = None
+    modes: list[ModeResult] = field(default_factory=list)
+    error: tuple[str, dict[str, Any]] | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        if self.error is not None or any(m.status == "error" for m in self.modes):
+            return "error"
+        return "match" if self.modes and all(m.status == "match" for m in self.modes) else "diverge"
+
+    @property
+    def exit_code(self) -> int:
+        """0 every mode matches; 1 a divergence or a graph failure; 2 bad input or a worker failure."""
+        return {"match": 0, "diverge": 1, "error": 2}[self.status]
+
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "name": self.name,
+            "status": self.status,
+            "torch": self.torch,
+            "mindspore": self.mindspore,
+            "inputs": self.inputs,
+            "checkpoint": self.checkpoint,
+            "rtol": self.rtol,
+            "atol": self.atol,
+            "versions": self.versions,
+            "conversion": self.conversion.to_json() if self.conversion else None,
+            "modes": [m.to_json(lang) for m in self.modes],
+            "error": None
+            if self.error is None
+            else {"key": self.error[0], "message": t(self.error[0], lang, **self.error[1])},
+        }
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2e}"
+
+
+def _layer_line(row: dict[str, Any], lang: str | None) -> list[str]:
+    name = row["name"] or "(model)"
+    return [
+        name if row["call"] == 0 else f"{name} #{row['call'] + 1}",
+        row["torch_class"],
+        row.get("mindspore_class") or "-",
+        _num(row.get("max_abs")),
+        _num(row.get("max_rel")),
+        t(f"compare.status.{row['status']}", lang),
+    ]
+
+
+def _table(rows: list[list[str]], head: list[str]) -> list[str]:
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head) - 1)]
+    return [
+        "    " + "  ".join(c.ljust(widths[i]) if i < len(widths) else c for i, c in enumerate(r)).rstrip()
+        for r in [head, *rows]
+    ]
+
+
+def render_text(report: CompareReport, lang: str | None = None, every_layer: bool = False) -> str:
+    lines = [t("compare.report.head", lang, name=report.name, torch=report.torch, mindspore=report.mindspore)]
+    weights = (
+        t("compare.report.checkpoint", lang, path=report.checkpoint)
+        if report.checkpoint
+        else t("compare.report.initial", lang)
+    )
+    lines.append(
+        "  "
+        + t(
+            "compare.report.setup",
+            lang,
+            weights=weights,
+            inputs="; ".join(report.inputs),
+            rtol=f"{report.rtol:g}",
+            atol=f"{report.atol:g}",
+        )
+    )
+    plan = report.conversion
+    if plan is not None:
+        lines.append(
+            "  "
+            + t(
+                "compare.report.converted",
+                lang,
+                count=len(plan.assignments),
+                renamed=sum(1 for a in plan.assignments if a.cell_class),
+                dropped=len(plan.dropped),
+            )
+        )
+    for mode in report.modes:
+        lines += _mode_lines(mode, lang, every_layer)
+    if report.error is not None:
+        lines.append(t("weights.report.error", lang, message=t(report.error[0], lang, **report.error[1])))
+    lines.append(t(f"compare.report.status.{report.status}", lang))
+    return "\n".join(lines)
+
+
+def _mode_lines(mode: ModeResult, lang: str | None, every_layer: bool) -> list[str]:
+    label = MODE_LABEL[mode.mode]
+    if mode.error is not None:
+        return [
+            "  "
+            + t(
+                "compare.report.mode_error", lang, mode=label, message=t(mode.error[0], lang, **mode.error[1])
+            )
+        ]
+    if mode.graph_error is not None:
+        g = mode.graph_error
+        lines = ["  " + t("compare.report.graph_error", lang, mode=label, message=g.message)]
+        if g.file:
+            lines.append(
+                "    "
+                + t("compare.report.graph_where", lang, file=g.file, line=g.line, source=g.source or "")
+            )
+        if g.rule:
+            lines.append("    " + t("compare.report.graph_rule", lang, rule=g.rule))
+        return lines
+    out = mode.outputs or {}
+    lines = [
+        "  "
+        + t(
+            "compare.report.outputs",
+            lang,
+            mode=label,
+            status=t(f"compare.status.{out.get('status')}", lang),
+            max_abs=_num(out.get("max_abs")),
+            max_rel=_num(out.get("max_rel")),
+        )
+    ]
+    if out.get("detail"):
+        lines.append("    " + str(out["detail"]))
+    if mode.layers:
+        first = mode.first_divergence
+        diverging = sum(1 for r in mode.layers if r["status"] == "diverge")
+        missing = sum(1 for r in mode.layers if r["status"] == "missing")
+        lines.append(
+            "    "
+            + t("compare.report.layers", lang, count=len(mode.layers), diverging=diverging, missing=missing)
+        )
+        if first is not None:
+            lines.append(
+                "    "
+                + t(
+                    "compare.report.first_divergence",
+                    lang,
+                    name=first["name"] or "(model)",
+                    call=first["call"] + 1,
+                    torch_class=first["torch_class"],
+                    mindspore_class=first.get("mindspore_class") or "-",
+                    max_abs=_num(first.get("max_abs")),
+                    status=t(f"compare.status.{first['status']}", lang),
+                )
+            )
+        if every_layer or first is not None:
+            head = [
+                t(f"compare.col.{c}", lang)
+                for c in ("layer", "torch", "mindspore", "max_abs", "max_rel", "status")
+            ]
+            upto = len(mode.layers) if every_layer else mode.layers.index(first) + 1
+            lines += _table(
+                [_layer_line(r, lang) for r in mode.layers[:upto]][-12 if not every_layer else 0 :], head
+            )
+    if mode.training is not None:
+        tr = mode.training
+        grads = [r for r in tr["gradients"] if r.get("status") == "diverge" or r.get("status") == "missing"]
+        lines.append(
+            "    "
+            + t(
+                "compare.report.training",
+                lang,
+                status=t(f"compare.status.{mode.training_status}", lang),
+                torch=f"{tr['loss']['torch']:.6g}",
+                mindspore=f"{tr['loss']['mindspore']:.6g}",
+                grads=len(tr["gradients"]),
+                grad_abs=_num(max((r.get("max_abs") or 0.0 for r in tr["gradients"]), default=None)),
+                updated_abs=_num(max((r.get("max_abs") or 0.0 for r in tr["updated"]), default=None)),
+            )
+        )
+        for row in grads[:5]:
+            lines.append(
+                "      "
+                + t(
+                    "compare.report.grad_diverges",
+                    lang,
+                    name=row["torch"] or row["mindspore"],
+                    max_abs=_num(row.get("max_abs")),
+                    status=t(f"compare.status.{row['status']}", lang),
+                )
+            )
+    return lines

@@ -1,0 +1,82 @@
+"""What both sides of ``msmigrate compare`` do the same way (worker side): inputs from their specs, outputs
+flattened to arrays and saved as ``.npy``, a loss built from its expression."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from msmigrate.weights.worker import WorkerError, exc_text
+
+
+def make_arrays(np: Any, specs: list[dict[str, Any]], seed: int) -> list[Any]:
+    """Seeded arrays: integers uniform in [low, high), floats uniform in [low, high)."""
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for spec in specs:
+        shape, dtype = tuple(spec["shape"]), spec["dtype"]
+        low, high = spec["low"], spec["high"]
+        if dtype == "bool":
+            arrays.append(rng.integers(0, 2, shape).astype(bool))
+        elif dtype.startswith(("int", "uint")):
+            arrays.append(rng.integers(int(low), int(high), shape).astype(dtype))
+        else:
+            arrays.append(rng.uniform(low, high, shape).astype("float32" if dtype == "bfloat16" else dtype))
+    return arrays
+
+
+def flatten(value: Any, is_tensor: Any, to_numpy: Any) -> list[tuple[Any, str]]:
+    """``(array, dtype name)`` of every tensor in an output: tuples, lists, dicts (in order), nested."""
+    if is_tensor(value):
+        return [to_numpy(value)]
+    found: list[tuple[Any, str]] = []
+    if isinstance(value, dict):
+        for item in value.values():
+            found += flatten(item, is_tensor, to_numpy)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found += flatten(item, is_tensor, to_numpy)
+    return found
+
+
+def save_arrays(np: Any, folder: Path, prefix: str, leaves: list[tuple[Any, str]]) -> list[dict[str, Any]]:
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = []
+    for index, (array, dtype) in enumerate(leaves):
+        file = folder / f"{prefix}{index}.npy"
+        np.save(file, np.ascontiguousarray(array), allow_pickle=False)
+        saved.append({"file": str(file), "shape": list(array.shape), "dtype": dtype})
+    return saved
+
+
+def hook_every(
+    named: Iterable[tuple[str, Any]], on_output: Callable[[str, int, Any, Any], None]
+) -> list[Any]:
+    """A forward hook on every submodule (torch) or cell (MindSpore; both call ``hook(module, args,
+    output)``) reporting ``on_output(name path, call number, module, output)``; returns the handles."""
+    calls: dict[str, int] = {}
+    handles = []
+    for name, module in named:
+
+        def hook(mod: Any, _args: Any, output: Any, name: str = name) -> None:
+            call = calls.get(name, 0)
+            calls[name] = call + 1
+            on_output(name, call, mod, output)
+
+        handles.append(module.register_forward_hook(hook))
+    return handles
+
+
+def build_loss(text: str, namespace: dict[str, Any]) -> Any:
+    """A loss from an expression (``torch.nn.CrossEntropyLoss()``) evaluated with the framework's names in
+    scope, or from ``path/file.py:expression`` (the user's own code, named in their configuration)."""
+    if ".py:" in text:
+        from msmigrate.weights.worker_model import build
+
+        file, _, expr = text.partition(".py:")
+        return build({"file": file + ".py", "expr": expr})
+    try:
+        return eval(text, dict(namespace))  # noqa: S307 - the user's configuration, run by the user
+    except Exception as exc:  # noqa: BLE001
+        raise WorkerError("compare.error.loss", expr=text, detail=exc_text(exc)) from None

@@ -1,0 +1,113 @@
+"""Messages of ``msmigrate compare``: ``compare.*``."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # errors
+    "compare.error.config": ("{where}: {detail}", "{where}：{detail}"),
+    "compare.error.no_config": (
+        "nothing to compare: give --torch, --mindspore and --input, or add [[tool.msmigrate.compare]] to "
+        "pyproject.toml (none found from {path} up)",
+        "没有可比较的内容：请提供 --torch、--mindspore 和 --input，或在 pyproject.toml 中添加 "
+        "[[tool.msmigrate.compare]]（从 {path} 向上未找到）"),
+    "compare.error.unknown_name": (
+        "no comparison named {name} in {path}; there are: {names}",
+        "{path} 中没有名为 {name} 的比较；现有：{names}"),
+    "compare.error.loss": ("the loss {expr} cannot be built: {detail}", "无法构建损失函数 {expr}：{detail}"),
+    "compare.error.torch_checkpoint": (
+        "the torch model does not take the checkpoint {path}: {detail}",
+        "torch 模型无法加载检查点 {path}：{detail}"),
+    "compare.error.torch_run": ("the torch model failed at {where}: {detail}",
+                                "torch 模型运行失败，位置 {where}：{detail}"),
+    "compare.error.mindspore_run": ("the migrated model failed at {where}: {detail}",
+                                    "迁移后的模型运行失败，位置 {where}：{detail}"),
+    "compare.error.mindspore_train": ("the training step of the migrated model failed at {where}: {detail}",
+                                      "迁移后模型的训练步骤失败，位置 {where}：{detail}"),
+    "compare.error.conversion": (
+        "the torch weights do not convert to the migrated model ({missing} parameters without a value, "
+        "{mismatched} of another shape, {unused} torch tensors unused; see the conversion in --json or run "
+        "msmigrate convert-weights --model)",
+        "torch 权重无法转换到迁移后的模型（{missing} 个参数缺少值，{mismatched} 个形状不符，"
+        "{unused} 个 torch "
+        "张量未使用；详见 --json 中的 conversion，或运行 msmigrate convert-weights --model）"),
+    # progress
+    "compare.step.torch": ("Running the torch model …", "正在运行 torch 模型 …"),
+    "compare.step.convert": ("Converting its weights to the migrated model …",
+                             "正在将其权重转换到迁移后的模型 …"),
+    "compare.step.pynative": ("Running the migrated model in PyNative mode …",
+                              "正在以 PyNative 模式运行迁移后的模型 …"),
+    "compare.step.graph": ("Running the migrated model in GRAPH_MODE …",
+                           "正在以 GRAPH_MODE 运行迁移后的模型 …"),
+    # report
+    "compare.report.head": ("Compare {name}: torch {torch}  ↔  MindSpore {mindspore}",
+                            "比较 {name}：torch {torch}  ↔  MindSpore {mindspore}"),
+    "compare.report.setup": ("weights: {weights}; inputs: {inputs}; eval mode; rtol {rtol}, atol {atol}",
+                             "权重：{weights}；输入：{inputs}；eval 模式；rtol {rtol}，atol {atol}"),
+    "compare.report.checkpoint": ("{path}, converted", "{path}，已转换"),
+    "compare.report.initial": (
+        "the torch model's initial ones (seeded; normalization statistics randomized), converted",
+        "torch 模型的初始权重（固定种子；归一化统计量随机化），已转换"),
+    "compare.report.converted": (
+        "conversion: {count} parameters ({renamed} renamed), {dropped} torch entries dropped",
+        "转换：{count} 个参数（{renamed} 个改名），舍弃 {dropped} 个 torch 条目"),
+    "compare.report.outputs": ("{mode}: outputs {status} (max abs error {max_abs}, max rel error {max_rel})",
+                               "{mode}：输出{status}（最大绝对误差 {max_abs}，最大相对误差 {max_rel}）"),
+    "compare.status.match": ("match", "一致"),
+    "compare.status.diverge": ("DIFFER", "不一致"),
+    "compare.status.missing": ("missing in MindSpore", "MindSpore 中缺失"),
+    "compare.status.None": ("-", "-"),
+    "compare.report.layers": (
+        "{count} layer outputs compared: {diverging} differ, {missing} have no MindSpore cell of that name",
+        "比较了 {count} 个层输出：{diverging} 个不一致，{missing} 个没有同名的 MindSpore Cell"),
+    "compare.report.first_divergence": (
+        "first layer that differs: {name} (call {call}; torch {torch_class}, MindSpore {mindspore_class}): "
+        "max abs error {max_abs} ({status})",
+        "第一个不一致的层：{name}（第 {call} 次调用；torch {torch_class}，MindSpore {mindspore_class}）："
+        "最大绝对误差 {max_abs}（{status}）"),
+    "compare.col.layer": ("layer", "层"),
+    "compare.col.torch": ("torch", "torch"),
+    "compare.col.mindspore": ("MindSpore", "MindSpore"),
+    "compare.col.max_abs": ("max abs", "最大绝对误差"),
+    "compare.col.max_rel": ("max rel", "最大相对误差"),
+    "compare.col.status": ("status", "状态"),
+    "compare.report.training": (
+        "training step: {status}; loss torch {torch}, MindSpore {mindspore}; {grads} gradients, max abs "
+        "error {grad_abs}; updated weights max abs error {updated_abs}",
+        "训练步骤：{status}；损失 torch {torch}，MindSpore {mindspore}；{grads} 个梯度，"
+        "最大绝对误差 {grad_abs}；"
+        "更新后权重最大绝对误差 {updated_abs}"),
+    "compare.report.grad_diverges": ("gradient of {name}: max abs error {max_abs} ({status})",
+                                     "{name} 的梯度：最大绝对误差 {max_abs}（{status}）"),
+    "compare.report.graph_error": ("{mode}: the migrated model does not compile: {message}",
+                                   "{mode}：迁移后的模型无法编译：{message}"),
+    "compare.report.graph_where": ("at {file}:{line}: {source}", "位置 {file}:{line}：{source}"),
+    "compare.report.graph_rule": (
+        "rule {rule} flags this line statically (msmigrate scan, the editor)",
+        "规则 {rule} 可静态发现此行（msmigrate scan、编辑器）"),
+    "compare.report.mode_error": ("{mode}: {message}", "{mode}：{message}"),
+    "compare.report.status.match": ("Result: the models match.", "结果：两个模型一致。"),
+    "compare.report.status.diverge": ("Result: the models DIFFER.", "结果：两个模型不一致。"),
+    "compare.report.status.error": ("Result: the comparison did not complete.", "结果：比较未能完成。"),
+    # command-line help
+    "compare.help.command": (
+        "Run the torch model and its migrated MindSpore model on the same inputs and converted weights, in "
+        "PyNative and GRAPH_MODE; compare outputs, every layer and one training step",
+        "在相同输入和转换后的权重上运行 torch 模型及迁移后的 MindSpore 模型（PyNative 与 GRAPH_MODE），"
+        "比较输出、"
+        "各层输出和一个训练步骤"),
+    "compare.help.names": ("comparisons of [[tool.msmigrate.compare]] to run (default: all)",
+                           "要运行的 [[tool.msmigrate.compare]] 比较（默认：全部）"),
+    "compare.help.config": ("the pyproject.toml to read (default: found from here up)",
+                            "要读取的 pyproject.toml（默认：从当前目录向上查找）"),
+    "compare.help.torch": ("the torch model, path/file.py:expression",
+                           "torch 模型，写作 path/file.py:表达式"),
+    "compare.help.mindspore": ("the migrated model, path/file.py:expression",
+                               "迁移后的模型，写作 path/file.py:表达式"),
+    "compare.help.input": ("an input, SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]] (repeat for several)",
+                           "一个输入，SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]]（多个输入可重复）"),
+    "compare.help.kwarg": ("a constant keyword argument of both forwards, NAME=LITERAL (repeatable)",
+                           "两个模型 forward 的常量关键字参数，NAME=字面量（可重复）"),
+    "compare.help.checkpoint": ("torch weights to use (default: the torch model's initial ones)",
+                                "使用的 torch 权重（默认：torch 模型的初始权重）"),
+    "compare.help.mode": ("execution modes of the migrated model", "迁移后模型的执行模式"),
+    "compare.help.layers": ("list every layer, not only up to the first that differs",
+                            "列出全部层，而不只是到第一个不一致的层"),
+}
