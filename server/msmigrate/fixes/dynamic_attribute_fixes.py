@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
-from msmigrate.model.finding import Finding, FindingCategory, Severity
+from msmigrate.model.finding import Finding
 
 
 @dataclass(frozen=True)
@@ -164,39 +164,32 @@ def _parameter_default(arguments: ast.arguments, name: str) -> ast.expr | None |
 
 def resolve_targets(kb, module: str, names: list[str], called: ast.Call | None,
                     device: str = "CPU") -> Targets:
-    """The MindSpore class or function each name of ``module`` becomes (the device's runnable target where
-    the table's has no kernel there); None for a name without one, or whose target takes the arguments of
-    ``called`` (the call of the ``getattr`` result, when it is called right away) otherwise."""
-    from msmigrate.knowledge.device_targets import runnable_target
+    """The MindSpore API each name of ``module`` becomes: its resolution's target on ``device``
+    (``knowledge/resolution.py``, what the name's own fix writes), when the fix writes it as a name and it
+    takes the arguments of ``called`` (the call of the ``getattr`` result, when it is called right away);
+    else None. Safe when every name's resolution is."""
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.knowledge.resolution import resolve_name
+    from msmigrate.model.resolution import Safety, Write
 
     targets: list[str | None] = []
     safe = True
     for name in names:
         api = kb.canonical(f"{module}.{name}")
-        row = kb.mapping(api)
-        replacement = runnable_target(api, kb.version, device) if row is not None else None
-        if replacement is not None:
-            row = replacement.row
-        ok = row is not None and bool(row.mindspore_api) and _same_arguments(kb, api, row, called)
-        targets.append(row.mindspore_api if ok and row is not None else None)
-        safe = safe and ok and row is not None and _safe_mapping(kb, api, row.mindspore_api or "", row)
+        resolution = resolve_name(api, kb, device)
+        row_kb = get_knowledge_base(resolution.row_table) if resolution.row_table else kb
+        row = row_kb.mapping(resolution.row_api or api)
+        target = resolution.target
+        ok = (target is not None and row is not None and resolution.write is Write.NAME
+              and _same_arguments(kb, api, row, target, called))
+        targets.append(target if ok else None)
+        safe = safe and ok and resolution.safety is Safety.SAFE
     return Targets(module, tuple(names), tuple(targets), safe)
 
 
-def _safe_mapping(kb, api: str, target: str, row) -> bool:
-    """Whether the mapping fix of ``api`` to ``target`` would be applied without ``--unsafe-fixes``."""
-    from msmigrate.fixes.safety import is_safe
-
-    consistent = row.category.value == "consistent"
-    finding = Finding(0, 0, 0, 0, api, target,
-                      FindingCategory.CONSISTENT if consistent else FindingCategory.DIFFERENCES,
-                      "MSM100" if consistent else "MSM101", Severity.HINT, "", {})
-    return is_safe(finding, kb)
-
-
-def _same_arguments(kb, api: str, row, called: ast.Call | None) -> bool:
-    """Whether the target takes the call's arguments as torch does: no keyword renamed or torch-only,
-    and the positional arguments land on parameters of the same names (any call: a consistent row)."""
+def _same_arguments(kb, api: str, row, target: str, called: ast.Call | None) -> bool:
+    """Whether ``target`` takes the call's arguments as torch does: no keyword renamed or torch-only,
+    and the positional arguments land on parameters of the same names (no call seen: a consistent row)."""
     if called is None:
         return row.category.value == "consistent" and not row.param_renames
     keywords = {k.arg for k in called.keywords}
@@ -207,7 +200,7 @@ def _same_arguments(kb, api: str, row, called: ast.Call | None) -> bool:
         return True
     torch_names = [[p["name"] for p in sig if p.get("name") != "self"] for sig in kb.torch_signatures(api)]
     ms_names = [[p["name"] for p in sig if p.get("name") != "self"]
-                for sig in kb.mindspore_signatures(row.mindspore_api)]
+                for sig in kb.mindspore_signatures(target)]
     return any(t[:count] == m[:count] and len(t) >= count for t in torch_names for m in ms_names)
 
 
