@@ -117,8 +117,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch.cuda.device_count()：请用 mindspore.hal.device_count(\"GPU\") 询问 MindSpore",
     ),
     "finding.MSM514.mark": (
-        "{api} prepares code for TorchScript or FX; MindSpore needs no such mark",
-        "{api} 用于为 TorchScript 或 FX 准备代码；MindSpore 不需要此类标记",
+        "{api} prepares code for TorchScript or FX; MindSpore needs no such mark: remove it",
+        "{api} 用于为 TorchScript 或 FX 准备代码；MindSpore 不需要此类标记：请删除它",
     ),
     "finding.MSM514.final": (
         "torch.jit.Final is typing.Final outside TorchScript",
