@@ -64,7 +64,7 @@ EXPECTED: dict[str, list[tuple[int, int, str, str, str | None, str]]] = {
         (107, 52, "MSM103", "torch.types._size", None, HINT),
         (126, 30, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),
         (126, 41, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),
-        (130, 22, "MSM200", "torch.Tensor.unflatten", None, WARNING),
+        (130, 22, "MSM202", "torch.Tensor.unflatten", None, WARNING),  # its verified composition
     ],
     "channelshuffle.py": [
         (52, 30, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),

@@ -329,7 +329,7 @@ def register(server: MsMigrateServer) -> None:
     @server.command(FIX_ALL)
     @server.guarded(FIX_ALL)
     async def fix_all_command(ls: MsMigrateServer, args: DocumentArguments) -> FixAllReply | ErrorReply:
-        from msmigrate.lsp.code_actions import fix_all_edits, workspace_edit
+        from msmigrate.lsp.code_actions import fix_all_workspace_edit
 
         target = args.target
         if target is None:
@@ -339,10 +339,11 @@ def register(server: MsMigrateServer) -> None:
         if analysis is None:
             return {"error": t("lsp.command.not_open", server.lang, uri=uri)}
         loop = asyncio.get_running_loop()
-        edits, applied = await loop.run_in_executor(server.analysis_executor, fix_all_edits, server, analysis)
-        if not edits:
+        # the helper module of compositions is written by the server for a client that cannot create files
+        edit, applied = await loop.run_in_executor(server.analysis_executor, fix_all_workspace_edit, server,
+                                                   analysis, True)
+        if edit is None:
             return {"applied": 0}
-        edit = workspace_edit(server, uri, analysis.version, edits)
         result = await server.workspace_apply_edit_async(
             types.ApplyWorkspaceEditParams(edit=edit, label=t("fix.fix_all", server.lang))
         )
