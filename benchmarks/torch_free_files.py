@@ -1,11 +1,11 @@
-"""How many files import no torch after ``msmigrate fix``, and which idiom findings are left.
+"""How many files are free of torch after ``msmigrate fix``, and which idiom findings are left.
 
-For every ``.py`` file under the given folders that imports torch: the file's text after the fixes
-``msmigrate fix`` applies (safe ones, or all with ``--unsafe-fixes``), nothing written; counted as
-torch-free when the fixed text imports no torch module. The findings left in the fixed text are counted
-for the idioms of docs/idioms.md. A file whose fixing raises is counted as ``failed`` (with CPython 3.11,
-``ast.parse`` may raise ``SystemError: AST constructor recursion depth mismatch`` once the process has met
-a file nested deeper than the parser accepts).
+For every ``.py`` file under the given folders that uses torch in any form: the file's text after the
+fixes ``msmigrate fix`` applies (safe ones, or all with ``--unsafe-fixes``), nothing written; counted as
+torch-free when nothing of torch is left in it (``msmigrate fix``'s own test, ``FileFix.torch_free``). The
+findings left in the fixed text are counted for the idioms of docs/idioms.md. A file whose fixing raises
+is counted as ``failed`` (with CPython 3.11, ``ast.parse`` may raise ``SystemError: AST constructor
+recursion depth mismatch`` once the process has met a file nested deeper than the parser accepts).
 
 Usage: ``python benchmarks/torch_free_files.py [--unsafe-fixes] [--mindspore-version 2.6] [--json] FOLDER...``
 """
@@ -19,6 +19,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from msmigrate.analysis.columns import ColumnMap
+from msmigrate.analysis.leftovers import torch_leftovers
 from msmigrate.fixes.project import FixOptions, fix_source
 from msmigrate.knowledge.base import get_knowledge_base
 
@@ -35,14 +37,9 @@ IDIOMS = (  # a torch name of an idiom (docs/idioms.md) → its label
 )
 
 
-def imported_roots(source: str) -> set[str]:
-    found = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            found.add((node.module or "").split(".")[0])
-    return found
+def uses_torch(source: str) -> bool:
+    """Whether the file has torch in any form (``analysis/leftovers.py``)."""
+    return bool(torch_leftovers(ast.parse(source), ColumnMap(source.splitlines(), source.isascii())))
 
 
 def measure(folders: list[str], version: str, unsafe: bool) -> dict:
@@ -53,12 +50,11 @@ def measure(folders: list[str], version: str, unsafe: bool) -> dict:
     for path in sorted(p for folder in folders for p in Path(folder).rglob("*.py")):
         source = path.read_text(encoding="utf-8", errors="replace")
         try:
-            if "torch" not in imported_roots(source):
+            if not uses_torch(source):
                 continue
             counts["torch_files"] += 1
-            data, record = fix_source(source.encode(), str(path), kb, options)
-            fixed = data.decode() if data else source
-            counts["torch_free"] += "torch" not in imported_roots(fixed)
+            _data, record = fix_source(source.encode(), str(path), kb, options)
+            counts["torch_free"] += record.torch_free
         except (SyntaxError, ValueError, SystemError, RecursionError, MemoryError):
             counts["failed"] += 1
             continue
@@ -81,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(found, indent=1))
         return 0
-    print(f"files importing torch: {found['torch_files']}  torch-free after the fixes: "
+    print(f"files using torch: {found['torch_files']}  torch-free after the fixes: "
           f"{found['torch_free']}  failed: {found['failed']}")
     for label, count in found["idiom_findings_left"].items():
         print(f"  idiom findings left, {label}: {count}")
