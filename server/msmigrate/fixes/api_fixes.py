@@ -17,8 +17,8 @@ import ast
 from dataclasses import replace
 
 from msmigrate.analysis.resolution import ARGUMENT_WRITES, Resolver
+from msmigrate.fixes.argument_edits import append_keywords, drop_edits
 from msmigrate.fixes.call_tokens import open_paren as _open_paren
-from msmigrate.fixes.call_tokens import separators as _separators
 from msmigrate.fixes.context import FixContext, bound_arguments
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.fixes.packed_args import packed_edits
@@ -43,75 +43,6 @@ from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.resolution import ArgPlan, Resolution, Write
 
 SKIPPED_USAGES = frozenset({UsageKind.IMPORT, UsageKind.PATTERN})
-
-
-def _drop_edits(ctx: FixContext, call: ast.Call, dropped: set[int]) -> list[TextEdit] | None:
-    """Edits removing the arguments at ``dropped`` (ids of keyword nodes) with their commas."""
-    args: list[ast.AST] = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
-    found = _separators(ctx, call)
-    if found is None:
-        return None
-    commas, close = found
-    if len(commas) < len(args) - 1:
-        return None
-    edits: list[TextEdit] = []
-    i = 0
-    while i < len(args):
-        if id(args[i]) not in dropped:
-            i += 1
-            continue
-        j = i
-        while j + 1 < len(args) and id(args[j + 1]) in dropped:
-            j += 1
-        whole = _whole_lines(ctx, args[i], commas[j] if j < len(commas) else None, close)
-        if whole is not None:
-            edits.append(whole)
-        elif i > 0:
-            start = commas[i - 1]
-            end = commas[j] if j < len(commas) else close
-        elif j + 1 < len(args):
-            start = ctx.node_range(args[0])[:2]
-            end = ctx.node_range(args[j + 1])[:2]
-        else:
-            start, end = ctx.node_range(args[0])[:2], close
-        if whole is None:
-            edits.append(TextEdit(start[0], start[1], end[0], end[1], ""))
-        i = j + 1
-    return edits
-
-
-def _whole_lines(
-    ctx: FixContext, first: ast.AST, comma: tuple[int, int] | None, close: tuple[int, int]
-) -> TextEdit | None:
-    """Delete whole lines when the arguments sit on lines of their own (``    device=d,  # note``)."""
-    if comma is None:
-        return None
-    line, column = ctx.node_range(first)[:2]
-    if ctx.lines[line - 1][: column - 1].strip():
-        return None
-    comma_line, comma_column = comma
-    rest = ctx.lines[comma_line - 1][comma_column:]
-    if rest.strip() and not rest.lstrip().startswith("#"):
-        return None
-    if comma_line >= close[0]:
-        return None
-    return TextEdit(line, 1, comma_line + 1, 1, "")
-
-
-def _append_keywords(ctx: FixContext, call: ast.Call, keywords: list[str]) -> TextEdit | None:
-    """An edit adding ``keywords`` after the call's last argument."""
-    found = _separators(ctx, call)
-    if found is None:
-        return None
-    commas, (line, column) = found
-    count = len(call.args) + len(call.keywords)
-    if count == 0:
-        text = ", ".join(keywords)
-    elif len(commas) >= count:  # a trailing comma
-        text = " " + ", ".join(keywords)
-    else:
-        text = ", " + ", ".join(keywords)
-    return TextEdit(line, column, line, column, text)
 
 
 def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> Fix:
@@ -139,10 +70,10 @@ def _argument_edits(ctx: FixContext, finding: Finding, call: ast.Call, plan: Arg
         changes.append(f"−{name}")
     added = [(name, _spelled(ctx, value, call.lineno, edits)) for name, value in plan.added]
     if added:
-        edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
-        if edit is None:
+        appended = append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
+        if appended is None:
             return None
-        edits.append(edit)
+        edits.extend(appended)
         changes.extend(f"+{name}={value}" for name, value in added)
     values = dict(plan.meanings)
     # values MindSpore takes in another form: text written around the argument (insertions only,
@@ -195,10 +126,10 @@ def _argument_edits(ctx: FixContext, finding: Finding, call: ast.Call, plan: Arg
             dropped.add(id(kw))
             changes.append(f"−{name}")
     if dropped:
-        drop_edits = _drop_edits(ctx, call, dropped)
-        if drop_edits is None:
+        removed = drop_edits(ctx, call, dropped)
+        if removed is None:
             return None
-        edits.extend(drop_edits)
+        edits.extend(removed)
     packed = packed_edits(ctx, call, plan.packed, edits) if plan.packed is not None else (edits, "")
     if packed is None:  # torch's separate sizes written as one tuple
         return None

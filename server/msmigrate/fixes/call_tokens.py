@@ -47,3 +47,17 @@ def open_paren(ctx: FixContext, call: ast.Call) -> tuple[int, int] | None:
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return None
     return None
+
+
+def comments(ctx: FixContext, call: ast.Call) -> list[tuple[int, int]] | None:
+    """The positions of the comments inside the call's text (Finding coordinates)."""
+    line0, col0 = ctx.node_range(call)[:2]
+    found: list[tuple[int, int]] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(ctx.text(call)).readline):
+            if tok.type == tokenize.COMMENT:
+                row, col = tok.start
+                found.append((line0 + row - 1, col0 + col if row == 1 else col + 1))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return found
