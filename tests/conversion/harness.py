@@ -57,13 +57,13 @@ from group_programs import (  # noqa: E402
 from group_runner import RUNNER, run_group_programs  # noqa: E402  (RUNNER: the script both runners start)
 
 from msmigrate.check.spec import DTYPE_ALIASES  # noqa: E402
+from msmigrate.check.worker import UNSUPPORTED_MARKERS  # noqa: E402
 
 EXPECTED = HERE / "expected_outcomes.json"
 RTOL = ATOL = 1e-4
 NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "other", "derived")
 DERIVED = "derived"  # the namespace group of derived mappings (knowledge/derived.py), whatever their name
-NO_KERNEL_MARKERS = ("unregistered", "unsupported op", "only supports ascend", "not found op",
-                     "create kernelmod for op", "not implement exception")
+NO_KERNEL_MARKERS = UNSUPPORTED_MARKERS  # the errors the equivalence check records as no kernel on the device
 _INPUT_LINE = re.compile(r"^(x\d+) = .*$", re.M)
 
 

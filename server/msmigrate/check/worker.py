@@ -216,6 +216,7 @@ UNSUPPORTED_MARKERS = (
     "unregistered",
     "unsupported op",
     "only supports ascend",
+    "support ascend only",  # Tensor.new_full: "new_full method support Ascend only"
     "not found op",
     "create kernelmod for op",
     "not implement exception",  # an operator without an implementation for the device (mint's dropout2d)
