@@ -94,3 +94,21 @@ def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
     program = harness.Program("idioms", "torch.nn.InstanceNorm2d", "", "nn", SOURCE, {}, written=True)
     [outcome] = harness.run_suite(table, programs=[program]).outcomes
     assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", FIXED)
+
+
+@pytest.mark.parametrize("table", ["2.6", "2.4"])
+def test_a_method_left_as_it_is_on_a_target_without_a_kernel_is_explained(table: str) -> None:
+    """``x.new_full(…)`` / ``x.uniform_()`` keep their names in MindSpore, whose methods have no CPU kernel
+    ("new_full method support Ascend only", InplaceUniform); nothing checked on CPU replaces them: the
+    fix explains instead of leaving a call that cannot run there as if it were converted."""
+    source = "import torch\nx = torch.ones(2, 3)\ng = x.new_full((2, 3), 2.0)\nx.uniform_()\n"
+    kb = get_knowledge_base(table)
+    findings = analyze_source(source, "m.py", kb, AnalysisOptions(device="CPU")).findings
+    fixes = {f.line: fix for f in findings for fix in fixes_for(source, "m.py", [f], kb)}
+    assert [(line, fixes[line].title_key, fixes[line].edits) for line in (3, 4)] == [
+        (3, "fix.no_kernel", []), (4, "fix.no_kernel", [])]
+    assert fixes[3].title("en").startswith(
+        "No automatic fix for torch.Tensor.new_full on CPU: the checks found that mindspore.Tensor.new_full "
+        "does not run there")
+    by_line = {f.line: f for f in findings}
+    assert not is_safe(by_line[3]) and by_line[3].resolution.safety.value == "by_hand"

@@ -261,7 +261,9 @@ class _Resolution:
                                                      candidate.replacement, choice.by_call)
                 if other is not None and other.write is not Write.NONE:  # (else nothing is written)
                     choice = other
-            if choice.replacement is None and writes_target(choice.write) and fails_on_device(
+            kept = choice.write is Write.NONE and bool(choice.target) and writes_nothing(
+                choice.target or "", self.facts, choice.plan)  # x.new_full(…) left as it is: the target too
+            if choice.replacement is None and (writes_target(choice.write) or kept) and fails_on_device(
                     kb, self.torch_api, choice.target, self.r.device):
                 choice.write, choice.explain = Write.EXPLAIN, "fix.no_kernel"  # nothing runnable there
         self.finish(choice)

@@ -161,6 +161,11 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
     var_keyword = any(p.get("kind") == "var_keyword" for p in overload)
     var_positional = any(p.get("kind") == "var_positional" for p in overload)
     slots = [p["name"] for p in overload if p.get("kind") in POSITIONAL]
+    # a wrapper's ``(first, *args, **kwargs)`` (``Parameter.__new__``): what its ``*args`` mean is not known,
+    # its ``**kwargs`` take a keyword as the keywords of the call do (``Parameter(x, requires_grad=False)``)
+    wrapper = bool(slots) and var_keyword and any(
+        p.get("kind") == "var_positional" and p["name"] == "args" for p in overload)
+    passes_on = var_positional and not wrapper
     targets = _targets(overload, tuple(torch_names), tuple(sorted(renames.items())),
                        tuple(sorted(set(keywords) - set(torch_names))))
     renamed: list[tuple[str, str]] = []
@@ -177,9 +182,11 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
             continue
         if position == 0 and target is None and name in PRIMARY_INPUTS and slot in PRIMARY_INPUTS:
             continue
-        if not converting and slot is None and var_positional:
+        if not converting and slot is None and passes_on:
             continue
         converting = True  # once one argument moves to a keyword, the ones after it must too
+        if target is None and wrapper and slot is None:
+            target = name
         if slot is not None and slot != target:
             shifted.append((name, slot))
         if target is None:

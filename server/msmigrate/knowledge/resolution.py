@@ -403,7 +403,8 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
             row, table, derived, replacement = other.row, other.table, other.derived, other.replacement
             target = row.mindspore_api
             write, explain = written(row, derived)
-    if replacement is None and writes_target(write) and fails_on_device(kb, torch_api, target, device):
+    kept = write is Write.NONE and bool(target) and writes_nothing(target or "", facts, None)  # x.new_full(…)
+    if replacement is None and (writes_target(write) or kept) and fails_on_device(kb, torch_api, target, device):
         write, explain = Write.EXPLAIN, "fix.no_kernel"
     category = _category_of(row)
     source = replacement.kind if replacement is not None else ("derived" if derived is not None else "table")
