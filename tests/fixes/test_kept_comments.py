@@ -7,22 +7,11 @@ program runs in MindSpore, where torch cannot be imported, with torch's results.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from program_support import needs_frameworks, run_program
 
 from msmigrate.fixes.api import fix_all
 from msmigrate.knowledge.base import get_knowledge_base
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conversion"))
-import harness  # noqa: E402
-
-needs_frameworks = pytest.mark.skipif(
-    importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None,
-    reason="needs torch and mindspore (pip install -e '.[check]')",
-)
 
 DATA = "[[[[0.5, -1.0, 2.0, 1.0], [1.5, 0.25, -0.75, 3.0]], [[3.0, 1.0, -2.0, 0.5], [0.0, 4.0, 1.0, -1.5]]]]"
 SOURCE = (
@@ -132,6 +121,5 @@ def test_arguments_dropped_between_others_keep_the_comments_around_them() -> Non
 @needs_frameworks
 @pytest.mark.parametrize("table", ["2.6", "2.4"])
 def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
-    program = harness.Program("comments", "torch.nn.Sequential", "", "nn", SOURCE, {}, written=True)
-    [outcome] = harness.run_suite(table, programs=[program]).outcomes
+    outcome = run_program(table, "comments", "torch.nn.Sequential", "nn", SOURCE)
     assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", FIXED[table])

@@ -8,25 +8,14 @@ results."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from program_support import needs_frameworks, run_program
 
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.analysis.options import AnalysisOptions
 from msmigrate.fixes.api import fix_all
 from msmigrate.fixes.safety import is_safe
 from msmigrate.knowledge.base import get_knowledge_base
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conversion"))
-import harness  # noqa: E402
-
-needs_frameworks = pytest.mark.skipif(
-    importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None,
-    reason="needs torch and mindspore (pip install -e '.[check]')",
-)
 
 SOURCE = (
     "import torch\n\n"
@@ -102,8 +91,7 @@ def test_the_plan_the_message_and_the_safety_say_it() -> None:
 @needs_frameworks
 @pytest.mark.parametrize("table", ["2.6", "2.4"])
 def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
-    program = harness.Program("sizes", "torch.zeros", "", "torch", SOURCE, {}, written=True)
-    [outcome] = harness.run_suite(table, programs=[program]).outcomes
+    outcome = run_program(table, "sizes", "torch.zeros", "torch", SOURCE)
     assert (outcome.status, outcome.detail) == ("pass", "")
     if table == "2.6":
         assert outcome.fixed_source == FIXED_26

@@ -8,25 +8,14 @@ and uninitialized values)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from program_support import needs_frameworks, run_program
 
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.analysis.options import AnalysisOptions
 from msmigrate.fixes.api import fix_all
 from msmigrate.fixes.safety import is_safe
 from msmigrate.knowledge.base import get_knowledge_base
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conversion"))
-import harness  # noqa: E402
-
-needs_frameworks = pytest.mark.skipif(
-    importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None,
-    reason="needs torch and mindspore (pip install -e '.[check]')",
-)
 
 SOURCE = (
     "import torch\n"
@@ -89,6 +78,5 @@ def test_sizes_sizes_and_parameters_as_real_code_writes_them(table: str) -> None
 @needs_frameworks
 @pytest.mark.parametrize("table", ["2.6", "2.4"])
 def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
-    program = harness.Program("size_forms", "torch.empty", "", "torch", SOURCE, {}, written=True)
-    [outcome] = harness.run_suite(table, programs=[program]).outcomes
+    outcome = run_program(table, "size_forms", "torch.empty", "torch", SOURCE)
     assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", FIXED[table])

@@ -226,6 +226,8 @@ def same_shape_candidate(kb: KnowledgeBase, torch_api: str, target: str, device:
     for candidate in entry.candidates if entry else ():
         if candidate.check == "fail" or candidate.mindspore_api == target:
             continue
+        if device == CHECK_DEVICE and (candidate.check, candidate.check_reason) in DEVICE_FAILURES:
+            continue  # no kernel there (torch.take: mindspore.mint.take)
         if same_shape(kb, torch_api, candidate.mindspore_api):
             return Candidate(candidate.row, kb.version, candidate,
                              Replacement("candidate", target, kb.version, device, derived=True))
@@ -404,7 +406,8 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
             target = row.mindspore_api
             write, explain = written(row, derived)
     kept = write is Write.NONE and bool(target) and writes_nothing(target or "", facts, None)  # x.new_full(…)
-    if replacement is None and (writes_target(write) or kept) and fails_on_device(kb, torch_api, target, device):
+    if replacement is None and (writes_target(write) or kept) and fails_on_device(kb, torch_api, target,
+                                                                                  device):
         write, explain = Write.EXPLAIN, "fix.no_kernel"
     category = _category_of(row)
     source = replacement.kind if replacement is not None else ("derived" if derived is not None else "table")
