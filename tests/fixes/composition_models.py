@@ -132,6 +132,49 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "(set_weight(build(), d([0.5, 1.0, 1.5, 2.0]))(x := t(2, 3, 4)),"
         " normalize(x, d([2.0, 1.0, 0.5, 0.25])))",
     ),
+    "model_device.py": (  # on CPU, where mint.nn.LayerNorm and mint.nn.Conv2d have no kernel
+        "from functools import partial\n\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+        "class LayerNorm(nn.LayerNorm):\n"
+        "    def forward(self, x):\n"
+        "        return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)\n\n\n"
+        "class Block(nn.Module):\n"
+        "    def __init__(self, dim, padding=1, norm=partial(nn.LayerNorm, eps=1e-6), conv=nn.Conv2d):\n"
+        "        super().__init__()\n"
+        "        self.conv = conv(dim, dim, 3, 1, padding, groups=dim)\n"
+        "        self.proj = nn.Conv2d(dim, dim, (3, 1), padding=(1, 0), bias=False)\n"
+        "        self.mix = nn.Conv1d(dim, dim, 3, padding=padding)\n"
+        "        self.norm = norm(dim)\n"
+        "        self.out_norm = LayerNorm(dim)\n\n"
+        "    def forward(self, x):\n"
+        "        y = self.proj(self.conv(x)) + x\n"
+        "        b, c, h, w = y.shape\n"
+        "        y = self.mix(y.reshape(b, c, h * w)).reshape(b, c, h, w)\n"
+        "        return self.out_norm(self.norm(y.permute(0, 2, 3, 1)))\n\n\n"
+        "def is_norm(cell):\n"
+        "    return isinstance(cell, nn.LayerNorm)\n",
+        "from functools import partial\n\nimport ms_compat\nimport mindspore\n\n\n"
+        "class LayerNorm(ms_compat.LayerNorm):\n"
+        "    def construct(self, x):\n"
+        "        return ms_compat.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)"
+        "\n\n\n"
+        "class Block(mindspore.nn.Cell):\n"
+        "    def __init__(self, dim, padding=1, norm=partial(ms_compat.LayerNorm, eps=1e-6), "
+        "conv=ms_compat.Conv2d):\n"
+        "        super().__init__()\n"
+        "        self.conv = conv(dim, dim, 3, 1, padding, groups=dim)\n"
+        "        self.proj = ms_compat.Conv2d(dim, dim, (3, 1), padding=(1, 0), bias=False)\n"
+        "        self.mix = ms_compat.Conv1d(dim, dim, 3, padding=padding)\n"
+        "        self.norm = norm(dim)\n"
+        "        self.out_norm = LayerNorm(dim)\n\n"
+        "    def construct(self, x):\n"
+        "        y = self.proj(self.conv(x)) + x\n"
+        "        b, c, h, w = y.shape\n"
+        "        y = self.mix(y.reshape(b, c, h * w)).reshape(b, c, h, w)\n"
+        "        return self.out_norm(self.norm(y.permute(0, 2, 3, 1)))\n\n\n"
+        "def is_norm(cell):\n"
+        "    return isinstance(cell, ms_compat.LayerNorm)\n",
+        "set_all(Block(4))(t(2, 4, 5, 3)), is_norm(set_all(LayerNorm(3)))",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -148,6 +191,8 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_unflatten.py": ("torch.Tensor.unflatten", "torch.unflatten"),
     "model_solve.py": ("torch.linalg.solve_triangular",),
     "model_rms.py": ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm"),
+    "model_device.py": ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.nn.Conv1d",
+                        "torch.nn.Conv2d"),
 }
 
 RUNNER = """
@@ -180,7 +225,15 @@ result = {expression}
 
 SETUP = {
     "torch": "import torch\nfw = torch\ntensor = torch.from_numpy\n\n\ndef set_weight(m, w):\n"
-             "    with torch.no_grad():\n        m.weight.copy_(w)\n    return m\n",
+             "    with torch.no_grad():\n        m.weight.copy_(w)\n    return m\n\n\n"
+             "def set_all(m):\n    with torch.no_grad():\n"
+             "        for i, (_, p) in enumerate(sorted(m.named_parameters(), key=lambda item: item[0])):\n"
+             "            p.copy_(torch.from_numpy(np.linspace(-1, 1, p.numel(), dtype=np.float32))"
+             ".reshape(p.shape) + i / 8)\n    return m\n",
     "mindspore": "import mindspore\nfw = mindspore\ntensor = mindspore.Tensor\n\n\ndef set_weight(m, w):\n"
-                 "    m.weight.set_data(w)\n    return m\n",
+                 "    m.weight.set_data(w)\n    return m\n\n\n"
+                 "def set_all(m):\n"
+                 "    for i, (_, p) in enumerate(sorted(m.parameters_and_names(), key=lambda kv: kv[0])):\n"
+                 "        p.set_data(mindspore.Tensor(np.linspace(-1, 1, p.size, dtype=np.float32))"
+                 ".reshape(p.shape) + i / 8)\n    return m\n",
 }

@@ -128,4 +128,33 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("eps_two_dims", (T(2, 3, 4),), init_args=((3, 4),), init_kwargs={"eps": 1e-4}),
         Case("no_affine", (T(2, 5),), init_args=(5,), init_kwargs={"elementwise_affine": False}),
     ),
+    "torch.nn.functional.layer_norm": (
+        Case("last_dim", (T(2, 3, 4), (4,))),
+        Case("two_dims_affine", (T(2, 3, 4), [3, 4], P(3, 4), T(3, 4)), {"eps": 1e-3}),
+        Case("list_shape_weight_only", (T(5, 6), [6], P(6))),
+    ),
+    "torch.nn.LayerNorm": (
+        Case("int_shape", (T(2, 3, 4),), init_args=(4,)),
+        Case("two_dims_eps", (T(2, 3, 4),), init_args=((3, 4),), init_kwargs={"eps": 1e-3}),
+        Case("no_affine", (T(2, 5),), init_args=(5,), init_kwargs={"elementwise_affine": False}),
+        Case("no_bias", (T(2, 5),), init_args=([5],), init_kwargs={"bias": False}),
+    ),
+    "torch.nn.Conv1d": (
+        Case("padding", (T(2, 3, 9),), init_args=(3, 4, 3), init_kwargs={"padding": 1}),
+        Case("same_even_kernel", (T(2, 3, 9),), init_args=(3, 4, 4), init_kwargs={"padding": "same"}),
+        Case("valid_stride_groups", (T(2, 4, 9),), init_args=(4, 6, 3, 2),
+             init_kwargs={"padding": "valid", "groups": 2, "bias": False}),
+        Case("circular_dilation", (T(2, 3, 11),), init_args=(3, 4, 3),
+             init_kwargs={"padding": 2, "dilation": 2, "padding_mode": "circular"}),
+    ),
+    "torch.nn.Conv2d": (
+        Case("padding", (T(2, 3, 9, 8),), init_args=(3, 4, 3), init_kwargs={"padding": 1}),
+        Case("padding_pair_stride", (T(2, 3, 9, 8),), init_args=(3, 4, (3, 2), 2),
+             init_kwargs={"padding": (2, 1)}),
+        Case("same_even_kernel_dilation", (T(2, 3, 9, 8),), init_args=(3, 4, 4),
+             init_kwargs={"padding": "same", "dilation": 2, "bias": False}),
+        Case("reflect_groups", (T(2, 3, 9, 8),), init_args=(3, 6, 3),
+             init_kwargs={"padding": 1, "padding_mode": "reflect", "groups": 3}),
+        Case("valid", (T(1, 2, 7, 7),), init_args=(2, 4, 3, 1, "valid")),
+    ),
 }

@@ -31,6 +31,9 @@ from msmigrate.model.finding import Finding, UsageKind
 
 RULE = "MSM202"
 _CALL_USAGES = (UsageKind.CALL, UsageKind.ATTRIBUTE)
+# a mapped API's composition (``Composition.replaces``) also takes the name where it is a base class or a
+# type named (``rules/device_compositions.py`` decides which uses)
+_NAMED_USAGES = (UsageKind.BASE_CLASS, UsageKind.REFERENCE)
 
 
 @cache
@@ -73,7 +76,7 @@ def applies(composition: Composition, finding: Finding, call: ast.Call | None) -
         return (finding.usage is UsageKind.TENSOR_METHOD and call is not None
                 and isinstance(call.func, ast.Attribute) and call_fits(composition, call))
     if finding.usage not in _CALL_USAGES:
-        return False
+        return bool(composition.replaces) and finding.usage in _NAMED_USAGES
     return call is None or call_fits(composition, call)
 
 

@@ -15,7 +15,8 @@ A fix is safe when the rewrite cannot change what the program computes:
   mapping whose two installed signatures have the same parameters in the same order;
 * a call of a missing API rewritten to its composition (MSM202, ``fixes/composition_fixes.py``): offered only
   when every case of its numeric check passed (``verified-compositions-CPU.json``), with the call's own
-  arguments; safe on the device it was checked on (CPU).
+  arguments; safe on the device it was checked on (CPU); so is a mapped API's composition where its target
+  takes other arguments (MSM205, ``rules/device_compositions.py``).
 
 Everything else is *unsafe* (the resolution gives the reason: a check that found a difference, a target
 without a kernel on the device, an in-place call rewritten to ``assign_value`` of its out-of-place
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508"})
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
-COMPOSITION_RULE = "MSM202"
+COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 
 
 def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
@@ -48,7 +49,7 @@ def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     with the table and device of the analysis); it stays for callers that pass it."""
     if finding.rule in EXACT_PATTERN_RULES:
         return True
-    if finding.rule == COMPOSITION_RULE:  # checked on CPU (knowledge/compositions/verified.py)
+    if finding.rule in COMPOSITION_RULES:  # checked on CPU (knowledge/compositions/verified.py)
         from msmigrate.knowledge.compositions.verified import CHECK_DEVICE, offered_composition
 
         device = finding.resolution.device if finding.resolution is not None else CHECK_DEVICE

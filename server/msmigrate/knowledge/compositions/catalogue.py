@@ -13,6 +13,14 @@ as it is. ``extra``: parameters the helper takes that torch's inventory signatur
 accepts ``axis`` for ``dim`` in ``concatenate``). ``needs``: other helpers this one calls. ``members``:
 attributes of the result that torch's inventory lists as APIs of their own (``torch.finfo.min``), which
 the helper's result has too.
+
+``replaces``: a composition of a *mapped* API, written where the MindSpore target the fix would write takes
+other arguments than torch's (on CPU ``mint.nn.LayerNorm`` has no kernel and ``nn.LayerNorm`` wants a
+tuple, ``epsilon``, begin axes): ``EVERY_USE`` (every use of the torch name, ``isinstance`` tests too, so
+that the classes agree) or ``TORCH_ARGUMENTS`` (the uses that hand torch's arguments to the class out of
+the fix's sight: a base class, the class passed as a value, and the calls passing an ``as_written``
+parameter otherwise than as the literal the target takes as torch does: ``padding=p``). Such a helper
+subclasses the target or names its parameters as torch does (``rules/device_compositions.py``, MSM205).
 """
 
 from __future__ import annotations
@@ -22,6 +30,9 @@ from functools import cache
 
 CALL = "call"
 METHOD = "method"
+EVERY_USE = "every_use"
+TORCH_ARGUMENTS = "torch_arguments"
+INT_LITERAL = "int"  # in ``as_written``: any int literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +44,11 @@ class Composition:
     extra: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
     members: tuple[str, ...] = ()
+    replaces: str = ""  # "" (a missing API), EVERY_USE or TORCH_ARGUMENTS
+    as_written: tuple[tuple[str, str], ...] = ()  # (parameter, INT_LITERAL or the literal's source)
 
+
+_CONV_AS_WRITTEN = (("padding", INT_LITERAL), ("padding_mode", "'zeros'"))
 
 COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.nn.functional.scaled_dot_product_attention", "scaled_dot_product_attention"),
@@ -51,6 +66,10 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.linalg.solve_triangular", "solve_triangular", refused=("out",)),
     Composition("torch.nn.functional.rms_norm", "rms_norm", needs=("finfo",)),
     Composition("torch.nn.RMSNorm", "RMSNorm", needs=("rms_norm",)),
+    Composition("torch.nn.functional.layer_norm", "layer_norm", replaces=EVERY_USE),
+    Composition("torch.nn.LayerNorm", "LayerNorm", needs=("layer_norm",), replaces=EVERY_USE),
+    Composition("torch.nn.Conv1d", "Conv1d", replaces=TORCH_ARGUMENTS, as_written=_CONV_AS_WRITTEN),
+    Composition("torch.nn.Conv2d", "Conv2d", replaces=TORCH_ARGUMENTS, as_written=_CONV_AS_WRITTEN),
 )
 
 
