@@ -4,7 +4,8 @@ A fix is safe when the rewrite cannot change what the program computes:
 
 * the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
   ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*`` → ``set_data(initializer(...))`` with the same
-  distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``): declared
+  distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``, einops'
+  names imported from the helper module that gives einops a MindSpore backend): declared
   here by rule;
 * the fix of an API finding (MSM100 / MSM101) whose resolution says so (``Resolution.safety``, decided once
   by ``knowledge/resolution.safety_of`` for the target the fix writes on the resolution's device, the
@@ -38,7 +39,8 @@ if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.model.finding import Finding
 
-EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508"})
+EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508",
+                                                  "MSM530"})
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 

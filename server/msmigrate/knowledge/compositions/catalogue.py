@@ -92,7 +92,9 @@ def composition_of_member(torch_api: str | None) -> Composition | None:
 
 def helpers_with_needs(helpers: list[str] | tuple[str, ...]) -> list[str]:
     """``helpers`` with the helpers they call, each once, a needed helper before the one needing it."""
-    needs = {c.helper: c.needs for c in COMPOSITIONS}
+    from msmigrate.knowledge.compositions.adapters import adapter_needs
+
+    needs = {**adapter_needs(), **{c.helper: c.needs for c in COMPOSITIONS}}
     ordered: list[str] = []
 
     def add(name: str) -> None:
