@@ -39,17 +39,17 @@ if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.model.finding import Finding
 
-EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508",
-                                                  "MSM530"})
+EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508"})
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
+ADAPTER_RULES = frozenset({"MSM530"})  # einops through the helper module's backend (tested against einops)
 
 
 def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     """Whether the fix of ``finding`` cannot change the program's results (see the module doc): a tested
     pattern rule, or an API finding whose resolution is safe. ``kb`` is not read (the resolution was made
     with the table and device of the analysis); it stays for callers that pass it."""
-    if finding.rule in EXACT_PATTERN_RULES:
+    if finding.rule in EXACT_PATTERN_RULES or finding.rule in ADAPTER_RULES:
         return True
     if finding.rule in COMPOSITION_RULES:  # checked on CPU (knowledge/compositions/verified.py)
         from msmigrate.knowledge.compositions.verified import CHECK_DEVICE, offered_composition
