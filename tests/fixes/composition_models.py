@@ -132,6 +132,17 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "(set_weight(build(), d([0.5, 1.0, 1.5, 2.0]))(x := t(2, 3, 4)),"
         " normalize(x, d([2.0, 1.0, 0.5, 0.25])))",
     ),
+    "model_einsum.py": (  # mint.einsum runs on Ascend only
+        "import torch\n\n\n"
+        "def scores(q, k, heads):\n"
+        "    dots = torch.einsum(\"b h i d, b h j d -> b h i j\", q, k)\n"
+        "    return torch.einsum(\"bhij,hg->bgij\", dots.softmax(dim=-1), heads)\n",
+        "import ms_compat\n\n\n"
+        "def scores(q, k, heads):\n"
+        "    dots = ms_compat.einsum(\"b h i d, b h j d -> b h i j\", q, k)\n"
+        "    return ms_compat.einsum(\"bhij,hg->bgij\", dots.softmax(axis=-1), heads)\n",
+        "scores(t(2, 3, 4, 5), t(2, 3, 6, 5), t(3, 2))",
+    ),
     "model_device.py": (  # on CPU, where mint.nn.LayerNorm and mint.nn.Conv2d have no kernel
         "from functools import partial\n\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
         "class LayerNorm(nn.LayerNorm):\n"
@@ -191,6 +202,7 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_unflatten.py": ("torch.Tensor.unflatten", "torch.unflatten"),
     "model_solve.py": ("torch.linalg.solve_triangular",),
     "model_rms.py": ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm"),
+    "model_einsum.py": ("torch.einsum",),
     "model_device.py": ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.nn.Conv1d",
                         "torch.nn.Conv2d"),
 }

@@ -157,4 +157,12 @@ CASES: dict[str, tuple[Case, ...]] = {
              init_kwargs={"padding": 1, "padding_mode": "reflect", "groups": 3}),
         Case("valid", (T(1, 2, 7, 7),), init_args=(2, 4, 3, 1, "valid")),
     ),
+    "torch.einsum": (
+        Case("attention_scores", ("b h i d, b h j d -> b h i j", T(2, 3, 4, 5), T(2, 3, 6, 5))),
+        Case("heads_mix", ("bhij,hg->bgij", T(2, 3, 4, 4), T(3, 2))),
+        Case("relative_positions", ("bhwc,hkc->bhwk", T(2, 4, 3, 5), T(4, 6, 5))),
+        Case("ellipsis_broadcast", ("...ij,jk->...ik", T(2, 3, 4, 5), T(5, 2))),
+        Case("implicit_output", ("ij,jk", T(3, 4), T(4, 2))),
+        Case("operand_list_sum", ("ijk->j", [T(2, 3, 4)])),
+    ),
 }
