@@ -115,7 +115,7 @@ def built_from(torch_api: str, mindspore_apis: tuple[str, ...]) -> str | None:
     return None
 
 
-def _import_edit(ctx: FixContext, statement: str) -> list[TextEdit]:
+def import_edit(ctx: FixContext, statement: str) -> list[TextEdit]:
     """The edit adding ``statement`` at the end of the leading imports (none when the file has it)."""
     if has_import(ctx.tree, statement):
         return []
@@ -151,7 +151,7 @@ def compose(ctx: FixContext, finding: Finding) -> Fix | None:
                  TextEdit(*dot, *_after_open_paren(ctx, call), separator)]
     else:
         edits = [TextEdit(*ctx.node_range(call.func if call is not None else reference), name)]
-    return Fix(finding.rule, "fix.composition", [*edits, *_import_edit(ctx, statement)],
+    return Fix(finding.rule, "fix.composition", [*edits, *import_edit(ctx, statement)],
                {"helper": composition.helper, "module": compat.name}, helpers=(composition.helper,))
 
 

@@ -26,7 +26,7 @@ from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
 from msmigrate.rules.support import new_finding
 
-DOC = "https://einops.rocks/api/rearrange/"
+DOC = "https://www.mindspore.cn/tutorials/en/r2.6.0/model_migration/model_migration.html"
 RULE = Rule("MSM530", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC, fixable=True)
 RULES = [RULE]
 LAYERS = "einops.layers.torch"
@@ -65,7 +65,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
     "MSM530": (
-        "import torch\nfrom einops.layers.torch import Rearrange\n\nflat = Rearrange('b c h w -> b (c h w)')\n",
+        "import torch\nfrom einops.layers.torch import Rearrange\n\nflat = Rearrange('b c h w -> b c')\n",
         "import numpy\nfrom einops import rearrange\n\nflat = rearrange(numpy.ones((2, 3)), 'a b -> b a')\n",
         [(2, 1), (4, 8)],
     ),

@@ -1,5 +1,6 @@
 """Adapters: helpers of the project's helper module that let a third-party library's torch-only parts work
-on MindSpore tensors, written where the migrated code used those parts (``rules/einops_layers.py``).
+on MindSpore tensors, written where the migrated code used those parts (``rules/einops_layers.py``), and
+torch's download of pretrained weights for MindSpore checkpoints (``rules/weights_download.py``).
 
 einops (``einops.layers.torch.Rearrange``, ``einops.rearrange`` on tensors) reads its patterns itself and
 calls a backend of the tensor's framework for the operators; MindSpore has none in einops 0.8. The adapter
@@ -25,13 +26,19 @@ _EINOPS = ("einops_backend",)
 ADAPTERS: tuple[Adapter, ...] = (
     Adapter("einops.layers.torch.Rearrange", "Rearrange", _EINOPS),
     Adapter("einops.layers.torch.Reduce", "Reduce", _EINOPS),
-    *(Adapter(f"einops.{name}", name, _EINOPS) for name in ("rearrange", "repeat", "reduce", "pack", "unpack")),
+    *(Adapter(f"einops.{name}", name, _EINOPS)
+      for name in ("rearrange", "repeat", "reduce", "pack", "unpack")),
+    # torch's download of a state dict (torch.utils.model_zoo.load_url is the same function), for MindSpore
+    # checkpoints (rules/weights_download.py)
+    Adapter("torch.hub.load_state_dict_from_url", "load_url"),
 )
 # helpers of no name of their own, with what they need
 SUPPORT: dict[str, tuple[str, ...]] = {"einops_backend": ()}
 # import statements a helper needs beyond the module's own (statement, name it binds, module bound)
-HELPER_IMPORTS: dict[str, tuple[tuple[str, str, str], ...]] = {"einops_backend": (("import einops", "einops",
-                                                                                   "einops"),)}
+HELPER_IMPORTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "einops_backend": (("import einops", "einops", "einops"),),
+    "load_url": (("import os", "os", "os"), ("import urllib.request", "urllib", "urllib")),  # .parse with it
+}
 
 
 def adapter_needs() -> dict[str, tuple[str, ...]]:

@@ -112,7 +112,8 @@ def updated_text(existing: str | None, helpers: list[str] | tuple[str, ...]) -> 
     newline = "\r\n" if "\r\n" in existing else "\n"
     bound = _bound_modules(tree)
     defined = defined_names(tree)
-    lacking = [s for s, name, module in imports_of(missing) if bound.get(name) != module and name not in defined]
+    lacking = [s for s, name, module in imports_of(missing)
+               if bound.get(name) != module and name not in defined]
     lines = existing.splitlines(keepends=True)
     if lacking:
         after = _import_insert_line(tree)
