@@ -77,7 +77,8 @@ def test_the_fixed_download_reads_the_converted_checkpoint(tmp_path: Path) -> No
                  "torch.save({'fc.weight': torch.from_numpy(v['weight']),"
                  f" 'fc.bias': torch.from_numpy(v['bias'])}}, {str(tmp_path / 'w.pth')!r})\n",
         "mindspore": f"v = np.load({str(tmp_path / 'values.npz')!r})\n"
-                     "mindspore.save_checkpoint([{'name': 'fc.weight', 'data': mindspore.Tensor(v['weight'])},"
+                     "mindspore.save_checkpoint([{'name': 'fc.weight',"
+                     " 'data': mindspore.Tensor(v['weight'])},"
                      " {'name': 'fc.bias',"
                      " 'data': mindspore.Tensor(v['bias'])}],"
                      f" {str(tmp_path / 'w.ckpt')!r})\n",
