@@ -9,7 +9,8 @@ A fix is safe when the rewrite cannot change what the program computes:
   here by rule;
 * the fix of an API finding (MSM100 / MSM101) whose resolution says so (``Resolution.safety``, decided once
   by ``knowledge/resolution.safety_of`` for the target the fix writes on the resolution's device, the
-  device of ``msmigrate fix --device`` / the editor's ``device`` setting): a type *named* rather than
+  device of ``msmigrate fix --device`` / the editor's ``device`` setting), and the MSM201 rename of a type
+  named (``torch.dtype`` → ``mindspore.dtype.Type``): a type *named* rather than
   called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``: naming it computes nothing); a
   written pair that passed the numeric check on that device (``verified-<table>-<device>.json``,
   ``verified-derived-CPU.json`` on CPU, a device replacement chosen by its check there); a *consistent*
@@ -33,6 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from msmigrate.knowledge.resolution import same_parameters  # noqa: F401  (read from here by tests)
+from msmigrate.model.finding import UsageKind
 from msmigrate.model.resolution import Safety
 
 if TYPE_CHECKING:
@@ -43,6 +45,7 @@ EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 ADAPTER_RULES = frozenset({"MSM530"})  # einops through the helper module's backend (tested against einops)
+RENAME_RULE = "MSM201"  # its renames of a type named (torch.dtype → mindspore.dtype.Type) are safe
 
 
 def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
@@ -50,6 +53,8 @@ def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     pattern rule, or an API finding whose resolution is safe. ``kb`` is not read (the resolution was made
     with the table and device of the analysis); it stays for callers that pass it."""
     if finding.rule in EXACT_PATTERN_RULES or finding.rule in ADAPTER_RULES:
+        return True
+    if finding.rule == RENAME_RULE and finding.usage is UsageKind.REFERENCE:  # a type named computes nothing
         return True
     if finding.rule in COMPOSITION_RULES:  # checked on CPU (knowledge/compositions/verified.py)
         from msmigrate.knowledge.compositions.verified import CHECK_DEVICE, offered_composition
