@@ -143,6 +143,61 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "    return ms_compat.einsum(\"bhij,hg->bgij\", dots.softmax(axis=-1), heads)\n",
         "scores(t(2, 3, 4, 5), t(2, 3, 6, 5), t(3, 2))",
     ),
+    "model_conv.py": (  # a subclass reading torch's attributes (efficientnet-pytorch's same padding)
+        "import math\n"
+        "\n"
+        "import torch.nn as nn\n"
+        "import torch.nn.functional as F\n"
+        "\n"
+        "\n"
+        "class Conv2dSame(nn.Conv2d):\n"
+        "    def __init__(self, in_channels, out_channels, kernel_size, stride=1, dilation=1, groups=1,"
+        " bias=True):\n"
+        "        super().__init__(in_channels, out_channels, kernel_size, stride, 0, dilation, groups,"
+        " bias)\n"
+        "\n"
+        "    def forward(self, x):\n"
+        "        ih, iw = x.shape[-2:]\n"
+        "        kh, kw = self.weight.shape[-2:]\n"
+        "        sh, sw = self.stride\n"
+        "        oh, ow = math.ceil(ih / sh), math.ceil(iw / sw)\n"
+        "        pad_h = max((oh - 1) * sh + (kh - 1) * self.dilation[0] + 1 - ih, 0)\n"
+        "        pad_w = max((ow - 1) * sw + (kw - 1) * self.dilation[1] + 1 - iw, 0)\n"
+        "        x = F.pad(x, [pad_w // 2, pad_w - pad_w // 2, pad_h // 2, pad_h - pad_h // 2])\n"
+        "        return F.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,"
+        " self.groups)\n"
+        "\n"
+        "\n"
+        "def mix(x, w):\n"
+        "    return F.conv1d(x, w, None, 1, 1)\n",
+        "import math\n"
+        "\n"
+        "import ms_compat\n"
+        "import mindspore\n"
+        "\n"
+        "\n"
+        "class Conv2dSame(ms_compat.Conv2d):\n"
+        "    def __init__(self, in_channels, out_channels, kernel_size, stride=1, dilation=1, groups=1,"
+        " bias=True):\n"
+        "        super().__init__(in_channels, out_channels, kernel_size, stride, 0, dilation, groups,"
+        " bias)\n"
+        "\n"
+        "    def construct(self, x):\n"
+        "        ih, iw = x.shape[-2:]\n"
+        "        kh, kw = self.weight.shape[-2:]\n"
+        "        sh, sw = self.stride\n"
+        "        oh, ow = math.ceil(ih / sh), math.ceil(iw / sw)\n"
+        "        pad_h = max((oh - 1) * sh + (kh - 1) * self.dilation[0] + 1 - ih, 0)\n"
+        "        pad_w = max((ow - 1) * sw + (kw - 1) * self.dilation[1] + 1 - iw, 0)\n"
+        "        x = mindspore.ops.pad(x, [pad_w // 2, pad_w - pad_w // 2, pad_h // 2, pad_h - pad_h // 2])\n"
+        "        return ms_compat.conv2d(x, self.weight, self.bias, self.stride, self.padding,"
+        " self.dilation, self.groups)\n"
+        "\n"
+        "\n"
+        "def mix(x, w):\n"
+        "    return ms_compat.conv1d(x, w, None, 1, 1)\n",
+        "(set_all(Conv2dSame(3, 4, 3, stride=2))(t(2, 3, 7, 8)), mix(t(2, 3, 9), t(4, 3, 3)))",
+    ),
     "model_device.py": (  # on CPU, where mint.nn.LayerNorm and mint.nn.Conv2d have no kernel
         "from functools import partial\n\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
         "class LayerNorm(nn.LayerNorm):\n"
@@ -203,6 +258,7 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_solve.py": ("torch.linalg.solve_triangular",),
     "model_rms.py": ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm"),
     "model_einsum.py": ("torch.einsum",),
+    "model_conv.py": ("torch.conv2d", "torch.conv1d"),
     "model_device.py": ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.nn.Conv1d",
                         "torch.nn.Conv2d"),
 }

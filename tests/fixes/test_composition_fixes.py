@@ -51,7 +51,7 @@ def _project(tmp_path: Path) -> Path:
 
 
 ALL_HELPERS = ("Conv1d", "Conv2d", "layer_norm", "LayerNorm", "finfo", "rms_norm", "RMSNorm", "bucketize",
-               "concatenate", "einsum", "hann_window", "isin", "pad_sequence", "scaled_dot_product_attention",
+               "concatenate", "conv1d", "conv2d", "einsum", "hann_window", "isin", "pad_sequence", "scaled_dot_product_attention",
                "solve_triangular", "take_along_dim", "unflatten", "unfold")
 
 
@@ -73,7 +73,7 @@ def test_msmigrate_fix_rewrites_every_composition_and_writes_one_helper_module(t
     assert helper == {"path": "ms_compat.py", "status": "created", "helpers": list(ALL_HELPERS),
                       "error": None}
     assert result.fixes_by_rule()["MSM202"] == 26  # every call of the modules
-    assert result.fixes_by_rule()["MSM205"] == 9  # the uses nn.LayerNorm/Conv2d cannot take, einsum on CPU
+    assert result.fixes_by_rule()["MSM205"] == 12  # uses nn.LayerNorm/Conv2d cannot take, einsum/conv* on CPU
     again = fix_paths([str(project)], FixOptions(mindspore_version="2.6"))  # nothing left: nothing rewritten
     assert again.helper_module.status == "unchanged" and not any(f.applied for f in again.files)
 

@@ -165,4 +165,15 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("implicit_output", ("ij,jk", T(3, 4), T(4, 2))),
         Case("operand_list_sum", ("ijk->j", [T(2, 3, 4)])),
     ),
+    "torch.conv1d": (
+        Case("positional", (T(2, 3, 9), T(4, 3, 3), T(4), 2, 1, 1, 1)),
+        Case("same_even_kernel", (T(2, 3, 9), T(4, 3, 4)), {"padding": "same"}),
+        Case("groups_dilation", (T(2, 4, 11), T(6, 2, 3)), {"groups": 2, "dilation": 2, "padding": 2}),
+    ),
+    "torch.conv2d": (
+        Case("positional", (T(2, 3, 9, 8), T(4, 3, 3, 3), T(4), 1, 1, 1, 1)),
+        Case("pair_stride_padding", (T(2, 3, 9, 8), T(4, 3, 3, 2)), {"stride": (2, 1), "padding": (2, 0)}),
+        Case("same_even_kernel_dilation", (T(2, 3, 9, 8), T(4, 3, 4, 4)), {"padding": "same", "dilation": 2}),
+        Case("valid_groups", (T(2, 4, 7, 7), T(6, 2, 3, 3), T(6)), {"padding": "valid", "groups": 2}),
+    ),
 }

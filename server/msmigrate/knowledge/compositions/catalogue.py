@@ -68,6 +68,8 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.nn.RMSNorm", "RMSNorm", needs=("rms_norm",)),
     Composition("torch.nn.functional.layer_norm", "layer_norm", replaces=EVERY_USE),
     Composition("torch.einsum", "einsum", replaces=EVERY_USE),
+    Composition("torch.conv1d", "conv1d", replaces=EVERY_USE),
+    Composition("torch.conv2d", "conv2d", replaces=EVERY_USE),
     Composition("torch.nn.LayerNorm", "LayerNorm", needs=("layer_norm",), replaces=EVERY_USE),
     Composition("torch.nn.Conv1d", "Conv1d", replaces=TORCH_ARGUMENTS, as_written=_CONV_AS_WRITTEN),
     Composition("torch.nn.Conv2d", "Conv2d", replaces=TORCH_ARGUMENTS, as_written=_CONV_AS_WRITTEN),
