@@ -51,8 +51,8 @@ def _project(tmp_path: Path) -> Path:
 
 
 ALL_HELPERS = ("Conv1d", "Conv2d", "layer_norm", "LayerNorm", "finfo", "rms_norm", "RMSNorm", "bucketize",
-               "concatenate", "conv1d", "conv2d", "einsum", "hann_window", "isin", "pad_sequence", "scaled_dot_product_attention",
-               "solve_triangular", "take_along_dim", "unflatten", "unfold")
+               "concatenate", "conv1d", "conv2d", "einsum", "hann_window", "isin", "pad_sequence",
+               "scaled_dot_product_attention", "solve_triangular", "take_along_dim", "unflatten", "unfold")
 
 
 def test_the_models_exercise_every_composition() -> None:

@@ -17,7 +17,7 @@ EXAMPLES = {rule: example for module in rule_modules() if module.__name__ != "ms
 
 def test_the_rule_families_keep_their_texts_and_examples():
     names = {module.__name__.rpartition(".")[2]: module for module in WITH_TEXTS}
-    assert sorted(names) == ["device_compositions", "dynamic_shape", "einops_layers", "graph_mode",
+    assert sorted(names) == ["buffers", "device_compositions", "dynamic_shape", "einops_layers", "graph_mode",
                              "missing_api", "patterns", "sparse", "torch_types", "weights_download"]
     for module in names.values():
         ids = [rule.id for rule in module.RULES]

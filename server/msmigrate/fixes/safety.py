@@ -44,7 +44,9 @@ if TYPE_CHECKING:
 EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508"})
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
-ADAPTER_RULES = frozenset({"MSM530"})  # einops through the helper module's backend (tested against einops)
+# einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter
+# that is not trained (the same values, saved and loaded with the weights)
+ADAPTER_RULES = frozenset({"MSM530", "MSM532"})
 RENAME_RULE = "MSM201"  # its renames of a type named (torch.dtype → mindspore.dtype.Type) are safe
 
 
