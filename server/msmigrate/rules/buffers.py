@@ -41,7 +41,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch 会把持久化的 buffer（未设置 persistent=False 的 register_buffer）与权重一起存入 state dict。"
         "MindSpore 的检查点只保存 Parameter：save_checkpoint 不会写入 buffer，"
         "load_param_into_net 也不会加载，因此转换后的 torch 检查点无法恢复它。"
-        "MindSpore 把这类状态保存为不参与训练的 Parameter（如 BatchNorm 的 moving_mean）：修复改写为 self.name = mindspore.Parameter(tensor, requires_grad=False)。",
+        "MindSpore 把这类状态保存为不参与训练的 Parameter（如 BatchNorm 的 moving_mean）："
+        "修复改写为 self.name = mindspore.Parameter(tensor, requires_grad=False)。",
     ),
     "finding.MSM532": (
         "buffer {name} is saved with the weights in torch; in MindSpore a Parameter that is not trained is "
