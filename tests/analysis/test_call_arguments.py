@@ -125,14 +125,14 @@ def test_overload_quick_fix_and_hover_follow_the_chosen_overload():
     [
         # GELU: left out, approximate is torch's exact 'none', MindSpore's tanh-approximating True: the fix
         # passes approximate=False
-        ("nn.GELU()", "MindSpore needs approximate=False (MindSpore default True) to compute what torch does; "
-         "see the difference page", True),
+        ("nn.GELU()", "MindSpore needs approximate=False (MindSpore default True) to compute what torch "
+         "does; see the difference page", True),
         # ... and MindSpore 2.10's approximate is a bool: torch's 'tanh' is its True
         ("nn.GELU(approximate='tanh')", "MindSpore means these values otherwise; written in its meaning: "
          "approximate='tanh' → True; see the difference page", True),
         # a value of another type no fact converts: Unfold's padding is a str in MindSpore
-        ("nn.Unfold(2, padding=1)", "left out, the default differs: dilation→rates: 1 vs —, stride→strides: 1 "
-         "vs —; values of another type in MindSpore: padding: 1 (MindSpore: a str, default 'valid'); see the "
+        ("nn.Unfold(2, padding=1)", "left out, the default differs: dilation→rates: 1 vs —, stride→strides: "
+         "1 vs —; values of another type in MindSpore: padding: 1 (MindSpore: a str, default 'valid'); see the "
          "difference page", True),
         # Dropout(0.1): MindSpore's first parameter is keep_prob
         ("nn.Dropout(0.1)", "arguments passed by position land on other MindSpore parameters (p→keep_prob): "
