@@ -132,8 +132,8 @@ def test_overload_quick_fix_and_hover_follow_the_chosen_overload():
          "approximate='tanh' → True; see the difference page", True),
         # a value of another type no fact converts: Unfold's padding is a str in MindSpore
         ("nn.Unfold(2, padding=1)", "left out, the default differs: dilation→rates: 1 vs —, stride→strides: "
-         "1 vs —; values of another type in MindSpore: padding: 1 (MindSpore: a str, default 'valid'); see the "
-         "difference page", True),
+         "1 vs —; values of another type in MindSpore: padding: 1 (MindSpore: a str, default 'valid'); "
+         "see the difference page", True),
         # Dropout(0.1): MindSpore's first parameter is keep_prob
         ("nn.Dropout(0.1)", "arguments passed by position land on other MindSpore parameters (p→keep_prob): "
          "pass them by keyword; see the difference page", True),
