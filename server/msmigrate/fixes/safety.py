@@ -45,8 +45,9 @@ EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 # einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter
-# that is not trained (the same values, saved and loaded with the weights)
-ADAPTER_RULES = frozenset({"MSM530", "MSM532"})
+# that is not trained (the same values, saved and loaded with the weights); a Tensor method's form that also
+# runs in GRAPH_MODE (the same call in torch's meaning)
+ADAPTER_RULES = frozenset({"MSM530", "MSM532", "MSM704"})
 RENAME_RULE = "MSM201"  # its renames of a type named (torch.dtype → mindspore.dtype.Type) are safe
 
 

@@ -1,4 +1,5 @@
-"""Fix titles of the container forms (``fixes/container_fixes.py``)."""
+"""Fix titles of the call forms met on the model corpus (``fixes/container_fixes.py``,
+``fixes/graph_form_fixes.py``)."""
 
 from __future__ import annotations
 
@@ -6,5 +7,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.generator_listed": (
         "Pass the modules as a list (mindspore.nn.CellList takes no generator)",
         "以列表传入各模块（mindspore.nn.CellList 不接受生成器）",
+    ),
+    "fix.graph_form": (
+        "Write it as {form}, which runs in GRAPH_MODE too with the same result",
+        "改写为 {form}，在 GRAPH_MODE 下同样可运行且结果相同",
     ),
 }

@@ -41,7 +41,7 @@ JIT_CLASS_DOC = (
 GRAPH_SYNTAX = Rule("MSM701", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
 GRAPH_WITH = Rule("MSM702", C.FRAMEWORK_PATTERN, S.WARNING, JIT_CLASS_DOC)
 GRAPH_SUBCELLS = Rule("MSM703", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
-GRAPH_FORM = Rule("MSM704", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC)
+GRAPH_FORM = Rule("MSM704", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC, fixable=True)  # fixes/graph_form_fixes
 
 RULES = [GRAPH_SYNTAX, GRAPH_WITH, GRAPH_SUBCELLS, GRAPH_FORM]
 
@@ -409,7 +409,7 @@ def _form(ctx, call: ast.Call, owner: str, names_torch: bool) -> list[Finding]:
     key = "finding.MSM704"
     if form.alternative:
         key, args = "finding.MSM704.alternative", {**args, "alternative": form.alternative}
-    return [new_finding(GRAPH_FORM, span, key, args)]
+    return [new_finding(GRAPH_FORM, span, key, args, fixable=form.alternative is not None)]
 
 
 CHECKERS = [check]
