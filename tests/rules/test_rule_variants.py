@@ -286,11 +286,11 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     ),
     "no_grad_decorator": (
         "import torch\n\n\n@torch.no_grad()\ndef evaluate(model, x):\n    return model(x)\n",
-        [(4, 2, "MSM507", False)],
+        [(4, 2, "MSM507", True)],  # the decorator goes
     ),
     "inference_mode": (
         HEADER + "    with torch.inference_mode():\n        return model(x)\n",
-        [(7, 10, "MSM507", False)],
+        [(7, 10, "MSM507", True)],  # the block is unwrapped
     ),
     "init_xavier": (
         HEADER + "    nn.init.xavier_uniform_(model.weight)\n",

@@ -41,7 +41,10 @@ if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.model.finding import Finding
 
-EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508"})
+EXACT_PATTERN_RULES: frozenset[str] = frozenset(
+    {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM507", "MSM508", "MSM513", "MSM514",
+     "MSM515", "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
+)
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 # einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter
