@@ -241,6 +241,31 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "    return isinstance(cell, ms_compat.LayerNorm)\n",
         "set_all(Block(4))(t(2, 4, 5, 3)), is_norm(set_all(LayerNorm(3)))",
     ),
+    "model_activation.py": (  # activation classes passed as values, called with torch's inplace=
+        "import torch.nn as nn\n\n\n"
+        "class Block(nn.Module):\n"
+        "    def __init__(self, activation_layer=nn.ReLU, inplace=True):\n"
+        "        super().__init__()\n"
+        "        params = {} if inplace is None else {\"inplace\": inplace}\n"
+        "        self.act = activation_layer(**params)\n\n"
+        "    def forward(self, x):\n"
+        "        return self.act(x * 4)\n\n\n"
+        "def blocks():\n"
+        "    return [Block(), Block(nn.ReLU6), Block(nn.SiLU), Block(nn.Hardswish), "
+        "Block(nn.Hardsigmoid, None)]\n",
+        "import ms_compat\nimport mindspore\n\n\n"
+        "class Block(mindspore.nn.Cell):\n"
+        "    def __init__(self, activation_layer=ms_compat.ReLU, inplace=True):\n"
+        "        super().__init__()\n"
+        "        params = {} if inplace is None else {\"inplace\": inplace}\n"
+        "        self.act = activation_layer(**params)\n\n"
+        "    def construct(self, x):\n"
+        "        return self.act(x * 4)\n\n\n"
+        "def blocks():\n"
+        "    return [Block(), Block(ms_compat.ReLU6), Block(ms_compat.SiLU), Block(ms_compat.Hardswish), "
+        "Block(ms_compat.Hardsigmoid, None)]\n",
+        "[block(t(3, 4)) for block in blocks()]",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -261,6 +286,8 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_conv.py": ("torch.conv2d", "torch.conv1d"),
     "model_device.py": ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.nn.Conv1d",
                         "torch.nn.Conv2d"),
+    "model_activation.py": tuple(f"torch.nn.{name}" for name in ("ReLU", "ReLU6", "SiLU", "Hardswish",
+                                                                  "Hardsigmoid")),
 }
 
 RUNNER = """

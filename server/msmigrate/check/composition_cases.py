@@ -157,6 +157,11 @@ CASES: dict[str, tuple[Case, ...]] = {
              init_kwargs={"padding": 1, "padding_mode": "reflect", "groups": 3}),
         Case("valid", (T(1, 2, 7, 7),), init_args=(2, 4, 3, 1, "valid")),
     ),
+    **{f"torch.nn.{name}": (
+        Case("default", (T(2, 3, 4),)),
+        Case("inplace", (T(2, 3, 4),), init_kwargs={"inplace": True}),
+        Case("positional_inplace", (T(5, 6),), init_args=(True,)),
+    ) for name in ("ReLU", "ReLU6", "SiLU", "Hardswish", "Hardsigmoid")},
     "torch.einsum": (
         Case("attention_scores", ("b h i d, b h j d -> b h i j", T(2, 3, 4, 5), T(2, 3, 6, 5))),
         Case("heads_mix", ("bhij,hg->bgij", T(2, 3, 4, 4), T(3, 2))),

@@ -113,10 +113,15 @@ def _otherwise(composition: Composition, finding: Finding, target: str, kb) -> b
     """Whether the target does not do what torch's API does with torch's arguments: it takes other
     parameters; or, for a composition of every use, on the device the composition was checked on, the
     target's own fix is not known to keep the results (no check passed there: ``mint``'s layer_norm has
-    no CPU kernel)."""
+    no CPU kernel); or, for a class taking ``inplace`` whose arguments the fix cannot see, on CPU (mint's
+    in-place activations have no CPU kernel: ``InplaceSiLU``, ``InplaceReLU``)."""
     if not same_parameters(kb.torch_signatures(finding.torch_api), kb.mindspore_signatures(target)):
         return True
     resolution = finding.resolution
+    on_cpu = resolution is not None and resolution.device == CHECK_DEVICE
+    if (composition.replaces == TORCH_ARGUMENTS and on_cpu
+            and any(p["name"] == "inplace" for s in kb.torch_signatures(finding.torch_api) for p in s)):
+        return True  # arguments out of sight may say inplace=True: mint's in-place kernels are not on CPU
     return (composition.replaces == EVERY_USE and resolution is not None and resolution.device == CHECK_DEVICE
             and resolution.safety is not Safety.SAFE)
 

@@ -73,6 +73,10 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.nn.LayerNorm", "LayerNorm", needs=("layer_norm",), replaces=EVERY_USE),
     Composition("torch.nn.Conv1d", "Conv1d", replaces=TORCH_ARGUMENTS, as_written=_CONV_AS_WRITTEN),
     Composition("torch.nn.Conv2d", "Conv2d", replaces=TORCH_ARGUMENTS, as_written=_CONV_AS_WRITTEN),
+    # activation classes passed as a value (torchvision's activation_layer=nn.ReLU6, called with inplace=):
+    # the targets take no inplace, or have no in-place kernel on CPU
+    *(Composition(f"torch.nn.{name}", name, replaces=TORCH_ARGUMENTS)
+      for name in ("ReLU", "ReLU6", "SiLU", "Hardswish", "Hardsigmoid")),
 )
 
 
