@@ -1,0 +1,76 @@
+"""MSM533: in-place Tensor methods MindSpore 2.10 has no CPU kernel for (``fill_``, ``zero_``, ``normal_``,
+``uniform_``; no ``triu_`` at all), met on whisper, open_clip, pretrainedmodels and torchvision's ViT: the
+out-of-place form, the value itself for a new tensor, else written back with ``assign_value``. The exact
+fixed source, and the fixed model run against torch on CPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from run_support import assert_same, fixed, needs_frameworks, run_both
+
+TORCH = '''\
+import math
+
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, n, d):
+        super().__init__()
+        self.pos = nn.Parameter(torch.empty(1, n, d).normal_(std=0.02))
+        self.noise = torch.empty(1, d).uniform_(-1, 1)
+        self.bn = nn.BatchNorm1d(d)
+        self.bn.weight.data.fill_(2)
+        self.bn.bias.data.zero_()
+        self.scale = nn.Parameter(torch.zeros((1, 1, d)).fill_(0.5))
+        mask = torch.empty(n, n)
+        mask.fill_(float("-inf"))
+        mask.triu_(1)
+        self.register_buffer("mask", mask, persistent=False)
+        self.causal = torch.empty(n, n).fill_(-math.inf).tril_(-1)
+
+    def forward(self, x):
+        spread = (self.noise.abs() <= 1).all() & (self.pos.abs() < 1).all()
+        return self.mask + self.causal, self.bn(x), x * self.scale, spread
+'''
+FIXED = '''\
+import math
+
+import mindspore
+
+
+class Net(mindspore.nn.Cell):
+    def __init__(self, n, d):
+        super().__init__()
+        self.pos = mindspore.Parameter(mindspore.ops.normal((1, n, d), 0.0, 0.02))
+        self.noise = mindspore.ops.uniform((1, d), mindspore.tensor(float(-1)), mindspore.tensor(float(1)))
+        self.bn = mindspore.nn.BatchNorm1d(d)
+        self.bn.gamma.assign_value(mindspore.ops.full_like(self.bn.gamma, 2))
+        self.bn.beta.assign_value(mindspore.ops.zeros_like(self.bn.beta))
+        self.scale = mindspore.Parameter(mindspore.ops.full_like(mindspore.mint.zeros((1, 1, d)), 0.5))
+        mask = mindspore.mint.empty(n, n)
+        mask.assign_value(mindspore.ops.full_like(mask, float("-inf")))
+        mask.assign_value(mask.triu(1))
+        self.register_buffer("mask", mask, persistent=False)
+        self.causal = mindspore.ops.full_like(mindspore.mint.empty(n, n), -math.inf).tril(-1)
+
+    def construct(self, x):
+        spread = (self.noise.abs() <= 1).all() & (self.pos.abs() < 1).all()
+        return self.mask + self.causal, self.bn(x), x * self.scale, spread
+'''
+
+
+def test_in_place_methods_become_out_of_place_forms(tmp_path: Path) -> None:
+    assert fixed(tmp_path, TORCH) == FIXED
+
+
+@pytest.mark.slow
+@needs_frameworks
+def test_the_fixed_model_computes_as_torch_on_cpu(tmp_path: Path) -> None:
+    setup = {"torch": "def evaluated(m):\n    return m.eval()\n",
+             "mindspore": "def evaluated(m):\n    m.set_train(False)\n    return m\n"}
+    outputs = run_both(tmp_path, TORCH, "evaluated(Net(3, 4))(t(2, 4))", setup=setup)
+    assert_same(outputs, 1e-6)
