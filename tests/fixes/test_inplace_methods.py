@@ -74,3 +74,51 @@ def test_the_fixed_model_computes_as_torch_on_cpu(tmp_path: Path) -> None:
              "mindspore": "def evaluated(m):\n    m.set_train(False)\n    return m\n"}
     outputs = run_both(tmp_path, TORCH, "evaluated(Net(3, 4))(t(2, 4))", setup=setup)
     assert_same(outputs, 1e-6)
+
+
+ACTIVATION = '''\
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = F.relu(self.fc1(x), inplace=True)
+        features = x * 2
+        out = F.silu(features, inplace=True)
+        return y + out + x
+'''
+KEPT = "        kept = F.relu(x, inplace=True)\n        return kept + x\n"
+
+
+def test_inplace_activations_whose_input_is_not_read_again(tmp_path: Path) -> None:
+    # torchvision's GoogLeNet and DenseNet: the in-place form has no CPU kernel; the value is what is used
+    got = fixed(tmp_path / "a", ACTIVATION)
+    assert got.splitlines()[-4:] == [
+        "        y = mindspore.mint.nn.functional.relu(self.fc1(x))",
+        "        features = x * 2",
+        "        out = mindspore.mint.nn.functional.silu(features)",
+        "        return y + out + x",
+    ]
+    # x is read again: torch changed it in place, so the argument stays (reported)
+    kept = fixed(tmp_path / "b", ACTIVATION.replace("        return y + out + x\n", KEPT))
+    assert "        kept = mindspore.mint.nn.functional.relu(x, inplace=True)" in kept
+
+
+@pytest.mark.slow
+@needs_frameworks
+def test_the_fixed_activations_compute_as_torch_on_cpu(tmp_path: Path) -> None:
+    setup = {
+        "torch": "import torch\n\n\ndef run(x):\n    m = Net()\n    with torch.no_grad():\n"
+                 "        m.fc1.weight.copy_(torch.eye(4) * 0.5)\n        m.fc1.bias.fill_(0.1)\n"
+                 "        return m(x)\n",
+        "mindspore": "import numpy\n\n\ndef run(x):\n    m = Net()\n"
+                     "    m.fc1.weight.set_data(mindspore.tensor(numpy.eye(4, dtype=numpy.float32) * 0.5))\n"
+                     "    m.fc1.bias.set_data(mindspore.tensor(numpy.full(4, 0.1, numpy.float32)))\n"
+                     "    return m(x)\n",
+    }
+    assert_same(run_both(tmp_path, ACTIVATION, "run(t(3, 4))", setup=setup), 1e-6)

@@ -41,6 +41,9 @@ METHODS: dict[str, tuple[tuple[str, str | None], ...]] = {
     "normal_": (("mean", "0.0"), ("std", "1.0")),
     "uniform_": (("from", "0.0"), ("to", "1.0")),
 }
+# functional activations taking torch's inplace=: mint's in-place kernels are not on CPU
+ACTIVATIONS = frozenset({"relu", "relu6", "silu", "hardswish", "hardsigmoid", "leaky_relu", "elu", "celu",
+                         "selu", "hardtanh", "mish", "threshold"})
 _CREATORS = frozenset({"empty", "zeros", "ones"})  # mint/ops constructors whose arguments are the sizes
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -61,6 +64,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{method}: MindSpore has no CPU kernel for this in-place method; use {form}",
         "{method}：MindSpore 没有此原地方法的 CPU 算子；请使用 {form}",
     ),
+    "finding.MSM533.argument": (
+        "{function}(…, inplace=True): MindSpore has no CPU kernel for the in-place form",
+        "{function}(…, inplace=True)：MindSpore 没有原地形式的 CPU 算子",
+    ),
+    "fix.inplace_argument": ("Compute it out of place (its input is not read again)",
+                             "改为非原地计算（其输入之后不再被读取）"),
     "fix.inplace_method": ("Write the out-of-place form {form}", "改写为非原地形式 {form}"),
 }
 
@@ -79,10 +88,14 @@ _FORMS = {"fill_": "ops.full_like(x, value)", "zero_": "ops.zeros_like(x)", "tri
 
 
 def check(ctx) -> Iterable[Finding]:
-    if not any(f".{m}(" in ctx.source for m in METHODS):
+    if not any(f".{m}(" in ctx.source for m in METHODS) and "inplace=True" not in ctx.source:
         return []
     found = []
     for node in ast.walk(ctx.tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ACTIVATIONS and _inplace(node) is not None):
+            found.append(new_finding(RULE, ctx.node_range(_inplace(node)), "finding.MSM533.argument",
+                                     {"function": ast.unparse(node.func)}, fixable=True))
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in METHODS
                 and not any(isinstance(a, ast.Starred) for a in node.args)
                 and all(k.arg is not None for k in node.keywords)):
@@ -90,6 +103,45 @@ def check(ctx) -> Iterable[Finding]:
             found.append(new_finding(RULE, ctx.node_range(node), "finding.MSM533",
                                      {"method": method, "form": _FORMS[method]}, fixable=True))
     return found
+
+
+def _inplace(call: ast.Call) -> ast.keyword | None:
+    return next((k for k in call.keywords if k.arg == "inplace" and isinstance(k.value, ast.Constant)
+                 and k.value.value is True), None)
+
+
+def _read_later(ctx: FixContext, name: str, call: ast.Call) -> bool:
+    """Whether ``name`` is read after ``call`` in the function holding it (or the module)."""
+    scope: ast.AST = ctx.tree
+    current = ctx.parents.get(id(call))
+    while current is not None:
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            scope = current
+            break
+        current = ctx.parents.get(id(current))
+    end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+               and (n.lineno, n.col_offset) > end for n in ast.walk(scope))
+
+
+def inplace_argument_fix(ctx: FixContext, call: ast.Call) -> Fix | None:
+    """``f(x, inplace=True)`` whose value is used and whose input is not read again → ``f(x)``."""
+    keyword = _inplace(call)
+    if keyword is None or isinstance(ctx.parents.get(id(call)), ast.Expr) or not call.args:
+        return None
+    first = call.args[0]
+    if isinstance(first, ast.Name):
+        if _read_later(ctx, first.id, call):
+            return None
+    elif not isinstance(first, ast.Call):  # an attribute or a slice: other code may hold the same tensor
+        return None
+    before = [*call.args, *(k for k in call.keywords if k is not keyword)]
+    before = [n for n in before if ctx.node_range(n)[2:] <= ctx.node_range(keyword)[:2]]
+    if not before:
+        return None
+    start = ctx.node_range(before[-1])[2:]
+    end = ctx.node_range(keyword)[2:]
+    return Fix(RULE.id, "fix.inplace_argument", [TextEdit(*start, *end, "")], {})
 
 
 def _arguments(call: ast.Call, method: str, ctx: FixContext) -> dict[str, str] | None:
@@ -147,7 +199,12 @@ def inplace_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     span = (finding.line, finding.column, finding.end_line, finding.end_column)
     call = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and ctx.node_range(n) == span),
                 None)
-    if call is None or not isinstance(call.func, ast.Attribute) or call.func.attr not in METHODS:
+    if call is None:
+        keyword = next((k for k in ast.walk(ctx.tree) if isinstance(k, ast.keyword)
+                        and ctx.node_range(k) == span), None)
+        holder = ctx.parents.get(id(keyword)) if keyword is not None else None
+        return inplace_argument_fix(ctx, holder) if isinstance(holder, ast.Call) else None
+    if not isinstance(call.func, ast.Attribute) or call.func.attr not in METHODS:
         return None
     method, receiver = call.func.attr, call.func.value
     given = _arguments(call, method, ctx)
