@@ -122,3 +122,11 @@ def test_the_fixed_activations_compute_as_torch_on_cpu(tmp_path: Path) -> None:
                      "    return m(x)\n",
     }
     assert_same(run_both(tmp_path, ACTIVATION, "run(t(3, 4))", setup=setup), 1e-6)
+
+
+def test_a_new_tensor_made_float_keeps_its_sizes(tmp_path: Path) -> None:
+    # vit-pytorch's CCT: the drop-path mask
+    source = ("import torch\n\n\ndef keep(shape, p):\n"
+              "    return torch.zeros(shape).float().uniform_(0, 1) < p\n")
+    assert fixed(tmp_path, source).splitlines()[-1] == (
+        "    return mindspore.ops.uniform(shape, mindspore.tensor(float(0)), mindspore.tensor(float(1))) < p")

@@ -29,7 +29,7 @@ from msmigrate.model.rule import Rule
 from msmigrate.rules.support import new_finding
 
 _DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.full_like.html"
-RULE = Rule("MSM533", C.FRAMEWORK_PATTERN, S.WARNING, _DOC, fixable=True)
+RULE = Rule("MSM533", C.FRAMEWORK_PATTERN, S.HINT, _DOC, fixable=True)  # a fact of CPU only
 RULES = [RULE]
 DEVICE = "CPU"
 # method → torch's parameters (name, default) of the arguments the out-of-place form takes
@@ -78,7 +78,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
         "import torch\n\n\ndef causal(n):\n    mask = torch.empty(n, n)\n    mask.triu_(1)\n"
         "    return mask\n",
         "import torch\n\n\ndef causal(n):\n    mask = torch.empty(n, n)\n    return mask.triu(1)\n",
-        [(6, 5)],
+        [(6, 10)],
     ),
 }
 
@@ -90,6 +90,9 @@ _FORMS = {"fill_": "ops.full_like(x, value)", "zero_": "ops.zeros_like(x)", "tri
 def check(ctx) -> Iterable[Finding]:
     if not any(f".{m}(" in ctx.source for m in METHODS) and "inplace=True" not in ctx.source:
         return []
+    devices = {u.resolution.device for u in ctx.usages if u.resolution is not None}
+    if devices and DEVICE not in devices:  # resolved for another device: these kernels exist there
+        return []
     found = []
     for node in ast.walk(ctx.tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -97,12 +100,19 @@ def check(ctx) -> Iterable[Finding]:
             found.append(new_finding(RULE, ctx.node_range(_inplace(node)), "finding.MSM533.argument",
                                      {"function": ast.unparse(node.func)}, fixable=True))
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in METHODS
+                and ctx.qualified_name(node.func) is None  # a Tensor method, not nn.init.normal_
                 and not any(isinstance(a, ast.Starred) for a in node.args)
                 and all(k.arg is not None for k in node.keywords)):
             method = node.func.attr
-            found.append(new_finding(RULE, ctx.node_range(node), "finding.MSM533",
+            found.append(new_finding(RULE, method_range(ctx, node), "finding.MSM533",
                                      {"method": method, "form": _FORMS[method]}, fixable=True))
     return found
+
+
+def method_range(ctx, call: ast.Call) -> tuple[int, int, int, int]:
+    """From the method's name to the end of the call (the receiver keeps its own findings)."""
+    _, _, line, column = ctx.node_range(call.func)
+    return (line, column - len(call.func.attr), *ctx.node_range(call)[2:])  # type: ignore[attr-defined]
 
 
 def _inplace(call: ast.Call) -> ast.keyword | None:
@@ -163,6 +173,9 @@ def _shape(ctx: FixContext, receiver: ast.expr) -> str | None:
     if isinstance(receiver, ast.Name | ast.Attribute) and not isinstance(receiver, ast.Call):
         return f"{ctx.text(receiver)}.shape"
     if (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute)
+            and receiver.func.attr == "float" and not receiver.args and not receiver.keywords):
+        return _shape(ctx, receiver.func.value)  # the same sizes (ops.normal/uniform give float32)
+    if (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute)
             and receiver.func.attr in _CREATORS and receiver.args and not receiver.keywords
             and not any(isinstance(a, ast.Starred) for a in receiver.args)):
         if len(receiver.args) == 1:
@@ -197,8 +210,8 @@ def inplace_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if ctx.device != DEVICE:
         return None
     span = (finding.line, finding.column, finding.end_line, finding.end_column)
-    call = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and ctx.node_range(n) == span),
-                None)
+    calls = (n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute))
+    call = next((n for n in calls if method_range(ctx, n) == span), None)
     if call is None:
         keyword = next((k for k in ast.walk(ctx.tree) if isinstance(k, ast.keyword)
                         and ctx.node_range(k) == span), None)
