@@ -3,10 +3,11 @@
 ``mindspore.nn.Embedding``, whose parameter is ``embedding_table``; ``self.bn.weight`` of a
 ``mindspore.nn.BatchNorm2d`` is ``gamma`` (``knowledge/cell_parameters.py``).
 
-The cell's class is read from ``self.<name> = Class(...)`` in the class, or ``name = Class(...)`` in the
-same function. The rename waits for the class: it is written once ``Class`` is the MindSpore class (the
-fix of the class comes first, and ``msmigrate fix`` analyses the file again after it), so a file whose
-class is left in torch keeps torch's name.
+The cell's class is read from ``self.<name> = Class(...)`` in the class, an enclosing
+``if isinstance(name, Class):``, or ``name = Class(...)`` in the same function. The rename waits for the
+class: it is written once ``Class`` is the MindSpore class (the fix of the class comes first, and
+``msmigrate fix`` analyses the file again after it), so a file whose class is left in torch keeps torch's
+name.
 """
 
 from __future__ import annotations
@@ -123,11 +124,29 @@ def cell_class(tree: ast.Module, owner: ast.expr, up: dict[int, ast.AST]) -> ast
                 return node.value.func
         return None
     if isinstance(owner, ast.Name):
+        narrowed = _narrowed_class(owner, up)
+        if narrowed is not None:
+            return narrowed
         scope = _enclosing(owner, up, ast.FunctionDef) or tree
         values = [node.value for node in ast.walk(scope) if isinstance(node, ast.Assign)
                   and any(isinstance(t, ast.Name) and t.id == owner.id for t in node.targets)]
         if len(values) == 1 and isinstance(values[0], ast.Call):
             return values[0].func
+    return None
+
+
+def _narrowed_class(owner: ast.Name, up: dict[int, ast.AST]) -> ast.expr | None:
+    """The one class of the innermost ``if isinstance(owner, Class):`` whose body holds ``owner``
+    (``for m in self.modules(): ... elif isinstance(m, nn.BatchNorm2d): m.weight``)."""
+    child: ast.AST = owner
+    current = up.get(id(owner))
+    while current is not None and not isinstance(current, ast.FunctionDef | ast.ClassDef):
+        test = current.test if isinstance(current, ast.If) and child in current.body else None
+        if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+                and len(test.args) == 2 and isinstance(test.args[0], ast.Name)
+                and test.args[0].id == owner.id):
+            return test.args[1] if not isinstance(test.args[1], ast.Tuple) else None
+        child, current = current, up.get(id(current))
     return None
 
 
