@@ -49,3 +49,39 @@ def test_the_fixed_initialization_runs_on_cpu(tmp_path: Path) -> None:
     setup = {"torch": "def norm(m):\n    return [m.bn.weight.detach(), m.bn.bias.detach()]\n",
              "mindspore": "def norm(m):\n    return [m.bn.gamma, m.bn.beta]\n"}
     assert_same(run_both(tmp_path, TORCH, "norm(Net())", setup=setup), 0.0)
+
+
+LISTED = '''\
+import torch.nn as nn
+
+
+class Prompt(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        point_embeddings = [nn.Embedding(1, d) for i in range(4)]
+        self.point_embeddings = nn.ModuleList(point_embeddings)
+        self.pair = nn.ModuleList([nn.Embedding(2, d), nn.Linear(d, d)])
+
+    def forward(self, x):
+        return x + self.point_embeddings[0].weight + self.point_embeddings[3].weight, self.pair[1].weight
+'''
+
+
+def test_a_parameter_of_a_cell_in_a_list(tmp_path: Path) -> None:
+    # segment-anything's prompt encoder: the cells of the list are all Embeddings (in a list of two
+    # classes the element's class is not known: left)
+    assert fixed(tmp_path, LISTED).splitlines()[-1] == (
+        "        return x + self.point_embeddings[0].embedding_table + "
+        "self.point_embeddings[3].embedding_table, self.pair[1].weight")
+
+
+@pytest.mark.slow
+@needs_frameworks
+def test_the_fixed_list_reads_its_tables(tmp_path: Path) -> None:
+    setup = {"torch": "import torch\n\n\ndef run(x):\n    torch.manual_seed(0)\n    m = Prompt(3)\n"
+                      "    with torch.no_grad():\n        for p in m.parameters():\n"
+                      "            p.fill_(0.25)\n"
+                      "        return m(x)[0]\n",
+             "mindspore": "def run(x):\n    m = Prompt(3)\n    for p in m.get_parameters():\n"
+                          "        p.set_data(mindspore.ops.full_like(p, 0.25))\n    return m(x)[0]\n"}
+    assert_same(run_both(tmp_path, LISTED, "run(t(2, 3))", setup=setup), 1e-6)
