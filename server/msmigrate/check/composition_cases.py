@@ -156,6 +156,8 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("reflect_groups", (T(2, 3, 9, 8),), init_args=(3, 6, 3),
              init_kwargs={"padding": 1, "padding_mode": "reflect", "groups": 3}),
         Case("valid", (T(1, 2, 7, 7),), init_args=(2, 4, 3, 1, "valid")),
+        Case("stride_list_of_one", (T(1, 2, 9, 8),), init_args=(2, 4, 3),
+             init_kwargs={"stride": [2], "padding": 1}),
     ),
     **{f"torch.nn.{name}": (
         Case("default", (T(2, 3, 4),)),
