@@ -94,6 +94,10 @@ def check(ctx) -> Iterable[Finding]:
     if devices and DEVICE not in devices:  # resolved for another device: these kernels exist there
         return []
     found = []
+    # a method whose resolution writes the device's own form (write-back of a target verified there): that
+    # finding stands
+    known = {(u.line, u.column) for u in ctx.usages
+             if u.resolution is not None and u.resolution.replacement is not None}
     for node in ast.walk(ctx.tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in ACTIVATIONS and _inplace(node) is not None):
@@ -104,7 +108,10 @@ def check(ctx) -> Iterable[Finding]:
                 and not any(isinstance(a, ast.Starred) for a in node.args)
                 and all(k.arg is not None for k in node.keywords)):
             method = node.func.attr
-            found.append(new_finding(RULE, method_range(ctx, node), "finding.MSM533",
+            span = method_range(ctx, node)
+            if span[:2] in known:
+                continue
+            found.append(new_finding(RULE, span, "finding.MSM533",
                                      {"method": method, "form": _FORMS[method]}, fixable=True))
     return found
 
