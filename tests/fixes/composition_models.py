@@ -252,7 +252,7 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "        return self.act(x * 4)\n\n\n"
         "def blocks():\n"
         "    return [Block(), Block(nn.ReLU6), Block(nn.SiLU), Block(nn.Hardswish), "
-        "Block(nn.Hardsigmoid, None)]\n",
+        "Block(nn.Hardsigmoid, None), Block(nn.GELU, None)]\n",
         "import ms_compat\nimport mindspore\n\n\n"
         "class Block(mindspore.nn.Cell):\n"
         "    def __init__(self, activation_layer=ms_compat.ReLU, inplace=True):\n"
@@ -263,7 +263,7 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "        return self.act(x * 4)\n\n\n"
         "def blocks():\n"
         "    return [Block(), Block(ms_compat.ReLU6), Block(ms_compat.SiLU), Block(ms_compat.Hardswish), "
-        "Block(ms_compat.Hardsigmoid, None)]\n",
+        "Block(ms_compat.Hardsigmoid, None), Block(ms_compat.GELU, None)]\n",
         "[block(t(3, 4)) for block in blocks()]",
     ),
 }
@@ -287,7 +287,7 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_device.py": ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.nn.Conv1d",
                         "torch.nn.Conv2d"),
     "model_activation.py": tuple(f"torch.nn.{name}" for name in ("ReLU", "ReLU6", "SiLU", "Hardswish",
-                                                                  "Hardsigmoid")),
+                                                                  "Hardsigmoid", "GELU")),
 }
 
 RUNNER = """

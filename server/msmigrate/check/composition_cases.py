@@ -164,6 +164,11 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("inplace", (T(2, 3, 4),), init_kwargs={"inplace": True}),
         Case("positional_inplace", (T(5, 6),), init_args=(True,)),
     ) for name in ("ReLU", "ReLU6", "SiLU", "Hardswish", "Hardsigmoid")},
+    "torch.nn.GELU": (
+        Case("default", (T(2, 3, 4),)),
+        Case("tanh", (T(2, 3, 4),), init_kwargs={"approximate": "tanh"}),
+        Case("none_by_position", (D([[-3.0, -0.5, 0.0, 0.7, 2.5]]),), init_args=("none",)),
+    ),
     "torch.einsum": (
         Case("attention_scores", ("b h i d, b h j d -> b h i j", T(2, 3, 4, 5), T(2, 3, 6, 5))),
         Case("heads_mix", ("bhij,hg->bgij", T(2, 3, 4, 4), T(3, 2))),

@@ -115,7 +115,8 @@ def _otherwise(composition: Composition, finding: Finding, target: str, kb) -> b
     target's own fix is not known to keep the results (no check passed there: ``mint``'s layer_norm has
     no CPU kernel); or, for a class taking ``inplace`` whose arguments the fix cannot see, on CPU (mint's
     in-place activations have no CPU kernel: ``InplaceSiLU``, ``InplaceReLU``)."""
-    if not same_parameters(kb.torch_signatures(finding.torch_api), kb.mindspore_signatures(target)):
+    if composition.other_meaning or not same_parameters(kb.torch_signatures(finding.torch_api),
+                                                        kb.mindspore_signatures(target)):
         return True
     resolution = finding.resolution
     on_cpu = resolution is not None and resolution.device == CHECK_DEVICE

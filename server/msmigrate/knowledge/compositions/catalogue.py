@@ -46,6 +46,9 @@ class Composition:
     members: tuple[str, ...] = ()
     replaces: str = ""  # "" (a missing API), EVERY_USE or TORCH_ARGUMENTS
     as_written: tuple[tuple[str, str], ...] = ()  # (parameter, INT_LITERAL or the literal's source)
+    # TORCH_ARGUMENTS: the target takes torch's parameter names with other meanings (GELU's approximate:
+    # torch's 'none'/'tanh', MindSpore's bool, True by default), so a use out of the fix's sight differs
+    other_meaning: bool = False
 
 
 _CONV_AS_WRITTEN = (("padding", INT_LITERAL), ("padding_mode", "'zeros'"))
@@ -77,6 +80,9 @@ COMPOSITIONS: tuple[Composition, ...] = (
     # the targets take no inplace, or have no in-place kernel on CPU
     *(Composition(f"torch.nn.{name}", name, replaces=TORCH_ARGUMENTS)
       for name in ("ReLU", "ReLU6", "SiLU", "Hardswish", "Hardsigmoid")),
+    # passed as a value (segment-anything's activation=nn.GELU, open_clip's act_layer): built with
+    # MindSpore's default, the tanh form, 4e-4 off torch's exact GELU
+    Composition("torch.nn.GELU", "GELU", replaces=TORCH_ARGUMENTS, other_meaning=True),
 )
 
 
