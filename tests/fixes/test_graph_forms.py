@@ -17,7 +17,8 @@ class Shuffle(torch.nn.Module):
     def forward(self, x):
         x1, x2 = x.chunk(2, dim=1)
         y = torch.cat((x2, x1), dim=1).transpose(1, 2)
-        return y, x.cumsum(dim=-1), x.sort(dim=1, descending=True)[0], x.split(1, dim=2)[0]
+        z = x.sum(dim=(1, 2)).view(2, 1, 5).expand(-1, 3, -1)
+        return y, x.cumsum(dim=-1), x.sort(dim=1, descending=True)[0], x.split(1, dim=2)[0], z
 '''
 FIXED = '''\
 import mindspore
@@ -27,7 +28,8 @@ class Shuffle(mindspore.nn.Cell):
     def construct(self, x):
         x1, x2 = x.chunk(2, 1)
         y = mindspore.mint.cat((x2, x1), dim=1).swapaxes(1, 2)
-        return y, x.cumsum(-1), x.sort(1, descending=True)[0], x.split(1, 2)[0]
+        z = x.sum(dim=(1, 2)).view(2, 1, 5).broadcast_to((-1, 3, -1))
+        return y, x.cumsum(-1), x.sort(1, descending=True)[0], x.split(1, 2)[0], z
 '''
 STD = (
     "import torch\n\n\nclass Spread(torch.nn.Module):\n    def forward(self, x):\n"

@@ -38,6 +38,12 @@ def graph_form(ctx: FixContext, finding: Finding) -> Fix | None:
     if call is None or any(isinstance(a, ast.Starred) for a in call.args):
         return None
     method = call.func.attr  # type: ignore[attr-defined]
+    if method == "expand":  # sizes packed into one tuple, as broadcast_to takes them (-1 keeps a size)
+        line, column, end_line, end_column = ctx.node_range(call.func)
+        first, last = ctx.node_range(call.args[0]), ctx.node_range(call.args[-1])
+        edits = [TextEdit(end_line, end_column - len(method), end_line, end_column, "broadcast_to"),
+                 TextEdit(*first[:2], *first[:2], "("), TextEdit(*last[2:], *last[2:], ")")]
+        return Fix(RULE, "fix.graph_form", edits, {"form": "x.broadcast_to((…))"})
     if method in RENAMED:
         line, column, end_line, end_column = ctx.node_range(call.func)
         edit = TextEdit(end_line, end_column - len(method), end_line, end_column, RENAMED[method])
