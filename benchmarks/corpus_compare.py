@@ -75,9 +75,19 @@ def compare(case: Case, kept: Path, deps: Path) -> dict[str, str]:
     row = {m["mode"]: m["status"] for m in result.get("modes", [])}
     notes = [str(result["error"])] if result.get("error") else []
     for mode in result.get("modes", []):
-        if mode["status"] != "match":
+        if mode["status"] == "match":
+            continue
+        graph, first = mode.get("graph_error") or {}, mode.get("first_divergence") or {}
+        if graph:
+            where = f"{Path(graph.get('file') or '?').name}:{graph.get('line')}"
+            notes.append(f"{mode['mode']}: {graph.get('message')} at {where} `{graph.get('source')}` "
+                         f"(rule {graph.get('rule') or 'none'})")
+        elif first:
+            notes.append(f"{mode['mode']}: first layer that differs {first.get('name')} "
+                         f"({first.get('torch_class')})")
+        else:
             shown = {k: v for k, v in mode.items() if k != "layers"}
-            notes.append(f"{mode['mode']}: {json.dumps(shown)[:400]}")
+            notes.append(f"{mode['mode']}: {json.dumps(shown)[:300]}")
     return {"pynative": row.get("pynative", "–"), "graph": row.get("graph", "–"), "note": "; ".join(notes)}
 
 
