@@ -44,6 +44,7 @@ METHODS: dict[str, tuple[tuple[str, str | None], ...]] = {
 # functional activations taking torch's inplace=: mint's in-place kernels are not on CPU
 ACTIVATIONS = frozenset({"relu", "relu6", "silu", "hardswish", "hardsigmoid", "leaky_relu", "elu", "celu",
                          "selu", "hardtanh", "mish", "threshold"})
+_VIEWS = frozenset({"real", "imag", "T", "mT", "H", "mH"})
 _CREATORS = frozenset({"empty", "zeros", "ones"})  # mint/ops constructors whose arguments are the sizes
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -234,8 +235,9 @@ def inplace_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if isinstance(statement, ast.Expr):
         if isinstance(receiver, ast.Attribute) and receiver.attr == "data":
             receiver = receiver.value  # torch's .data shares the storage: MindSpore's Parameter itself
-        if not isinstance(receiver, ast.Name | ast.Attribute):
-            return None
+        if not isinstance(receiver, ast.Name | ast.Attribute) or (
+                isinstance(receiver, ast.Attribute) and receiver.attr in _VIEWS):
+            return None  # torch's view of another tensor (x.imag): MindSpore's is a copy
         found = _value(ctx, method, receiver, given, call.lineno)
         if found is None:
             return None
