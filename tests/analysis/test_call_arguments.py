@@ -123,12 +123,17 @@ def test_overload_quick_fix_and_hover_follow_the_chosen_overload():
 @pytest.mark.parametrize(
     ("call", "details", "changes"),
     [
-        # GELU: the default of approximate differs ('none' vs True) only when the call leaves it out
-        ("nn.GELU()", "left out, the default differs: approximate: 'none' vs True; see the difference page",
-         True),
-        # ... and MindSpore 2.10's approximate is a bool: 'tanh' is a value of another type there
-        ("nn.GELU(approximate='tanh')", "values of another type in MindSpore: approximate: 'tanh' "
-         "(MindSpore: a bool, default True); see the difference page", True),
+        # GELU: left out, approximate is torch's exact 'none', MindSpore's tanh-approximating True: the fix
+        # passes approximate=False
+        ("nn.GELU()", "MindSpore needs approximate=False (MindSpore default True) to compute what torch "
+         "does; see the difference page", True),
+        # ... and MindSpore 2.10's approximate is a bool: torch's 'tanh' is its True
+        ("nn.GELU(approximate='tanh')", "MindSpore means these values otherwise; written in its meaning: "
+         "approximate='tanh' → True; see the difference page", True),
+        # a value of another type no fact converts: Unfold's padding is a str in MindSpore
+        ("nn.Unfold(2, padding=1)", "left out, the default differs: dilation→rates: 1 vs —, stride→strides: "
+         "1 vs —; values of another type in MindSpore: padding: 1 (MindSpore: a str, default 'valid'); "
+         "see the difference page", True),
         # Dropout(0.1): MindSpore's first parameter is keep_prob
         ("nn.Dropout(0.1)", "arguments passed by position land on other MindSpore parameters (p→keep_prob): "
          "pass them by keyword; see the difference page", True),
@@ -167,7 +172,8 @@ def test_parameter_facts_of_one_call(call, details, changes):
         # left-out defaults that differ are passed with torch's value when MindSpore takes that type
         ("nn.Conv2d(3, 16, 3)", "2.4", "mindspore.nn.Conv2d(3, 16, 3, has_bias=True, pad_mode='pad')"),
         ("torch.flatten(x)", "2.4", "mindspore.ops.flatten(x, start_dim=0)"),
-        ("nn.GELU(approximate='tanh')", "2.4", "nn.GELU(approximate='tanh')"),  # by hand: a bool there
+        ("nn.GELU(approximate='tanh')", "2.4", "mindspore.nn.GELU(approximate=True)"),  # a bool there
+        ("nn.GELU()", "2.4", "mindspore.nn.GELU(approximate=False)"),  # torch's default is exact, not tanh
         ("x.sum(dim=1, keepdim=True)", "2.4", "x.sum(dim=1, keepdim=True)"),  # nothing to rewrite
     ],
 )
@@ -194,17 +200,17 @@ def test_a_parameter_mindspore_lacks_is_a_difference_never_a_rename():
 
 
 def test_value_of_another_type_blocks_the_quick_fix():
-    source, [finding] = _findings("return nn.GELU(approximate='tanh')", "2.4")
+    source, [finding] = _findings("return torch.std(x, unbiased=False)", "2.4")
     [fix] = fixes_for(source, "t.py", [finding], get_knowledge_base("2.4"))
     assert (fix.title_key, fix.edits) == ("fix.blocked.value_type", [])
-    assert fix.title_args["param"] == "approximate"
+    assert fix.title_args["param"] == "unbiased"
 
 
 def test_message_in_chinese():
     finding = _one("nn.GELU()", "2.4")
     assert finding.message("zh") == (
-        "torch.nn.GELU → mindspore.nn.GELU（未传入且默认值不同：approximate: 'none' vs True；"
-        "请参阅差异对比页面）。")
+        "torch.nn.GELU → mindspore.nn.GELU（MindSpore 需传入 approximate=False (MindSpore default True) "
+        "才与 torch 计算一致；请参阅差异对比页面）。")
 
 
 # --- dynamic-shape rules read arguments by the signature -------------------------------------------------

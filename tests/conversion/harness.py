@@ -506,6 +506,18 @@ def with_converted_inputs(program: Program, fixed: str) -> str:
     return "import mindspore\n" + "\n".join(lines) + "\n"
 
 
+def with_helper_module(source: str, helpers: list[str]) -> str:
+    """``source`` run with the project's helper module its fixes import (``msmigrate fix`` writes it beside
+    the file): the module made in the program itself, as ``ms_compat``, before the program's imports."""
+    if not helpers:
+        return source
+    from msmigrate.knowledge.compositions.helper_module import module_text
+
+    text = module_text(sorted(set(helpers)))
+    return ("import sys as _msm_sys, types as _msm_types\n_msm_compat = _msm_types.ModuleType('ms_compat')\n"
+            f"exec({text!r}, _msm_compat.__dict__)\n_msm_sys.modules['ms_compat'] = _msm_compat\n" + source)
+
+
 def run_suite(version: str, work: Path | None = None, programs: list[Program] | None = None) -> SuiteResult:
     """Generate, run, fix, run converted and compare every program of table ``version`` (the APIs' own
     and those of the other calling forms real code uses)."""
@@ -534,7 +546,8 @@ def run_suite(version: str, work: Path | None = None, programs: list[Program] | 
         fixed: dict[str, str] = {}
         for p in runnable:
             if torch_runs.get(p.id, {}).get("ok"):
-                fixed[p.id], _applied = fix_all(p.source, f"{p.id}.py", kb)
+                fixed[p.id], applied = fix_all(p.source, f"{p.id}.py", kb)
+                fixed[p.id] = with_helper_module(fixed[p.id], [h for fix in applied for h in fix.helpers])
         ms_runs = run("mindspore", [(i, s) for i, s in fixed.items()], root / "ms")
         retry = {}
         why: dict[str, str] = {}

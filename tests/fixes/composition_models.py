@@ -132,6 +132,140 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "(set_weight(build(), d([0.5, 1.0, 1.5, 2.0]))(x := t(2, 3, 4)),"
         " normalize(x, d([2.0, 1.0, 0.5, 0.25])))",
     ),
+    "model_einsum.py": (  # mint.einsum runs on Ascend only
+        "import torch\n\n\n"
+        "def scores(q, k, heads):\n"
+        "    dots = torch.einsum(\"b h i d, b h j d -> b h i j\", q, k)\n"
+        "    return torch.einsum(\"bhij,hg->bgij\", dots.softmax(dim=-1), heads)\n",
+        "import ms_compat\n\n\n"
+        "def scores(q, k, heads):\n"
+        "    dots = ms_compat.einsum(\"b h i d, b h j d -> b h i j\", q, k)\n"
+        "    return ms_compat.einsum(\"bhij,hg->bgij\", dots.softmax(axis=-1), heads)\n",
+        "scores(t(2, 3, 4, 5), t(2, 3, 6, 5), t(3, 2))",
+    ),
+    "model_conv.py": (  # a subclass reading torch's attributes (efficientnet-pytorch's same padding)
+        "import math\n"
+        "\n"
+        "import torch.nn as nn\n"
+        "import torch.nn.functional as F\n"
+        "\n"
+        "\n"
+        "class Conv2dSame(nn.Conv2d):\n"
+        "    def __init__(self, in_channels, out_channels, kernel_size, stride=1, dilation=1, groups=1,"
+        " bias=True):\n"
+        "        super().__init__(in_channels, out_channels, kernel_size, stride, 0, dilation, groups,"
+        " bias)\n"
+        "\n"
+        "    def forward(self, x):\n"
+        "        ih, iw = x.shape[-2:]\n"
+        "        kh, kw = self.weight.shape[-2:]\n"
+        "        sh, sw = self.stride\n"
+        "        oh, ow = math.ceil(ih / sh), math.ceil(iw / sw)\n"
+        "        pad_h = max((oh - 1) * sh + (kh - 1) * self.dilation[0] + 1 - ih, 0)\n"
+        "        pad_w = max((ow - 1) * sw + (kw - 1) * self.dilation[1] + 1 - iw, 0)\n"
+        "        x = F.pad(x, [pad_w // 2, pad_w - pad_w // 2, pad_h // 2, pad_h - pad_h // 2])\n"
+        "        return F.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,"
+        " self.groups)\n"
+        "\n"
+        "\n"
+        "def mix(x, w):\n"
+        "    return F.conv1d(x, w, None, 1, 1)\n",
+        "import math\n"
+        "\n"
+        "import ms_compat\n"
+        "import mindspore\n"
+        "\n"
+        "\n"
+        "class Conv2dSame(ms_compat.Conv2d):\n"
+        "    def __init__(self, in_channels, out_channels, kernel_size, stride=1, dilation=1, groups=1,"
+        " bias=True):\n"
+        "        super().__init__(in_channels, out_channels, kernel_size, stride, 0, dilation, groups,"
+        " bias)\n"
+        "\n"
+        "    def construct(self, x):\n"
+        "        ih, iw = x.shape[-2:]\n"
+        "        kh, kw = self.weight.shape[-2:]\n"
+        "        sh, sw = self.stride\n"
+        "        oh, ow = math.ceil(ih / sh), math.ceil(iw / sw)\n"
+        "        pad_h = max((oh - 1) * sh + (kh - 1) * self.dilation[0] + 1 - ih, 0)\n"
+        "        pad_w = max((ow - 1) * sw + (kw - 1) * self.dilation[1] + 1 - iw, 0)\n"
+        "        x = mindspore.ops.pad(x, [pad_w // 2, pad_w - pad_w // 2, pad_h // 2, pad_h - pad_h // 2])\n"
+        "        return ms_compat.conv2d(x, self.weight, self.bias, self.stride, self.padding,"
+        " self.dilation, self.groups)\n"
+        "\n"
+        "\n"
+        "def mix(x, w):\n"
+        "    return ms_compat.conv1d(x, w, None, 1, 1)\n",
+        "(set_all(Conv2dSame(3, 4, 3, stride=2))(t(2, 3, 7, 8)), mix(t(2, 3, 9), t(4, 3, 3)))",
+    ),
+    "model_device.py": (  # on CPU, where mint.nn.LayerNorm and mint.nn.Conv2d have no kernel
+        "from functools import partial\n\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+        "class LayerNorm(nn.LayerNorm):\n"
+        "    def forward(self, x):\n"
+        "        return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)\n\n\n"
+        "class Block(nn.Module):\n"
+        "    def __init__(self, dim, padding=1, norm=partial(nn.LayerNorm, eps=1e-6), conv=nn.Conv2d):\n"
+        "        super().__init__()\n"
+        "        self.conv = conv(dim, dim, 3, 1, padding, groups=dim)\n"
+        "        self.proj = nn.Conv2d(dim, dim, (3, 1), padding=(1, 0), bias=False)\n"
+        "        self.mix = nn.Conv1d(dim, dim, 3, padding=padding)\n"
+        "        self.norm = norm(dim)\n"
+        "        self.out_norm = LayerNorm(dim)\n\n"
+        "    def forward(self, x):\n"
+        "        y = self.proj(self.conv(x)) + x\n"
+        "        b, c, h, w = y.shape\n"
+        "        y = self.mix(y.reshape(b, c, h * w)).reshape(b, c, h, w)\n"
+        "        return self.out_norm(self.norm(y.permute(0, 2, 3, 1)))\n\n\n"
+        "def is_norm(cell):\n"
+        "    return isinstance(cell, nn.LayerNorm)\n",
+        "from functools import partial\n\nimport ms_compat\nimport mindspore\n\n\n"
+        "class LayerNorm(ms_compat.LayerNorm):\n"
+        "    def construct(self, x):\n"
+        "        return ms_compat.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)"
+        "\n\n\n"
+        "class Block(mindspore.nn.Cell):\n"
+        "    def __init__(self, dim, padding=1, norm=partial(ms_compat.LayerNorm, eps=1e-6), "
+        "conv=ms_compat.Conv2d):\n"
+        "        super().__init__()\n"
+        "        self.conv = conv(dim, dim, 3, 1, padding, groups=dim)\n"
+        "        self.proj = ms_compat.Conv2d(dim, dim, (3, 1), padding=(1, 0), bias=False)\n"
+        "        self.mix = ms_compat.Conv1d(dim, dim, 3, padding=padding)\n"
+        "        self.norm = norm(dim)\n"
+        "        self.out_norm = LayerNorm(dim)\n\n"
+        "    def construct(self, x):\n"
+        "        y = self.proj(self.conv(x)) + x\n"
+        "        b, c, h, w = y.shape\n"
+        "        y = self.mix(y.reshape(b, c, h * w)).reshape(b, c, h, w)\n"
+        "        return self.out_norm(self.norm(y.permute(0, 2, 3, 1)))\n\n\n"
+        "def is_norm(cell):\n"
+        "    return isinstance(cell, ms_compat.LayerNorm)\n",
+        "set_all(Block(4))(t(2, 4, 5, 3)), is_norm(set_all(LayerNorm(3)))",
+    ),
+    "model_activation.py": (  # activation classes passed as values, called with torch's inplace=
+        "import torch.nn as nn\n\n\n"
+        "class Block(nn.Module):\n"
+        "    def __init__(self, activation_layer=nn.ReLU, inplace=True):\n"
+        "        super().__init__()\n"
+        "        params = {} if inplace is None else {\"inplace\": inplace}\n"
+        "        self.act = activation_layer(**params)\n\n"
+        "    def forward(self, x):\n"
+        "        return self.act(x * 4)\n\n\n"
+        "def blocks():\n"
+        "    return [Block(), Block(nn.ReLU6), Block(nn.SiLU), Block(nn.Hardswish), "
+        "Block(nn.Hardsigmoid, None), Block(nn.GELU, None)]\n",
+        "import ms_compat\nimport mindspore\n\n\n"
+        "class Block(mindspore.nn.Cell):\n"
+        "    def __init__(self, activation_layer=ms_compat.ReLU, inplace=True):\n"
+        "        super().__init__()\n"
+        "        params = {} if inplace is None else {\"inplace\": inplace}\n"
+        "        self.act = activation_layer(**params)\n\n"
+        "    def construct(self, x):\n"
+        "        return self.act(x * 4)\n\n\n"
+        "def blocks():\n"
+        "    return [Block(), Block(ms_compat.ReLU6), Block(ms_compat.SiLU), Block(ms_compat.Hardswish), "
+        "Block(ms_compat.Hardsigmoid, None), Block(ms_compat.GELU, None)]\n",
+        "[block(t(3, 4)) for block in blocks()]",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -148,6 +282,12 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_unflatten.py": ("torch.Tensor.unflatten", "torch.unflatten"),
     "model_solve.py": ("torch.linalg.solve_triangular",),
     "model_rms.py": ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm"),
+    "model_einsum.py": ("torch.einsum",),
+    "model_conv.py": ("torch.conv2d", "torch.conv1d"),
+    "model_device.py": ("torch.nn.LayerNorm", "torch.nn.functional.layer_norm", "torch.nn.Conv1d",
+                        "torch.nn.Conv2d"),
+    "model_activation.py": tuple(f"torch.nn.{name}" for name in ("ReLU", "ReLU6", "SiLU", "Hardswish",
+                                                                  "Hardsigmoid", "GELU")),
 }
 
 RUNNER = """
@@ -180,7 +320,15 @@ result = {expression}
 
 SETUP = {
     "torch": "import torch\nfw = torch\ntensor = torch.from_numpy\n\n\ndef set_weight(m, w):\n"
-             "    with torch.no_grad():\n        m.weight.copy_(w)\n    return m\n",
+             "    with torch.no_grad():\n        m.weight.copy_(w)\n    return m\n\n\n"
+             "def set_all(m):\n    with torch.no_grad():\n"
+             "        for i, (_, p) in enumerate(sorted(m.named_parameters(), key=lambda item: item[0])):\n"
+             "            p.copy_(torch.from_numpy(np.linspace(-1, 1, p.numel(), dtype=np.float32))"
+             ".reshape(p.shape) + i / 8)\n    return m\n",
     "mindspore": "import mindspore\nfw = mindspore\ntensor = mindspore.Tensor\n\n\ndef set_weight(m, w):\n"
-                 "    m.weight.set_data(w)\n    return m\n",
+                 "    m.weight.set_data(w)\n    return m\n\n\n"
+                 "def set_all(m):\n"
+                 "    for i, (_, p) in enumerate(sorted(m.parameters_and_names(), key=lambda kv: kv[0])):\n"
+                 "        p.set_data(mindspore.Tensor(np.linspace(-1, 1, p.size, dtype=np.float32))"
+                 ".reshape(p.shape) + i / 8)\n    return m\n",
 }

@@ -127,9 +127,14 @@ def test_init_calls_become_initializers(kb26):
         "            elif isinstance(m, mindspore.nn.BatchNorm2d):",
         f"                m.gamma.set_data({init}.initializer({init}.Constant(1), m.gamma.shape, "
         "m.gamma.dtype))",
-        # a BatchNorm calls it beta, MindSpore 2.6's mint GroupNorm bias: no one name to write
+        # a BatchNorm calls it beta, MindSpore 2.6's mint GroupNorm bias: one set_data per name
         "            elif isinstance(m, (mindspore.nn.BatchNorm2d, mindspore.mint.nn.GroupNorm)):",
-        "                nn.init.constant_(m.bias, 0)",
+        "                if isinstance(m, mindspore.nn.BatchNorm2d):",
+        f"                    m.beta.set_data({init}.initializer({init}.Constant(0), m.beta.shape, "
+        "m.beta.dtype))",
+        "                else:",
+        f"                    m.bias.set_data({init}.initializer({init}.Constant(0), m.bias.shape, "
+        "m.bias.dtype))",
         "        for m in (cell for _, cell in self.cells_and_names()):",
         "            if isinstance(m, Block):",
         f"                m.bn.gamma.set_data({init}.initializer({init}.Zero(), m.bn.gamma.shape, "

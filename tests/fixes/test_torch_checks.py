@@ -75,7 +75,7 @@ class Attention(mindspore.nn.Cell):
     def construct(self, q, k, v):
         if q.ndim > 3:
             q = q * 1.0
-        attn = (q @ k.transpose(-2, -1) * self.scale).softmax(axis=-1)
+        attn = (q @ k.swapaxes(-2, -1) * self.scale).softmax(axis=-1)
         out = attn @ v
         return out
 

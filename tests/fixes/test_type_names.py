@@ -59,15 +59,16 @@ def f(x, m):
 
 def test_other_classes_named_as_types(kb26):
     """torch.Generator (consistent) and nn.Parameter (with differences) are renamed to their MindSpore
-    classes; torch.device, which MindSpore has no class for, stays."""
+    classes; torch.device, which MindSpore has no class for, is the str MindSpore names devices with
+    (rules/torch_types.py)."""
     source = (
         "from typing import Optional\n\nimport torch\nfrom torch import nn\n\n"
         "Devices = dict[torch.device | None, torch.Tensor]\nGen = Optional[torch.Generator]\n"
         "Params = list[nn.Parameter]\n"
     )
     assert safe_fixed(source, kb26) == (
-        "from typing import Optional\n\nimport torch\nimport mindspore\n\n"
-        "Devices = dict[torch.device | None, mindspore.Tensor]\nGen = Optional[mindspore.Generator]\n"
+        "from typing import Optional\n\nimport mindspore\n\n"
+        "Devices = dict[str | None, mindspore.Tensor]\nGen = Optional[mindspore.Generator]\n"
         "Params = list[mindspore.Parameter]\n"
     )
 

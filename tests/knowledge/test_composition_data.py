@@ -59,6 +59,7 @@ def _parameters(helper: str) -> list[tuple[str, str | None]]:
     defaults = [None] * (len(positional) - len(node.args.defaults)) + list(node.args.defaults)
     found = [(a.arg, ast.unparse(d) if d is not None else None)
              for a, d in zip(positional, defaults, strict=True)]
+    found += [(node.args.vararg.arg, None)] if node.args.vararg else []
     found += [(a.arg, ast.unparse(d) if d is not None else None)
               for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True)]
     return found

@@ -94,8 +94,17 @@ BODIES: dict[str, tuple[str, dict[str, str]] | None] = {
             "alternative": "x.swapaxes(dim0, dim1)",
         },
     ),
+    "return x.reshape(1, 2, 3).expand(2, -1, -1)": (
+        "MSM704",
+        {
+            "method": "expand",
+            "error": "The parameters number of the function is 2",
+            "alternative": "x.broadcast_to((size, …))",
+        },
+    ),
     # what compiles: left alone
     "a, b = x.chunk(2, 1)\nreturn a": None,
+    "return x.reshape(1, 2, 3).broadcast_to((2, -1, -1))": None,
     "return x.reshape(1, 2, 3).swapaxes(1, 2)": None,
     "for c in self.ls:\n    x = c(x)\nreturn x": None,
     "assert x.ndim == 2, 'bad'\nreturn self.a(x)": None,
@@ -251,6 +260,7 @@ ALTERNATIVES = {
     "return x.sort(dim=1)[0]": "return x.sort(1)[0]",
     "return x.reshape(1, 2, 3).transpose(1, 2)": "return x.reshape(1, 2, 3).swapaxes(1, 2)",
     "return x.std(dim=1)": None,
+    "return x.reshape(1, 2, 3).expand(2, -1, -1)": "return x.reshape(1, 2, 3).broadcast_to((2, -1, -1))",
 }
 
 PYNATIVE_PROBE = """

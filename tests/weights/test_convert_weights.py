@@ -297,3 +297,22 @@ def test_the_cli_says_what_it_refused_in_chinese(tmp_path: Path) -> None:
     assert run.stdout.strip() == f"错误：{tmp_path / 'absent.pt'}：文件不存在"
     assert "Traceback" not in run.stderr
     assert os.listdir(tmp_path) == []
+
+
+@needs_frameworks
+def test_a_nan_in_the_weights_reads_back_as_itself(tmp_path: Path) -> None:
+    """whisper's TextDecoder keeps torch.empty's values in positional_embedding: a NaN there is written and
+    verified as the same value (the read-back check once called it different)."""
+    source = tmp_path / "w.safetensors"
+    weight = np.array([[1.0, np.nan], [np.inf, -2.0]], dtype=np.float32)
+    header = {"layer.weight": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]}}
+    text = json.dumps(header).encode()
+    source.write_bytes(struct.pack("<Q", len(text)) + text + weight.tobytes())
+    report = convert_weights(ConvertOptions(source, tmp_path / "w.ckpt"))
+    assert report.status == "written", report.error
+    _python(f"""
+import numpy as np, mindspore as ms
+d = ms.load_checkpoint({str(tmp_path / "w.ckpt")!r})
+assert np.array_equal(d["layer.weight"].asnumpy(), np.array([[1.0, np.nan], [np.inf, -2.0]], np.float32),
+                      equal_nan=True)
+""")

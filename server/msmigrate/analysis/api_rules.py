@@ -26,7 +26,7 @@ RULES: list[Rule] = [
     Rule("MSM102", C.POSSIBLE_TENSOR_API, S.HINT, MAPPING_DOC),
     Rule("MSM103", C.UNKNOWN_TORCH_NAME, S.WARNING, MAPPING_DOC),
     # torch left in a form no other rule speaks for (analysis/leftovers.py): the file still needs torch
-    Rule("MSM104", C.UNKNOWN_TORCH_NAME, S.WARNING, MISSING_DOC),
+    Rule("MSM104", C.UNKNOWN_TORCH_NAME, S.WARNING, MISSING_DOC, fixable=True),  # string annotations
     Rule("MSM200", C.MISSING, S.WARNING, MISSING_DOC),
     Rule("MSM600", C.DATA_PROCESSING, S.INFORMATION, MISSING_DOC),
 ]

@@ -236,7 +236,9 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
             shown.append(f"{name} → {adapted(result, name, call)}")
         facts.append(ref("analysis.detail.call_value_forms", items=_items(shown)))
         changes = True
-    retyped = _value_types(binding, plan, overload, is_tensor) + unwritable
+    written = {name for name, _where, _old, _new in converted}  # values written in MindSpore's meaning
+    retyped = [item for item in _value_types(binding, plan, overload, is_tensor)
+               if item.partition(":")[0] not in written] + unwritable
     if retyped:
         facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
         changes = True

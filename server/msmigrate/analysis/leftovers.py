@@ -291,7 +291,8 @@ def leftover_findings(leftovers: Iterable[Leftover]) -> list[Finding]:
     return [
         Finding(x.line, x.column, x.end_line, x.end_column, None, None, FindingCategory.UNKNOWN_TORCH_NAME,
                 RULE, Severity.WARNING, _message_key(x), {"name": _short(x.text)},
-                usage=UsageKind.IMPORT if x.kind is LeftoverKind.IMPORT else UsageKind.PATTERN)
+                usage=UsageKind.IMPORT if x.kind is LeftoverKind.IMPORT else UsageKind.PATTERN,
+                fixable=x.kind is LeftoverKind.STRING)  # fixes/string_annotation_fixes.py
         for x in leftovers
     ]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 _FRAME = re.compile(r"^# ?\d+ In file (?P<file>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, [\d~]+)?\s*$")
-GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704")
+GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704", "MSM705")
 _UNSUPPORTED_OP = re.compile(r"Unsupported op \[(?P<op>\w+)\] on (?P<device>\w+)")
 MAX_FILES = 300  # files of the model's package searched for a kernel failure's call
 
@@ -113,13 +113,15 @@ def place(reply: dict[str, Any], model_file: Path | None = None) -> GraphError:
             )
     if not found:
         return error
-    file, line, end = found[-1]
+    # the innermost frame a rule flags (a library's code fails inside: einops' try, MSM705 at the call in
+    # construct), else the innermost frame
+    ruled = [(frame, rule) for frame in reversed(found)
+             if (rule := _rule_at(Path(frame[0]), frame[1], frame[2])) is not None]
+    (file, line, end), rule = ruled[0] if ruled else (found[-1], None)
     path = Path(file)
     source = None
     try:
         source = path.read_text(encoding="utf-8").splitlines()[line - 1].strip()
     except (OSError, UnicodeDecodeError, IndexError):
         pass
-    return GraphError(
-        error.message, error.kind, file, line, end, source, _rule_at(path, line, end), error.during
-    )
+    return GraphError(error.message, error.kind, file, line, end, source, rule, error.during)

@@ -31,12 +31,15 @@ from msmigrate.model.finding import Finding, UsageKind
 
 RULE = "MSM202"
 _CALL_USAGES = (UsageKind.CALL, UsageKind.ATTRIBUTE)
+# a mapped API's composition (``Composition.replaces``) also takes the name where it is a base class or a
+# type named (``rules/device_compositions.py`` decides which uses)
+_NAMED_USAGES = (UsageKind.BASE_CLASS, UsageKind.REFERENCE)
 
 
 @cache
-def helper_parameters(helper: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
-    """(positional parameter names, keyword-only names, takes ``**kwargs``) of a helper (a class: of its
-    ``__init__`` without ``self``)."""
+def helper_parameters(helper: str) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool]:
+    """(positional parameter names, keyword-only names, takes ``**kwargs``, takes ``*args``) of a helper (a
+    class: of its ``__init__`` without ``self``)."""
     node = ast.parse(template(helper)).body[0]
     if isinstance(node, ast.ClassDef):
         node = next(n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
@@ -44,16 +47,17 @@ def helper_parameters(helper: str) -> tuple[tuple[str, ...], tuple[str, ...], bo
     else:
         assert isinstance(node, ast.FunctionDef)
         positional = [a.arg for a in node.args.args]
-    return tuple(positional), tuple(a.arg for a in node.args.kwonlyargs), node.args.kwarg is not None
+    return (tuple(positional), tuple(a.arg for a in node.args.kwonlyargs), node.args.kwarg is not None,
+            node.args.vararg is not None)
 
 
 def call_fits(composition: Composition, call: ast.Call) -> bool:
     """Whether the helper takes the call's arguments (the tensor of a method aside)."""
-    positional, keyword_only, any_keyword = helper_parameters(composition.helper)
+    positional, keyword_only, any_keyword, any_positional = helper_parameters(composition.helper)
     if composition.form == METHOD:
         positional = positional[1:]
     starred = any(isinstance(a, ast.Starred) for a in call.args)
-    if not starred and len(call.args) > len(positional):
+    if not starred and not any_positional and len(call.args) > len(positional):
         return False
     for item in call.keywords:
         if item.arg is None:  # **kwargs: any of torch's parameters, unless the helper refuses some
@@ -73,7 +77,7 @@ def applies(composition: Composition, finding: Finding, call: ast.Call | None) -
         return (finding.usage is UsageKind.TENSOR_METHOD and call is not None
                 and isinstance(call.func, ast.Attribute) and call_fits(composition, call))
     if finding.usage not in _CALL_USAGES:
-        return False
+        return bool(composition.replaces) and finding.usage in _NAMED_USAGES
     return call is None or call_fits(composition, call)
 
 
@@ -111,7 +115,7 @@ def built_from(torch_api: str, mindspore_apis: tuple[str, ...]) -> str | None:
     return None
 
 
-def _import_edit(ctx: FixContext, statement: str) -> list[TextEdit]:
+def import_edit(ctx: FixContext, statement: str) -> list[TextEdit]:
     """The edit adding ``statement`` at the end of the leading imports (none when the file has it)."""
     if has_import(ctx.tree, statement):
         return []
@@ -147,7 +151,7 @@ def compose(ctx: FixContext, finding: Finding) -> Fix | None:
                  TextEdit(*dot, *_after_open_paren(ctx, call), separator)]
     else:
         edits = [TextEdit(*ctx.node_range(call.func if call is not None else reference), name)]
-    return Fix(finding.rule, "fix.composition", [*edits, *_import_edit(ctx, statement)],
+    return Fix(finding.rule, "fix.composition", [*edits, *import_edit(ctx, statement)],
                {"helper": composition.helper, "module": compat.name}, helpers=(composition.helper,))
 
 

@@ -4,18 +4,21 @@ A fix is safe when the rewrite cannot change what the program computes:
 
 * the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
   ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*`` → ``set_data(initializer(...))`` with the same
-  distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``): declared
+  distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``, einops'
+  names imported from the helper module that gives einops a MindSpore backend): declared
   here by rule;
 * the fix of an API finding (MSM100 / MSM101) whose resolution says so (``Resolution.safety``, decided once
   by ``knowledge/resolution.safety_of`` for the target the fix writes on the resolution's device, the
-  device of ``msmigrate fix --device`` / the editor's ``device`` setting): a type *named* rather than
+  device of ``msmigrate fix --device`` / the editor's ``device`` setting), and the MSM201 rename of a type
+  named (``torch.dtype`` → ``mindspore.dtype.Type``): a type *named* rather than
   called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``: naming it computes nothing); a
   written pair that passed the numeric check on that device (``verified-<table>-<device>.json``,
   ``verified-derived-CPU.json`` on CPU, a device replacement chosen by its check there); a *consistent*
   mapping whose two installed signatures have the same parameters in the same order;
 * a call of a missing API rewritten to its composition (MSM202, ``fixes/composition_fixes.py``): offered only
   when every case of its numeric check passed (``verified-compositions-CPU.json``), with the call's own
-  arguments; safe on the device it was checked on (CPU).
+  arguments; safe on the device it was checked on (CPU); so is a mapped API's composition where its target
+  takes other arguments (MSM205, ``rules/device_compositions.py``).
 
 Everything else is *unsafe* (the resolution gives the reason: a check that found a difference, a target
 without a kernel on the device, an in-place call rewritten to ``assign_value`` of its out-of-place
@@ -31,6 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from msmigrate.knowledge.resolution import same_parameters  # noqa: F401  (read from here by tests)
+from msmigrate.model.finding import UsageKind
 from msmigrate.model.resolution import Safety
 
 if TYPE_CHECKING:
@@ -42,16 +46,23 @@ EXACT_PATTERN_RULES: frozenset[str] = frozenset(
      "MSM515", "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
 )
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
-COMPOSITION_RULE = "MSM202"
+COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
+# einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter
+# that is not trained (the same values, saved and loaded with the weights); a Tensor method's form that also
+# runs in GRAPH_MODE (the same call in torch's meaning)
+ADAPTER_RULES = frozenset({"MSM530", "MSM532", "MSM704"})
+RENAME_RULE = "MSM201"  # its renames of a type named (torch.dtype → mindspore.dtype.Type) are safe
 
 
 def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     """Whether the fix of ``finding`` cannot change the program's results (see the module doc): a tested
     pattern rule, or an API finding whose resolution is safe. ``kb`` is not read (the resolution was made
     with the table and device of the analysis); it stays for callers that pass it."""
-    if finding.rule in EXACT_PATTERN_RULES:
+    if finding.rule in EXACT_PATTERN_RULES or finding.rule in ADAPTER_RULES:
         return True
-    if finding.rule == COMPOSITION_RULE:  # checked on CPU (knowledge/compositions/verified.py)
+    if finding.rule == RENAME_RULE and finding.usage is UsageKind.REFERENCE:  # a type named computes nothing
+        return True
+    if finding.rule in COMPOSITION_RULES:  # checked on CPU (knowledge/compositions/verified.py)
         from msmigrate.knowledge.compositions.verified import CHECK_DEVICE, offered_composition
 
         device = finding.resolution.device if finding.resolution is not None else CHECK_DEVICE

@@ -21,7 +21,9 @@ CUDA_AVAILABLE = "torch.cuda.is_available"
 CUDA_COUNT = "torch.cuda.device_count"
 VERSION = "torch.__version__"
 JIT_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused", "torch.jit.export", "torch.jit.script",
-                            "torch.fx.wrap", "torch._dynamo.disable", "torch.compiler.disable"})
+                            "torch.fx.wrap", "torch._dynamo.disable", "torch.compiler.disable",
+                            "torch.jit._overload_method", "torch.jit._overload"})
+ASSERT = "torch._assert"  # FX's traceable assert: Python's assert outside FX (torch's own code)
 FINAL = "torch.jit.Final"
 ANNOTATE = "torch.jit.annotate"
 FX_WRAP = "torch.fx.wrap"
@@ -108,6 +110,10 @@ def torch_marker_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if api == ANNOTATE and call is not None and len(call.args) == 2 and not call.keywords:
         return Fix("MSM514", "fix.torch_marker.annotate",
                    [TextEdit(*ctx.node_range(call), ctx.text(call.args[1]))], args)
+    if api == ASSERT and call is not None and isinstance(up.get(id(call)), ast.Expr) and not call.keywords \
+            and 1 <= len(call.args) <= 2 and not any(isinstance(a, ast.Starred) for a in call.args):
+        text = "assert " + ", ".join(ctx.text(a) for a in call.args)
+        return Fix("MSM514", "fix.torch_marker.assert", [TextEdit(*ctx.node_range(call), text)], args)
     if api == "torch.jit.script" and call is not None and len(call.args) == 1 and not call.keywords:
         return Fix("MSM514", "fix.torch_marker.annotate",
                    [TextEdit(*ctx.node_range(call), ctx.text(call.args[0]))], args)

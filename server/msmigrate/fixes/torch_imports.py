@@ -47,13 +47,25 @@ def _used_words(tree: ast.Module) -> set[str]:
             words.add(node.id)
         elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose
                 and _expression(node.value)):
-            words.update(re.findall(r"[A-Za-z_]\w*", node.value))
+            words.update(_string_names(node.value))
         elif isinstance(node, ast.Global | ast.Nonlocal):
             words.update(node.names)
     return words
 
 
 _MAX_PARSED = 10_000  # a longer string counts as code, unparsed
+
+
+def _string_names(text: str) -> set[str]:
+    """The names a string that reads as an expression uses: its names, not the attributes after a dot
+    (``"mindspore.nn.Cell"`` does not use ``nn``); every word of a string too long to parse."""
+    if len(text) > _MAX_PARSED:
+        return set(re.findall(r"[A-Za-z_]\w*", text))
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set(re.findall(r"[A-Za-z_]\w*", text))
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
 def _expression(text: str) -> bool:

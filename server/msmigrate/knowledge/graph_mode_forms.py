@@ -21,6 +21,7 @@ class GraphForm:
     positional: int | None  # the positional count of the failing form (transpose's two dims)
     error: str  # what GRAPH_MODE says
     alternative: str | None  # a form that runs in both modes with the same result, when one exists
+    min_positional: int | None = None  # the failing form: this many positional arguments or more
 
 
 _KERNEL = "Kernel select failed"
@@ -35,6 +36,10 @@ GRAPH_FORMS: dict[str, GraphForm] = {
     # two dimensions are a full permutation only for a 2-D tensor
     "transpose": GraphForm("transpose", None, 2, "the number of axes must be equal to the dimension of "
                            "Tensor", "x.swapaxes(dim0, dim1)"),
+    # sizes as separate arguments (open_clip's ``token.view(1, 1, -1).expand(batch, -1, -1)``): GRAPH_MODE's
+    # expand takes one size ("The parameters number of the function is 2, but … provided arguments is 4")
+    "expand": GraphForm("expand", None, None, "The parameters number of the function is 2",
+                        "x.broadcast_to((size, …))", min_positional=2),
 }
 
 
@@ -46,5 +51,7 @@ def failing_form(method: str, positional: int, keywords: set[str]) -> GraphForm 
     if form.keyword is not None and form.keyword in keywords:
         return form
     if form.positional is not None and positional == form.positional and not keywords:
+        return form
+    if form.min_positional is not None and positional >= form.min_positional and not keywords:
         return form
     return None

@@ -272,6 +272,9 @@ COMPANIONS: dict[str, tuple[Companion, ...]] = {
        for where in ("ops", "Tensor") for name in ("std", "var", "std_mean", "var_mean")},
     "mindspore.mint.distributed.gather": (("gather_list", "[]", ()),),
     "mindspore.mint.distributed.scatter": (("scatter_list", "[]", ()),),
+    # torch's GELU is exact by default (approximate='none'); nn.GELU's default True is the tanh approximation
+    # (up to 4e-4 apart at |x| = 2: checked on CPU)
+    "mindspore.nn.GELU": (("approximate", "False", ()),),
 }
 
 
@@ -378,6 +381,8 @@ VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
     # torch's pad modes are lower case; ops.stft pads with ops.Pad, whose modes are upper case ('reflect'
     # raises a ValueError); torch's 'replicate' and 'circular' have no mode there
     "mindspore.ops.stft": {"pad_mode": {"'reflect'": "'REFLECT'", "'constant'": "'CONSTANT'"}},
+    # torch's 'none'/'tanh' is nn.GELU's bool approximate (see COMPANIONS)
+    "mindspore.nn.GELU": {"approximate": {"'none'": "False", "'tanh'": "True"}},
     # torch's None on the ranks other than the root is mint's empty list (see COMPANIONS)
     "mindspore.mint.distributed.gather": {"gather_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
     "mindspore.mint.distributed.scatter": {"scatter_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},

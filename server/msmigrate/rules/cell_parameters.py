@@ -3,10 +3,11 @@
 ``mindspore.nn.Embedding``, whose parameter is ``embedding_table``; ``self.bn.weight`` of a
 ``mindspore.nn.BatchNorm2d`` is ``gamma`` (``knowledge/cell_parameters.py``).
 
-The cell's class is read from ``self.<name> = Class(...)`` in the class, or ``name = Class(...)`` in the
-same function. The rename waits for the class: it is written once ``Class`` is the MindSpore class (the
-fix of the class comes first, and ``msmigrate fix`` analyses the file again after it), so a file whose
-class is left in torch keeps torch's name.
+The cell's class is read from ``self.<name> = Class(...)`` in the class, an enclosing
+``if isinstance(name, Class):``, or ``name = Class(...)`` in the same function. The rename waits for the
+class: it is written once ``Class`` is the MindSpore class (the fix of the class comes first, and
+``msmigrate fix`` analyses the file again after it), so a file whose class is left in torch keeps torch's
+name.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def check(ctx) -> Iterable[Finding]:
     up: dict[int, ast.AST] | None = None
     found = []
     for node in ctx.nodes_of(ast.Attribute):
-        if node.attr not in renamed or not isinstance(node.value, ast.Attribute | ast.Name):
+        if node.attr not in renamed or not isinstance(node.value, ast.Attribute | ast.Name | ast.Subscript):
             continue
         ctx.cancel.check()
         up = up if up is not None else parents(ctx.tree)
@@ -122,12 +123,65 @@ def cell_class(tree: ast.Module, owner: ast.expr, up: dict[int, ast.AST]) -> ast
                     and isinstance(node.value, ast.Call)):
                 return node.value.func
         return None
+    if isinstance(owner, ast.Subscript):
+        return _element_class(tree, owner, up)
     if isinstance(owner, ast.Name):
+        narrowed = _narrowed_class(owner, up)
+        if narrowed is not None:
+            return narrowed
         scope = _enclosing(owner, up, ast.FunctionDef) or tree
         values = [node.value for node in ast.walk(scope) if isinstance(node, ast.Assign)
                   and any(isinstance(t, ast.Name) and t.id == owner.id for t in node.targets)]
         if len(values) == 1 and isinstance(values[0], ast.Call):
             return values[0].func
+    return None
+
+
+_CONTAINERS = ("ModuleList", "CellList", "Sequential", "SequentialCell")
+
+
+def _element_class(tree: ast.Module, owner: ast.Subscript, up: dict[int, ast.AST]) -> ast.expr | None:
+    """The one class of the cells in ``self.<name>[i]`` when ``self.<name> = ModuleList(<cells>)`` and the
+    cells are a list (or a comprehension) of calls of one class, written there or assigned to a name just
+    before (segment-anything: ``point_embeddings = [nn.Embedding(1, d) for i in range(4)]``)."""
+    holder = owner.value
+    if not (isinstance(holder, ast.Attribute) and isinstance(holder.value, ast.Name)
+            and holder.value.id == "self"):
+        return None
+    scope = _enclosing(owner, up, ast.ClassDef)
+    for node in ast.walk(scope) if scope is not None else ():
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(t := node.targets[0], ast.Attribute) and t.attr == holder.attr
+                and isinstance(node.value, ast.Call) and len(node.value.args) == 1
+                and ast.unparse(node.value.func).endswith(_CONTAINERS)):
+            cells = node.value.args[0]
+            if isinstance(cells, ast.Name):
+                function = _enclosing(node, up, ast.FunctionDef)
+                values = [n.value for n in ast.walk(function) if isinstance(n, ast.Assign)
+                          and any(isinstance(x, ast.Name) and x.id == cells.id for x in n.targets)] \
+                    if function is not None else []
+                cells = values[0] if len(values) == 1 else None
+            calls = [cells.elt] if isinstance(cells, ast.ListComp) else \
+                list(cells.elts) if isinstance(cells, ast.List) else []
+            classes = {ast.unparse(c.func) for c in calls if isinstance(c, ast.Call)}
+            if len(classes) == 1 and len(calls) == sum(isinstance(c, ast.Call) for c in calls):
+                return next(c.func for c in calls if isinstance(c, ast.Call))
+            return None
+    return None
+
+
+def _narrowed_class(owner: ast.Name, up: dict[int, ast.AST]) -> ast.expr | None:
+    """The one class of the innermost ``if isinstance(owner, Class):`` whose body holds ``owner``
+    (``for m in self.modules(): ... elif isinstance(m, nn.BatchNorm2d): m.weight``)."""
+    child: ast.AST = owner
+    current = up.get(id(owner))
+    while current is not None and not isinstance(current, ast.FunctionDef | ast.ClassDef):
+        test = current.test if isinstance(current, ast.If) and child in current.body else None
+        if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+                and len(test.args) == 2 and isinstance(test.args[0], ast.Name)
+                and test.args[0].id == owner.id):
+            return test.args[1] if not isinstance(test.args[1], ast.Tuple) else None
+        child, current = current, up.get(id(current))
     return None
 
 

@@ -41,9 +41,15 @@ JIT_CLASS_DOC = (
 GRAPH_SYNTAX = Rule("MSM701", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
 GRAPH_WITH = Rule("MSM702", C.FRAMEWORK_PATTERN, S.WARNING, JIT_CLASS_DOC)
 GRAPH_SUBCELLS = Rule("MSM703", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
-GRAPH_FORM = Rule("MSM704", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC)
+GRAPH_FORM = Rule("MSM704", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC, fixable=True)  # fixes/graph_form_fixes
 
-RULES = [GRAPH_SYNTAX, GRAPH_WITH, GRAPH_SUBCELLS, GRAPH_FORM]
+GRAPH_EINOPS = Rule("MSM705", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC)
+
+RULES = [GRAPH_SYNTAX, GRAPH_WITH, GRAPH_SUBCELLS, GRAPH_FORM, GRAPH_EINOPS]
+# einops called in a compiled function, or its layers held by a cell (the library, or the helper module's
+# adapters MSM530 writes): einops' own code (backend lookup, try statements) does not compile
+EINOPS_FUNCTIONS = frozenset({"rearrange", "repeat", "reduce", "pack", "unpack", "einsum", "parse_shape"})
+EINOPS_LAYERS = frozenset({"Rearrange", "Reduce", "EinMix"})
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM701.title": ("Syntax GRAPH_MODE does not compile", "GRAPH_MODE 无法编译的语法"),
@@ -110,6 +116,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{function} 中的 x.{method}(…)：这种写法只能在 PyNative 模式下运行；CPU 上的 GRAPH_MODE 会失败"
         '（"{error}"）；{alternative} 在两种模式下都能运行',
     ),
+    "rule.MSM705.title": ("einops in GRAPH_MODE", "GRAPH_MODE 下的 einops"),
+    "rule.MSM705.explanation": (
+        "einops parses its patterns and looks up the tensor's backend at run time, with classes and try "
+        "statements GRAPH_MODE does not compile (MindSpore 2.10): a cell whose construct calls rearrange, "
+        "repeat or reduce, or holds a Rearrange/Reduce layer, runs in PyNative mode only (met on "
+        "vit-pytorch's models through the helper module's einops adapters). For GRAPH_MODE write the "
+        "pattern with reshape and transpose (swapaxes), or run the model in PyNative mode.",
+        "einops 在运行时解析模式串并查找张量的后端，用到 GRAPH_MODE（MindSpore 2.10）无法编译的类与 try "
+        "语句：construct 中调用 rearrange、repeat、reduce 或包含 Rearrange/Reduce 层的 Cell 只能在 "
+        "PyNative 模式下运行（在经由辅助模块 einops 适配器迁移的 vit-pytorch 模型上遇到）。若需 "
+        "GRAPH_MODE，请用 reshape 与 transpose（swapaxes）改写该模式，或在 PyNative 模式下运行模型。",
+    ),
+    "finding.MSM705": (
+        "{name} in {function}: einops does not compile in GRAPH_MODE (\"Unsupported statement 'Try'\"); "
+        "the model runs in PyNative mode only",
+        "{function} 中的 {name}：einops 无法在 GRAPH_MODE 下编译（\"Unsupported statement 'Try'\"）；"
+        "模型只能在 PyNative 模式下运行",
+    ),
+    "finding.MSM705.layer": (
+        "{name} layer in {function}: einops does not compile in GRAPH_MODE (\"Unsupported statement "
+        "'ClassDef'\"); the model runs in PyNative mode only",
+        "{function} 中的 {name} 层：einops 无法在 GRAPH_MODE 下编译（\"Unsupported statement "
+        "'ClassDef'\"）；模型只能在 PyNative 模式下运行",
+    ),
     "finding.MSM701": (
         "{what} in {function}: GRAPH_MODE does not compile it (\"Unsupported {kind} '{node}'\"); "
         "the model runs "
@@ -157,6 +187,13 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
         "import torch\n" + _NET + "        a, b = torch.ones(2, 4).chunk(2, dim=1)\n        return a\n",
         "import torch\n" + _NET + "        a, b = torch.ones(2, 4).chunk(2, 1)\n        return a\n",
         [(7, 42)],
+    ),
+    "MSM705": (
+        "import torch.nn as nn\nfrom einops import rearrange\n\n\nclass Net(nn.Module):\n"
+        "    def forward(self, x):\n        return rearrange(x, 'b c n -> b n c')\n",
+        "import torch.nn as nn\nfrom einops import rearrange\n\n\ndef flip(x):\n"
+        "    return rearrange(x, 'b c n -> b n c')\n",
+        [(7, 16)],
     ),
 }
 
@@ -332,7 +369,23 @@ def check(ctx) -> Iterable[Finding]:
             found.extend(_findings(ctx, node, owner, jit_classes))
             if isinstance(node, ast.Call):
                 found.extend(_form(ctx, node, owner, names_torch))
+                found.extend(_einops(ctx, node, owner, imports, EINOPS_FUNCTIONS, "finding.MSM705"))
+    for cls in network_classes(ctx, imports):  # a layer held by the cell runs in its construct
+        for node in ast.walk(cls):
+            if isinstance(node, ast.Call):
+                found.extend(_einops(ctx, node, cls.name, imports, EINOPS_LAYERS, "finding.MSM705.layer"))
     return sorted(found, key=lambda f: (f.line, f.column))
+
+
+def _einops(ctx, call: ast.Call, owner: str, imports: dict[str, str], names: frozenset[str],
+            key: str) -> list[Finding]:
+    """MSM705: a call of einops (or of the helper module's einops adapter) named in ``names``."""
+    written = _dotted(call.func)
+    full = _full_name(call.func, imports) or written or ""
+    module, _, name = full.rpartition(".")
+    if name not in names or not (module.split(".")[0] == "einops" or module.endswith("ms_compat")):
+        return []
+    return [new_finding(GRAPH_EINOPS, ctx.node_range(call.func), key, {"name": name, "function": owner})]
 
 
 def _findings(ctx, node: ast.AST, owner: str, jit_classes: set[str]) -> list[Finding]:
@@ -409,7 +462,7 @@ def _form(ctx, call: ast.Call, owner: str, names_torch: bool) -> list[Finding]:
     key = "finding.MSM704"
     if form.alternative:
         key, args = "finding.MSM704.alternative", {**args, "alternative": form.alternative}
-    return [new_finding(GRAPH_FORM, span, key, args)]
+    return [new_finding(GRAPH_FORM, span, key, args, fixable=form.alternative is not None)]
 
 
 CHECKERS = [check]

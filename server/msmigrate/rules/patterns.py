@@ -17,6 +17,7 @@ from msmigrate.fixes.checkpoint_fixes import checkpoint
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.init_fixes import init_rewrite
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.ordered_dicts import is_ordered_dict
 from msmigrate.fixes.training_step_fixes import WHY_OPTIMIZER, StepPlan, training_step, training_step_rewrite
 from msmigrate.knowledge.initializers import INIT_ARGUMENTS, INITIALIZERS
 from msmigrate.model.finding import Finding
@@ -1021,18 +1022,14 @@ def _name_column(line: str, name: str) -> int:
 
 
 def sequential(ctx: FixContext, finding: Finding) -> Fix | None:
-    """MSM502: ``nn.Sequential(a, b)`` → ``nn.SequentialCell([a, b])`` (an OrderedDict argument is kept);
+    """MSM502: ``nn.Sequential(a, b)`` → ``nn.SequentialCell([a, b])`` (an OrderedDict is kept);
     the layers' text, comments and line breaks stay as written."""
     call = ctx.call_of(finding)
     if call is None or call.keywords:
         return None
     # the full MindSpore name: ``nn`` still means torch.nn in a file being migrated
     name, import_edits = ctx.mindspore_reference("mindspore.nn.SequentialCell", finding.line)
-    single_dict = (
-        len(call.args) == 1
-        and isinstance(call.args[0], ast.Call)
-        and (ctx.text(call.args[0].func).endswith("OrderedDict"))
-    )
+    single_dict = len(call.args) == 1 and is_ordered_dict(ctx, call.args[0])
     brackets = [] if single_dict or not call.args else wrap_arguments(ctx, call, "[", "]")
     if brackets is None:
         return None

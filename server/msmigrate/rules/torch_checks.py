@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from msmigrate.fixes.instance_calls import parents
 from msmigrate.fixes.torch_check_fixes import (
     ANNOTATE,
+    ASSERT,
     CUDA_AVAILABLE,
     CUDA_COUNT,
     DETERMINISTIC,
@@ -151,6 +152,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.torch_marker.remove": ("Remove {api}", "删除 {api}"),
     "fix.torch_marker.final": ("Use typing.Final", "改用 typing.Final"),
     "fix.torch_marker.annotate": ("Keep the value only", "只保留其值"),
+    "fix.torch_marker.assert": ("Use Python's assert, which torch._assert wraps",
+                                "改用 Python 的 assert（torch._assert 即对它的封装）"),
     "fix.torch_marker.deterministic": (
         "Use mindspore.set_deterministic (to review: MindSpore accepts it once per process; a second call "
         "raises an error)",
@@ -215,7 +218,7 @@ def check(ctx) -> Iterable[Finding]:
                                 fixable=compared))
         elif api == FINAL or written == FINAL:
             found.append(_taken(ctx, TORCH_MARK, node, "finding.MSM514.final", {}, FINAL, written))
-        elif api in JIT_DECORATORS or api == ANNOTATE or written == FX_WRAP:
+        elif api in JIT_DECORATORS or api in (ANNOTATE, ASSERT) or written in (FX_WRAP, ASSERT):
             found.append(_taken(ctx, TORCH_MARK, node, "finding.MSM514.mark", {"api": api}, api, written))
         elif api in SDP_SWITCHES or api in SDP_CONTEXTS:
             found.append(_taken(ctx, TORCH_MARK, node, "finding.MSM514.backend", {"api": api}, api, written))

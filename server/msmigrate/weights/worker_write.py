@@ -63,8 +63,8 @@ def write(request: dict[str, Any]) -> dict[str, Any]:
         )
     for name, value in meant.items():
         back = loaded[name]
-        if tuple(back.shape) != tuple(value.shape) or not np.array_equal(
-            back.astype(ms.float32).asnumpy(), value.astype(ms.float32).asnumpy()
+        if tuple(back.shape) != tuple(value.shape) or not np.array_equal(  # a NaN (torch.empty) is itself
+            back.astype(ms.float32).asnumpy(), value.astype(ms.float32).asnumpy(), equal_nan=True
         ):
             raise WorkerError("weights.error.verify", detail=f"{name} reads back otherwise")
     result: dict[str, Any] = {"written": len(meant)}

@@ -13,6 +13,14 @@ as it is. ``extra``: parameters the helper takes that torch's inventory signatur
 accepts ``axis`` for ``dim`` in ``concatenate``). ``needs``: other helpers this one calls. ``members``:
 attributes of the result that torch's inventory lists as APIs of their own (``torch.finfo.min``), which
 the helper's result has too.
+
+``replaces``: a composition of a *mapped* API, written where the MindSpore target the fix would write takes
+other arguments than torch's (on CPU ``mint.nn.LayerNorm`` has no kernel and ``nn.LayerNorm`` wants a
+tuple, ``epsilon``, begin axes): ``EVERY_USE`` (every use of the torch name, ``isinstance`` tests too, so
+that the classes agree) or ``TORCH_ARGUMENTS`` (the uses that hand torch's arguments to the class out of
+the fix's sight: a base class, the class passed as a value, and the calls passing an ``as_written``
+parameter otherwise than as the literal the target takes as torch does: ``padding=p``). Such a helper
+subclasses the target or names its parameters as torch does (``rules/device_compositions.py``, MSM205).
 """
 
 from __future__ import annotations
@@ -22,6 +30,9 @@ from functools import cache
 
 CALL = "call"
 METHOD = "method"
+EVERY_USE = "every_use"
+TORCH_ARGUMENTS = "torch_arguments"
+INT_LITERAL = "int"  # in ``as_written``: any int literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +44,14 @@ class Composition:
     extra: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
     members: tuple[str, ...] = ()
+    replaces: str = ""  # "" (a missing API), EVERY_USE or TORCH_ARGUMENTS
+    as_written: tuple[tuple[str, str], ...] = ()  # (parameter, INT_LITERAL or the literal's source)
+    # TORCH_ARGUMENTS: the target takes torch's parameter names with other meanings (GELU's approximate:
+    # torch's 'none'/'tanh', MindSpore's bool, True by default), so a use out of the fix's sight differs
+    other_meaning: bool = False
 
+
+_CONV_AS_WRITTEN = (("padding", INT_LITERAL), ("padding_mode", "'zeros'"))
 
 COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.nn.functional.scaled_dot_product_attention", "scaled_dot_product_attention"),
@@ -51,6 +69,20 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.linalg.solve_triangular", "solve_triangular", refused=("out",)),
     Composition("torch.nn.functional.rms_norm", "rms_norm", needs=("finfo",)),
     Composition("torch.nn.RMSNorm", "RMSNorm", needs=("rms_norm",)),
+    Composition("torch.nn.functional.layer_norm", "layer_norm", replaces=EVERY_USE),
+    Composition("torch.einsum", "einsum", replaces=EVERY_USE),
+    Composition("torch.conv1d", "conv1d", replaces=EVERY_USE),
+    Composition("torch.conv2d", "conv2d", replaces=EVERY_USE),
+    Composition("torch.nn.LayerNorm", "LayerNorm", needs=("layer_norm",), replaces=EVERY_USE),
+    Composition("torch.nn.Conv1d", "Conv1d", replaces=TORCH_ARGUMENTS, as_written=_CONV_AS_WRITTEN),
+    Composition("torch.nn.Conv2d", "Conv2d", replaces=TORCH_ARGUMENTS, as_written=_CONV_AS_WRITTEN),
+    # activation classes passed as a value (torchvision's activation_layer=nn.ReLU6, called with inplace=):
+    # the targets take no inplace, or have no in-place kernel on CPU
+    *(Composition(f"torch.nn.{name}", name, replaces=TORCH_ARGUMENTS)
+      for name in ("ReLU", "ReLU6", "SiLU", "Hardswish", "Hardsigmoid")),
+    # passed as a value (segment-anything's activation=nn.GELU, open_clip's act_layer): built with
+    # MindSpore's default, the tanh form, 4e-4 off torch's exact GELU
+    Composition("torch.nn.GELU", "GELU", replaces=TORCH_ARGUMENTS, other_meaning=True),
 )
 
 
@@ -73,7 +105,9 @@ def composition_of_member(torch_api: str | None) -> Composition | None:
 
 def helpers_with_needs(helpers: list[str] | tuple[str, ...]) -> list[str]:
     """``helpers`` with the helpers they call, each once, a needed helper before the one needing it."""
-    needs = {c.helper: c.needs for c in COMPOSITIONS}
+    from msmigrate.knowledge.compositions.adapters import adapter_needs
+
+    needs = {**adapter_needs(), **{c.helper: c.needs for c in COMPOSITIONS}}
     ordered: list[str] = []
 
     def add(name: str) -> None:

@@ -12,6 +12,7 @@ import ast
 from functools import cache
 from importlib import resources
 
+from msmigrate.knowledge.compositions.adapters import HELPER_IMPORTS, adapter_needs
 from msmigrate.knowledge.compositions.catalogue import helpers_with_needs
 
 HEADER_DOC = (
@@ -37,14 +38,22 @@ class BrokenModule(ValueError):
 
 @cache
 def template(helper: str) -> str:
-    """The source of one helper (``templates/<helper>.py.txt``), ending with one line break."""
-    text = resources.files(__package__).joinpath("templates", f"{helper}.py.txt").read_text(encoding="utf-8")
+    """The source of one helper (``templates/<helper>.py.txt``, an adapter's ``adapters/<helper>.py.txt``),
+    ending with one line break."""
+    folder = "adapters" if helper in adapter_needs() else "templates"
+    text = resources.files(__package__).joinpath(folder, f"{helper}.py.txt").read_text(encoding="utf-8")
     return text.rstrip("\n") + "\n"
+
+
+def imports_of(helpers: list[str] | tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """The import statements a module holding ``helpers`` needs: the module's own, then the helpers'."""
+    extra = [item for name in helpers for item in HELPER_IMPORTS.get(name, ())]
+    return (*IMPORTS, *dict.fromkeys(extra))
 
 
 def module_text(helpers: list[str] | tuple[str, ...]) -> str:
     """A new helper module holding ``helpers`` and the helpers they call."""
-    imports = "".join(statement + "\n" for statement, _, _ in IMPORTS)
+    imports = "".join(statement + "\n" for statement, _, _ in imports_of(helpers_with_needs(helpers)))
     body = "\n\n".join(template(name) for name in helpers_with_needs(helpers))
     return f"{HEADER_DOC}\n{imports}\n\n{body}"
 
@@ -103,7 +112,8 @@ def updated_text(existing: str | None, helpers: list[str] | tuple[str, ...]) -> 
     newline = "\r\n" if "\r\n" in existing else "\n"
     bound = _bound_modules(tree)
     defined = defined_names(tree)
-    lacking = [s for s, name, module in IMPORTS if bound.get(name) != module and name not in defined]
+    lacking = [s for s, name, module in imports_of(missing)
+               if bound.get(name) != module and name not in defined]
     lines = existing.splitlines(keepends=True)
     if lacking:
         after = _import_insert_line(tree)
