@@ -1,0 +1,123 @@
+"""Advice for the torch APIs that real code reports "missing" most often and the main catalogue
+(``missing_advice.py``) did not answer: data only, read by ``missing_advice`` into its ``CATALOGUE``.
+
+Each group is ``(policy, rows, note[, snippet])``: ``policy`` as ``missing_advice.Policy`` (1 equivalent,
+2 compose, 3 custom operator), ``rows`` one ``torch_api [replacement ...]`` per line and ``note`` the suffix of the
+message ``advice.note.<note>`` (``messages/advice_frequent.py``). A finding of one of these APIs says the
+note itself (``finding.MSM20x.recipe``): the note is the precise answer, checked against MindSpore 2.10
+(``tests/knowledge/test_missing_advice_frequent.py``, the computing recipes run against torch in
+``tests/knowledge/test_frequent_recipes_run.py``). The frequency list they answer is
+``tests/realcode/missing_top50.json`` (``python benchmarks/missing_api_frequency.py --write``).
+"""
+
+from __future__ import annotations
+
+GROUPS: tuple[tuple[int, str, str] | tuple[int, str, str, str], ...] = (
+    (1, "torch.dtype mindspore.Type", "dtype_class"),
+    (1, "torch.Size", "size_tuple"),
+    (1, "torch.nn.ModuleList.append mindspore.nn.CellList.append", "cell_list_append"),
+    (
+        1,
+        """
+        torch.overrides.handle_torch_function
+        torch.overrides.has_torch_function
+        torch.overrides.has_torch_function_unary
+        torch.overrides.has_torch_function_variadic
+        """,
+        "torch_function_protocol",
+    ),
+    (1, "torch.ops mindspore.ops.Custom", "torch_ops"),
+    (
+        1,
+        """
+        torch.utils.hooks.RemovableHandle mindspore.common.hook_handle.HookHandle
+        torch.utils.hooks.RemovableHandle.id mindspore.common.hook_handle.HookHandle
+        """,
+        "hook_handle",
+    ),
+    (1, "torch.Tensor.requires_grad mindspore.Parameter.requires_grad", "tensor_requires_grad"),
+    (
+        1,
+        """
+        torch.distributions.constraints.real
+        torch.distributions.constraints.positive
+        torch.distributions.constraints.real_vector
+        torch.distributions.constraints.unit_interval
+        torch.distributions.constraints.simplex
+        torch.distributions.constraints.positive_definite
+        torch.distributions.constraints.independent
+        torch.distributions.constraints.dependent_property
+        torch.distributions.constraints.Constraint
+        """,
+        "distribution_constraints",
+    ),
+    (
+        1,
+        """
+        torch.preserve_format
+        torch.contiguous_format
+        torch.channels_last
+        """,
+        "memory_format",
+    ),
+    (2, "torch.distributions.utils.broadcast_all mindspore.ops.broadcast_to mindspore.tensor",
+     "broadcast_all", "broadcast_all"),
+    (1, "torch.distributions.utils.lazy_property", "lazy_property"),
+    (1, "torch.distributions.Distribution mindspore.nn.probability.distribution.Distribution",
+     "distribution_class"),
+    (1, "torch.distributions.Normal mindspore.nn.probability.distribution.Normal", "normal_distribution"),
+    (1, "torch.nn.UninitializedParameter", "lazy_parameter"),
+    (
+        1,
+        """
+        torch.inf
+        torch.nan
+        torch.pi
+        """,
+        "python_constant",
+    ),
+    (1, "torch.Tensor.neg_ mindspore.Tensor.assign_value", "neg_in_place"),
+    (1, "torch.Tensor.addcdiv_ mindspore.Tensor.assign_value", "addcdiv_in_place"),
+    (1, "torch.Tensor.addcmul_ mindspore.Tensor.assign_value", "addcmul_in_place"),
+    (1, "torch.Tensor.lerp_ mindspore.Tensor.assign_value", "lerp_in_place"),
+    (3, "torch.library.Library.impl mindspore.ops.Custom", "library_impl"),
+    (1, "torch.nn.Module.register_parameter mindspore.nn.Cell.insert_param_to_cell", "register_parameter"),
+    (1, "torch.is_grad_enabled", "grad_enabled"),
+    (1, "torch.nn.utils.rnn.PackedSequence mindspore.nn.LSTM mindspore.nn.GRU mindspore.nn.RNN",
+     "packed_sequence"),
+    (
+        1,
+        """
+        torch.nn.quantized.FloatFunctional mindspore.ops.cat mindspore.ops.add mindspore.ops.mul
+        torch.nn.quantized.FloatFunctional.cat mindspore.ops.cat
+        """,
+        "float_functional",
+    ),
+    (
+        1,
+        """
+        torch.Tensor.indices
+        torch.Tensor.values
+        """,
+        "result_tuple",
+    ),
+    (1, "torch.types.Number", "number_type"),
+    (1, "torch.typename", "typename"),
+    (1, "torch.Generator.manual_seed mindspore.Generator.manual_seed", "generator_seed"),
+    (1, "torch.Tensor.is_nested", "is_nested"),
+)
+
+
+def rows() -> list[tuple[int, str, tuple[str, ...], str, str | None]]:
+    """``(policy, torch_api, replacements, note, snippet)`` for every row of :data:`GROUPS` (``snippet``:
+    a key of ``knowledge/snippets.py``, the optional fourth item of a group)."""
+    found = []
+    for policy, text, note, *snippet in GROUPS:
+        for line in text.strip().splitlines():
+            torch_api, *replacements = line.split()
+            found.append((policy, torch_api, tuple(replacements), note, snippet[0] if snippet else None))
+    return found
+
+
+# the notes a finding says as its message (``finding.MSM20x.recipe``)
+RECIPE_NOTES: frozenset[str] = frozenset(f"advice.note.{group[2]}" for group in GROUPS)
