@@ -2,8 +2,8 @@
 (``missing_advice.py``) did not answer: data only, read by ``missing_advice`` into its ``CATALOGUE``.
 
 Each group is ``(policy, rows, note[, snippet])``: ``policy`` as ``missing_advice.Policy`` (1 equivalent,
-2 compose, 3 custom operator), ``rows`` one ``torch_api [replacement ...]`` per line and ``note`` the suffix of the
-message ``advice.note.<note>`` (``messages/advice_frequent.py``). A finding of one of these APIs says the
+2 compose, 3 custom operator), ``rows`` one ``torch_api [replacement ...]`` per line, ``note`` the suffix of
+the message ``advice.note.<note>`` (``messages/advice_frequent.py``). A finding of one of these APIs says the
 note itself (``finding.MSM20x.recipe``): the note is the precise answer, checked against MindSpore 2.10
 (``tests/knowledge/test_missing_advice_frequent.py``, the computing recipes run against torch in
 ``tests/knowledge/test_frequent_recipes_run.py``). The frequency list they answer is
@@ -105,6 +105,8 @@ GROUPS: tuple[tuple[int, str, str] | tuple[int, str, str, str], ...] = (
     (1, "torch.typename", "typename"),
     (1, "torch.Generator.manual_seed mindspore.Generator.manual_seed", "generator_seed"),
     (1, "torch.Tensor.is_nested", "is_nested"),
+    # reading a device's kind (the catalogue's torch.device advice is about choosing the device)
+    (1, "torch.device.type mindspore.get_context", "device_type"),
 )
 
 

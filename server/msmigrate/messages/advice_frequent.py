@@ -4,16 +4,16 @@ the advice notes, and the finding message that says the note (English, Chinese).
 MESSAGES: dict[str, tuple[str, str]] = {
     # the finding of an API whose note is its precise answer
     "finding.MSM201.recipe": (
-        "{torch_api} has no MindSpore mapping: {recipe:messages}",
-        "{torch_api} 没有 MindSpore 映射：{recipe:messages}",
+        "{torch_api} has no MindSpore mapping. {recipe:messages}",
+        "{torch_api} 没有 MindSpore 映射。{recipe:messages}",
     ),
     "finding.MSM202.recipe": (
-        "{torch_api} has no MindSpore mapping; compose it: {recipe:messages}",
-        "{torch_api} 没有 MindSpore 映射；请组合实现：{recipe:messages}",
+        "{torch_api} has no MindSpore mapping; compose it. {recipe:messages}",
+        "{torch_api} 没有 MindSpore 映射；请组合实现。{recipe:messages}",
     ),
     "finding.MSM203.recipe": (
-        "{torch_api} has no MindSpore mapping; write a custom operator: {recipe:messages}",
-        "{torch_api} 没有 MindSpore 映射；请开发自定义算子：{recipe:messages}",
+        "{torch_api} has no MindSpore mapping; write a custom operator. {recipe:messages}",
+        "{torch_api} 没有 MindSpore 映射；请开发自定义算子。{recipe:messages}",
     ),
     # advice notes
     "advice.note.dtype_class": (
@@ -29,13 +29,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch.Size 类型注解改为 tuple[int, ...]。",
     ),
     "advice.note.cell_list_append": (
-        "once the list is a mindspore.nn.CellList (the counterpart of nn.ModuleList), append(cell) works as "
+        "Once the list is a mindspore.nn.CellList (the counterpart of nn.ModuleList), append(cell) works as "
         "written: the call stays.",
         "当该列表改为 mindspore.nn.CellList（nn.ModuleList 的对应类）后，append(cell) 照原样可用："
         "调用保持不变。",
     ),
     "advice.note.torch_function_protocol": (
-        "part of torch's __torch_function__ dispatch for Tensor subclasses, which MindSpore does not have: "
+        "Part of torch's __torch_function__ dispatch for Tensor subclasses, which MindSpore does not have: "
         "has_torch_function…(…) is False for MindSpore tensors, so remove the branch "
         "`if has_torch_function…(…): return handle_torch_function(…)` and keep the code after it.",
         "属于 torch 为 Tensor 子类提供的 __torch_function__ 分派机制，MindSpore 没有该机制：对 MindSpore "
@@ -43,9 +43,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`if has_torch_function…(…): return handle_torch_function(…)`，保留其后的代码。",
     ),
     "advice.note.torch_ops": (
-        "torch.ops.<library>.<op> calls a registered operator directly. For torch.ops.aten.<op> write the "
-        "public torch.<op> and migrate that call; an operator that a library registers with its own kernel "
-        "(torch.ops.torchvision.nms) needs a MindSpore implementation, e.g. mindspore.ops.Custom.",
+        "A call torch.ops.<library>.<op> runs a registered operator directly. For torch.ops.aten.<op> "
+        "write the public torch.<op> and migrate that call; an operator that a library registers with its "
+        "own kernel (torch.ops.torchvision.nms) needs a MindSpore implementation, e.g. mindspore.ops.Custom.",
         "torch.ops.<库>.<算子> 直接调用已注册的算子。torch.ops.aten.<算子> 请改写为公开接口 torch.<算子> "
         "再迁移该调用；由某个库用自有内核注册的算子（如 torch.ops.torchvision.nms）需要在 MindSpore 中实现，"
         "例如用 mindspore.ops.Custom。",
@@ -58,7 +58,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mindspore.common.hook_handle.HookHandle：remove() 的用法与 torch 相同，句柄的 id 为 handle_id。",
     ),
     "advice.note.tensor_requires_grad": (
-        "only a mindspore.Parameter has requires_grad (param.requires_grad = False freezes it, as in "
+        "Only a mindspore.Parameter has requires_grad (param.requires_grad = False freezes it, as in "
         "torch); a plain Tensor has none: MindSpore differentiates with respect to what mindspore.grad or "
         "value_and_grad is given, so drop the flag on tensors.",
         "只有 mindspore.Parameter 有 requires_grad（param.requires_grad = False 冻结参数，与 torch 相同）；"
@@ -77,7 +77,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore 张量没有内存格式：删除 memory_format= 参数（数值不变）。",
     ),
     "advice.note.broadcast_all": (
-        "it returns every value as a tensor of their common shape: numbers become "
+        "It returns every value as a tensor of their common shape: numbers become "
         "mindspore.tensor(v, dtype) with the first tensor's dtype (mindspore.float32 when there is none), "
         "then mindspore.ops.broadcast_to(v, numpy.broadcast_shapes(*shapes)) for each value (code below).",
         "它把每个值变为同一广播形状的张量：数值用 mindspore.tensor(v, dtype) 转为张量，dtype 取第一个张量的"
@@ -85,12 +85,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mindspore.ops.broadcast_to(v, numpy.broadcast_shapes(*shapes))（代码见下）。",
     ),
     "advice.note.lazy_property": (
-        "functools.cached_property does the same: the method runs on first access and its value is kept "
-        "on the instance.",
+        "The standard functools.cached_property does the same: the method runs on first access and its "
+        "value is kept on the instance.",
         "functools.cached_property 的作用相同：首次访问时执行该方法，结果保存在实例上。",
     ),
     "advice.note.distribution_class": (
-        "subclass mindspore.nn.probability.distribution.Distribution(seed, dtype, name, param): its "
+        "Subclass mindspore.nn.probability.distribution.Distribution(seed, dtype, name, param): its "
         "public methods (prob, log_prob, sample, mean, sd, entropy) call the subclass's _prob, _log_prob, "
         "_sample, _mean… ; annotations name the class.",
         "改为继承 mindspore.nn.probability.distribution.Distribution(seed, dtype, name, param)：其公开方法"
@@ -98,7 +98,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "类型注解写该类。",
     ),
     "advice.note.normal_distribution": (
-        "mindspore.nn.probability.distribution.Normal(mean, sd): torch's loc and scale are mean and sd; "
+        "Use mindspore.nn.probability.distribution.Normal(mean, sd): torch's loc and scale are mean and sd; "
         "log_prob(value), sample(shape), mean(), sd() and entropy() give torch's values.",
         "mindspore.nn.probability.distribution.Normal(mean, sd)：torch 的 loc 和 scale 对应 mean 和 sd；"
         "log_prob(value)、sample(shape)、mean()、sd() 和 entropy() 与 torch 的结果相同。",
@@ -111,39 +111,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "isinstance(p, UninitializedParameter) 在 MindSpore 中恒为 False，该分支可删除。",
     ),
     "advice.note.python_constant": (
-        "torch.{name} is the Python float math.{name}: write math.{name} (the same value).",
+        "The constant torch.{name} is the Python float math.{name}: write math.{name} (the same value).",
         "torch.{name} 就是 Python 浮点数 math.{name}：改写为 math.{name}（数值相同）。",
     ),
     "advice.note.neg_in_place": (
-        "write x.assign_value(-x): assign_value stores the new value in x (a Parameter too) and returns x.",
+        "Write x.assign_value(-x): assign_value stores the new value in x (a Parameter too) and returns x.",
         "改写为 x.assign_value(-x)：assign_value 把新值写入 x（Parameter 亦可）并返回 x。",
     ),
     "advice.note.addcdiv_in_place": (
-        "write x.assign_value(x + value * tensor1 / tensor2) (value defaults to 1): assign_value stores the "
+        "Write x.assign_value(x + value * tensor1 / tensor2) (value defaults to 1): assign_value stores the "
         "new value in x (a Parameter too) and returns x.",
         "改写为 x.assign_value(x + value * tensor1 / tensor2)（value 默认为 1）：assign_value 把新值写入 x"
         "（Parameter 亦可）并返回 x。",
     ),
     "advice.note.addcmul_in_place": (
-        "write x.assign_value(x + value * tensor1 * tensor2) (value defaults to 1): assign_value stores the "
+        "Write x.assign_value(x + value * tensor1 * tensor2) (value defaults to 1): assign_value stores the "
         "new value in x (a Parameter too) and returns x.",
         "改写为 x.assign_value(x + value * tensor1 * tensor2)（value 默认为 1）：assign_value 把新值写入 x"
         "（Parameter 亦可）并返回 x。",
     ),
     "advice.note.lerp_in_place": (
-        "write x.assign_value(x + weight * (end - x)): assign_value stores the new value in x (a Parameter "
+        "Write x.assign_value(x + weight * (end - x)): assign_value stores the new value in x (a Parameter "
         "too) and returns x.",
         "改写为 x.assign_value(x + weight * (end - x))：assign_value 把新值写入 x"
         "（Parameter 亦可）并返回 x。",
     ),
     "advice.note.library_impl": (
-        "it registers a kernel for an operator; in MindSpore wrap the kernel as "
+        "It registers a kernel for an operator; in MindSpore wrap the kernel as "
         "mindspore.ops.Custom(func, out_shape, out_dtype, func_type) and call that operator instead.",
         "它为算子注册内核；在 MindSpore 中请用 mindspore.ops.Custom(func, out_shape, out_dtype, func_type) "
         "封装该内核，并改为调用该算子。",
     ),
     "advice.note.register_parameter": (
-        "write cell.insert_param_to_cell(name, param): it adds the mindspore.Parameter to the Cell (None "
+        "Write cell.insert_param_to_cell(name, param): it adds the mindspore.Parameter to the Cell (None "
         "too, as register_parameter(name, None) does).",
         "改写为 cell.insert_param_to_cell(name, param)：它把 mindspore.Parameter 加入 Cell"
         "（也可传 None，与 register_parameter(name, None) 相同）。",
@@ -171,7 +171,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请删除 FloatFunctional 属性。",
     ),
     "advice.note.result_tuple": (
-        "on the result of topk, sort, max or min with a dim, median, mode or kthvalue, MindSpore returns a "
+        "On the result of topk, sort, max or min with a dim, median, mode or kthvalue, MindSpore returns a "
         "plain tuple (values, indices): .values is [0] and .indices is [1] (a sparse tensor's are "
         "mindspore.COOTensor.values and .indices).",
         "对 topk、sort、带 dim 的 max 或 min、median、mode、kthvalue 的结果，MindSpore 返回普通元组"
@@ -179,18 +179,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mindspore.COOTensor.values 和 .indices）。",
     ),
     "advice.note.number_type": (
-        "torch.types.Number is int | float | bool: write that union in the annotation.",
+        "The type torch.types.Number is int | float | bool: write that union in the annotation.",
         "torch.types.Number 即 int | float | bool：在类型注解中写这个联合类型。",
     ),
     "advice.note.typename": (
-        "it names an object's type (module and class name; 'torch.FloatTensor' for a tensor): write "
+        "It names an object's type (module and class name; 'torch.FloatTensor' for a tensor): write "
         "type(x).__module__ + '.' + type(x).__qualname__, or type(x).__name__ in a message.",
         "它返回对象类型的名称（模块名加类名；张量为 'torch.FloatTensor' 这类名称）：改写为 "
         "type(x).__module__ + '.' + type(x).__qualname__，在提示信息中也可用 type(x).__name__。",
     ),
     "advice.note.generator_seed": (
-        "mindspore.Generator().manual_seed(seed) seeds a MindSpore generator the same way; MindSpore's "
-        "random functions that take one have a generator= parameter (mindspore.mint.randperm).",
+        "A call mindspore.Generator().manual_seed(seed) seeds a MindSpore generator the same way; "
+        "MindSpore's random functions that take one have a generator= parameter (mindspore.mint.randperm).",
         "mindspore.Generator().manual_seed(seed) 以同样方式为 MindSpore 生成器设置种子；接受生成器的 "
         "MindSpore 随机函数有 generator= 参数（如 mindspore.mint.randperm）。",
     ),
@@ -198,5 +198,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MindSpore has no nested tensors: x.is_nested is always False there; keep the code for ordinary "
         "tensors.",
         "MindSpore 没有嵌套张量：x.is_nested 在 MindSpore 中恒为 False；保留处理普通张量的代码。",
+    ),
+    "advice.note.device_type": (
+        "The kind of device, as a string: a MindSpore tensor's device is already a string (x.device is "
+        "'CPU'), and the process's device is mindspore.get_context(\"device_target\") ('CPU', 'GPU' or "
+        "'Ascend'; torch's 'cuda' is 'GPU').",
+        "设备的种类（字符串）：MindSpore 张量的 device 本身就是字符串（x.device 为 'CPU'），进程所用设备为 "
+        "mindspore.get_context(\"device_target\")（'CPU'、'GPU' 或 'Ascend'；torch 的 'cuda' 对应 'GPU'）。",
     ),
 }
