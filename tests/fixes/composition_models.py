@@ -132,6 +132,34 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "(set_weight(build(), d([0.5, 1.0, 1.5, 2.0]))(x := t(2, 3, 4)),"
         " normalize(x, d([2.0, 1.0, 0.5, 0.25])))",
     ),
+    "model_broadcast.py": (
+        "from torch.distributions.utils import broadcast_all\n\n\n"
+        "def spread(loc, scale):\n"
+        "    return broadcast_all(loc, scale) + broadcast_all(loc, 2.0)\n",
+        "import ms_compat\n\n\n"
+        "def spread(loc, scale):\n"
+        "    return ms_compat.broadcast_all(loc, scale) + ms_compat.broadcast_all(loc, 2.0)\n",
+        "spread(t(3, 1), t(4))",
+    ),
+    # an optimizer's update, in place: the tensors returned are the arguments, changed by the calls
+    "model_inplace.py": (
+        "import torch\n\n\n"
+        "def update(param: torch.Tensor, grad: torch.Tensor, avg: torch.Tensor, sq: torch.Tensor, denom):\n"
+        "    avg.lerp_(grad, 0.1)\n"
+        "    sq.addcmul_(grad, grad, value=0.001)\n"
+        "    param.addcdiv_(avg, denom, value=-0.01)\n"
+        "    grad.neg_()\n"
+        "    return param, grad, avg, sq\n",
+        "import ms_compat\nimport mindspore\n\n\n"
+        "def update(param: mindspore.Tensor, grad: mindspore.Tensor, avg: mindspore.Tensor, "
+        "sq: mindspore.Tensor, denom):\n"
+        "    ms_compat.lerp_(avg, grad, 0.1)\n"
+        "    ms_compat.addcmul_(sq, grad, grad, value=0.001)\n"
+        "    ms_compat.addcdiv_(param, avg, denom, value=-0.01)\n"
+        "    ms_compat.neg_(grad)\n"
+        "    return param, grad, avg, sq\n",
+        "update(t(2, 3), t(2, 3), t(2, 3), t(2, 3), d([[0.5, 1.0, 2.0], [1.5, 0.25, 3.0]]))",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -148,6 +176,9 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_unflatten.py": ("torch.Tensor.unflatten", "torch.unflatten"),
     "model_solve.py": ("torch.linalg.solve_triangular",),
     "model_rms.py": ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm"),
+    "model_broadcast.py": ("torch.distributions.utils.broadcast_all",),
+    "model_inplace.py": ("torch.Tensor.lerp_", "torch.Tensor.addcmul_", "torch.Tensor.addcdiv_",
+                         "torch.Tensor.neg_"),
 }
 
 RUNNER = """

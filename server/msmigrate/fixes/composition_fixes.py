@@ -34,9 +34,9 @@ _CALL_USAGES = (UsageKind.CALL, UsageKind.ATTRIBUTE)
 
 
 @cache
-def helper_parameters(helper: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
-    """(positional parameter names, keyword-only names, takes ``**kwargs``) of a helper (a class: of its
-    ``__init__`` without ``self``)."""
+def helper_parameters(helper: str) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool]:
+    """(positional parameter names, keyword-only names, takes ``**kwargs``, takes ``*args``) of a helper (a
+    class: of its ``__init__`` without ``self``)."""
     node = ast.parse(template(helper)).body[0]
     if isinstance(node, ast.ClassDef):
         node = next(n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
@@ -44,16 +44,17 @@ def helper_parameters(helper: str) -> tuple[tuple[str, ...], tuple[str, ...], bo
     else:
         assert isinstance(node, ast.FunctionDef)
         positional = [a.arg for a in node.args.args]
-    return tuple(positional), tuple(a.arg for a in node.args.kwonlyargs), node.args.kwarg is not None
+    return (tuple(positional), tuple(a.arg for a in node.args.kwonlyargs), node.args.kwarg is not None,
+            node.args.vararg is not None)
 
 
 def call_fits(composition: Composition, call: ast.Call) -> bool:
     """Whether the helper takes the call's arguments (the tensor of a method aside)."""
-    positional, keyword_only, any_keyword = helper_parameters(composition.helper)
+    positional, keyword_only, any_keyword, any_positional = helper_parameters(composition.helper)
     if composition.form == METHOD:
         positional = positional[1:]
     starred = any(isinstance(a, ast.Starred) for a in call.args)
-    if not starred and len(call.args) > len(positional):
+    if not starred and not any_positional and len(call.args) > len(positional):
         return False
     for item in call.keywords:
         if item.arg is None:  # **kwargs: any of torch's parameters, unless the helper refuses some

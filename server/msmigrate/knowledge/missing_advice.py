@@ -692,8 +692,8 @@ _ENTRIES: list[CatalogueEntry] = [
 ]
 
 # the most frequent missing APIs of real code (data: missing_advice_frequent.py)
-_ENTRIES += [CatalogueEntry(api, Policy(policy), replacements, note, snippet)
-             for policy, api, replacements, note, snippet in _frequent()]
+_ENTRIES += [CatalogueEntry(api, Policy(policy), replacements, note)
+             for policy, api, replacements, note in _frequent()]
 CATALOGUE: dict[str, CatalogueEntry] = {entry.torch_api: entry for entry in _ENTRIES}
 
 

@@ -1,18 +1,19 @@
 """Advice for the torch APIs that real code reports "missing" most often and the main catalogue
 (``missing_advice.py``) did not answer: data only, read by ``missing_advice`` into its ``CATALOGUE``.
 
-Each group is ``(policy, rows, note[, snippet])``: ``policy`` as ``missing_advice.Policy`` (1 equivalent,
+Each group is ``(policy, rows, note)``: ``policy`` as ``missing_advice.Policy`` (1 equivalent,
 2 compose, 3 custom operator), ``rows`` one ``torch_api [replacement ...]`` per line, ``note`` the suffix of
 the message ``advice.note.<note>`` (``messages/advice_frequent.py``). A finding of one of these APIs says the
 note itself (``finding.MSM20x.recipe``): the note is the precise answer, checked against MindSpore 2.10
-(``tests/knowledge/test_missing_advice_frequent.py``, the computing recipes run against torch in
-``tests/knowledge/test_frequent_recipes_run.py``). The frequency list they answer is
-``tests/realcode/missing_top50.json`` (``python benchmarks/missing_api_frequency.py --write``).
+(``tests/rules/test_missing_advice_frequent.py``). Where MindSpore computes the API, a verified
+composition answers it instead (``knowledge/compositions``: ``broadcast_all``, ``neg_``, ``addcdiv_``…).
+The frequency list they answer: ``tests/realcode/missing_top50.json``
+(``benchmarks/missing_api_frequency.py``).
 """
 
 from __future__ import annotations
 
-GROUPS: tuple[tuple[int, str, str] | tuple[int, str, str, str], ...] = (
+GROUPS: tuple[tuple[int, str, str], ...] = (
     (1, "torch.dtype mindspore.Type", "dtype_class"),
     (1, "torch.Size", "size_tuple"),
     (1, "torch.nn.ModuleList.append mindspore.nn.CellList.append", "cell_list_append"),
@@ -60,8 +61,6 @@ GROUPS: tuple[tuple[int, str, str] | tuple[int, str, str, str], ...] = (
         """,
         "memory_format",
     ),
-    (2, "torch.distributions.utils.broadcast_all mindspore.ops.broadcast_to mindspore.tensor",
-     "broadcast_all", "broadcast_all"),
     (1, "torch.distributions.utils.lazy_property", "lazy_property"),
     (1, "torch.distributions.Distribution mindspore.nn.probability.distribution.Distribution",
      "distribution_class"),
@@ -76,10 +75,6 @@ GROUPS: tuple[tuple[int, str, str] | tuple[int, str, str, str], ...] = (
         """,
         "python_constant",
     ),
-    (1, "torch.Tensor.neg_ mindspore.Tensor.assign_value", "neg_in_place"),
-    (1, "torch.Tensor.addcdiv_ mindspore.Tensor.assign_value", "addcdiv_in_place"),
-    (1, "torch.Tensor.addcmul_ mindspore.Tensor.assign_value", "addcmul_in_place"),
-    (1, "torch.Tensor.lerp_ mindspore.Tensor.assign_value", "lerp_in_place"),
     (3, "torch.library.Library.impl mindspore.ops.Custom", "library_impl"),
     (1, "torch.nn.Module.register_parameter mindspore.nn.Cell.insert_param_to_cell", "register_parameter"),
     (1, "torch.is_grad_enabled", "grad_enabled"),
@@ -110,14 +105,13 @@ GROUPS: tuple[tuple[int, str, str] | tuple[int, str, str, str], ...] = (
 )
 
 
-def rows() -> list[tuple[int, str, tuple[str, ...], str, str | None]]:
-    """``(policy, torch_api, replacements, note, snippet)`` for every row of :data:`GROUPS` (``snippet``:
-    a key of ``knowledge/snippets.py``, the optional fourth item of a group)."""
+def rows() -> list[tuple[int, str, tuple[str, ...], str]]:
+    """``(policy, torch_api, replacements, note)`` for every row of :data:`GROUPS`."""
     found = []
-    for policy, text, note, *snippet in GROUPS:
+    for policy, text, note in GROUPS:
         for line in text.strip().splitlines():
             torch_api, *replacements = line.split()
-            found.append((policy, torch_api, tuple(replacements), note, snippet[0] if snippet else None))
+            found.append((policy, torch_api, tuple(replacements), note))
     return found
 
 

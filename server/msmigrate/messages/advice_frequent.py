@@ -76,14 +76,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "same).",
         "MindSpore 张量没有内存格式：删除 memory_format= 参数（数值不变）。",
     ),
-    "advice.note.broadcast_all": (
-        "It returns every value as a tensor of their common shape: numbers become "
-        "mindspore.tensor(v, dtype) with the first tensor's dtype (mindspore.float32 when there is none), "
-        "then mindspore.ops.broadcast_to(v, numpy.broadcast_shapes(*shapes)) for each value (code below).",
-        "它把每个值变为同一广播形状的张量：数值用 mindspore.tensor(v, dtype) 转为张量，dtype 取第一个张量的"
-        "（都不是张量时为 mindspore.float32），再对每个值调用 "
-        "mindspore.ops.broadcast_to(v, numpy.broadcast_shapes(*shapes))（代码见下）。",
-    ),
     "advice.note.lazy_property": (
         "The standard functools.cached_property does the same: the method runs on first access and its "
         "value is kept on the instance.",
@@ -113,28 +105,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "advice.note.python_constant": (
         "The constant torch.{name} is the Python float math.{name}: write math.{name} (the same value).",
         "torch.{name} 就是 Python 浮点数 math.{name}：改写为 math.{name}（数值相同）。",
-    ),
-    "advice.note.neg_in_place": (
-        "Write x.assign_value(-x): assign_value stores the new value in x (a Parameter too) and returns x.",
-        "改写为 x.assign_value(-x)：assign_value 把新值写入 x（Parameter 亦可）并返回 x。",
-    ),
-    "advice.note.addcdiv_in_place": (
-        "Write x.assign_value(x + value * tensor1 / tensor2) (value defaults to 1): assign_value stores the "
-        "new value in x (a Parameter too) and returns x.",
-        "改写为 x.assign_value(x + value * tensor1 / tensor2)（value 默认为 1）：assign_value 把新值写入 x"
-        "（Parameter 亦可）并返回 x。",
-    ),
-    "advice.note.addcmul_in_place": (
-        "Write x.assign_value(x + value * tensor1 * tensor2) (value defaults to 1): assign_value stores the "
-        "new value in x (a Parameter too) and returns x.",
-        "改写为 x.assign_value(x + value * tensor1 * tensor2)（value 默认为 1）：assign_value 把新值写入 x"
-        "（Parameter 亦可）并返回 x。",
-    ),
-    "advice.note.lerp_in_place": (
-        "Write x.assign_value(x + weight * (end - x)): assign_value stores the new value in x (a Parameter "
-        "too) and returns x.",
-        "改写为 x.assign_value(x + weight * (end - x))：assign_value 把新值写入 x"
-        "（Parameter 亦可）并返回 x。",
     ),
     "advice.note.library_impl": (
         "It registers a kernel for an operator; in MindSpore wrap the kernel as "

@@ -51,6 +51,12 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.linalg.solve_triangular", "solve_triangular", refused=("out",)),
     Composition("torch.nn.functional.rms_norm", "rms_norm", needs=("finfo",)),
     Composition("torch.nn.RMSNorm", "RMSNorm", needs=("rms_norm",)),
+    # the most frequent missing APIs of the real-code corpus (docs/missing-apis.md)
+    Composition("torch.distributions.utils.broadcast_all", "broadcast_all"),
+    Composition("torch.Tensor.neg_", "neg_", METHOD),
+    Composition("torch.Tensor.addcdiv_", "addcdiv_", METHOD),
+    Composition("torch.Tensor.addcmul_", "addcmul_", METHOD),
+    Composition("torch.Tensor.lerp_", "lerp_", METHOD),
 )
 
 
