@@ -48,7 +48,7 @@ def main() -> None:
     from msmigrate.knowledge.missing_answers import answer_kind
 
     sys.path.append(str(REALCODE))
-    from missing_frequency import TABLE, TOP, TOP_FILE, count_missing, ranked, top_document
+    from missing_frequency import TABLE, TOP, TOP_FILE, count_missing, dumps, ranked, top_document
 
     total: Counter = Counter()
     packages: dict[str, set[str]] = defaultdict(set)
@@ -61,8 +61,7 @@ def main() -> None:
     else:
         total, packages = count_missing(args.jobs)
         if args.write:
-            text = json.dumps(top_document(total, packages, TOP), indent=1, ensure_ascii=False) + "\n"
-            TOP_FILE.write_text(text, encoding="utf-8")
+            TOP_FILE.write_text(dumps(top_document(total, packages, TOP)), encoding="utf-8")
     kb = get_knowledge_base(TABLE)
     rows = ranked(total, args.top)
     answered = sum(1 for api, _ in rows if answer_kind(api, kb))

@@ -68,5 +68,13 @@ def top_document(found: Counter, packages: dict[str, set[str]], top: int = TOP) 
     }
 
 
+def dumps(document: dict) -> str:
+    """The document as JSON, one line per API of the list."""
+    head = {key: value for key, value in document.items() if key != "top"}
+    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
+    rows = ",\n  ".join(json.dumps(row, ensure_ascii=False) for row in document["top"])
+    return f'{text},\n "top": [\n  {rows}\n ]\n}}\n'
+
+
 def load_top() -> dict:
     return json.loads(TOP_FILE.read_text(encoding="utf-8"))
