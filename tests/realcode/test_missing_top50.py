@@ -26,8 +26,8 @@ from missing_frequency import COMMAND, TABLE, TOP, count_missing, load_top, top_
 EXPECTED_KINDS = {
     "composition": {
         "torch.nn.functional.scaled_dot_product_attention", "torch.distributions.utils.broadcast_all",
-        "torch.finfo", "torch.finfo.eps", "torch.Tensor.neg_", "torch.Tensor.addcdiv_", "torch.Tensor.addcmul_",
-        "torch.nn.RMSNorm", "torch.Tensor.unfold",
+        "torch.finfo", "torch.finfo.eps", "torch.Tensor.neg_", "torch.Tensor.addcdiv_",
+        "torch.Tensor.addcmul_", "torch.nn.RMSNorm", "torch.Tensor.unfold",
     },
     "fix": {"torch.nn.Module.modules"},
 }
