@@ -79,7 +79,7 @@ def _missing(result):
 
 
 def test_each_group_row_is_in_the_catalogue_with_its_note():
-    assert len(rows()) == 43 and len(GROUPS) == 25
+    assert len(rows()) == 46 and len(GROUPS) == 28
     for policy, torch_api, replacements, note in rows():
         entry = CATALOGUE[torch_api]
         assert (entry.policy, entry.replacements, entry.note) == (Policy(policy), replacements, note)
@@ -180,6 +180,21 @@ assert np.allclose(normal.log_prob(mindspore.Tensor([value])).asnumpy(),
                    reference.log_prob(torch.tensor([value])).numpy(), atol=1e-6)
 assert np.allclose(normal.entropy().asnumpy(), reference.entropy().numpy(), atol=1e-6)
 assert normal.sample((3,)).shape == (3, 1)
+from mindspore.nn.probability.distribution import Categorical, TransformedDistribution
+
+logits = np.array([0.5, -1.0, 2.0], np.float32)  # categorical_distribution: logits → probs=softmax(logits)
+ours = Categorical(ops.softmax(mindspore.Tensor(logits), -1))
+theirs = torch.distributions.Categorical(logits=torch.tensor(logits))
+picks = np.array([0, 2, 1], np.int32)
+assert np.allclose(ours.log_prob(mindspore.Tensor(picks)).asnumpy(),
+                   theirs.log_prob(torch.tensor(picks)).numpy(), atol=1e-6)
+assert np.allclose(ours.entropy().asnumpy(), theirs.entropy().numpy(), atol=1e-6)
+assert ours.sample((4,)).dtype == mindspore.int32
+transformed = inspect.signature(TransformedDistribution.__init__).parameters
+assert list(transformed)[1:3] == ["bijector", "distribution"]
+assert {"Exp", "ScalarAffine", "PowerTransform", "Softplus", "GumbelCDF", "Invert"} <= set(
+    dir(mindspore.nn.probability.bijector))  # transformed_distribution
+assert "bprop" in inspect.signature(ops.Custom.__init__).parameters  # library_autograd
 assert (torch.inf, torch.pi) == (math.inf, math.pi) and math.isnan(torch.nan)  # python_constant
 assert "seq_length" in inspect.signature(nn.LSTM.construct).parameters  # packed_sequence
 assert "seq_length" in inspect.signature(nn.GRU.construct).parameters

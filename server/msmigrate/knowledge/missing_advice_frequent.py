@@ -68,6 +68,14 @@ GROUPS: tuple[tuple[int, str, str], ...] = (
     (1, "torch.distributions.Distribution mindspore.nn.probability.distribution.Distribution",
      "distribution_class"),
     (1, "torch.distributions.Normal mindspore.nn.probability.distribution.Normal", "normal_distribution"),
+    (1, "torch.distributions.Categorical mindspore.nn.probability.distribution.Categorical",
+     "categorical_distribution"),
+    (
+        1,
+        "torch.distributions.TransformedDistribution "
+        "mindspore.nn.probability.distribution.TransformedDistribution",
+        "transformed_distribution",
+    ),
     (1, "torch.nn.UninitializedParameter", "lazy_parameter"),
     (
         1,
@@ -79,6 +87,7 @@ GROUPS: tuple[tuple[int, str, str], ...] = (
         "python_constant",
     ),
     (3, "torch.library.Library.impl mindspore.ops.Custom", "library_impl"),
+    (3, "torch.library.register_autograd mindspore.ops.Custom", "library_autograd"),
     (1, "torch.nn.Module.register_parameter mindspore.nn.Cell.insert_param_to_cell", "register_parameter"),
     (1, "torch.is_grad_enabled", "grad_enabled"),
     (1, "torch.nn.utils.rnn.PackedSequence", "packed_sequence"),

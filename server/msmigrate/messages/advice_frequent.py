@@ -95,6 +95,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mindspore.nn.probability.distribution.Normal(mean, sd)：torch 的 loc 和 scale 对应 mean 和 sd；"
         "log_prob(value)、sample(shape)、mean()、sd() 和 entropy() 与 torch 的结果相同。",
     ),
+    "advice.note.categorical_distribution": (
+        "Use mindspore.nn.probability.distribution.Categorical(probs): torch's logits=x becomes "
+        "probs=mindspore.ops.softmax(x, -1); log_prob(value), entropy() and sample(shape) give torch's "
+        "values (samples are int32).",
+        "使用 mindspore.nn.probability.distribution.Categorical(probs)：torch 的 logits=x 改为 "
+        "probs=mindspore.ops.softmax(x, -1)；log_prob(value)、entropy() 和 sample(shape) 与 torch 的结果相同"
+        "（采样结果为 int32）。",
+    ),
+    "advice.note.transformed_distribution": (
+        "Use mindspore.nn.probability.distribution.TransformedDistribution(bijector, distribution): one "
+        "bijector of mindspore.nn.probability.bijector (Exp, ScalarAffine, PowerTransform, Softplus, "
+        "GumbelCDF, Invert) where torch takes a list of transforms, and the base distribution second.",
+        "使用 mindspore.nn.probability.distribution.TransformedDistribution(bijector, distribution)："
+        "torch 接收变换列表，这里接收 mindspore.nn.probability.bijector 中的一个双射（Exp、ScalarAffine、"
+        "PowerTransform、Softplus、GumbelCDF、Invert），基础分布为第二个参数。",
+    ),
+    "advice.note.library_autograd": (
+        "It registers the backward of a custom operator; in MindSpore pass the backward to the operator "
+        "itself: mindspore.ops.Custom(func, out_shape, out_dtype, func_type, bprop=backward).",
+        "它为自定义算子注册反向计算；在 MindSpore 中把反向函数直接传给算子："
+        "mindspore.ops.Custom(func, out_shape, out_dtype, func_type, bprop=backward)。",
+    ),
     "advice.note.lazy_parameter": (
         "MindSpore has no lazy (uninitialized) parameters: give each layer its input size "
         "(nn.LazyLinear(out) → nn.Dense(in, out)); isinstance(p, UninitializedParameter) is always False "
