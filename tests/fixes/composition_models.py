@@ -144,20 +144,24 @@ MODELS: dict[str, tuple[str, str, str]] = {
     # an optimizer's update, in place: the tensors returned are the arguments, changed by the calls
     "model_inplace.py": (
         "import torch\n\n\n"
-        "def update(param: torch.Tensor, grad: torch.Tensor, avg: torch.Tensor, sq: torch.Tensor, denom):\n"
+        "def update(param: torch.Tensor, grad: torch.Tensor, avg: torch.Tensor, sq: torch.Tensor,\n"
+        "           denom: torch.Tensor):\n"
         "    avg.lerp_(grad, 0.1)\n"
         "    sq.addcmul_(grad, grad, value=0.001)\n"
         "    param.addcdiv_(avg, denom, value=-0.01)\n"
         "    grad.neg_()\n"
-        "    return param, grad, avg, sq\n",
+        "    denom.sqrt_()\n"
+        "    return param, grad, avg, sq, denom\n",
         "import ms_compat\nimport mindspore\n\n\n"
         "def update(param: mindspore.Tensor, grad: mindspore.Tensor, avg: mindspore.Tensor, "
-        "sq: mindspore.Tensor, denom):\n"
+        "sq: mindspore.Tensor,\n"
+        "           denom: mindspore.Tensor):\n"
         "    ms_compat.lerp_(avg, grad, 0.1)\n"
         "    ms_compat.addcmul_(sq, grad, grad, value=0.001)\n"
         "    ms_compat.addcdiv_(param, avg, denom, value=-0.01)\n"
         "    ms_compat.neg_(grad)\n"
-        "    return param, grad, avg, sq\n",
+        "    ms_compat.sqrt_(denom)\n"
+        "    return param, grad, avg, sq, denom\n",
         "update(t(2, 3), t(2, 3), t(2, 3), t(2, 3), d([[0.5, 1.0, 2.0], [1.5, 0.25, 3.0]]))",
     ),
 }
@@ -178,7 +182,7 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_rms.py": ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm"),
     "model_broadcast.py": ("torch.distributions.utils.broadcast_all",),
     "model_inplace.py": ("torch.Tensor.lerp_", "torch.Tensor.addcmul_", "torch.Tensor.addcdiv_",
-                         "torch.Tensor.neg_"),
+                         "torch.Tensor.neg_", "torch.Tensor.sqrt_"),
 }
 
 RUNNER = """

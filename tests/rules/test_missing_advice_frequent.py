@@ -79,7 +79,7 @@ def _missing(result):
 
 
 def test_each_group_row_is_in_the_catalogue_with_its_note():
-    assert len(rows()) == 46 and len(GROUPS) == 28
+    assert len(rows()) == 47 and len(GROUPS) == 29
     for policy, torch_api, replacements, note in rows():
         entry = CATALOGUE[torch_api]
         assert (entry.policy, entry.replacements, entry.note) == (Policy(policy), replacements, note)
@@ -206,6 +206,7 @@ assert type(ops.sort(x)) is tuple and type(ops.max(x, 1)) is tuple
 assert hasattr(mindspore.COOTensor, "indices") and hasattr(mindspore.COOTensor, "values")
 assert torch.typename(torch.nn.Linear(1, 1)) == "torch.nn.modules.linear.Linear"  # typename
 assert str(torch.types.Number) == "int | float | bool"  # number_type
+assert np.broadcast_shapes((2, 1), (3,)) == tuple(torch.broadcast_shapes((2, 1), (3,)))  # broadcast_shapes
 generator = mindspore.Generator()
 generator.manual_seed(3)  # generator_seed
 assert "generator" in inspect.signature(mindspore.mint.randperm).parameters

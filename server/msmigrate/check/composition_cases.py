@@ -149,6 +149,11 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("value", (T(3, 4), T(3, 4), T(3, 4)), {"value": 0.7}),
         Case("broadcast", (T(3, 4), T(4), T(3, 1)), {"value": -1}),
     ),
+    "torch.Tensor.sqrt_": (
+        Case("matrix", (P(3, 4),)),
+        Case("vector", (P(7),)),
+        Case("float64", (P(2, 3, dtype="float64"),)),
+    ),
     "torch.Tensor.lerp_": (
         Case("scalar_weight", (T(3, 4), T(3, 4), 0.1)),
         Case("tensor_weight", (T(3, 4), T(3, 4), T(3, 4))),

@@ -111,6 +111,7 @@ GROUPS: tuple[tuple[int, str, str], ...] = (
     (1, "torch.typename", "typename"),
     (1, "torch.Generator.manual_seed mindspore.Generator.manual_seed", "generator_seed"),
     (1, "torch.Tensor.is_nested", "is_nested"),
+    (1, "torch.broadcast_shapes", "broadcast_shapes"),
     # reading a device's kind (the catalogue's torch.device advice is about choosing the device)
     (1, "torch.device.type mindspore.get_context", "device_type"),
 )

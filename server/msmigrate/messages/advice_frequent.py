@@ -186,6 +186,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mindspore.Generator().manual_seed(seed) 以同样方式为 MindSpore 生成器设置种子；接受生成器的 "
         "MindSpore 随机函数有 generator= 参数（如 mindspore.mint.randperm）。",
     ),
+    "advice.note.broadcast_shapes": (
+        "The standard numpy.broadcast_shapes(*shapes) gives the same shape, as a tuple (a MindSpore shape is "
+        "a tuple).",
+        "标准库 numpy.broadcast_shapes(*shapes) 给出相同的形状，结果为元组（MindSpore 的形状就是元组）。",
+    ),
     "advice.note.is_nested": (
         "MindSpore has no nested tensors: x.is_nested is always False there; keep the code for ordinary "
         "tensors.",

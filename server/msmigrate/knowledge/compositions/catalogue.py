@@ -57,6 +57,7 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.Tensor.addcdiv_", "addcdiv_", METHOD),
     Composition("torch.Tensor.addcmul_", "addcmul_", METHOD),
     Composition("torch.Tensor.lerp_", "lerp_", METHOD),
+    Composition("torch.Tensor.sqrt_", "sqrt_", METHOD),
 )
 
 
