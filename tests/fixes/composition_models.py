@@ -151,6 +151,7 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "    param.addcdiv_(avg, denom, value=-0.01)\n"
         "    grad.neg_()\n"
         "    denom.sqrt_()\n"
+        "    sq.unsqueeze_(0)\n"
         "    return param, grad, avg, sq, denom\n",
         "import ms_compat\nimport mindspore\n\n\n"
         "def update(param: mindspore.Tensor, grad: mindspore.Tensor, avg: mindspore.Tensor, "
@@ -161,6 +162,7 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "    ms_compat.addcdiv_(param, avg, denom, value=-0.01)\n"
         "    ms_compat.neg_(grad)\n"
         "    ms_compat.sqrt_(denom)\n"
+        "    ms_compat.unsqueeze_(sq, 0)\n"
         "    return param, grad, avg, sq, denom\n",
         "update(t(2, 3), t(2, 3), t(2, 3), t(2, 3), d([[0.5, 1.0, 2.0], [1.5, 0.25, 3.0]]))",
     ),
@@ -182,7 +184,7 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_rms.py": ("torch.nn.RMSNorm", "torch.nn.functional.rms_norm"),
     "model_broadcast.py": ("torch.distributions.utils.broadcast_all",),
     "model_inplace.py": ("torch.Tensor.lerp_", "torch.Tensor.addcmul_", "torch.Tensor.addcdiv_",
-                         "torch.Tensor.neg_", "torch.Tensor.sqrt_"),
+                         "torch.Tensor.neg_", "torch.Tensor.sqrt_", "torch.Tensor.unsqueeze_"),
 }
 
 RUNNER = """

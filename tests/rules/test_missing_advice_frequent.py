@@ -79,7 +79,7 @@ def _missing(result):
 
 
 def test_each_group_row_is_in_the_catalogue_with_its_note():
-    assert len(rows()) == 47 and len(GROUPS) == 29
+    assert len(rows()) == 52 and len(GROUPS) == 32
     for policy, torch_api, replacements, note in rows():
         entry = CATALOGUE[torch_api]
         assert (entry.policy, entry.replacements, entry.note) == (Policy(policy), replacements, note)
@@ -195,6 +195,20 @@ assert list(transformed)[1:3] == ["bijector", "distribution"]
 assert {"Exp", "ScalarAffine", "PowerTransform", "Softplus", "GumbelCDF", "Invert"} <= set(
     dir(mindspore.nn.probability.bijector))  # transformed_distribution
 assert "bprop" in inspect.signature(ops.Custom.__init__).parameters  # library_autograd
+from mindspore.nn.probability.bijector import Exp, ScalarAffine
+
+points = np.array([1.0, -3.0], np.float32)  # affine_transform: loc → shift; exp_transform
+affine = ScalarAffine(scale=2.0, shift=0.5)
+reference = torch.distributions.AffineTransform(loc=0.5, scale=2.0)
+assert np.allclose(affine.forward(mindspore.Tensor(points)).asnumpy(),
+                   reference(torch.tensor(points)).numpy())
+assert np.allclose(affine.inverse(mindspore.Tensor(points)).asnumpy(),
+                   reference.inv(torch.tensor(points)).numpy())
+assert np.allclose(Exp().forward(mindspore.Tensor(points)).asnumpy(),
+                   torch.distributions.ExpTransform()(torch.tensor(points)).numpy(), rtol=1e-6)
+import typing
+
+assert all(getattr(torch.jit.annotations, n) is getattr(typing, n) for n in ("List", "Dict", "Tuple"))
 assert (torch.inf, torch.pi) == (math.inf, math.pi) and math.isnan(torch.nan)  # python_constant
 assert "seq_length" in inspect.signature(nn.LSTM.construct).parameters  # packed_sequence
 assert "seq_length" in inspect.signature(nn.GRU.construct).parameters

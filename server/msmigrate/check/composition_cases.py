@@ -154,6 +154,11 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("vector", (P(7),)),
         Case("float64", (P(2, 3, dtype="float64"),)),
     ),
+    "torch.Tensor.unsqueeze_": (
+        Case("first", (T(3, 4), 0)),
+        Case("last", (T(3, 4), -1)),
+        Case("keyword", (T(2, 3, 4),), {"dim": 1}),
+    ),
     "torch.Tensor.lerp_": (
         Case("scalar_weight", (T(3, 4), T(3, 4), 0.1)),
         Case("tensor_weight", (T(3, 4), T(3, 4), T(3, 4))),

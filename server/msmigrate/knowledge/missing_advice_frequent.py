@@ -112,6 +112,18 @@ GROUPS: tuple[tuple[int, str, str], ...] = (
     (1, "torch.Generator.manual_seed mindspore.Generator.manual_seed", "generator_seed"),
     (1, "torch.Tensor.is_nested", "is_nested"),
     (1, "torch.broadcast_shapes", "broadcast_shapes"),
+    (1, "torch.distributions.AffineTransform mindspore.nn.probability.bijector.ScalarAffine",
+     "affine_transform"),
+    (1, "torch.distributions.ExpTransform mindspore.nn.probability.bijector.Exp", "exp_transform"),
+    (
+        1,
+        """
+        torch.jit.annotations.List
+        torch.jit.annotations.Dict
+        torch.jit.annotations.Tuple
+        """,
+        "typing_alias",
+    ),
     # reading a device's kind (the catalogue's torch.device advice is about choosing the device)
     (1, "torch.device.type mindspore.get_context", "device_type"),
 )

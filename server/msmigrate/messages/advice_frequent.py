@@ -191,6 +191,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a tuple).",
         "标准库 numpy.broadcast_shapes(*shapes) 给出相同的形状，结果为元组（MindSpore 的形状就是元组）。",
     ),
+    "advice.note.affine_transform": (
+        "Use mindspore.nn.probability.bijector.ScalarAffine(scale, shift): torch's loc is shift; forward(x) "
+        "is shift + scale * x and inverse(y) undoes it, as torch's transform does.",
+        "使用 mindspore.nn.probability.bijector.ScalarAffine(scale, shift)：torch 的 loc 对应 shift；"
+        "forward(x) 为 shift + scale * x，inverse(y) 为其逆变换，与 torch 的变换相同。",
+    ),
+    "advice.note.exp_transform": (
+        "Use mindspore.nn.probability.bijector.Exp(): forward(x) is exp(x) and inverse(y) is log(y), as "
+        "torch's transform does.",
+        "使用 mindspore.nn.probability.bijector.Exp()：forward(x) 为 exp(x)，inverse(y) 为 log(y)，"
+        "与 torch 的变换相同。",
+    ),
+    "advice.note.typing_alias": (
+        "It is the standard typing.{name} itself: import {name} from typing.",
+        "它就是标准库的 typing.{name}：改为从 typing 导入 {name}。",
+    ),
     "advice.note.is_nested": (
         "MindSpore has no nested tensors: x.is_nested is always False there; keep the code for ordinary "
         "tensors.",

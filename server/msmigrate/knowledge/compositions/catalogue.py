@@ -58,6 +58,7 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.Tensor.addcmul_", "addcmul_", METHOD),
     Composition("torch.Tensor.lerp_", "lerp_", METHOD),
     Composition("torch.Tensor.sqrt_", "sqrt_", METHOD),
+    Composition("torch.Tensor.unsqueeze_", "unsqueeze_", METHOD),
 )
 
 
