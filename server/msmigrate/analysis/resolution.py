@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
+from msmigrate.analysis.call_facts import OUT_OF_PLACE, CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
 from msmigrate.analysis.source_text import segment
 from msmigrate.i18n import ref
@@ -36,6 +36,7 @@ from msmigrate.knowledge.resolution import (
     device_choices,
     device_replacement,
     evidence_of,
+    fails_on_device,
     safety_of,
     same_shape,
     same_shape_candidate,
@@ -43,6 +44,7 @@ from msmigrate.knowledge.resolution import (
     write_back_replacement,
     write_form,
     writes_nothing,
+    writes_target,
 )
 from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.resolution import ArgPlan, Replacement, Resolution, Write
@@ -67,6 +69,7 @@ DROP_WHEN: dict[str, tuple[str, ...] | None] = {
     "sparse_grad": ("False",),
     "size_average": ("None",),
     "reduce": ("None",),
+    "return_indices": ("False",),  # the output alone, which a MindSpore pool without the parameter returns
 }
 BLOCKED_KEY: dict[str, str] = {
     "out": "fix.blocked.out",
@@ -248,17 +251,21 @@ class _Resolution:
             choice = self.device_swap(swaps)
         if choice.replacement is None:
             choice.write, choice.explain = self.write_of(choice)
-            if choice.write is Write.NONE and target and row is not None and not same_shape(
-                    kb, self.torch_api, target) and not (derived is not None and catalogue_rewrite(
-                    self.torch_api, target)):
+            rewrite = bool(target) and catalogue_rewrite(self.torch_api, target or "")
+            if choice.write is Write.NONE and rewrite:
+                choice.write = Write.REWRITE  # the missing-API catalogue's exact rewrite (x.size(1))
+            elif choice.write is Write.NONE and target and row is not None and not same_shape(
+                    kb, self.torch_api, target):
                 candidate = same_shape_candidate(kb, self.torch_api, target, self.r.device)
                 other = candidate and self.candidate(candidate.row, candidate.table, candidate.derived,
                                                      candidate.replacement, choice.by_call)
                 if other is not None and other.write is not Write.NONE:  # (else nothing is written)
                     choice = other
-            elif choice.write is Write.NONE and derived is not None and target and catalogue_rewrite(
-                    self.torch_api, target):
-                choice.write = Write.REWRITE
+            kept = choice.write is Write.NONE and bool(choice.target) and writes_nothing(
+                choice.target or "", self.facts, choice.plan)  # x.new_full(…) left as it is: the target too
+            if choice.replacement is None and (writes_target(choice.write) or kept) and fails_on_device(
+                    kb, self.torch_api, choice.target, self.r.device):
+                choice.write, choice.explain = Write.EXPLAIN, "fix.no_kernel"  # nothing runnable there
         self.finish(choice)
 
     # --- the choices
@@ -343,6 +350,13 @@ class _Resolution:
                                choice.derived, choice.target, self.r.device, replacement)
         safety, reason = safety_of(kb, self.torch_api, finding.usage, finding.category, choice.target,
                                    choice.write, evidence, replacement, row_api, blocked, self.r.device)
+        if choice.explain == "fix.no_kernel":  # the message says why nothing is written
+            note = ref("resolution.note.no_kernel", device=self.r.device, target=choice.target or "",
+                       mindspore=kb.derived_table.mindspore_version)
+            message = ref(finding.message_key, **finding.message_args)
+            finding.message_key, finding.message_args = "resolution.message", {
+                **{k: v for k, v in finding.message_args.items() if type(v) in (str, bool, int)},
+                "message": (message,), "note": (note,)}
         finding.resolution = Resolution(
             self.torch_api, kb.version, self.r.device, choice.target, finding.category.value, choice.write,
             choice.plan if self.call is not None else None, replacement, safety, reason, evidence, row_api,
@@ -423,6 +437,7 @@ def settle_plan(kb: KnowledgeBase, plan: ArgPlan | None, call: ast.Call, row: Ma
     missing = set(plan.missing)
     general = general_params(kb)
     torch_only = (set(row.torch_only_params) if row else set()) | missing
+    is_class = row is not None and kb.torch_kind(row.torch_api) == "class"
     drops: list[str] = []
     blocked: tuple[str, str, str] | None = None
     if plan.checked:
@@ -439,7 +454,8 @@ def settle_plan(kb: KnowledgeBase, plan: ArgPlan | None, call: ast.Call, row: Ma
         new = renames.get(name)
         if _identifier(new) and new != name:
             continue
-        if name in general and not mindspore_accepts(kb, target, name):
+        out_of_place = is_class and name in OUT_OF_PLACE  # dropped even where MindSpore takes it
+        if name in general and (out_of_place or not mindspore_accepts(kb, target, name)):
             if not _droppable(name, kw.value):
                 blocked = (BLOCKED_KEY.get(name, "fix.blocked.value"), name, ast.unparse(kw.value))
                 break
