@@ -1,25 +1,27 @@
-"""Which missing torch APIs real code calls most: counts of the ``missing`` findings (MSM2xx) of calls, by
-torch API, in ``msmigrate scan --format json`` reports, with whether a verified composition covers each.
+"""Which missing torch APIs real code uses most, and whether msmigrate answers each concretely.
 
-Usage::
+Without reports, scans the pinned real-code corpus (``tests/realcode/realcode_packages.py``: nine model
+packages installed ``--no-deps`` into ``~/.cache/msmigrate-corpus`` on first use, plus the installed torch's
+``nn/``, ``optim/``, ``distributions/``) and counts every ``missing`` finding (MSM200–MSM204, any usage)
+by torch API; ``--write`` stores the top 50 in ``tests/realcode/missing_top50.json``. The answer column is
+``knowledge/missing_answers.answer_kind`` (mapping, composition, fix, recipe; ``-``: none)::
 
-    pip install --no-deps --target /tmp/corpus openai-whisper==20250625 segment-anything==1.0 \\
-        efficientnet-pytorch==0.7.1 pretrainedmodels==0.7.4 open-clip-torch==3.3.0 stable-baselines3==2.9.2 \\
-        vit-pytorch==1.26.11 timm==1.0.31 transformers==5.23.0
-    msmigrate scan /tmp/corpus --format json --mindspore-version 2.6 -o /tmp/corpus.json
+    .venv/bin/python benchmarks/missing_api_frequency.py [--top 50] [--write]
+
+With ``msmigrate scan --format json`` reports, counts their missing findings of calls instead::
+
     python benchmarks/missing_api_frequency.py /tmp/corpus.json [--top 40]
-
-(scan a copy of the installed torch package the same way for torch's own sources: a scan skips folders of
-installed packages such as ``site-packages``.)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+REALCODE = Path(__file__).resolve().parents[1] / "tests" / "realcode"
 CALLED = {"call", "tensor_method", "module_method"}
 
 
@@ -37,24 +39,37 @@ def count(report: dict) -> tuple[Counter, dict[str, set[str]]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("reports", nargs="+", type=Path)
-    parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("reports", nargs="*", type=Path)
+    parser.add_argument("--top", type=int, default=50)
+    parser.add_argument("--write", action="store_true", help="store the top 50 of the pinned corpus")
+    parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
-    from msmigrate.knowledge.compositions.verified import offered_composition
+    from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.knowledge.missing_answers import answer_kind
+
+    sys.path.append(str(REALCODE))
+    from missing_frequency import TABLE, TOP, TOP_FILE, count_missing, dumps, ranked, top_document
 
     total: Counter = Counter()
     packages: dict[str, set[str]] = defaultdict(set)
-    for path in args.reports:
-        found, where = count(json.loads(path.read_text(encoding="utf-8")))
-        total.update(found)
-        for api, names in where.items():
-            packages[api] |= names
-    print(f"{sum(total.values())} missing-API calls, {len(total)} torch APIs")
-    print(f"{'calls':>6}  {'packages':>8}  torch API (→ its verified composition)")
-    for api, calls in total.most_common(args.top):
-        composed = offered_composition(api)
-        mark = f" → {composed.helper}" if composed is not None else ""
-        print(f"{calls:>6}  {len(packages[api]):>8}  {api}{mark}")
+    if args.reports:
+        for path in args.reports:
+            found, where = count(json.loads(path.read_text(encoding="utf-8")))
+            total.update(found)
+            for api, names in where.items():
+                packages[api] |= names
+    else:
+        total, packages = count_missing(args.jobs)
+        if args.write:
+            TOP_FILE.write_text(dumps(top_document(total, packages, TOP)), encoding="utf-8")
+    kb = get_knowledge_base(TABLE)
+    rows = ranked(total, args.top)
+    answered = sum(1 for api, _ in rows if answer_kind(api, kb))
+    print(f"{sum(total.values())} missing findings, {len(total)} torch APIs; "
+          f"top {len(rows)}: {answered} answered concretely")
+    print(f"{'rank':>4}  {'findings':>8}  {'packages':>8}  {'answer':<11}  torch API")
+    for rank, (api, calls) in enumerate(rows, 1):
+        print(f"{rank:>4}  {calls:>8}  {len(packages[api]):>8}  {answer_kind(api, kb) or '-':<11}  {api}")
 
 
 if __name__ == "__main__":

@@ -48,10 +48,12 @@ EXPECTED: dict[str, list[tuple[int, int, str, str, str | None, str]]] = {
         (243, 47, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),
         (243, 58, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),
         (247, 16, "MSM100", "torch.bilinear", "mindspore.ops.bidense", HINT),
-        (290, 13, "MSM200", "torch.nn.UninitializedParameter", None, HINT),
-        (291, 11, "MSM200", "torch.nn.UninitializedParameter", None, HINT),
-        (302, 23, "MSM200", "torch.nn.UninitializedParameter", None, WARNING),
-        (306, 25, "MSM200", "torch.nn.UninitializedParameter", None, WARNING),
+        # MindSpore has no lazy parameters: the recipe (give the input size) is an equivalent handling
+        # without a fix, information at a call (docs/missing-apis.md)
+        (290, 13, "MSM201", "torch.nn.UninitializedParameter", None, HINT),
+        (291, 11, "MSM201", "torch.nn.UninitializedParameter", None, HINT),
+        (302, 23, "MSM201", "torch.nn.UninitializedParameter", None, INFO),
+        (306, 25, "MSM201", "torch.nn.UninitializedParameter", None, INFO),
         (322, 18, "MSM507", "torch.no_grad", "mindspore.ops.stop_gradient", INFO),
         (324, 29, "MSM200", "torch.nn.parameter.UninitializedTensorMixin.materialize", None, WARNING),
         (326, 31, "MSM200", "torch.nn.parameter.UninitializedTensorMixin.materialize", None, WARNING),

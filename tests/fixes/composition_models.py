@@ -266,6 +266,40 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "Block(ms_compat.Hardsigmoid, None), Block(ms_compat.GELU, None)]\n",
         "[block(t(3, 4)) for block in blocks()]",
     ),
+    "model_broadcast.py": (
+        "from torch.distributions.utils import broadcast_all\n\n\n"
+        "def spread(loc, scale):\n"
+        "    return broadcast_all(loc, scale) + broadcast_all(loc, 2.0)\n",
+        "import ms_compat\n\n\n"
+        "def spread(loc, scale):\n"
+        "    return ms_compat.broadcast_all(loc, scale) + ms_compat.broadcast_all(loc, 2.0)\n",
+        "spread(t(3, 1), t(4))",
+    ),
+    # an optimizer's update, in place: the tensors returned are the arguments, changed by the calls
+    "model_inplace.py": (
+        "import torch\n\n\n"
+        "def update(param: torch.Tensor, grad: torch.Tensor, avg: torch.Tensor, sq: torch.Tensor,\n"
+        "           denom: torch.Tensor):\n"
+        "    avg.lerp_(grad, 0.1)\n"
+        "    sq.addcmul_(grad, grad, value=0.001)\n"
+        "    param.addcdiv_(avg, denom, value=-0.01)\n"
+        "    grad.neg_()\n"
+        "    denom.sqrt_()\n"
+        "    sq.unsqueeze_(0)\n"
+        "    return param, grad, avg, sq, denom\n",
+        "import ms_compat\nimport mindspore\n\n\n"
+        "def update(param: mindspore.Tensor, grad: mindspore.Tensor, avg: mindspore.Tensor, "
+        "sq: mindspore.Tensor,\n"
+        "           denom: mindspore.Tensor):\n"
+        "    ms_compat.lerp_(avg, grad, 0.1)\n"
+        "    ms_compat.addcmul_(sq, grad, grad, value=0.001)\n"
+        "    ms_compat.addcdiv_(param, avg, denom, value=-0.01)\n"
+        "    ms_compat.neg_(grad)\n"
+        "    ms_compat.sqrt_(denom)\n"
+        "    ms_compat.unsqueeze_(sq, 0)\n"
+        "    return param, grad, avg, sq, denom\n",
+        "update(t(2, 3), t(2, 3), t(2, 3), t(2, 3), d([[0.5, 1.0, 2.0], [1.5, 0.25, 3.0]]))",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -288,6 +322,9 @@ EXERCISED: dict[str, tuple[str, ...]] = {
                         "torch.nn.Conv2d"),
     "model_activation.py": tuple(f"torch.nn.{name}" for name in ("ReLU", "ReLU6", "SiLU", "Hardswish",
                                                                   "Hardsigmoid", "GELU")),
+    "model_broadcast.py": ("torch.distributions.utils.broadcast_all",),
+    "model_inplace.py": ("torch.Tensor.lerp_", "torch.Tensor.addcmul_", "torch.Tensor.addcdiv_",
+                         "torch.Tensor.neg_", "torch.Tensor.sqrt_", "torch.Tensor.unsqueeze_"),
 }
 
 RUNNER = """

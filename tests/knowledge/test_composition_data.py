@@ -59,7 +59,8 @@ def _parameters(helper: str) -> list[tuple[str, str | None]]:
     defaults = [None] * (len(positional) - len(node.args.defaults)) + list(node.args.defaults)
     found = [(a.arg, ast.unparse(d) if d is not None else None)
              for a, d in zip(positional, defaults, strict=True)]
-    found += [(node.args.vararg.arg, None)] if node.args.vararg else []
+    if node.args.vararg is not None:  # ``*values``: torch's inventory lists it as a parameter
+        found.append((node.args.vararg.arg, None))
     found += [(a.arg, ast.unparse(d) if d is not None else None)
               for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True)]
     return found

@@ -188,4 +188,40 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("same_even_kernel_dilation", (T(2, 3, 9, 8), T(4, 3, 4, 4)), {"padding": "same", "dilation": 2}),
         Case("valid_groups", (T(2, 4, 7, 7), T(6, 2, 3, 3), T(6)), {"padding": "valid", "groups": 2}),
     ),
+    "torch.distributions.utils.broadcast_all": (
+        Case("tensors", (T(3, 1), T(4))),
+        Case("numbers", (T(2, 3), 0.5, T(3))),
+        Case("only_numbers", (1.5, 2)),
+        Case("float64", (D([1.0, 2.0], "float64"), 3.0)),
+    ),
+    "torch.Tensor.neg_": (
+        Case("matrix", (T(3, 4),)),
+        Case("vector", (T(5),)),
+        Case("integers", (I(2, 3, high=9),)),
+    ),
+    "torch.Tensor.addcdiv_": (
+        Case("default_value", (T(3, 4), T(3, 4), P(3, 4))),
+        Case("value", (T(3, 4), T(3, 4), P(3, 4)), {"value": -0.3}),
+        Case("broadcast", (T(3, 4), T(4), P(3, 1)), {"value": 2.0}),
+    ),
+    "torch.Tensor.addcmul_": (
+        Case("default_value", (T(3, 4), T(3, 4), T(3, 4))),
+        Case("value", (T(3, 4), T(3, 4), T(3, 4)), {"value": 0.7}),
+        Case("broadcast", (T(3, 4), T(4), T(3, 1)), {"value": -1}),
+    ),
+    "torch.Tensor.sqrt_": (
+        Case("matrix", (P(3, 4),)),
+        Case("vector", (P(7),)),
+        Case("float64", (P(2, 3, dtype="float64"),)),
+    ),
+    "torch.Tensor.unsqueeze_": (
+        Case("first", (T(3, 4), 0)),
+        Case("last", (T(3, 4), -1)),
+        Case("keyword", (T(2, 3, 4),), {"dim": 1}),
+    ),
+    "torch.Tensor.lerp_": (
+        Case("scalar_weight", (T(3, 4), T(3, 4), 0.1)),
+        Case("tensor_weight", (T(3, 4), T(3, 4), T(3, 4))),
+        Case("large_weight", (T(2, 5), T(2, 5), 0.9)),
+    ),
 }

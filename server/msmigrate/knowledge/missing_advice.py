@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from msmigrate.i18n import normalize_lang, t
+from msmigrate.knowledge.missing_advice_frequent import rows as _frequent
 from msmigrate.knowledge.model import MappingCategory
 from msmigrate.knowledge.snippets import SNIPPETS
 
@@ -690,6 +691,9 @@ _ENTRIES: list[CatalogueEntry] = [
     ),
 ]
 
+# the most frequent missing APIs of real code (data: missing_advice_frequent.py)
+_ENTRIES += [CatalogueEntry(api, Policy(policy), replacements, note)
+             for policy, api, replacements, note in _frequent()]
 CATALOGUE: dict[str, CatalogueEntry] = {entry.torch_api: entry for entry in _ENTRIES}
 
 

@@ -169,4 +169,18 @@ def one_cycle_lr(max_lr, total_steps, pct_start=0.3, div_factor=25.0, final_div_
 
 # optimizer = nn.Momentum(net.trainable_params(), learning_rate=one_cycle_lr(0.1, steps), momentum=0.9)
 ''',
+    "broadcast_all": '''\
+import numpy as np
+import mindspore
+from mindspore import ops
+
+
+def broadcast_all(*values):
+    """Every value as a tensor of the values' broadcast shape (numbers take the first tensor's dtype)."""
+    tensors = [v for v in values if isinstance(v, mindspore.Tensor)]
+    dtype = tensors[0].dtype if tensors else mindspore.float32
+    values = [v if isinstance(v, mindspore.Tensor) else mindspore.tensor(v, dtype) for v in values]
+    shape = np.broadcast_shapes(*(tuple(v.shape) for v in values))
+    return tuple(ops.broadcast_to(v, shape) for v in values)
+''',
 }

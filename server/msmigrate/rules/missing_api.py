@@ -11,6 +11,7 @@ from msmigrate.fixes.composition_fixes import refine as composition_refine
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.fixes.rewrites import rewrite, title_args
+from msmigrate.i18n import ref
 from msmigrate.knowledge.missing_advice import (
     NAME_FIX,
     POLICY_DOC,
@@ -19,6 +20,7 @@ from msmigrate.knowledge.missing_advice import (
     Policy,
     advice_for,
 )
+from msmigrate.knowledge.missing_advice_frequent import RECIPE_NOTES
 from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
@@ -183,6 +185,9 @@ def refine(ctx) -> Iterable[Finding]:
             "torch_api": finding.torch_api,
             "replacement": ", ".join(advice.replacements) or "-",
         }
+        if renamed is None and advice.note_key in RECIPE_NOTES:  # the note is the answer: say it
+            finding.message_key = f"finding.{rule}.recipe"
+            finding.message_args["recipe"] = (ref(advice.note_key, **advice.note_args),)
         finding.mindspore_api = finding.mindspore_api or (
             advice.replacements[0] if advice.replacements else None
         )

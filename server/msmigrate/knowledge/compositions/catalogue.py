@@ -83,6 +83,14 @@ COMPOSITIONS: tuple[Composition, ...] = (
     # passed as a value (segment-anything's activation=nn.GELU, open_clip's act_layer): built with
     # MindSpore's default, the tanh form, 4e-4 off torch's exact GELU
     Composition("torch.nn.GELU", "GELU", replaces=TORCH_ARGUMENTS, other_meaning=True),
+    # the most frequent missing APIs of the real-code corpus (docs/missing-apis.md)
+    Composition("torch.distributions.utils.broadcast_all", "broadcast_all"),
+    Composition("torch.Tensor.neg_", "neg_", METHOD),
+    Composition("torch.Tensor.addcdiv_", "addcdiv_", METHOD),
+    Composition("torch.Tensor.addcmul_", "addcmul_", METHOD),
+    Composition("torch.Tensor.lerp_", "lerp_", METHOD),
+    Composition("torch.Tensor.sqrt_", "sqrt_", METHOD),
+    Composition("torch.Tensor.unsqueeze_", "unsqueeze_", METHOD),
 )
 
 
