@@ -36,10 +36,10 @@ from msmigrate.knowledge.param_facts import (
     defaults_from,
     literal_kind,
     means_absent,
-    method_as_function,
     mindspore_value,
     pair_renames,
     plan_arguments,
+    receiver_first,
     same_default,
 )
 from msmigrate.knowledge.value_forms import (
@@ -157,7 +157,7 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     if form is not None:
         target = overload_target(torch_api, form, table_target, kb) or table_target
     ms_signatures = [s for s in kb.mindspore_signatures(target) if not _opaque(s)]
-    if method_as_function(kb.torch_kind(torch_api), kb.mindspore_kind(target)):
+    if receiver_first(kb.torch_kind(torch_api), kb.mindspore_kind(target)):
         ms_signatures = [s[1:] for s in ms_signatures if s]  # the method's tensor is the first argument
     elif class_as_partial(torch_api, target):  # functools.partial(function, …): the instance's input comes
         # first at its call, so every constructor argument is bound by keyword

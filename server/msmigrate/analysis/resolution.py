@@ -23,6 +23,7 @@ from functools import lru_cache
 from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
 from msmigrate.analysis.source_text import segment
+from msmigrate.analysis.usage_claims import CodeIndex, claims_of, with_details
 from msmigrate.i18n import ref
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
@@ -44,7 +45,7 @@ from msmigrate.knowledge.resolution import (
     write_form,
     writes_nothing,
 )
-from msmigrate.model.finding import Finding, UsageKind
+from msmigrate.model.finding import Finding, FindingCategory, UsageKind
 from msmigrate.model.resolution import ArgPlan, Replacement, Resolution, Write
 
 MAPPED_RULES = frozenset({"MSM100", "MSM101"})
@@ -92,6 +93,7 @@ class Resolver:
         self.is_tensor, self.refine = is_tensor, refine
         self.verdicts = verdict_cache(kb)
         self._starts: list[int] | None = None
+        self.index = CodeIndex(tree)
 
     def text(self, node: ast.AST) -> str:
         return segment(self.source, node)
@@ -334,14 +336,24 @@ class _Resolution:
             self.restate(choice)
         if choice.write in ARGUMENT_WRITES and self.call is not None and choice.plan is None:
             choice.plan = settle_plan(kb, None, self.call, choice.row, choice.target or "")
+        category = finding.category  # the rename's own (a difference another rule fixes keeps its safety)
+        claims = claims_of(kb, self.r.index, self.torch_api, finding.usage, choice.target, self.ref_node,
+                           self.call)
+        if claims.details:
+            state(finding, claims.details)
+            if not claims.handled_elsewhere:
+                category = finding.category
+        if claims.blocked is not None and choice.plan is not None and choice.plan.blocked is None:
+            choice.plan = replace(choice.plan, blocked=claims.blocked)
         blocked = bool(choice.plan is not None and choice.plan.blocked and choice.write in ARGUMENT_WRITES)
+        blocked = blocked or (claims.blocked is not None and self.call is None)
         replacement = choice.replacement
         row_api = choice.row.torch_api if choice.row is not None else None
         source = replacement.kind if replacement is not None else (
             "derived" if choice.derived is not None else "table")
         evidence = evidence_of(kb, source if choice.target else "", row_api or self.torch_api, choice.table,
                                choice.derived, choice.target, self.r.device, replacement)
-        safety, reason = safety_of(kb, self.torch_api, finding.usage, finding.category, choice.target,
+        safety, reason = safety_of(kb, self.torch_api, finding.usage, category, choice.target,
                                    choice.write, evidence, replacement, row_api, blocked, self.r.device)
         finding.resolution = Resolution(
             self.torch_api, kb.version, self.r.device, choice.target, finding.category.value, choice.write,
@@ -398,6 +410,18 @@ def plain_resolution(finding: Finding, kb: KnowledgeBase, device: str) -> Resolu
 @lru_cache(maxsize=20_000)
 def _plain(torch_api: str, table: str, device: str, target: str | None, category: str) -> Resolution:
     return Resolution(torch_api, table, device, target, category, safety_reason="rule")
+
+
+def state(finding: Finding, details: list) -> None:
+    """The finding states ``details`` (facts of this usage): a difference, rule MSM101."""
+    found = with_details(finding.message_key, finding.message_args, details)
+    if found is None:
+        return
+    finding.message_key, finding.message_args = found
+    finding.message_args["changes_results"] = True
+    finding.message_args["call_specific"] = True
+    finding.category = FindingCategory.DIFFERENCES
+    finding.rule = "MSM101"
 
 
 def apply_verdict(finding: Finding, found: CallVerdict) -> None:

@@ -1,0 +1,108 @@
+"""Claims the code around a usage decides (analysis/usage_claims.py, knowledge/pair_facts.py, the
+positional plan of knowledge/param_facts.py): each checked against MindSpore 2.10 when it was written
+(a Cell defining only forward raises "construct is not defined"; mint.zeros(device=…) raises "unexpected
+keyword argument"; Tensor.device is 'CPU')."""
+
+from __future__ import annotations
+
+import pytest
+
+from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
+from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.knowledge.param_facts import plan_arguments
+from msmigrate.model.resolution import Safety
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return get_knowledge_base("2.6")
+
+
+def _findings(kb, source: str):
+    result = analyze_source(source, "s.py", kb, AnalysisOptions(use_jedi=False))
+    return {(f.line, f.column): f for f in result.findings}
+
+
+def _p(name: str, default: str | None = None) -> dict:
+    param = {"kind": "positional_or_keyword", "name": name}
+    return param if default is None else {**param, "default": default}
+
+
+MODULES = """\
+import torch
+import torch.nn as nn
+
+class Block(nn.Module):
+    def __init__(self, device=None, dtype=None):
+        dd = {'device': device, 'dtype': dtype}
+        super().__init__()
+        self.zero = nn.Parameter(torch.zeros(3, **dd))
+        layer = None or nn.LayerNorm
+        self.norm = layer(4, **dd)
+
+    def forward(self, x):
+        return x.device
+
+class Holder(nn.Module):
+    def __init__(self):
+        super().__init__()
+"""
+
+
+def test_a_module_base_of_a_class_defining_forward_is_a_difference(kb):
+    found = _findings(kb, MODULES)
+    base = found[(4, 13)]
+    assert (base.rule, base.category.value) == ("MSM101", "differences")
+    assert base.mindspore_api == "mindspore.nn.Cell"
+    assert "Block defines forward, which a Cell does not run: it runs construct" in base.message()
+    assert base.resolution.safety is Safety.SAFE  # the rename itself; MSM501 renames forward
+    plain = found[(15, 14)]  # no forward: the name is all there is to change
+    assert (plain.rule, plain.category.value) == ("MSM100", "consistent")
+
+
+def test_keywords_through_a_dict_of_known_keys_that_the_target_does_not_take(kb):
+    found = _findings(kb, MODULES)
+    zeros = found[(8, 34)]
+    assert (zeros.rule, zeros.mindspore_api) == ("MSM101", "mindspore.mint.zeros")
+    assert "passes device through **dd, which mindspore.mint.zeros does not accept" in zeros.message()
+    assert zeros.resolution.plan.blocked == ("fix.blocked.var_keyword", "device", "**dd")
+    assert zeros.resolution.safety is Safety.BY_HAND
+    # the class referenced and assigned to a name, which the function calls with **dd
+    norm = found[(9, 25)]
+    assert norm.torch_api == "torch.nn.LayerNorm"
+    assert "passes device through **dd" in norm.message()
+    assert norm.resolution.safety is Safety.BY_HAND
+
+
+def test_a_dict_whose_keys_change_is_not_read(kb):
+    source = ("import torch\n\ndef f(device):\n    dd = {'device': device}\n    dd.pop('device')\n"
+              "    return torch.zeros(3, **dd)\n")
+    zeros = _findings(kb, source)[(6, 12)]
+    assert (zeros.rule, zeros.category.value) == ("MSM100", "consistent")
+
+
+def test_tensor_device_is_a_str_in_mindspore(kb):
+    device = _findings(kb, MODULES)[(13, 18)]
+    assert (device.rule, device.category.value) == ("MSM101", "differences")
+    assert "Tensor.device is a str ('CPU', 'GPU', 'Ascend')" in device.message()
+
+
+def test_positional_arguments_are_compared_where_they_land():
+    save = [[_p("save_obj"), _p("ckpt_file_name"), _p("integrated_save", "True")]]
+    plan = plan_arguments(["obj", "f"], [], ["obj", "f", "pickle_module"], save, {})
+    assert (plan.missing, plan.shifted, plan.to_keyword) == ((), (), ())
+    assert plan.landed == (("obj", "save_obj"), ("f", "ckpt_file_name"))
+    # names known to take other kinds of value do not land on each other (dim is no tensor of indices)
+    index_add = [[_p("indices"), _p("y"), _p("axis")], [_p("dim"), _p("index"), _p("source")]]
+    plan = plan_arguments(["dim", "index", "source"], [], ["dim", "index", "source"], index_add, {})
+    assert (plan.overload, plan.landed, plan.missing) == (1, (), ())
+
+
+def test_a_method_receiver_lands_on_the_first_parameter_of_a_function(kb):
+    source = ("import torch.nn as nn\n\nm = nn.Linear(2, 2)\nm.add_module('a', nn.ReLU())\n"
+              "m.load_state_dict({})\n")
+    found = _findings(kb, source)
+    add = found[(4, 3)]
+    assert (add.mindspore_api, add.category.value) == ("mindspore.nn.Cell.insert_child_to_cell", "consistent")
+    load = found[(5, 3)]
+    assert "land on other" not in load.message() and "does not accept" not in load.message()
