@@ -94,6 +94,9 @@ class TorchFacts:
             found = found or (kind is None and _is_internal_module(name))
             if not found and kind is None and name.partition(".")[0] in self.uncovered_roots:
                 found = True  # the inventory cannot tell where the module path ends
+            private = name.rpartition(".")[2].startswith("_")
+            if not found and kind is None and private and not self.known(name):
+                found = True  # a private module the public inventory leaves out (torch._dynamo.mark_static)
             self._namespace[name] = found
         return found
 

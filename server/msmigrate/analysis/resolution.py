@@ -23,11 +23,12 @@ from functools import lru_cache
 from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
 from msmigrate.analysis.source_text import segment
-from msmigrate.analysis.usage_claims import CodeIndex, claims_of, with_details
+from msmigrate.analysis.temporaries import is_temporary
+from msmigrate.analysis.usage_claims import CodeIndex, claims_of, possible_on_device, state
 from msmigrate.i18n import ref
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
-from msmigrate.knowledge.device_targets import NO_EFFECT, DeviceTarget, OutOfPlaceTarget
+from msmigrate.knowledge.device_targets import NO_EFFECT, NO_KERNEL, DeviceTarget, OutOfPlaceTarget
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import CLASS_AS_PARTIAL, means_absent
 from msmigrate.knowledge.resolution import (
@@ -45,10 +46,11 @@ from msmigrate.knowledge.resolution import (
     write_form,
     writes_nothing,
 )
-from msmigrate.model.finding import Finding, FindingCategory, UsageKind
-from msmigrate.model.resolution import ArgPlan, Replacement, Resolution, Write
+from msmigrate.model.finding import Finding, UsageKind
+from msmigrate.model.resolution import ArgPlan, Replacement, Resolution, Safety, Write
 
 MAPPED_RULES = frozenset({"MSM100", "MSM101"})
+TEMPORARY = "<temporary>"  # written_back: the in-place call's tensor is a temporary (analysis/temporaries.py)
 PARTIAL_CLASSES = frozenset(torch_api for torch_api, _function in CLASS_AS_PARTIAL)
 # the writes whose arguments follow the plan (a Primitive's call binds its own: fixes/primitive_calls.py)
 ARGUMENT_WRITES = frozenset({Write.NAME, Write.METHOD, Write.METHOD_TO_FUNCTION, Write.CLASS_AS_PARTIAL})
@@ -104,6 +106,8 @@ class Resolver:
         if finding.rule not in MAPPED_RULES or not finding.torch_api or finding.usage in (
                 UsageKind.IMPORT, UsageKind.PATTERN):
             finding.resolution = plain_resolution(finding, kb, self.device)
+            if finding.rule == "MSM102" and finding.mindspore_api:
+                possible_on_device(finding, kb, self.device)
             return
         table_target = finding.mindspore_api
         plan = self._refine(finding, call) if call is not None else None
@@ -183,6 +187,8 @@ class Resolver:
             inputs = [k.value for k in call.keywords if k.arg == "input"]
             tensor = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else next(
                 iter(inputs), None)
+        if tensor is not None and finding.usage is UsageKind.TENSOR_METHOD and is_temporary(tensor):
+            return TEMPORARY  # nothing else reads it: the out-of-place result is all that counts
         if tensor is None or not plain_reference(tensor) or self._through_tensor_attribute(tensor):
             return ""
         return self.text(tensor)
@@ -310,6 +316,8 @@ class _Resolution:
         tensor = self.r.written_back(self.finding, self.ref_node, self.call)
         if not tensor or self.call is None:
             return None
+        if tensor is TEMPORARY:
+            return self.temporary(out)
         verdict, plan = self.r.verdict_for(out.torch_api, self.call, out.row, out.table, out.derived)
         own = out.replaced == out.row.mindspore_api  # the API's own target returns a new tensor
         method = self.finding.usage is UsageKind.TENSOR_METHOD
@@ -321,6 +329,17 @@ class _Resolution:
         if choice.write is Write.NONE:
             return None
         return choice
+
+    def temporary(self, out: OutOfPlaceTarget) -> _Choice | None:
+        """An in-place method on a temporary (``image.mul(f).clamp_(0, 1)``): its out-of-place counterpart,
+        whose result is all the code reads."""
+        verdict, plan = self.r.verdict_for(out.torch_api, self.call, out.row, out.table, out.derived)
+        replacement = Replacement("temporary", out.replaced, out.table, out.device, NO_KERNEL,
+                                  derived=out.derived is not None)
+        choice = _Choice(out.row, out.table, out.derived, replacement, out.row.mindspore_api, plan, verdict,
+                         True)
+        choice.write, choice.explain = self.write_of(choice, wrapped=True, torch_api=out.torch_api)
+        return None if choice.write is Write.NONE else choice
 
     def candidate(self, row: MappingRow, table: str, derived: DerivedMapping | None,
                   replacement: Replacement, by_call: bool) -> _Choice:
@@ -338,7 +357,7 @@ class _Resolution:
             choice.plan = settle_plan(kb, None, self.call, choice.row, choice.target or "")
         category = finding.category  # the rename's own (a difference another rule fixes keeps its safety)
         claims = claims_of(kb, self.r.index, self.torch_api, finding.usage, choice.target, self.ref_node,
-                           self.call)
+                           self.call, self.r.device, choice.replacement is not None)
         if claims.details:
             state(finding, claims.details)
             if not claims.handled_elsewhere:
@@ -355,6 +374,8 @@ class _Resolution:
                                choice.derived, choice.target, self.r.device, replacement)
         safety, reason = safety_of(kb, self.torch_api, finding.usage, category, choice.target,
                                    choice.write, evidence, replacement, row_api, blocked, self.r.device)
+        if claims.no_kernel and safety is Safety.SAFE:
+            safety, reason = Safety.UNSAFE, "no_kernel"  # this call's overload has no kernel there
         finding.resolution = Resolution(
             self.torch_api, kb.version, self.r.device, choice.target, finding.category.value, choice.write,
             choice.plan if self.call is not None else None, replacement, safety, reason, evidence, row_api,
@@ -410,18 +431,6 @@ def plain_resolution(finding: Finding, kb: KnowledgeBase, device: str) -> Resolu
 @lru_cache(maxsize=20_000)
 def _plain(torch_api: str, table: str, device: str, target: str | None, category: str) -> Resolution:
     return Resolution(torch_api, table, device, target, category, safety_reason="rule")
-
-
-def state(finding: Finding, details: list) -> None:
-    """The finding states ``details`` (facts of this usage): a difference, rule MSM101."""
-    found = with_details(finding.message_key, finding.message_args, details)
-    if found is None:
-        return
-    finding.message_key, finding.message_args = found
-    finding.message_args["changes_results"] = True
-    finding.message_args["call_specific"] = True
-    finding.category = FindingCategory.DIFFERENCES
-    finding.rule = "MSM101"
 
 
 def apply_verdict(finding: Finding, found: CallVerdict) -> None:
@@ -556,7 +565,7 @@ def _note(replacement: Replacement, target: str, torch_api: str, kb: KnowledgeBa
     if replacement.kind == "write_back":
         key = "resolution.note.write_back" + ("_new_tensor" if replacement.new_tensor else "")
         return ref(key, **fields)
-    if replacement.kind in ("candidate", "other_table"):
+    if replacement.kind in ("candidate", "other_table", "temporary"):
         return ref(f"resolution.note.{replacement.kind}", **fields)
     if replacement.reason:
         why = (ref(replacement.reason, replaced=replacement.replaced, device=replacement.device,

@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
-from msmigrate.knowledge.pair_facts import pair_fact
-from msmigrate.model.finding import UsageKind
+from msmigrate.knowledge.device_targets import device_failure
+from msmigrate.knowledge.pair_facts import device_form_fact, pair_fact
+from msmigrate.knowledge.resolution import device_choices
+from msmigrate.model.finding import Finding, FindingCategory, UsageKind
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _MAX_ITEMS = 4
@@ -36,6 +38,7 @@ class Claims:
     blocked: tuple[str, str, str] | None = None  # (fix.blocked.* key, parameter, value as written)
     # the difference is another rule's to fix (MSM501 renames forward): the rename's safety stands
     handled_elsewhere: bool = False
+    no_kernel: bool = False  # the target does not run for this call on the device
 
 
 class CodeIndex:
@@ -139,11 +142,24 @@ def accepts(kb: KnowledgeBase, target: str, param: str) -> bool:
 
 
 def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageKind, target: str | None,
-              ref_node: ast.expr | None, call: ast.Call | None) -> Claims:
-    """The claims the code decides for one mapped usage whose fix writes ``target``."""
+              ref_node: ast.expr | None, call: ast.Call | None, device: str = "CPU",
+              replaced: bool = False) -> Claims:
+    """The claims the code decides for one mapped usage whose fix writes ``target`` on ``device``
+    (``replaced``: the target replaces the mapping's own there)."""
     claims = Claims()
     if not target:
         return claims
+    if not replaced:
+        failed = device_failure(torch_api, kb.version, device)
+        if failed is not None and failed[0] == target:  # no replacement this call can be written with
+            claims.details.append(ref("analysis.detail.no_kernel_kept", device=device, mindspore_api=target,
+                                      mindspore=kb.derived_table.mindspore_version))
+            claims.no_kernel = True
+        form = device_form_fact(torch_api, target, device, _passed(kb, torch_api, call))
+        if form is not None:
+            claims.details.append(ref(form, device=device, mindspore_api=target,
+                                      mindspore=kb.derived_table.mindspore_version))
+            claims.no_kernel = True
     if usage is UsageKind.BASE_CLASS and ref_node is not None:
         cls = index.class_of_base(ref_node)
         if cls is not None and _runs_forward(cls) and _module_class(kb, torch_api):
@@ -165,6 +181,15 @@ def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageK
     if fact is not None:
         claims.details.append(ref(fact))
     return claims
+
+
+def _passed(kb: KnowledgeBase, torch_api: str, call: ast.Call | None) -> frozenset[str] | None:
+    from msmigrate.analysis.severity import passed_params
+
+    if call is None:
+        return None
+    found = passed_params(call, kb.torch_signatures(torch_api))
+    return None if found is None else frozenset(found)
 
 
 def _items(values) -> str:
@@ -239,3 +264,30 @@ def with_details(key: str, args: dict, details: list[MessageRef]) -> tuple[str, 
         form = args.pop("form", ())
         return _TO_DIFFERENCES[key], {**args, "details": (*form, *details)}
     return None
+
+
+def possible_on_device(finding: Finding, kb: KnowledgeBase, device: str) -> None:
+    """A possible Tensor API (MSM102) whose target has no kernel on the device: its message says so and
+    names what runs there (the out-of-place counterpart, or the device replacement)."""
+    out, swaps = device_choices(kb, finding.torch_api or "", finding.mindspore_api, device)
+    other = out.row.mindspore_api if out is not None else swaps[0].row.mindspore_api if swaps else None
+    if not other:
+        return
+    note = ref("resolution.note.possible_device", device=device, replaced=finding.mindspore_api or "",
+               target=other, mindspore=kb.derived_table.mindspore_version)
+    finding.message_args = {**finding.message_args, "message": (ref(finding.message_key,
+                                                                    **finding.message_args),),
+                            "note": (note,)}
+    finding.message_key = "resolution.message"
+
+
+def state(finding: Finding, details: list) -> None:
+    """The finding states ``details`` (facts of this usage): a difference, rule MSM101."""
+    found = with_details(finding.message_key, finding.message_args, details)
+    if found is None:
+        return
+    finding.message_key, finding.message_args = found
+    finding.message_args["changes_results"] = True
+    finding.message_args["call_specific"] = True
+    finding.category = FindingCategory.DIFFERENCES
+    finding.rule = "MSM101"

@@ -2,6 +2,39 @@
 ``knowledge/pair_facts.py``): details of a finding's message."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "resolution.note.possible_device": (
+        "On {device}, MindSpore {mindspore} has no kernel for {replaced}; {target} runs there.",
+        "在 {device} 上，MindSpore {mindspore} 没有 {replaced} 的算子实现；{target} 可在其上运行。",
+    ),
+    "analysis.detail.no_kernel_kept": (
+        "on {device}, MindSpore {mindspore} has no kernel for {mindspore_api}, and no replacement can be "
+        "written for this call (the tensor it changes is a view or an expression): rewrite it by hand",
+        "在 {device} 上，MindSpore {mindspore} 没有 {mindspore_api} 的算子实现，且无法为此调用改写为替代接口"
+        "（它修改的张量是视图或表达式）：请手动改写",
+    ),
+    "analysis.detail.device_form.where_nonzero": (
+        "on {device}, MindSpore {mindspore} has no kernel for the one-argument {mindspore_api} (NonZeroExt); "
+        "tuple(mindspore.ops.nonzero(condition).T) gives the same index tensors there",
+        "在 {device} 上，MindSpore {mindspore} 没有单参数 {mindspore_api} 的算子实现（NonZeroExt）；"
+        "可改用 tuple(mindspore.ops.nonzero(condition).T) 得到相同的索引张量",
+    ),
+    "resolution.note.temporary": (
+        "On {device}, MindSpore {mindspore} has no kernel for {replaced}; the tensor it changes is a "
+        "temporary nothing else reads, so {target} computes the same result.",
+        "在 {device} 上，MindSpore {mindspore} 没有 {replaced} 的算子实现；它修改的张量是没有其他引用的临时"
+        "张量，因此 {target} 的结果相同。",
+    ),
+    "analysis.api.unknown_private": (
+        "{torch_api} is a private torch name, outside the public API the inventory lists; MindSpore has no "
+        "counterpart: write what it does with public APIs.",
+        "{torch_api} 是 torch 的私有名称，不在接口清单收录的公开接口之内；MindSpore 没有对应接口："
+        "请用公开接口实现其功能。",
+    ),
+    "analysis.api.unknown_uncovered": (
+        "{torch_api}: the API inventory lists {root} only where a mapping table cites it, and no MindSpore "
+        "mapping is known for this name.",
+        "{torch_api}：接口清单只收录映射表引用的 {root} 接口，此名称没有已知的 MindSpore 映射。",
+    ),
     "analysis.detail.base_forward": (
         "{cls} defines forward, which a Cell does not run: it runs construct (rename forward, MSM501)",
         "{cls} 定义的是 forward，而 Cell 不会调用它：Cell 调用的是 construct"
