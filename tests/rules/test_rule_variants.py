@@ -265,6 +265,16 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         HEADER + "    for group in optimizer.param_groups:\n        group['lr'] = 0.1\n",
         [(7, 28, "MSM508", False)],
     ),
+    "param_groups_update_lr": (
+        HEADER + "    for group in optimizer.param_groups:\n        group.update(lr=0.1)\n",
+        [(7, 28, "MSM508", False)],
+    ),
+    # an optimizer's own loop writing other keys of its groups sets no learning rate: no MSM508
+    "param_groups_other_keys": (
+        HEADER + "    for group in optimizer.param_groups:\n        group.setdefault('foreach', None)\n"
+        "        group['step'] = group['lr'] * 2\n",
+        [],
+    ),
     # the 2.6 table maps Adam to mindspore.mint.optim.Adam, which keeps the name `lr`
     "adam_lr_mint_target": (
         HEADER + "    return torch.optim.Adam(model.parameters(), lr=1e-3)\n",
