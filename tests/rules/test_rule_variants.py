@@ -298,6 +298,11 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         "import torch\n\n\n@torch.no_grad()\ndef evaluate(model, x):\n    return model(x)\n",
         [(4, 2, "MSM507", False)],
     ),
+    # mixed precision turned off for a block: no mindspore.amp replacement (the block stays as it is)
+    "autocast_disabled": (
+        HEADER + "    with torch.amp.autocast(device_type='cuda', enabled=False):\n        return model(x)\n",
+        [(7, 10, "MSM509", False)],
+    ),
     "inference_mode": (
         HEADER + "    with torch.inference_mode():\n        return model(x)\n",
         [(7, 10, "MSM507", False)],

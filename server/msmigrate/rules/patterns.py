@@ -22,6 +22,7 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
+from msmigrate.rules.amp import amp_finding
 from msmigrate.rules.param_groups import param_groups_written
 from msmigrate.rules.support import (
     API_RULES,
@@ -915,18 +916,7 @@ def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
             )
         ]
     if name in AMP_APIS:
-        return [
-            report(
-                ctx,
-                AMP,
-                span,
-                "finding.MSM509",
-                {"api": name},
-                apis=[name],
-                convertible=_TAKE_OVER,
-                torch_api=name,
-            )
-        ]
+        return [amp_finding(ctx, AMP, span, name, _TAKE_OVER)]
     if name in DISTRIBUTED_APIS:
         return [
             report(
