@@ -106,3 +106,24 @@ def test_a_method_receiver_lands_on_the_first_parameter_of_a_function(kb):
     assert (add.mindspore_api, add.category.value) == ("mindspore.nn.Cell.insert_child_to_cell", "consistent")
     load = found[(5, 3)]
     assert "land on other" not in load.message() and "does not accept" not in load.message()
+
+
+def test_a_field_of_a_named_tuple_torch_returns_is_no_tensor_member(kb):
+    source = ("import torch\n\ndef f(x: torch.Tensor):\n    top = torch.topk(x, k=3)\n"
+              "    return top.indices, x.sort(1).values, torch.max(x, 1)[0].abs()\n")
+    found = _findings(kb, source)
+    indices = found[(5, 16)]
+    assert (indices.rule, indices.torch_api, indices.mindspore_api) == (
+        "MSM200", "torch.return_types.topk.indices", None)
+    assert indices.message() == (
+        "torch.return_types.topk.indices: torch's topk returns a named tuple (values, indices); MindSpore's "
+        "returns a plain tuple in the same order: read .indices as [1].")
+    assert found[(5, 35)].torch_api == "torch.return_types.sort.values"
+    assert found[(5, 62)].torch_api == "torch.Tensor.abs"  # indexing the named tuple gives a tensor
+
+
+def test_a_name_shown_not_to_be_a_tensor_is_not_one(kb):
+    source = ("import torch\nfrom collections import OrderedDict\n\ndef f(model, x):\n"
+              "    features = model(x)\n    if isinstance(features, torch.Tensor):\n"
+              "        features = OrderedDict([('0', features)])\n    return list(features.values())\n")
+    assert [f.torch_api for f in _findings(kb, source).values()] == ["torch.Tensor"]

@@ -2,6 +2,18 @@
 ``knowledge/pair_facts.py``): details of a finding's message."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "finding.MSM509.disabled": (
+        "{api}(enabled=False) turns mixed precision off for its block: MindSpore has no region autocast, so "
+        "drop the with (or decorator) and keep the block as it is",
+        "{api}(enabled=False) 在其代码块内关闭混合精度：MindSpore 没有按代码块的 autocast，"
+        "请去掉 with（或装饰器），保留代码块本身",
+    ),
+    "analysis.api.return_field": (
+        "{torch_api}: torch's {function} returns a named tuple ({fields}); MindSpore's returns a plain tuple "
+        "in the same order: read .{field} as [{index}].",
+        "{torch_api}：torch 的 {function} 返回具名元组（{fields}）；MindSpore 对应接口返回顺序相同的"
+        "普通元组：请将 .{field} 改为 [{index}]。",
+    ),
     "resolution.note.possible_device": (
         "On {device}, MindSpore {mindspore} has no kernel for {replaced}; {target} runs there.",
         "在 {device} 上，MindSpore {mindspore} 没有 {replaced} 的算子实现；{target} 可在其上运行。",

@@ -17,16 +17,6 @@ from msmigrate.rules.support import report, usage_at
 AUTOCASTS = frozenset({"torch.cuda.amp.autocast", "torch.autocast", "torch.amp.autocast",
                        "torch.cpu.amp.autocast"})
 
-MESSAGES: dict[str, tuple[str, str]] = {
-    "finding.MSM509.disabled": (
-        "{api}(enabled=False) turns mixed precision off for its block: MindSpore has no region autocast, so "
-        "drop the with (or decorator) and keep the block as it is",
-        "{api}(enabled=False) 在其代码块内关闭混合精度：MindSpore 没有按代码块的 autocast，"
-        "请去掉 with（或装饰器），保留代码块本身",
-    ),
-}
-
-
 def amp_finding(ctx, rule, span, name: str, convertible: frozenset[str]) -> Finding | None:
     """The MSM509 finding of a use of ``name`` at ``span`` (``report``: the API finding there becomes it)."""
     existing = usage_at(ctx, span)  # (under its canonical name: torch.amp.autocast is torch.autocast)

@@ -15,6 +15,7 @@ from msmigrate.rules.support import (
     named_nodes,
     reference_range,
     report,
+    text,
     tree_index,
 )
 
@@ -240,6 +241,22 @@ def _call(ctx, call: ast.Call) -> Finding | None | bool:
             layout = _layout_keyword(ctx, call) or LAYOUT_OF_METHOD[method]
             rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
             return _report(ctx, rule, func, {"api": f"torch.Tensor.{method}", "layout": layout})
-        if method in SPARSE_METHODS or (method in AMBIGUOUS_SPARSE_METHODS and ctx.is_tensor(func.value)):
+        ambiguous = (method in AMBIGUOUS_SPARSE_METHODS and ctx.is_tensor(func.value)
+                     and not _nested(ctx, func))
+        if method in SPARSE_METHODS or ambiguous:
             return _report(ctx, SPARSE_OPERATION, func, {"api": f"torch.Tensor.{method}"})
     return False
+
+
+def _nested(ctx, func: ast.Attribute) -> bool:
+    """``x.values()`` where the function tests ``x.is_nested``: a nested tensor's values, not a sparse
+    tensor's (MindSpore has neither; the API finding says it is missing)."""
+    from msmigrate.analysis.usage_claims import CodeIndex
+
+    index = ctx.memo.get("code_index")
+    if index is None:
+        index = ctx.memo["code_index"] = CodeIndex(ctx.tree)
+    scope = index.function_of(func)
+    receiver = text(ctx, func.value)
+    return any(isinstance(node, ast.Attribute) and node.attr == "is_nested"
+               and text(ctx, node.value) == receiver for node in ast.walk(scope))
