@@ -33,3 +33,51 @@ def test_autocast_turned_off_names_no_replacement():
         "autocast, so drop the with (or decorator) and keep the block as it is")
     assert result.findings[2].message() == (
         "torch.autocast: use mindspore.amp (auto_mixed_precision, DynamicLossScaler)")
+
+
+def _rules(source: str) -> list[tuple[int, int, str]]:
+    result = analyze_source(source, "s.py", get_knowledge_base("2.6"), AnalysisOptions(use_jedi=False))
+    return [(f.line, f.column, f.rule) for f in result.findings if f.rule.startswith("MSM3")]
+
+
+SHAPES = """\
+import torch
+from torch import nn
+from typing import Tuple
+
+
+class Block(nn.Module):
+    def forward(self, x, size: Tuple[int, int], drop_ratio=None, lengths=None):
+        H, W = size
+        if W % 7 > 0:
+            x = x[:, :H]
+        keep = max(1, int(x.shape[1] * (1 - drop_ratio)))
+        top = x.topk(keep, dim=-1)
+        return x[:, : int(lengths.max())], top
+"""
+
+
+def test_shapes_from_python_values_are_static():
+    # size is annotated as a tuple of ints; drop_ratio is a forward parameter whose type nothing shows
+    # (whether it is tensor data is not known); lengths.max() is a tensor's value: dynamic
+    assert _rules(SHAPES) == [(13, 23, "MSM304")]
+
+
+HOST = """\
+import torch
+
+
+def transcribe(model, tokens: torch.Tensor):
+    out = model.decode(tokens)
+    last = out[-1].item()
+    return tokens[tokens.nonzero().flatten()], last
+
+
+def select(scores: torch.Tensor):
+    return scores[scores.nonzero().flatten()]
+"""
+
+
+def test_host_code_driving_a_model_has_no_graph_mode_shapes():
+    # transcribe calls the model and reads values back (.item()): eager host code; select may be graph code
+    assert _rules(HOST) == [(11, 26, "MSM301")]

@@ -22,6 +22,7 @@ from msmigrate.analysis.tables import TORCH_ROOTS
 from msmigrate.analysis.type_positions import named_class_patterns, typing_member
 from msmigrate.analysis.valueops import all_args, class_kind, element_of, is_unknown, tensorish
 from msmigrate.analysis.values import (
+    ASSUMED_TENSOR,
     MODULE,
     OTHER,
     TENSOR,
@@ -239,7 +240,8 @@ class StatementWalker:
             is_forward = user_class.kind == MODULE and node.name == "forward"
             for arg in positional + args.kwonlyargs:
                 value = annotations.get(arg.arg, UNKNOWN)
-                state[arg.arg] = TENSOR_VALUE if is_forward and value is UNKNOWN else value
+                assumed = is_forward and value is UNKNOWN and arg.annotation is None  # (else as annotated)
+                state[arg.arg] = ASSUMED_TENSOR if assumed else value
             if positional and "staticmethod" not in decorators:
                 first = positional[0].arg
                 if "classmethod" in decorators:
