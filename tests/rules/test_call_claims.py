@@ -81,3 +81,32 @@ def select(scores: torch.Tensor):
 def test_host_code_driving_a_model_has_no_graph_mode_shapes():
     # transcribe calls the model and reads values back (.item()): eager host code; select may be graph code
     assert _rules(HOST) == [(11, 26, "MSM301")]
+
+
+def _messages(source: str, prefix: str) -> list[tuple[int, int, str, str]]:
+    result = analyze_source(source, "s.py", get_knowledge_base("2.6"), AnalysisOptions(use_jedi=False))
+    return [(f.line, f.column, f.rule, f.message()) for f in result.findings if f.rule.startswith(prefix)]
+
+
+def test_a_distributed_sampler_and_a_device_move_that_casts():
+    source = ("import torch\nfrom torch.utils.data.distributed import DistributedSampler\n\n"
+              "def f(ds, x: torch.Tensor, device):\n    s = DistributedSampler(ds)\n"
+              "    return s, x.to(device, dtype=torch.float16)\n")
+    found = _messages(source, "MSM5")
+    assert found[0][:3] == (5, 9, "MSM510")
+    assert found[0][3].startswith(
+        "torch.utils.data.distributed.DistributedSampler: use mindspore.dataset.DistributedSampler("
+        "num_shards=get_group_size(), shard_id=get_rank()) and give it to the dataset as sampler=")
+    assert found[1][:3] == (6, 17, "MSM504")
+    assert found[1][3].startswith(
+        ".to() moves data between devices and casts to torch.float16: keep the cast (.astype(torch.float16)); "
+        "MindSpore uses the device set once with mindspore.set_device Also: ")
+
+
+def test_an_initializer_rewrite_states_no_argument_plan_of_the_class():
+    # torch.nn.init.constant_(w, 1) is rewritten as w.set_data(initializer(Constant(1), …)) (MSM503): the
+    # function's arguments are not Constant's, so no "passes val, which MindSpore does not accept"
+    source = "import torch\nimport torch.nn as nn\nw = nn.Parameter(torch.zeros(3))\nnn.init.constant_(w, 1)\n"
+    (line, column, rule, message) = _messages(source, "MSM503")[0]
+    assert (line, column, rule) == (4, 1, "MSM503")
+    assert "does not accept" not in message and "land on other" not in message

@@ -43,6 +43,7 @@ from msmigrate.knowledge.param_facts import (
     receiver_first,
     same_default,
 )
+from msmigrate.knowledge.resolution import same_shape
 from msmigrate.knowledge.value_forms import (
     adapted,
     argument_form,
@@ -158,7 +159,10 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     if form is not None:
         target = overload_target(torch_api, form, table_target, kb) or table_target
     ms_signatures = [s for s in kb.mindspore_signatures(target) if not _opaque(s)]
-    if receiver_first(kb.torch_kind(torch_api), kb.mindspore_kind(target)):
+    receiver = receiver_first(kb.torch_kind(torch_api), kb.mindspore_kind(target))
+    if not (receiver or class_as_partial(torch_api, target) or same_shape(kb, torch_api, target)):
+        return None  # a function for a class (torch.nn.init.constant_ → Constant): its arguments go elsewhere
+    if receiver:
         ms_signatures = [s[1:] for s in ms_signatures if s]  # the method's tensor is the first argument
     elif class_as_partial(torch_api, target):  # functools.partial(function, …): the instance's input comes
         # first at its call, so every constructor argument is bound by keyword

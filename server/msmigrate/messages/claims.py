@@ -2,6 +2,20 @@
 ``knowledge/pair_facts.py``): details of a finding's message."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "finding.MSM510.sampler": (
+        "{api}: use mindspore.dataset.DistributedSampler(num_shards=get_group_size(), shard_id=get_rank()) "
+        "and give it to the dataset as sampler=; it takes no dataset (passed first, the dataset would be "
+        "read as num_shards)",
+        "{api}：请使用 mindspore.dataset.DistributedSampler(num_shards=get_group_size(), "
+        "shard_id=get_rank())，并通过 sampler= 传给数据集；它不接收数据集参数"
+        "（若把数据集作为第一个参数传入，会被当作 num_shards）",
+    ),
+    "finding.MSM504.cast": (
+        "{call} moves data between devices and casts to {dtype}: keep the cast (.astype({dtype})); MindSpore "
+        "uses the device set once with mindspore.set_device",
+        "{call} 在设备间迁移数据并转换为 {dtype}：请保留类型转换（.astype({dtype}）；MindSpore 使用通过 "
+        "mindspore.set_device 统一指定的设备",
+    ),
     "finding.MSM509.disabled": (
         "{api}(enabled=False) turns mixed precision off for its block: MindSpore has no region autocast, so "
         "drop the with (or decorator) and keep the block as it is",

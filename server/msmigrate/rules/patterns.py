@@ -23,6 +23,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
 from msmigrate.rules.amp import amp_finding
+from msmigrate.rules.call_advice import device_move_message, distributed_key
 from msmigrate.rules.param_groups import param_groups_written
 from msmigrate.rules.support import (
     API_RULES,
@@ -763,13 +764,14 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
         if attr in DEVICE_METHODS and call.args and not isinstance(call.args[0], ast.Constant | ast.Name):
             return []
         apis = [f"torch.Tensor.{attr}", f"torch.nn.Module.{attr}"]
+        key, args = device_move_message(ctx, call, attr)
         return [
             report(
                 ctx,
                 DEVICE,
                 span,
-                "finding.MSM504",
-                {"call": f".{attr}()"},
+                key,
+                args,
                 apis=apis,
                 convertible=_TAKE_OVER,
                 fixable=device_move_fixable(ctx, call),
@@ -923,7 +925,7 @@ def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
                 ctx,
                 DISTRIBUTED,
                 span,
-                "finding.MSM510",
+                distributed_key(name),
                 {"api": name},
                 apis=[name],
                 convertible=_TAKE_OVER,
