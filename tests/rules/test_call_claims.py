@@ -99,14 +99,15 @@ def test_a_distributed_sampler_and_a_device_move_that_casts():
         "num_shards=get_group_size(), shard_id=get_rank()) and give it to the dataset as sampler=")
     assert found[1][:3] == (6, 17, "MSM504")
     assert found[1][3].startswith(
-        ".to() moves data between devices and casts to torch.float16: keep the cast (.astype(torch.float16)); "
-        "MindSpore uses the device set once with mindspore.set_device Also: ")
+        ".to() moves data between devices and casts to torch.float16: keep the cast "
+        "(.astype(torch.float16)); MindSpore uses the device set once with mindspore.set_device Also: ")
 
 
 def test_an_initializer_rewrite_states_no_argument_plan_of_the_class():
     # torch.nn.init.constant_(w, 1) is rewritten as w.set_data(initializer(Constant(1), …)) (MSM503): the
     # function's arguments are not Constant's, so no "passes val, which MindSpore does not accept"
-    source = "import torch\nimport torch.nn as nn\nw = nn.Parameter(torch.zeros(3))\nnn.init.constant_(w, 1)\n"
+    source = ("import torch\nimport torch.nn as nn\nw = nn.Parameter(torch.zeros(3))\n"
+              "nn.init.constant_(w, 1)\n")
     (line, column, rule, message) = _messages(source, "MSM503")[0]
     assert (line, column, rule) == (4, 1, "MSM503")
     assert "does not accept" not in message and "land on other" not in message
