@@ -31,7 +31,8 @@ def test_autocast_turned_off_names_no_replacement():
     assert result.findings[1].message() == (
         "torch.amp.autocast(enabled=False) turns mixed precision off for its block: MindSpore has no region "
         "autocast, so drop the with (or decorator) and keep the block as it is")
-    assert result.findings[2].message() == (
+    [meta] = [f for f in result.findings if f.line == 4]
+    assert meta.message() == (
         "torch.autocast: use mindspore.amp (auto_mixed_precision, DynamicLossScaler)")
 
 
@@ -111,3 +112,14 @@ def test_an_initializer_rewrite_states_no_argument_plan_of_the_class():
     (line, column, rule, message) = _messages(source, "MSM503")[0]
     assert (line, column, rule) == (4, 1, "MSM503")
     assert "does not accept" not in message and "land on other" not in message
+
+
+def test_torch_save_of_python_objects_is_pickled_data():
+    source = ("import torch\nimport torch.nn as nn\nm = nn.Linear(2, 2)\n"
+              "torch.save((['a'], {'b': 1}), 'meta.pt')\ntorch.save(m.state_dict(), 'w.pt')\n")
+    result = analyze_source(source, "s.py", get_knowledge_base("2.6"), AnalysisOptions(use_jedi=False))
+    found = [(f.line, f.column, f.rule, f.mindspore_api) for f in result.findings if f.torch_api == "torch.save"]
+    assert found == [(4, 1, "MSM512", None), (5, 1, "MSM512", "mindspore.save_checkpoint")]
+    assert result.findings[2].message() == (
+        "torch.save saves Python objects here ((['a'], {'b': 1})), not weights: mindspore.save_checkpoint "
+        "stores only parameters, so keep pickle (or json) for them")

@@ -2,6 +2,12 @@
 ``knowledge/pair_facts.py``): details of a finding's message."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "finding.MSM512.pickle": (
+        "{api} saves Python objects here ({saved}), not weights: mindspore.save_checkpoint stores only "
+        "parameters, so keep pickle (or json) for them",
+        "{api} 在此保存的是 Python 对象（{saved}），不是权重：mindspore.save_checkpoint 只保存参数，"
+        "请继续用 pickle（或 json）保存它们",
+    ),
     "finding.MSM510.sampler": (
         "{api}: use mindspore.dataset.DistributedSampler(num_shards=get_group_size(), shard_id=get_rank()) "
         "and give it to the dataset as sampler=; it takes no dataset (passed first, the dataset would be "

@@ -23,7 +23,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
 from msmigrate.rules.amp import amp_finding
-from msmigrate.rules.call_advice import device_move_message, distributed_key
+from msmigrate.rules.call_advice import checkpoint_finding, device_move_message, distributed_key
 from msmigrate.rules.param_groups import param_groups_written
 from msmigrate.rules.support import (
     API_RULES,
@@ -684,19 +684,7 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
             )
         )
     elif name in CHECKPOINT_APIS:
-        found.append(
-            report(
-                ctx,
-                CHECKPOINT,
-                reference_range(ctx, func),
-                "finding.MSM512",
-                {"api": name},
-                apis=[name],
-                convertible=_TAKE_OVER,
-                fixable=name == "torch.load",
-                torch_api=name,
-            )
-        )
+        found.append(checkpoint_finding(ctx, CHECKPOINT, reference_range(ctx, func), name, call, _TAKE_OVER))
     elif (
         name
         and name.startswith("torch.optim.")
