@@ -31,8 +31,7 @@ def test_autocast_turned_off_names_no_replacement():
     assert result.findings[1].message() == (
         "torch.amp.autocast(enabled=False) turns mixed precision off for its block: MindSpore has no region "
         "autocast, so drop the with (or decorator) and keep the block as it is")
-    [meta] = [f for f in result.findings if f.line == 4]
-    assert meta.message() == (
+    assert result.findings[2].message() == (
         "torch.autocast: use mindspore.amp (auto_mixed_precision, DynamicLossScaler)")
 
 
@@ -118,8 +117,10 @@ def test_torch_save_of_python_objects_is_pickled_data():
     source = ("import torch\nimport torch.nn as nn\nm = nn.Linear(2, 2)\n"
               "torch.save((['a'], {'b': 1}), 'meta.pt')\ntorch.save(m.state_dict(), 'w.pt')\n")
     result = analyze_source(source, "s.py", get_knowledge_base("2.6"), AnalysisOptions(use_jedi=False))
-    found = [(f.line, f.column, f.rule, f.mindspore_api) for f in result.findings if f.torch_api == "torch.save"]
+    found = [(f.line, f.column, f.rule, f.mindspore_api) for f in result.findings
+             if f.torch_api == "torch.save"]
     assert found == [(4, 1, "MSM512", None), (5, 1, "MSM512", "mindspore.save_checkpoint")]
-    assert result.findings[2].message() == (
+    [meta] = [f for f in result.findings if f.line == 4]
+    assert meta.message() == (
         "torch.save saves Python objects here ((['a'], {'b': 1})), not weights: mindspore.save_checkpoint "
         "stores only parameters, so keep pickle (or json) for them")
