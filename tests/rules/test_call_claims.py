@@ -124,3 +124,14 @@ def test_torch_save_of_python_objects_is_pickled_data():
     assert meta.message() == (
         "torch.save saves Python objects here ((['a'], {'b': 1})), not weights: mindspore.save_checkpoint "
         "stores only parameters, so keep pickle (or json) for them")
+
+
+def test_a_coo_tensor_says_its_indices_are_transposed_in_mindspore():
+    # run on MindSpore 2.10: COOTensor(indices [N, ndim], values, shape); torch's indices are [ndim, N]
+    source = ("import torch\ni = torch.tensor([[0, 1], [1, 2]])\n"
+              "s = torch.sparse_coo_tensor(i, torch.ones(2), (3, 4))\n")
+    [(line, column, rule, message)] = _messages(source, "MSM4")
+    assert (line, column, rule) == (3, 5, "MSM401")
+    assert message.startswith(
+        "torch.sparse_coo_tensor creates a COO sparse tensor; mindspore.COOTensor(indices, values, shape) "
+        "takes the indices as [N, ndim] where torch takes [ndim, N]: transpose them (indices.T)")

@@ -67,6 +67,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{api} creates a {layout} sparse tensor; MindSpore supports it, but few operators accept it",
         "{api} 创建 {layout} 稀疏张量；MindSpore 支持该格式，但支持它的算子很少",
     ),
+    "finding.MSM401.coo": (
+        "{api} creates a COO sparse tensor; mindspore.COOTensor(indices, values, shape) takes the indices "
+        "as [N, ndim] where torch takes [ndim, N]: transpose them (indices.T); few operators accept it",
+        "{api} 创建 COO 稀疏张量；mindspore.COOTensor(indices, values, shape) 的索引形状为 [N, ndim]，"
+        "而 torch 为 [ndim, N]：请转置索引（indices.T）；支持它的算子很少",
+    ),
     "finding.MSM402": (
         "{api} uses the {layout} sparse layout, which MindSpore does not support; convert to CSR, COO or "
         "dense",
@@ -198,12 +204,12 @@ def check(ctx) -> Iterable[Finding]:
 CHECKERS = [check]
 
 
-def _report(ctx, rule: Rule, func: ast.expr, args: dict) -> Finding | None:
+def _report(ctx, rule: Rule, func: ast.expr, args: dict, key: str = "") -> Finding | None:
     return report(
         ctx,
         rule,
         reference_range(ctx, func),
-        f"finding.{rule.id}",
+        key or f"finding.{rule.id}",
         args,
         convertible=API_RULES,
         torch_api=args.get("api"),
@@ -224,7 +230,8 @@ def _call(ctx, call: ast.Call) -> Finding | None | bool:
     if name in LAYOUT_OF_CONSTRUCTOR or name == "torch.sparse_compressed_tensor":
         layout = LAYOUT_OF_CONSTRUCTOR.get(name) or _layout_keyword(ctx, call) or "CSR"
         rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
-        return _report(ctx, rule, func, {"api": name, "layout": layout})
+        key = "finding.MSM401.coo" if name == "torch.sparse_coo_tensor" else ""  # indices transposed
+        return _report(ctx, rule, func, {"api": name, "layout": layout}, key)
     if name in TOP_LEVEL_SPARSE_OPS or (name and name.startswith("torch.sparse.") and name.count(".") == 2):
         return _report(ctx, SPARSE_OPERATION, func, {"api": name})
     if name in SPARSE_GRADIENT_APIS or name == "torch.optim.SparseAdam":
