@@ -135,3 +135,9 @@ def test_a_coo_tensor_says_its_indices_are_transposed_in_mindspore():
     assert message.startswith(
         "torch.sparse_coo_tensor creates a COO sparse tensor; mindspore.COOTensor(indices, values, shape) "
         "takes the indices as [N, ndim] where torch takes [ndim, N]: transpose them (indices.T)")
+
+
+def test_lr_of_an_optimizer_whose_target_takes_lr_is_no_finding():
+    # torch.optim.SGD → mindspore.experimental.optim.SGD (derived): lr stays lr; no "called learning_rate"
+    source = "import torch\nm = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
+    assert _messages(source, "MSM508") == []

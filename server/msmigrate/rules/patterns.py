@@ -852,9 +852,10 @@ def sequential_fixable(call: ast.Call) -> bool:
 
 
 def optimizer_target(kb, optimizer: str) -> str | None:
-    """The MindSpore optimizer a torch one becomes: its mapping row's, else the first catalogued
-    replacement of the missing-API advice (``torch.optim.SGD`` → ``mindspore.nn.SGD`` in 2.6)."""
-    row = kb.row(optimizer)
+    """The MindSpore optimizer a torch one becomes: its mapping's (the table row, or a derived mapping:
+    ``torch.optim.SGD`` → ``mindspore.experimental.optim.SGD``), else the first catalogued replacement of
+    the missing-API advice."""
+    row = kb.mapping(optimizer)
     if row is not None:
         return row.mindspore_api or None
     from msmigrate.knowledge.missing_advice import advice_for
@@ -875,7 +876,7 @@ def _target_takes_lr(kb, optimizer: str) -> bool:
 def learning_rate_fixable(kb, optimizer: str) -> bool:
     """The rename needs a known MindSpore optimizer (``learning_rate=`` is no keyword of the torch one);
     the mapping fix renames ``lr`` itself when the optimizer's row says so, and then this rule does not."""
-    row = kb.row(optimizer)
+    row = kb.mapping(optimizer)
     return optimizer_target(kb, optimizer) is not None and (row is None or "lr" not in row.param_renames)
 
 
