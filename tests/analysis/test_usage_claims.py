@@ -127,3 +127,14 @@ def test_a_name_shown_not_to_be_a_tensor_is_not_one(kb):
               "    features = model(x)\n    if isinstance(features, torch.Tensor):\n"
               "        features = OrderedDict([('0', features)])\n    return list(features.values())\n")
     assert [f.torch_api for f in _findings(kb, source).values()] == ["torch.Tensor"]
+
+
+def test_a_method_of_an_object_whose_class_the_file_maps(kb):
+    source = ("import torch\nfrom torch.optim.lr_scheduler import StepLR\nm = torch.nn.Linear(2, 2)\n"
+              "opt = torch.optim.SGD(m.parameters(), lr=0.1)\nsched = StepLR(opt, step_size=10)\n"
+              "sched.step()\n")
+    step = _findings(kb, source)[(6, 7)]
+    assert (step.rule, step.torch_api) == ("MSM100", "torch.optim.lr_scheduler.LRScheduler.step")
+    assert step.mindspore_api == "mindspore.experimental.optim.lr_scheduler.StepLR.step"
+    assert ("becomes mindspore.experimental.optim.lr_scheduler.StepLR, which has step with the same "
+            "parameters") in step.message()

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
+from msmigrate.analysis.class_members import claim_member
 from msmigrate.analysis.source_text import segment
 from msmigrate.analysis.temporaries import is_temporary
 from msmigrate.analysis.usage_claims import CodeIndex, claims_of, possible_on_device, state
@@ -90,8 +91,10 @@ class Resolver:
     """Resolves the API findings of one analysed file (``tree``: its parsed statements)."""
 
     def __init__(self, kb: KnowledgeBase, device: str, tree: ast.Module, source: str,
-                 is_tensor: Callable[[ast.expr], bool] | None = None, refine: bool = True) -> None:
+                 is_tensor: Callable[[ast.expr], bool] | None = None, refine: bool = True,
+                 values: dict | None = None) -> None:
         self.kb, self.device, self.tree, self.source = kb, _device(device), tree, source
+        self.values = values or {}  # the analysis's node values (a member's receiver: its torch class)
         self.is_tensor, self.refine = is_tensor, refine
         self.verdicts = verdict_cache(kb)
         self._starts: list[int] | None = None
@@ -103,6 +106,11 @@ class Resolver:
     def resolve(self, finding: Finding, ref_node: ast.expr | None, call: ast.Call | None) -> None:
         """Set ``finding.resolution`` (and the claims it settles: target, category, rule, message)."""
         kb = self.kb
+        receiver = self.values.get(ref_node.value) if isinstance(ref_node, ast.Attribute) else None
+        torch_class = getattr(receiver, "torch_class", None)
+        if torch_class and finding.usage is UsageKind.CALL and claim_member(finding, kb, torch_class):
+            finding.resolution = replace(plain_resolution(finding, kb, self.device), by_call=True)
+            return
         if finding.rule not in MAPPED_RULES or not finding.torch_api or finding.usage in (
                 UsageKind.IMPORT, UsageKind.PATTERN):
             finding.resolution = plain_resolution(finding, kb, self.device)

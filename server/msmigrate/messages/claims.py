@@ -2,6 +2,18 @@
 ``knowledge/pair_facts.py``): details of a finding's message."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "analysis.api.class_member": (
+        "{torch_api} → {mindspore_api}: the {torch_class} this is called on becomes {class_target}, which "
+        "has {member} with the same parameters; the call stays as written.",
+        "{torch_api} → {mindspore_api}：调用它的 {torch_class} 将改为 {class_target}，后者有参数相同的 "
+        "{member}；此调用保持原样。",
+    ),
+    "analysis.api.class_member_differs": (
+        "{torch_api} → {mindspore_api}: the {torch_class} this is called on becomes {class_target}, which "
+        "has {member}; its parameters differ, compare the call with them.",
+        "{torch_api} → {mindspore_api}：调用它的 {torch_class} 将改为 {class_target}，后者有 {member}，"
+        "但参数不同，请对照检查此调用。",
+    ),
     "finding.MSM512.pickle": (
         "{api} saves Python objects here ({saved}), not weights: mindspore.save_checkpoint stores only "
         "parameters, so keep pickle (or json) for them",
