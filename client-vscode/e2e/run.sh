@@ -119,4 +119,4 @@ done
 # 7. The UI test.
 log "running the UI test"
 E2E_URL="http://127.0.0.1:$PORT/?folder=$WORKSPACE" E2E_CHROMIUM="$CHROMIUM" E2E_OUT="$OUT" \
-  E2E_WORKSPACE="$WORKSPACE" node "$HERE/vscode.e2e.mjs"
+  E2E_WORKSPACE="$WORKSPACE" E2E_REPO="$REPO" E2E_PYTHON="$PYTHON" node "$HERE/vscode.e2e.mjs"

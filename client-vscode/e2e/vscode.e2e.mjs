@@ -1,16 +1,21 @@
 // Drives the msmigrate extension in code-server with headless Chromium and checks, through the UI:
 // squiggles on a torch API, a hover naming the MindSpore API, a quick-fix applied, and
-// "MindSpore: Scan Project" filling the scan-results tree. Screenshots go to $E2E_OUT/screenshots.
-// Run by e2e/run.sh (which starts code-server); environment: E2E_URL, E2E_CHROMIUM, E2E_OUT, E2E_WORKSPACE.
+// "MindSpore: Scan Project" filling the scan-results tree, and "Compare Model with Its PyTorch Original" on
+// the bundled ResNet-50 and its migration. Screenshots go to $E2E_OUT/screenshots.
+// Run by e2e/run.sh (which starts code-server); environment: E2E_URL, E2E_CHROMIUM, E2E_OUT, E2E_WORKSPACE,
+// E2E_REPO, E2E_PYTHON.
 
 import { strict as assert } from "node:assert";
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
 const url = process.env.E2E_URL;
 const out = process.env.E2E_OUT;
 const workspace = process.env.E2E_WORKSPACE;
+const repo = process.env.E2E_REPO;
+const python = process.env.E2E_PYTHON;
 const shots = join(out, "screenshots");
 const results = [];
 
@@ -204,9 +209,45 @@ try {
     await row.waitFor({ state: "visible" });
     await page.keyboard.press("Enter");
     await page.locator(".tab", { hasText: /Preview/ }).first().waitFor();
-    // the server's rendering of the lookup (knowledge/lookup.py render_markdown), as in a hover
-    const text = await frameText(/torch\.nn\.Conv2d → mindspore\.mint\.nn\.Conv2d \(MindSpore 2\.6\)/);
+    // the server's rendering of the lookup (knowledge/lookup.py render_markdown), as in a hover: its title
+    // names what the quick-fix writes on the device (CPU: mindspore.nn.Conv2d, as in step 04)
+    const text = await frameText(/torch\.nn\.Conv2d → mindspore\.nn\.Conv2d \(MindSpore 2\.6\)/);
     console.log(`     ${text.split("\n").slice(0, 3).join(" | ")}`);
+  });
+
+  await step("09-compare-models", async () => {
+    // The bundled ResNet-50 (untouched: the quick-fix above edited the workspace's copy) and its migration by
+    // `msmigrate fix`, named in the workspace's pyproject.toml; compared in PyNative (torch and MindSpore
+    // workers started by the server) from the palette, after the user allowed the models to run.
+    const root = join(workspace, "compare");
+    for (const side of ["resnet_torch", "resnet_ms"]) {
+      cpSync(join(repo, "examples", "resnet_torch", "models"), join(root, side, "models"), { recursive: true });
+    }
+    execFileSync(python, ["-m", "msmigrate", "fix", join(root, "resnet_ms", "models"), "--unsafe-fixes"], { cwd: workspace });
+    appendFileSync(
+      join(workspace, "pyproject.toml"),
+      [
+        "",
+        "[[tool.msmigrate.compare]]",
+        'name = "resnet50"',
+        'torch = "compare/resnet_torch/models/resnet.py:resnet50(num_classes=10)"',
+        'mindspore = "compare/resnet_ms/models/resnet.py:resnet50(num_classes=10)"',
+        "inputs = [{shape = [1, 3, 32, 32]}]",
+        'modes = ["pynative"]',
+        "",
+      ].join("\n"),
+    );
+    await runCommand("MindSpore: Compare Model with Its PyTorch Original");
+    const run = page.locator(".notifications-toasts .monaco-button", { hasText: "Run it" }).first();
+    await run.waitFor({ state: "visible", timeout: 60_000 });
+    await run.click();
+    // the page in the report webview (the notification says "the models match" too: wait for the table)
+    const text = await frameText(/Compare resnet50: the models match[\s\S]*layer outputs compared/, 300_000);
+    assert.match(text, /183 layer outputs compared: 0 differ, 0 have no MindSpore cell of that name/);
+    assert.match(text, /PyNative\s+match\s+\d\.\d\de-0\d/);
+    const markdown = readFileSync(join(workspace, ".msmigrate", "compare-resnet50.md"), "utf8");
+    assert.match(markdown, /^# Compare resnet50: the models match$/m);
+    console.log(`     ${text.split("\n").slice(0, 2).join(" | ")}`);
   });
 } finally {
   await browser.close();

@@ -2,6 +2,7 @@
 
 import * as path from "path";
 import * as vscode from "vscode";
+import { compareArguments, compareHtml, compareOutcome, OPEN_SOURCE_COMMAND } from "./compareView";
 import { categoryLabel, mappingCategoryLabel, severityLabel } from "./labels";
 import { lookupMarkdown } from "./lookupView";
 import { CATEGORY_ORDER, resolveReportPath, ScanReportJson, SEVERITY_ORDER, TreeFilter, TreeNode } from "./reportModel";
@@ -33,6 +34,7 @@ export const COMMANDS = {
   filter: "msmigrate.results.filter",
   clearFilter: "msmigrate.results.clearFilter",
   openReport: "msmigrate.openHtmlReport",
+  compare: "msmigrate.compareWithPyTorch",
 } as const;
 
 export interface CommandDeps {
@@ -207,6 +209,86 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (result !== undefined) {
       await showJsonResult(result, vscode.l10n.t("Equivalence check of {0}", api));
     }
+  }
+
+  /** Where the server looks for `[[tool.msmigrate.compare]]`: the active file's folder up, else a folder. */
+  async function compareLocation(): Promise<string | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    if (editor && editor.document.uri.scheme === "file" && vscode.workspace.getWorkspaceFolder(editor.document.uri)) {
+      return editor.document.uri.toString();
+    }
+    return (await pickFolder())?.uri.toString();
+  }
+
+  async function compareModels(arg?: unknown): Promise<void> {
+    const given = compareArguments(arg);
+    let config = given.config ?? (await compareLocation());
+    if (!config) {
+      void vscode.window.showWarningMessage(vscode.l10n.t("Open a folder to compare its models."));
+      return;
+    }
+    let name = given.name;
+    for (;;) {
+      const title = name
+        ? vscode.l10n.t("Comparing {0} with its PyTorch original", name)
+        : vscode.l10n.t("Comparing the model with its PyTorch original");
+      const reply = await withProgress<unknown>(title, SERVER_COMMANDS.compareModels, [{ name, config, open: "none" }]);
+      if (reply === undefined) {
+        return; // an error already shown, or cancelled
+      }
+      const outcome = compareOutcome(reply);
+      if (outcome.kind === "error") {
+        void vscode.window.showErrorMessage(outcome.message);
+        return;
+      }
+      if (outcome.kind === "cancelled") {
+        void vscode.window.showInformationMessage(vscode.l10n.t("Comparison cancelled."));
+        return;
+      }
+      if (outcome.kind === "choose") {
+        const pick = await vscode.window.showQuickPick(
+          outcome.choices.map((c) => ({ label: c.name, description: c.mindspore, detail: c.torch, name: c.name })),
+          {
+            title: vscode.l10n.t("Compare Model with Its PyTorch Original"),
+            placeHolder: vscode.l10n.t("Comparison of [[tool.msmigrate.compare]] to run"),
+          },
+        );
+        if (!pick) {
+          return;
+        }
+        name = pick.name;
+        config = outcome.config;
+        continue;
+      }
+      panel.showHtml(compareHtml(outcome.report, vscode.l10n), false, [OPEN_SOURCE_COMMAND]);
+      const show =
+        outcome.report.status === "match"
+          ? vscode.window.showInformationMessage
+          : outcome.report.status === "diverge"
+            ? vscode.window.showWarningMessage
+            : vscode.window.showErrorMessage;
+      const openMarkdown = vscode.l10n.t("Open Markdown Report");
+      const markdown = outcome.markdown;
+      void show(outcome.summary, ...(markdown ? [openMarkdown] : [])).then((choice) => {
+        if (choice === openMarkdown && markdown) {
+          void vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(markdown));
+        }
+      });
+      return;
+    }
+  }
+
+  /** A link of the compare page: the file at a 1-based line. */
+  async function openSourceLine(file: unknown, line: unknown): Promise<void> {
+    if (typeof file !== "string" || !file) {
+      return;
+    }
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const target = Math.min(Math.max(0, (Number(line) || 1) - 1), Math.max(0, document.lineCount - 1));
+    const position = new vscode.Position(target, document.lineAt(target).firstNonWhitespaceCharacterIndex);
+    const editor = await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.One });
+    editor.selection = new vscode.Selection(position, position);
+    editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   async function exportReport(): Promise<void> {
@@ -392,6 +474,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(COMMANDS.checkEquivalence, checkEquivalence),
     vscode.commands.registerCommand(COMMANDS.exportReport, exportReport),
     vscode.commands.registerCommand(COMMANDS.lookup, lookUp),
+    vscode.commands.registerCommand(COMMANDS.compare, compareModels),
+    vscode.commands.registerCommand(OPEN_SOURCE_COMMAND, openSourceLine),
     vscode.commands.registerCommand(COMMANDS.restart, () => manager.restart()),
     vscode.commands.registerCommand(COMMANDS.showOutput, () => output.show()),
     vscode.commands.registerCommand(COMMANDS.refresh, () => scanProject(lastFolder)),

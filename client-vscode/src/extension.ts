@@ -7,7 +7,7 @@ import { ServerManager } from "./server";
 import { scanProjectReport, SERVER_COMMANDS } from "./serverApi";
 import { FindingsStatus } from "./statusBar";
 import { ScanTreeProvider, REVEAL_COMMAND } from "./treeView";
-import { registerCommands, reportRoot } from "./commands";
+import { COMMANDS, registerCommands, reportRoot } from "./commands";
 
 export const VIEW_ID = "msmigrate.results";
 
@@ -37,6 +37,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           : (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "");
         showReport(report, folder);
       }
+    },
+    takeOver(command, args) {
+      // the lens "Compare with the PyTorch original" runs as the palette command does
+      return command === SERVER_COMMANDS.compareModels
+        ? vscode.commands.executeCommand(COMMANDS.compare, args[0])
+        : undefined;
     },
     async showReport(uri, takeFocus) {
       try {

@@ -87,6 +87,7 @@ export const SERVER_COMMANDS = {
   fixAll: "msmigrate.fixAll",
   exportReport: "msmigrate.exportReport",
   checkEquivalence: "msmigrate.checkEquivalence",
+  compareModels: "msmigrate.compareModels",
 } as const;
 
 /** The folder to scan (a path or `file:` URI inside the workspace); none: every workspace folder. Positional order: path. */
@@ -121,6 +122,18 @@ export interface CheckEquivalenceArguments {
   uri?: string | null;
   line?: number | null;
   column?: number | null;
+}
+
+/** A comparison of `[[tool.msmigrate.compare]]` by name (none: the only one; several: the reply lists
+    them), where to find it (a `pyproject.toml`, or a folder or file from which the nearest one up to its
+    workspace folder is taken; none: the first workspace folder), `open`: `markdown` (default) has the
+    client show the Markdown report, `none` only returns it; `timeout`: seconds per worker step. Positional order: name, config, open, timeout. */
+export interface CompareModelsArguments {
+  name?: string | null;
+  config?: string | null;
+  open?: string | null;
+  timeout?: number | null;
+  uri?: string | null;
 }
 
 /** Reply of a command (contract/commands.py ErrorReply). */
@@ -163,6 +176,17 @@ export interface CheckEquivalenceReply {
   message: string;
 }
 
+/** Reply of a command (contract/commands.py CompareModelsReply). */
+export interface CompareModelsReply {
+  cancelled: boolean;
+  config: string;
+  choices?: (Record<string, string>)[];
+  report?: Record<string, unknown>;
+  summary?: string;
+  markdownReport?: string;
+  shown?: boolean;
+}
+
 /** Each command's argument object. */
 export interface CommandArguments {
   scanProject: ScanProjectArguments;
@@ -171,6 +195,7 @@ export interface CommandArguments {
   fixAll: DocumentArguments;
   exportReport: ExportReportArguments;
   checkEquivalence: CheckEquivalenceArguments;
+  compareModels: CompareModelsArguments;
 }
 
 /** Each command's reply. */
@@ -181,4 +206,5 @@ export interface CommandReplies {
   fixAll: FixAllReply | ErrorReply;
   exportReport: ExportReportReply | ErrorReply;
   checkEquivalence: CheckEquivalenceReply | ErrorReply;
+  compareModels: CompareModelsReply | ErrorReply;
 }

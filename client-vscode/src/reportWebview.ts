@@ -1,4 +1,5 @@
-// Shows an HTML report in a webview: no scripts, no remote content, links open in the browser.
+// Shows an HTML report in a webview: no scripts, no remote content, links open in the browser; a page the
+// client made may allow named command URIs (the comparison's links to source lines).
 
 import * as vscode from "vscode";
 
@@ -39,19 +40,32 @@ export class ReportPanel {
 
   async show(uri: vscode.Uri, preserveFocus = false): Promise<void> {
     const bytes = await vscode.workspace.fs.readFile(uri);
-    const html = new TextDecoder("utf-8").decode(bytes);
+    this.showHtml(new TextDecoder("utf-8").decode(bytes), preserveFocus);
+    this.lastUri = uri;
+  }
+
+  /**
+   * Shows a page made by the client (the model comparison). `commands`: the only command URIs its links
+   * may run (none for the server's HTML reports).
+   */
+  showHtml(html: string, preserveFocus = false, commands: readonly string[] = []): void {
+    const options: vscode.WebviewOptions = {
+      enableScripts: false,
+      enableCommandUris: commands.length ? commands : false,
+      localResourceRoots: [],
+    };
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel(
         "msmigrate.report",
         vscode.l10n.t("MindSpore Migration Report"),
         { viewColumn: vscode.ViewColumn.Active, preserveFocus },
-        { enableScripts: false, enableFindWidget: true, localResourceRoots: [] },
+        { ...options, enableFindWidget: true },
       );
       this.panel.onDidDispose(() => (this.panel = undefined));
     } else {
+      this.panel.webview.options = options;
       this.panel.reveal(undefined, preserveFocus);
     }
-    this.lastUri = uri;
     this.panel.webview.html = withCsp(html, this.panel.webview.cspSource);
   }
 

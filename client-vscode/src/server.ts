@@ -38,6 +38,11 @@ export interface ServerHooks {
   onCommandResult(command: string, args: unknown[], result: unknown): void;
   /** `window/showDocument` for an HTML report: shown in our webview instead of as text. */
   showReport(uri: vscode.Uri, takeFocus: boolean): Promise<boolean>;
+  /**
+   * A server command run from a code lens that the client runs its own way instead (the model comparison:
+   * progress, a quick pick, the report webview); `undefined`: sent to the server as it is.
+   */
+  takeOver?(command: string, args: unknown[]): Thenable<unknown> | undefined;
 }
 
 function pathContext(folder: vscode.WorkspaceFolder | undefined): PathContext {
@@ -168,6 +173,10 @@ export class ServerManager implements vscode.Disposable {
           },
         },
         executeCommand: async (command, args, next) => {
+          const own = this.hooks.takeOver?.(command, args);
+          if (own) {
+            return own;
+          }
           const result = await next(command, args);
           this.hooks.onCommandResult(command, args, result);
           return result;

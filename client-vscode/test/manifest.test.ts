@@ -68,6 +68,7 @@ describe("commands and menus", () => {
       "Check Operator Equivalence",
       "Export Scan Report…",
       "Look Up PyTorch API…",
+      "Compare Model with Its PyTorch Original",
       "Restart Server",
       "Show Output",
     ]) {

@@ -100,3 +100,41 @@ export const workspace = {
     throw new Error("not used in unit tests");
   },
 };
+
+export enum ViewColumn {
+  Active = -1,
+  One = 1,
+}
+
+/** A webview panel that records what it was given (the report panel's tests). */
+export class FakeWebviewPanel {
+  readonly webview = { options: {} as any, html: "", cspSource: "vscode-webview://test" };
+  revealed = 0;
+  private disposeListeners: (() => void)[] = [];
+  constructor(
+    readonly viewType: string,
+    readonly title: string,
+    readonly showOptions: any,
+    options: any,
+  ) {
+    this.webview.options = options;
+  }
+  reveal(): void {
+    this.revealed += 1;
+  }
+  onDidDispose(listener: () => void): void {
+    this.disposeListeners.push(listener);
+  }
+  dispose(): void {
+    this.disposeListeners.forEach((l) => l());
+  }
+}
+
+export const window = {
+  panels: [] as FakeWebviewPanel[],
+  createWebviewPanel(viewType: string, title: string, showOptions: any, options: any): FakeWebviewPanel {
+    const panel = new FakeWebviewPanel(viewType, title, showOptions, options);
+    this.panels.push(panel);
+    return panel;
+  },
+};

@@ -31,7 +31,7 @@ EXPECTED: dict[str, list[tuple[int, int, str, str, str | None, str]]] = {
         (112, 25, "MSM101", "torch.nn.Parameter", "mindspore.Parameter", INFO),
         (112, 35, "MSM100", "torch.empty", "mindspore.mint.empty", HINT),
         (124, 9, "MSM503", "torch.nn.init.kaiming_uniform_", "mindspore.common.initializer.HeUniform", INFO),
-        (126, 25, "MSM503", "torch.nn.init._calculate_fan_in_and_fan_out", None, WARNING),
+        (126, 25, "MSM518", "torch.nn.init._calculate_fan_in_and_fan_out", None, INFO),  # w.shape products
         (128, 13, "MSM503", "torch.nn.init.uniform_", "mindspore.ops.uniform", INFO),
         (130, 30, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),
         (130, 41, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),
@@ -64,7 +64,7 @@ EXPECTED: dict[str, list[tuple[int, int, str, str, str | None, str]]] = {
         (107, 52, "MSM103", "torch.types._size", None, HINT),
         (126, 30, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),
         (126, 41, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),
-        (130, 22, "MSM200", "torch.Tensor.unflatten", None, WARNING),
+        (130, 22, "MSM202", "torch.Tensor.unflatten", None, WARNING),  # its verified composition
     ],
     "channelshuffle.py": [
         (52, 30, "MSM100", "torch.Tensor", "mindspore.Tensor", HINT),

@@ -34,8 +34,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("fixes", ("msmigrate.fixes",)),
     ("rules", ("msmigrate.rules",)),
     ("scan", ("msmigrate.scan",)),
-    ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project", "msmigrate.contract",
-               "msmigrate.weights", "msmigrate.compare")),
+    ("tools", ("msmigrate.reports", "msmigrate.check", "msmigrate.fixes.project",
+               "msmigrate.fixes.project_helper", "msmigrate.contract", "msmigrate.weights",
+               "msmigrate.compare")),
     ("lsp", ("msmigrate.lsp",)),
     ("cli", ("msmigrate.cli", "msmigrate.__main__")),
 ]

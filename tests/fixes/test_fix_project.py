@@ -178,8 +178,9 @@ def test_file_changed_while_fixing_is_not_overwritten(tmp_path: Path, monkeypatc
 
 def test_select_and_ignore_choose_rules(sample: Path) -> None:
     code, out, _err = _run(str(sample), "--json", "--select", "MSM5", "--diff", *V)
-    patterns = {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508", "imports"}
-    assert set(json.loads(out)["fixes_by_rule"]) <= patterns
+    chosen = set(json.loads(out)["fixes_by_rule"])
+    assert {"MSM501", "MSM502", "MSM507"} <= chosen  # (the sample's no_grad: MSM507)
+    assert all(rule.startswith("MSM5") or rule == "imports" for rule in chosen)
     code, out, _err = _run(str(sample), "--json", "--ignore", "MSM501", "--diff", *V)
     assert "MSM501" not in json.loads(out)["fixes_by_rule"]
 

@@ -9,7 +9,6 @@ checkpoint with ``load_param_into_net(strict_load=True)``."""
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -18,25 +17,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from idiom_support import harness, imported_roots, needs_frameworks
 
 from msmigrate.fixes.project import FixOptions, fix_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "resnet_torch"
-
-needs_frameworks = pytest.mark.skipif(
-    importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None,
-    reason="needs torch and mindspore (pip install -e '.[check]')",
-)
-
-
-def _harness():
-    spec = importlib.util.spec_from_file_location("conversion_harness", ROOT / "tests/conversion/harness.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("conversion_harness", module)  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
 
 def _fixed_models(tmp_path: Path, version: str) -> Path:
     """A copy of the example after ``msmigrate fix models --unsafe-fixes --mindspore-version <version>``."""
@@ -47,21 +33,11 @@ def _fixed_models(tmp_path: Path, version: str) -> Path:
     return copy
 
 
-def _imported_modules(source: str) -> set[str]:
-    found = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            found.add((node.module or "").split(".")[0])
-    return found
-
-
 @pytest.mark.parametrize("version", ["2.4", "2.6"])
 def test_fixed_models_import_only_mindspore_and_name_no_torch(tmp_path: Path, version: str) -> None:
     models = _fixed_models(tmp_path, version) / "models"
     source = (models / "resnet.py").read_text(encoding="utf-8")
-    assert _imported_modules(source) == {"typing", "mindspore"}
+    assert imported_roots(source) == {"typing", "mindspore"}
     names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
     assert not names & {"torch", "nn", "F", "Tensor"}
     # the BatchNorm momentum stays MindSpore's default (torch 0.1 == MindSpore 0.9), never momentum=0.1
@@ -118,11 +94,11 @@ result = model(x)
 @needs_frameworks
 @pytest.mark.parametrize("version", ["2.4", "2.6"])
 def test_fixed_resnet50_computes_what_the_torch_model_computes(tmp_path: Path, version: str) -> None:
-    harness = _harness()
+    runner = harness()
     fixed = _fixed_models(tmp_path, version)
     weights, checkpoint = tmp_path / "resnet50.pth", tmp_path / "resnet50.ckpt"
     torch_work, ms_work = tmp_path / "torch", tmp_path / "mindspore"
-    torch_out = harness.run_programs(
+    torch_out = runner.run_programs(
         "torch", [("resnet50", TORCH_PROGRAM.format(example=str(EXAMPLE), weights=str(weights)))], torch_work)
     assert torch_out["resnet50"]["ok"], torch_out["resnet50"]
     converted = subprocess.run(
@@ -137,7 +113,7 @@ def test_fixed_resnet50_computes_what_the_torch_model_computes(tmp_path: Path, v
     assert {(p["torch"], p["mindspore"]) for p in report["parameters"]} >= {
         ("bn1.weight", "bn1.gamma"), ("layer4.2.bn3.running_var", "layer4.2.bn3.moving_variance"),
         ("fc.weight", "fc.weight")}
-    ms_out = harness.run_programs(
+    ms_out = runner.run_programs(
         "mindspore", [("resnet50", MINDSPORE_PROGRAM.format(fixed=str(fixed), checkpoint=str(checkpoint)))],
         ms_work)
     assert ms_out["resnet50"]["ok"], ms_out["resnet50"]

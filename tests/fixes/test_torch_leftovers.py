@@ -78,18 +78,14 @@ def test_the_places_no_other_finding_covers_are_msm104(kb26) -> None:
         (3, 1, "einops.layers.torch is a torch-only module of another package: importing it imports torch"),
         (5, 10, "the string annotation torch.Tensor names torch: write the MindSpore type"),
         (5, 35, "the string annotation Optional[nn.Module] names torch: write the MindSpore type"),
-        (6, 8, "a torch module is reached by a name computed at run time (hasattr(torch.nn.functional, "
-               "'scaled_dot_product_attention')): rewrite it with the MindSpore names it can take"),
-        (8, 9, "a torch module is reached by a name computed at run time (getattr(nn, name)): rewrite it "
-               "with the MindSpore names it can take"),
         (10, 5, "a torch module is reached by a name computed at run time (importlib.import_module("
                 "'torch.nn')): rewrite it with the MindSpore names it can take"),
         (11, 12, "Rearrange comes from a torch-only module of another package: the file needs torch for it; "
                  "use a form of that package that does not need torch"),
     ]
-    # torch.__version__ (9, 9) is MSM103's: a finding already speaks for it
-    assert [(f.line, f.column, f.rule) for f in result.findings if (f.line, f.column) == (9, 9)] == [
-        (9, 9, "MSM103")]
+    # the feature check (6, 8), getattr (8, 9) and torch.__version__ (9, 9) have rules of their own
+    assert [(f.line, f.column, f.rule) for f in result.findings if (f.line, f.column) in (
+        (6, 8), (8, 9), (9, 9))] == [(6, 8, "MSM513"), (8, 9, "MSM520"), (9, 9, "MSM513")]
 
 
 MODEL = '''\
@@ -109,14 +105,16 @@ class Scale(nn.Module):
 
 def act(name):
     return getattr(nn, name)()
+
+
+def typed(x: "torch.Tensor"):
+    return x
 '''
 DONE = "import torch\n\ny = torch.abs(torch.tensor([1.0, -2.0]))\n"
 UNSAFE = ("MSM101: fix not applied (not verified to keep the results; --unsafe-fixes applies it): Replace "
           "torch.nn.Parameter with mindspore.Parameter (then review the documented differences)")
-NO_GRAD = ("MSM507: torch.no_grad is not needed in MindSpore; gradients are only computed by "
-           "value_and_grad Also: torch.no_grad → mindspore.ops.stop_gradient (see the difference page). "
-           "Not in the MindSpore 2.6 mapping table; derived: in the official mapping of MindSpore 1.10; "
-           "parameters differ in MindSpore 2.10.")
+GETATTR = ("MSM520: getattr on torch.nn with a name the code does not tell: list the names it takes (a "
+           "literal, a list or dict of literals, a default) so that they can be checked")
 
 
 def _project(tmp_path: Path) -> Path:
@@ -133,31 +131,31 @@ def test_the_fix_summary_lists_every_leftover_with_its_line_and_why(tmp_path: Pa
     assert files["model.py"]["torch_free"] is False
     assert [(x["line"], x["column"], x["kind"], x["text"], x["rule"], x["reason"])
             for x in files["model.py"]["leftovers"]] == [
-        (1, 1, "import", "torch", None, "kept: torch is still used on line 11"),
-        (2, 1, "import", "torch.nn", None, "kept: torch is still used on lines 9, 17"),
+        (1, 1, "import", "torch", None, "kept: torch is still used on line 19"),
+        (2, 1, "import", "torch.nn", None, "kept: torch is still used on lines 9, 16"),
         (9, 18, "name", "nn.Parameter", "MSM101", UNSAFE),
-        (11, 6, "name", "torch.no_grad", "MSM507", NO_GRAD),
-        (17, 12, "dynamic", "getattr(nn, name)", "MSM104", "no rule covers this"),
+        (16, 12, "dynamic", "getattr(nn, name)", "MSM520", GETATTR),
+        (19, 14, "string", "torch.Tensor", "MSM104", "no rule covers this"),
     ]
-    # done.py: torch.abs, torch.tensor converted; model.py: the nn.Module base (under MSM501) and torch.ones
-    # converted; nn.Parameter, the no_grad decorator (under MSM507) and getattr(nn, name) left
-    assert (data["usages_before"], data["usages_after"], data["converted"]) == (7, 3, 4)
+    # done.py: torch.abs, torch.tensor converted; model.py: the nn.Module base (under MSM501), torch.ones and
+    # the no_grad decorator (MSM507) converted; nn.Parameter, getattr(nn, name) and the annotation left
+    assert (data["usages_before"], data["usages_after"], data["converted"]) == (8, 3, 5)
     assert (data["files_torch_free"], data["files_with_torch_left"]) == (1, 1)
     lines = summary_lines(result, "en")
     assert "Nothing left to migrate." not in lines
     assert lines[4:12] == [
-        "PyTorch API usages converted: 4 of 7 (57.1%)",
+        "PyTorch API usages converted: 5 of 8 (62.5%)",
         "Left, by category: differences 1, unknown_torch_name 1, framework_pattern 1",
         "Files free of torch: 1 of 2",
         "Torch is still used in these files (5 places), with why each was not rewritten:",
-        "  model.py:1:1 torch: kept: torch is still used on line 11",
-        "  model.py:2:1 torch.nn: kept: torch is still used on lines 9, 17",
+        "  model.py:1:1 torch: kept: torch is still used on line 19",
+        "  model.py:2:1 torch.nn: kept: torch is still used on lines 9, 16",
         f"  model.py:9:18 nn.Parameter: {UNSAFE}",
-        f"  model.py:11:6 torch.no_grad: {NO_GRAD}",
+        f"  model.py:16:12 getattr(nn, name): {GETATTR}",
     ]
-    assert lines[12] == "  model.py:17:12 getattr(nn, name): no rule covers this"
+    assert lines[12] == "  model.py:19:14 torch.Tensor: no rule covers this"
     zh = summary_lines(result, "zh")
-    assert "  model.py:17:12 getattr(nn, name)：没有规则覆盖这种写法" in zh
+    assert "  model.py:19:14 torch.Tensor：没有规则覆盖这种写法" in zh
     assert "已不再依赖 torch 的文件：1 / 2" in zh
 
 

@@ -84,6 +84,7 @@ def capabilities(
     disabled_support: bool = True,
     resolve_edit: bool = False,
     markdown: bool = True,
+    resource_operations: tuple[str, ...] = (),
 ) -> types.ClientCapabilities:
     """Client capabilities close to what VS Code / LSP4IJ announce, with switches for the tests."""
     return types.ClientCapabilities(
@@ -92,7 +93,10 @@ def capabilities(
             did_change_configuration=types.DidChangeConfigurationClientCapabilities(
                 dynamic_registration=False
             ),
-            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=document_changes),
+            workspace_edit=types.WorkspaceEditClientCapabilities(
+                document_changes=document_changes,
+                resource_operations=[types.ResourceOperationKind(k) for k in resource_operations] or None,
+            ),
             apply_edit=True,
             workspace_folders=True,
             code_lens=types.CodeLensWorkspaceClientCapabilities(refresh_support=True),
@@ -185,10 +189,9 @@ def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
 
 
 def edits_of(edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:
-    if edit.document_changes:
-        return [
-            e for change in edit.document_changes if change.text_document.uri == uri for e in change.edits
-        ]
+    if edit.document_changes:  # text edits only (a CreateFile has no text_document)
+        texts = [c for c in edit.document_changes if isinstance(c, types.TextDocumentEdit)]
+        return [e for change in texts if change.text_document.uri == uri for e in change.edits]
     return list((edit.changes or {}).get(uri, []))
 
 

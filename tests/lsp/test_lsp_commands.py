@@ -83,6 +83,30 @@ async def test_scan_project_can_be_cancelled(client: LanguageClient, tmp_path: P
     assert not client.shown_documents
 
 
+async def test_progress_goes_to_the_clients_token_and_its_cancel_stops_the_scan(
+    client: LanguageClient, tmp_path: Path
+):
+    # VS Code passes a workDoneToken and cancels its notification with window/workDoneProgress/cancel
+    make_project(tmp_path, 400, lines=60)
+    await initialize(client, tmp_path, settings=V24)
+    client.progress_reports["vscode-token"] = []
+    cancelled: list[bool] = []
+
+    def cancel_on_first_report(params: types.ProgressParams) -> None:
+        if params.token == "vscode-token" and not cancelled and params.value.get("kind") == "report":
+            cancelled.append(True)
+            client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token="vscode-token"))
+
+    client.progress_hooks.append(cancel_on_first_report)
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="msmigrate.scanProject", arguments=[tmp_path.as_uri()], work_done_token="vscode-token"))
+    assert result == {"cancelled": True} and cancelled == [True]
+    begin, *reports, end = client.progress_reports["vscode-token"]
+    assert begin.title == "msmigrate: scanning project" and reports[-1].message != "400/400 files"
+    assert isinstance(end, types.WorkDoneProgressEnd) and end.message == "Scan cancelled"
+    assert list(client.progress_reports) == ["vscode-token"]  # no token of the server's own
+
+
 async def test_scan_file_and_lookup(client: LanguageClient, tmp_path: Path):
     await initialize(client, tmp_path, settings=V24, show_document=False)
     on_disk = tmp_path / "disk.py"

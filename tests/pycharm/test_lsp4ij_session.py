@@ -25,6 +25,8 @@ from pygls.workspace import TextDocument
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import make_test_lsp_client
 
+from msmigrate.i18n import t
+
 PROJECT = Path(tempfile.mkdtemp(prefix="msmigrate-pycharm-")) / "my project" / "模型"
 CACHE = Path(tempfile.mkdtemp(prefix="msmigrate-pycharm-cache-"))
 SOURCE = """\
@@ -238,6 +240,65 @@ async def test_pull_diagnostics_of_newer_lsp4ij(client: LanguageClient) -> None:
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert linear_diagnostic(list(report.items)).range.start == types.Position(7, 18)
     assert uri not in client.diagnostics  # nothing pushed in pull mode
+
+
+COMPARE_TABLE = """
+[[tool.msmigrate.compare]]
+name = "net"
+torch = "model.py:Net()"
+mindspore = "model_ms.py:Net()"
+inputs = [{shape = [2, 4]}]
+"""
+
+
+async def test_code_lens_compare_opens_the_markdown_report(client: LanguageClient) -> None:
+    # LSP4IJ has no command palette: the lens on a model file a [[tool.msmigrate.compare]] table names is
+    # the trigger, and the result is the Markdown page the server asks the IDE to open. The migrated
+    # model's file is missing here, so nothing is imported and no framework is needed.
+    from msmigrate.compare.markdown import text
+
+    config = PROJECT / "pyproject.toml"
+    config.write_text(COMPARE_TABLE, encoding="utf-8")
+    asked: list[types.ShowMessageRequestParams] = []
+
+    def on_request(params: types.ShowMessageRequestParams) -> types.MessageActionItem:
+        asked.append(params)
+        return types.MessageActionItem(title="Run it")
+
+    client.protocol.fm.features[types.WINDOW_SHOW_MESSAGE_REQUEST] = on_request
+    try:
+        uri = await start(client)
+        lenses = await client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        (compare,) = [lens.command for lens in lenses or [] if lens.command.command.endswith("compareModels")]
+        assert compare.title == "Compare with the PyTorch original: net"
+        assert list(compare.arguments) == [{"name": "net", "config": str(config)}]
+        result = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=compare.command, arguments=compare.arguments)
+        )
+    finally:
+        config.unlink()
+    missing = t("weights.error.model_missing", "en", path=str(PROJECT / "model_ms.py"))
+    markdown = PROJECT / ".msmigrate" / "compare-net.md"
+    assert (result["markdownReport"], result["shown"], result["report"]["status"]) == (
+        str(markdown), True, "error")
+    assert result["summary"] == f"Compare net: the comparison did not complete: {missing}"
+    (question,) = asked
+    assert str(PROJECT / "model.py") in question.message and str(PROJECT / "model_ms.py") in question.message
+    # the verdict as a notification, the page opened in the IDE's editor (not externally)
+    last = client.messages[-1]
+    assert (last.type, last.message) == (types.MessageType.Error, result["summary"])
+    (shown,) = client.shown_documents
+    assert shown.uri == markdown.as_uri() and "my%20project/%E6%A8%A1%E5%9E%8B/" in shown.uri
+    assert shown.external is False
+    page = markdown.read_text(encoding="utf-8").splitlines()
+    assert page[0] == "# Compare net: the comparison did not complete"
+    assert f"**Error:** {text(missing)}" in page
+    # progress on a server-created token (a background task in the IDE), ended with the summary
+    ((token, values),) = client.progress_reports.items()
+    assert token.startswith("msmigrate-compare-") and values[0].cancellable
+    assert values[-1].message == result["summary"]
 
 
 def edits_for(edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:

@@ -161,7 +161,7 @@ def test_sequential_becomes_sequential_cell(kb):
         ("nn.Sequential(*layers)", "ms.nn.SequentialCell([*layers])"),
         ("nn.Sequential(OrderedDict(items))", "ms.nn.SequentialCell(OrderedDict(items))"),
         ("nn.Sequential()", "ms.nn.SequentialCell()"),
-        ("torch.nn.Sequential(a,\n    b)", "ms.nn.SequentialCell([a, b])"),
+        ("torch.nn.Sequential(a,\n    b)", "ms.nn.SequentialCell([a,\n    b])"),  # the layout is kept
     ],
 )
 def test_sequential_variants_reuse_the_mindspore_import(kb, call, expected):

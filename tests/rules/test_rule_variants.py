@@ -296,7 +296,7 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     ),
     "no_grad_decorator": (
         "import torch\n\n\n@torch.no_grad()\ndef evaluate(model, x):\n    return model(x)\n",
-        [(4, 2, "MSM507", False)],
+        [(4, 2, "MSM507", True)],  # the decorator goes
     ),
     # mixed precision turned off for a block: no mindspore.amp replacement (the block stays as it is)
     "autocast_disabled": (
@@ -305,7 +305,7 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     ),
     "inference_mode": (
         HEADER + "    with torch.inference_mode():\n        return model(x)\n",
-        [(7, 10, "MSM507", False)],
+        [(7, 10, "MSM507", True)],  # the block is unwrapped
     ),
     "init_xavier": (
         HEADER + "    nn.init.xavier_uniform_(model.weight)\n",

@@ -294,10 +294,12 @@ def test_param_groups_reads_are_no_finding(analyze):
 def test_torchscript_decorators_are_removed(analyze, decorator):
     result = analyze(f"import torch\n@torch.jit.{decorator}\ndef f(x):\n    return x\n")
     [finding] = result.findings
-    assert quads(result) == [(2, 2, "MSM201", "hint")]
-    english = f"torch.jit.{decorator} has no MindSpore counterpart and needs none: remove it"
-    assert finding.message() == english
-    assert finding.message("zh") == f"torch.jit.{decorator} 在 MindSpore 中没有对应接口，也无需对应：请删除它"
+    assert quads(result) == [(2, 2, "MSM514", "hint")]  # rules/torch_checks.py, with its fix
+    english = (f"torch.jit.{decorator} prepares code for TorchScript or FX; MindSpore needs no such mark: "
+               "remove it")
+    assert (finding.message(), finding.fixable) == (english, True)
+    chinese = f"torch.jit.{decorator} 用于为 TorchScript 或 FX 准备代码；MindSpore 不需要此类标记：请删除它"
+    assert finding.message("zh") == chinese
 
 
 def test_self_training_is_no_finding(analyze):

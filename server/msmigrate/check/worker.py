@@ -17,7 +17,7 @@ import traceback
 from typing import Any
 
 TEST_KINDS_ENV = "MSMIGRATE_CHECK_TEST_KINDS"  # enables the test-only request kinds sleep / crash
-CHECK_KINDS = ("function", "tensor_method", "class")
+CHECK_KINDS = ("function", "tensor_method", "class", "composition")  # composition: worker_composition.py
 
 
 class CheckFailure(Exception):
@@ -236,14 +236,10 @@ def _call(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str,
     root = "torch" if side == "torch" else "mindspore"
     name = request["torch_api"] if side == "torch" else request["mindspore_api"]
     call = request[side]
-    if side == "torch":
+    framework = fw.torch if side == "torch" else fw.ms
 
-        def dtype_of(n: str) -> Any:
-            return getattr(fw.torch, n)
-    else:
-
-        def dtype_of(n: str) -> Any:
-            return getattr(fw.ms, n)
+    def dtype_of(n: str) -> Any:
+        return getattr(framework, n)
 
     args = decode(call.get("args", []), tensors, dtype_of)
     kwargs = {k: decode(v, tensors, dtype_of) for k, v in call.get("kwargs", {}).items()}
@@ -559,7 +555,9 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
             return {**base, "status": "pass", "available_devices": fw.available}
         if kind not in CHECK_KINDS:
             raise CheckFailure("error", "bad_request", f"unknown request kind {kind!r}")
-        result = {**base, **run_check(fw, request)}
+        run = importlib.import_module("msmigrate.check.worker_composition").run_composition \
+            if kind == "composition" else run_check
+        result = {**base, **run(fw, request)}
     except CheckFailure as failure:
         result = {**base, "status": failure.status, "reason": failure.reason, "detail": failure.detail}
     except MemoryError as exc:  # the address-space cap of the runner

@@ -32,6 +32,12 @@ CATEGORIES = tuple(category.value for category in MappingCategory)
     "with APIs too, only their candidates, updated in the existing file.",
 )
 @click.option(
+    "--compositions",
+    is_flag=True,
+    help="Check the compositions written for missing APIs (all, or those of the given torch APIs) and write "
+    "mapping_data/verified-compositions-<device>.json (with APIs: updated in the existing file).",
+)
+@click.option(
     "--category", multiple=True, type=click.Choice(CATEGORIES), help="With --all: only these categories."
 )
 @click.option("--device", type=click.Choice(["CPU", "GPU", "Ascend"]), default="CPU", show_default=True)
@@ -62,6 +68,7 @@ def check(
     apis: tuple[str, ...],
     check_all: bool,
     derived: bool,
+    compositions: bool,
     category: tuple[str, ...],
     device: str,
     mindspore_version: str,
@@ -85,7 +92,7 @@ def check(
 
         click.echo(t("check.cli.wrote", lang, path=str(write_specs_file())))
         return
-    if not apis and not check_all:
+    if not apis and not check_all and not compositions:
         raise click.UsageError(t("check.cli.no_api", lang))
     if mapping_override:
         from msmigrate.check.request import OVERRIDE_ENV
@@ -109,6 +116,9 @@ def check(
     # Ctrl-C or a kill ends the workers too (they lead their own process groups)
     click.get_current_context().call_on_close(stop_workers_on_signals())
 
+    if compositions:
+        _check_compositions(apis, kb, config, options, output, no_write, as_json, lang)
+        return
     if derived and not check_all:
         raise click.UsageError(t("check.cli.derived_needs_all", lang))
     if check_all:
@@ -202,3 +212,30 @@ def _echo_unknown(api: str, kb, lang: str | None) -> None:  # noqa: ANN001
     names = [name for name in kb.suggest(api) if name != api]
     if names:
         click.echo("  " + t("check.cli.suggestions", lang, names=", ".join(names)))
+
+
+def _check_compositions(apis, kb, config, options, output, no_write, as_json, lang) -> None:  # noqa: ANN001
+    """``--compositions``: check the compositions (of ``apis``, else all) and write their verified file."""
+    from msmigrate.check.compositions import check_compositions, selected, write_composition_checks
+    from msmigrate.knowledge.compositions.catalogue import COMPOSITIONS
+
+    wanted = {kb.canonical(api) for api in apis}
+    chosen = selected(wanted)
+    if len(chosen) < len(wanted):
+        unknown = sorted(wanted - {c.torch_api for c in chosen})
+        names = ", ".join(c.torch_api for c in COMPOSITIONS)
+        raise click.UsageError(t("check.cli.no_composition", lang, api=", ".join(unknown), names=names))
+    results = check_compositions(chosen, config, device=options["device"], jobs=options["jobs"])
+    passed = sum(all(r.passed for _, r in cases) for cases in results.values())
+    if as_json:
+        payload = {api: {name: r.to_json() for name, r in cases} for api, cases in results.items()}
+        click.echo(json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False))
+    for api, cases in results.items():
+        for name, result in cases:
+            if not result.passed:
+                click.echo(f"{api} [{name}]: {result.status} {result.reason or ''} {result.detail or ''}",
+                           err=True)
+    if not no_write:
+        path = write_composition_checks(results, options["device"], output, merge=bool(apis))
+        click.echo(t("check.cli.compositions_written", lang, count=len(results), passed=passed,
+                     path=str(path)), err=True)

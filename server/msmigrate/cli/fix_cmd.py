@@ -63,6 +63,8 @@ def fix(paths: tuple[str, ...], show_diff: bool, check_only: bool, select: tuple
             for record in result.files:
                 if record.diff:
                     click.echo(record.diff, nl=False)
+            if result.helper_module is not None and result.helper_module.diff:
+                click.echo(result.helper_module.diff, nl=False)
         _summary(result, lang)
     if check_only and result.pending:
         sys.exit(1)

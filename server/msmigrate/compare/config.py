@@ -199,9 +199,13 @@ def load_specs(path: Path) -> list[CompareSpec]:
     return [spec_from_table(table, path.parent.resolve(), i) for i, table in enumerate(tables)]
 
 
-def find_config(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` from ``start`` up that has ``[[tool.msmigrate.compare]]``."""
-    for folder in [start, *start.parents]:
+def find_config(start: Path, top: Path | None = None) -> Path | None:
+    """The nearest ``pyproject.toml`` from ``start`` up (to ``top`` included, when given) that has
+    ``[[tool.msmigrate.compare]]``."""
+    folders = [start, *start.parents]
+    if top is not None:
+        folders = folders[: folders.index(top) + 1] if top in folders else []
+    for folder in folders:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             try:

@@ -261,3 +261,37 @@ def _mode_lines(mode: ModeResult, lang: str | None, every_layer: bool) -> list[s
                 )
             )
     return lines
+
+
+def summary_line(report: CompareReport, lang: str | None = None) -> str:
+    """One line for a notification: the verdict, then per mode what decided it."""
+    head = t("compare.md.title", lang, name=report.name, result=t(f"compare.md.result.{report.status}", lang))
+    if report.error is not None:
+        message = t(report.error[0], lang, **report.error[1])
+        return t("compare.summary.error", lang, head=head, message=message)
+    if not report.modes:
+        return head
+    modes = t("compare.summary.separator", lang).join(_mode_summary(mode, lang) for mode in report.modes)
+    return t("compare.summary.modes", lang, head=head, modes=modes)
+
+
+def _mode_summary(mode: ModeResult, lang: str | None) -> str:
+    label = MODE_LABEL[mode.mode]
+    if mode.error is not None:
+        return t("compare.summary.mode", lang, mode=label, text=t(mode.error[0], lang, **mode.error[1]))
+    if mode.graph_error is not None:
+        g = mode.graph_error
+        where = ""
+        if g.file and g.line:
+            name = g.file.replace("\\", "/").rsplit("/", 1)[-1]
+            where = t("compare.summary.graph_where", lang, file=name, line=g.line)
+        return t("compare.summary.mode", lang, mode=label, text=t("compare.summary.graph", lang, where=where))
+    out = mode.outputs or {}
+    text = t("compare.summary.outputs", lang, status=t(f"compare.status.{out.get('status')}", lang),
+             max_abs=_num(out.get("max_abs")))
+    first = mode.first_divergence
+    if first is not None:
+        text += t("compare.summary.first", lang, name=first["name"] or "(model)")
+    if mode.training_status is not None:
+        text += t("compare.summary.training", lang, status=t(f"compare.status.{mode.training_status}", lang))
+    return t("compare.summary.mode", lang, mode=label, text=text)

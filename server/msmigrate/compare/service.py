@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from msmigrate.compare.cancel import CompareCancel
 from msmigrate.compare.config import CompareSpec
 from msmigrate.compare.graph_errors import place
 from msmigrate.compare.report import CompareReport, ModeResult
@@ -39,11 +40,20 @@ class CompareOptions:
     memory_mb: int | None = None  # per worker; None: the runner's default
     layers: bool = True
     worker_env: dict[str, str] = field(default_factory=dict)
+    cancel: CompareCancel | None = None  # the editor's cancel: kills the workers, the report says cancelled
 
 
 def _worker(side: str, options: CompareOptions) -> SideWorker:
     kwargs: dict[str, Any] = {} if options.memory_mb is None else {"memory_mb": options.memory_mb or None}
-    return SideWorker(side, python=options.python, timeout=options.timeout, env=options.worker_env, **kwargs)
+    cancel = options.cancel
+    worker = SideWorker(side, python=options.python, timeout=options.timeout, env=options.worker_env,
+                        stop=cancel.event if cancel else None, **kwargs)
+    return cancel.watch(worker) if cancel else worker
+
+
+def _check(options: CompareOptions) -> None:
+    if options.cancel is not None and options.cancel.cancelled:
+        raise WeightsError("compare.error.cancelled")
 
 
 def _run_torch(
@@ -145,10 +155,12 @@ def compare_models(
         torch_model, ms_model = ModelSpec.parse(spec.torch), ModelSpec.parse(spec.mindspore)
         if spec.checkpoint is not None and not spec.checkpoint.is_file():
             raise WeightsError("weights.error.source_missing", path=str(spec.checkpoint))
+        _check(options)
         step("compare.step.torch")
         torch_reply = _run_torch(spec, torch_model, scratch / "torch", workers[0], options.layers)
         workers[0].close()
         report.versions["torch"] = str(torch_reply.get("torch_version", ""))
+        _check(options)
         step("compare.step.convert")
         checkpoint = scratch / "converted.ckpt"
         plan = report.conversion = _convert(torch_reply, scratch / "torch", ms_model, workers[1], checkpoint)
@@ -160,6 +172,7 @@ def compare_models(
                 mismatched=len(plan.mismatched),
             )
         for mode in spec.modes:
+            _check(options)
             step(f"compare.step.{mode}")
             if mode == "graph":  # a fresh process: the mode is set before the model is built
                 workers[1].close()
@@ -168,10 +181,14 @@ def compare_models(
                 mode, spec, ms_model, plan, torch_reply, checkpoint, workers[1], options.layers
             )
             report.modes.append(result)
+        _check(options)
     except WeightsError as error:
         report.error = (error.key, error.fields)
     finally:
         for worker in workers:
             worker.close()
         shutil.rmtree(scratch, ignore_errors=True)
+    if options.cancel is not None and options.cancel.cancelled:  # whatever a killed worker's step said
+        report.error = ("compare.error.cancelled", {})
+        report.modes = [m for m in report.modes if m.error is None]
     return report

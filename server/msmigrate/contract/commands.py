@@ -84,6 +84,25 @@ class CheckEquivalenceArguments:
     column: int | None = None
 
 
+@dataclass(frozen=True)
+class CompareModelsArguments:
+    """A comparison of ``[[tool.msmigrate.compare]]`` by name (none: the only one; several: the reply lists
+    them), where to find it (a ``pyproject.toml``, or a folder or file from which the nearest one up to its
+    workspace folder is taken; none: the first workspace folder), ``open``: ``markdown`` (default) has the
+    client show the Markdown report, ``none`` only returns it; ``timeout``: seconds per worker step."""
+
+    POSITIONAL: ClassVar[tuple[str, ...]] = ("name", "config", "open", "timeout")
+    name: str | None = None
+    config: str | None = None
+    open: str | None = None
+    timeout: int | None = None
+    uri: str | None = None  # an alias of ``config`` (a document's URI)
+
+    @property
+    def where(self) -> str | None:
+        return _first(self.config, self.uri)
+
+
 class ErrorReply(TypedDict):
     error: str  # in the user's language
 
@@ -118,6 +137,17 @@ class CheckEquivalenceReply(TypedDict):
     message: str
 
 
+class CompareModelsReply(TypedDict):
+    cancelled: bool
+    config: str  # the pyproject.toml read
+    # several comparisons and none named: {name, torch, mindspore} of each; the client asks again with one
+    choices: NotRequired[list[dict[str, str]]]
+    report: NotRequired[dict[str, Any]]  # CompareReport.to_json (docs/weights-and-compare.md)
+    summary: NotRequired[str]  # one line, in the user's language
+    markdownReport: NotRequired[str]  # the report as Markdown, written in .msmigrate/ beside the config
+    shown: NotRequired[bool]  # the client was asked to show it (and did)
+
+
 @dataclass(frozen=True)
 class Command:
     name: str  # the client-side constant's name
@@ -134,9 +164,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("exportReport", "msmigrate.exportReport", ExportReportArguments, ExportReportReply),
     Command("checkEquivalence", "msmigrate.checkEquivalence", CheckEquivalenceArguments,
             CheckEquivalenceReply),
+    Command("compareModels", "msmigrate.compareModels", CompareModelsArguments, CompareModelsReply),
 )
 BY_ID: dict[str, Command] = {c.id: c for c in COMMANDS}
-SCAN_PROJECT, SCAN_FILE, LOOKUP, FIX_ALL, EXPORT_REPORT, CHECK_EQUIVALENCE = (c.id for c in COMMANDS)
+SCAN_PROJECT, SCAN_FILE, LOOKUP, FIX_ALL, EXPORT_REPORT, CHECK_EQUIVALENCE, COMPARE_MODELS = (
+    c.id for c in COMMANDS
+)
 
 
 def field_types(arguments: type) -> dict[str, tuple[type, ...]]:

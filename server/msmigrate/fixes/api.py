@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.severity import carried_fix
+from msmigrate.fixes.compositions import CompatModule
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.imports import IMPORT_LINE
 from msmigrate.fixes.model import Fix, TextEdit
@@ -162,10 +163,13 @@ def fix_all(
     findings: list[Finding] | None = None,
     accept: Callable[[Finding, Fix], bool] | None = None,
     device: str | None = None,
+    compat: CompatModule | None = None,
 ) -> tuple[str, list[Fix]]:
     """Apply every fix of the file (those ``accept(finding, fix)`` allows, when given); returns the new
     source and the fixes applied. ``device``: where the fixed code runs (default: ``options.device``, else
-    CPU); the findings' resolutions are made for it.
+    CPU); the findings' resolutions are made for it. The fixes' ``helpers`` are the compositions the file
+    now calls from the project's helper module ``compat``, which the caller writes
+    (``fixes/compositions.py``).
 
     Fixes whose edits overlap an earlier fix wait for the next pass (the file is analysed again, up
     to ``MAX_PASSES`` times), so nested calls such as ``torch.abs(torch.neg(x))`` are all fixed.
@@ -185,7 +189,7 @@ def fix_all(
             current = findings
         else:
             current = analyze_source(source, path, kb, options).findings
-        ctx = FixContext.build(source, path, kb, current, device)
+        ctx = FixContext.build(source, path, kb, current, device, compat)
         if ctx is None:
             break
         candidates = [

@@ -16,6 +16,7 @@ from functools import cached_property
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.resolution import plain_reference  # noqa: F401  (fixers read it from here)
 from msmigrate.fixes import imports
+from msmigrate.fixes.compositions import CompatModule
 from msmigrate.fixes.model import TextEdit
 from msmigrate.fixes.text import newline_of, split_lines
 from msmigrate.knowledge.base import KnowledgeBase
@@ -72,16 +73,18 @@ class FixContext:
     findings: list[Finding] = field(default_factory=list)
     device: str = "CPU"  # where the fixed code will run (API fixes pick targets with a kernel there)
     partial: bool = False  # ``tree`` holds some top-level statements only (:meth:`of_statements`)
+    # where the project's helper module of compositions is (fixes/compositions.py); None: beside the file
+    compat: CompatModule | None = None
 
     @classmethod
     def build(cls, source: str, path: str, kb: KnowledgeBase, findings: list[Finding],
-              device: str = "CPU") -> FixContext | None:
+              device: str = "CPU", compat: CompatModule | None = None) -> FixContext | None:
         """A context for ``source``, or ``None`` when it is not valid Python (no fix is offered then)."""
         try:
             tree = ast.parse(source, filename=path or "<unknown>")
         except (SyntaxError, ValueError):
             return None
-        return cls(source, path, kb, tree, list(findings), device)
+        return cls(source, path, kb, tree, list(findings), device, compat=compat)
 
     @classmethod
     def of_statements(

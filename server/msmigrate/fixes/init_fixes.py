@@ -23,7 +23,9 @@ from msmigrate.model.finding import Finding
 _UNUSED = {"generator": "None"}  # torch parameters that may be left out when passed with this value
 
 
-def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
+def initializer_arguments(ctx: FixContext, finding: Finding) -> tuple[ast.Call, ast.expr, str, str] | None:
+    """(the call, its tensor argument, the MindSpore initializer class name, its keyword arguments as
+    written) of a ``torch.nn.init`` call whose arguments the initializer takes; None otherwise."""
     name = (finding.torch_api or "").rpartition(".")[2]
     spec, initializer = INIT_ARGUMENTS.get(name), INITIALIZERS.get(name)
     call = ctx.call_of(finding)
@@ -32,7 +34,7 @@ def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     bound = bound_arguments(call, [p["name"] for p in signatures[0]])
     tensor = bound.pop("tensor", None) if bound is not None else None
-    if tensor is None or not plain_reference(tensor):  # written three times by the rewrite
+    if tensor is None:
         return None
     renames, explicit = spec
     keywords: list[str] = []
@@ -53,12 +55,22 @@ def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
     keywords += [f"{k}={v}" for k, v in explicit.items() if k not in given]
     if name == "constant_" and len(keywords) == 1:
         keywords = [keywords[0].partition("=")[2]]
-    parameter = _parameter_text(ctx, tensor)
+    return call, tensor, initializer, ", ".join(keywords)
+
+
+def init_rewrite(ctx: FixContext, finding: Finding) -> Fix | None:
+    found = initializer_arguments(ctx, finding)
+    if found is None:
+        return None
+    call, tensor, initializer, keywords = found
+    if not plain_reference(tensor):  # written three times by the rewrite
+        return None
+    parameter = parameter_text(ctx, tensor)
     if parameter is None:
         return None
     make, edits = ctx.mindspore_reference(f"{INITIALIZER_MODULE}.initializer", call.lineno)
     cls, more = ctx.mindspore_reference(f"{INITIALIZER_MODULE}.{initializer}", call.lineno)
-    made = f"{make}({cls}({', '.join(keywords)}), {parameter}.shape, {parameter}.dtype)"
+    made = f"{make}({cls}({keywords}), {parameter}.shape, {parameter}.dtype)"
     # a cell's parameter (``m.weight``) is set with Parameter.set_data; any other tensor (a plain
     # Tensor has no set_data) is filled in place with assign_value, which a Parameter accepts too
     if isinstance(tensor, ast.Attribute):
@@ -76,7 +88,7 @@ def _negation(low: ast.expr | None, high: ast.expr | None) -> bool:
             and ast.dump(low.operand) == ast.dump(high))
 
 
-def _parameter_text(ctx: FixContext, tensor: ast.expr) -> str | None:
+def parameter_text(ctx: FixContext, tensor: ast.expr) -> str | None:
     """``tensor`` as written for MindSpore: its last attribute renamed for its cell class; ``None`` when
     the classes it may have name the parameter differently."""
     if not isinstance(tensor, ast.Attribute) or tensor.attr not in renamed_parameters():

@@ -31,6 +31,9 @@ class Fix:
     # the title names a value the fix could not adapt (labels at an instance's call not seen): the code
     # needs that step by hand, so ``msmigrate fix`` applies it only with ``--unsafe-fixes``
     by_hand: bool = False
+    # compositions the edited code calls (``knowledge/compositions``): the project's helper module must define
+    # them (``fixes/compositions.py`` writes it; the editor adds its creation to the workspace edit)
+    helpers: tuple[str, ...] = ()
 
     def title(self, lang: str = "en") -> str:
         return t(self.title_key, lang, **self.title_args)

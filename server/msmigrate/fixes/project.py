@@ -29,7 +29,9 @@ from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
 
 if TYPE_CHECKING:
     from msmigrate.analysis.options import AnalysisOptions
+    from msmigrate.fixes.compositions import CompatModule
     from msmigrate.fixes.model import Fix
+    from msmigrate.fixes.project_helper import HelperModule
     from msmigrate.knowledge.base import KnowledgeBase
 
 # Findings a person must look at after fixing: the rest are hints or already MindSpore-shaped.
@@ -96,6 +98,7 @@ class ProjectFix:
     version: str
     root: str
     written: bool
+    helper_module: HelperModule | None = None  # the module of compositions (fixes/project_helper.py)
 
     def fixes_by_rule(self) -> dict[str, int]:
         counts = Counter(fix.rule for f in self.files for fix in f.applied)
@@ -164,12 +167,15 @@ class ProjectFix:
                 }
                 for f in self.files
             ],
+            "helper_module": self.helper_module.to_json(lang) if self.helper_module is not None else None,
         }
 
 
 def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
-               analysis_options: AnalysisOptions | None = None) -> tuple[bytes | None, FileFix]:
-    """Fix one file's bytes; returns the new bytes (``None`` when nothing changes) and the record."""
+               analysis_options: AnalysisOptions | None = None,
+               compat: CompatModule | None = None) -> tuple[bytes | None, FileFix]:
+    """Fix one file's bytes; returns the new bytes (``None`` when nothing changes) and the record.
+    ``compat``: the project's helper module of compositions (None: compositions are not applied)."""
     from msmigrate.analysis.analyzer import analyze_source
     from msmigrate.fixes.api import fix_all
 
@@ -193,14 +199,14 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     unsafe_skipped: set[tuple[str, int, int]] = set()
 
     def accept(finding: Finding, fix: Fix) -> bool:
-        if not options.selected(fix.rule):
+        if not options.selected(fix.rule) or (fix.helpers and compat is None):
             return False
         if options.unsafe or (is_safe(finding) and not fix.by_hand):
             return True
         unsafe_skipped.add((finding.rule, finding.line, finding.column))
         return False
 
-    new_text, applied = fix_all(text, rel, kb, analysis_options, before, accept, options.device)
+    new_text, applied = fix_all(text, rel, kb, analysis_options, before, accept, options.device, compat)
     after = analyze_source(new_text, rel, kb, analysis_options).findings if applied else before
     left = file_leftovers(ast.parse(new_text) if applied else tree, new_text, rel, after, kb, options.unsafe,
                           options.device)
@@ -236,9 +242,10 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
     """Fix every Python file under ``paths``. Raises ``FileNotFoundError`` and ``ConfigError`` like a scan,
     ``KnowledgeBaseError`` when the knowledge base is missing or damaged."""
     from msmigrate.analysis.options import AnalysisOptions
+    from msmigrate.fixes.project_helper import HelperModule, project_compat
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.scan.discovery import discover
-    from msmigrate.scan.options import ScanOptions
+    from msmigrate.scan.options import ScanOptions, load_project_config
     from msmigrate.scan.runner import prepare_options
 
     options = options or FixOptions()
@@ -248,12 +255,17 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
     analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False,
                                        device=options.device)
     found = discover(paths, scan_options.include, scan_options.exclude, scan_options.respect_gitignore)
-    records = [fix_file(source.path, source.rel, kb, options, analysis_options) for source in found.files]
-    return ProjectFix(records, kb.version, str(found.root), options.write)
+    compat_module = project_compat(found.root, load_project_config(found.root))
+    helper = HelperModule.read(compat_module, options.max_file_bytes)
+    compat = helper.compat if helper.usable else None  # a module that cannot take helpers: no compositions
+    records = [fix_file(source.path, source.rel, kb, options, analysis_options, compat)
+               for source in found.files]
+    helper.finish({name for r in records for fix in r.applied for name in fix.helpers}, options.write)
+    return ProjectFix(records, kb.version, str(found.root), options.write, helper)
 
 
 def fix_file(path: Path, rel: str, kb: KnowledgeBase, options: FixOptions,
-             analysis_options: AnalysisOptions | None = None) -> FileFix:
+             analysis_options: AnalysisOptions | None = None, compat: CompatModule | None = None) -> FileFix:
     """Fix one file on disk (written only when ``options.write``; never partially)."""
     from msmigrate.scan.reading import SkippedFile, read_user_file
 
@@ -264,7 +276,7 @@ def fix_file(path: Path, rel: str, kb: KnowledgeBase, options: FixOptions,
     except OSError as exc:
         return FileFix(rel, FileStatus.ERROR, error_key="fix.error.read",
                        error_args={"detail": exc.strerror or str(exc)})
-    new_data, record = fix_source(data, rel, kb, options, analysis_options)
+    new_data, record = fix_source(data, rel, kb, options, analysis_options, compat)
     if new_data is None or not options.write:
         return record
     if not _writable(path, before_stat):

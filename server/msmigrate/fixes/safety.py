@@ -12,7 +12,10 @@ A fix is safe when the rewrite cannot change what the program computes:
   called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``: naming it computes nothing); a
   written pair that passed the numeric check on that device (``verified-<table>-<device>.json``,
   ``verified-derived-CPU.json`` on CPU, a device replacement chosen by its check there); a *consistent*
-  mapping whose two installed signatures have the same parameters in the same order.
+  mapping whose two installed signatures have the same parameters in the same order;
+* a call of a missing API rewritten to its composition (MSM202, ``fixes/composition_fixes.py``): offered only
+  when every case of its numeric check passed (``verified-compositions-CPU.json``), with the call's own
+  arguments; safe on the device it was checked on (CPU).
 
 Everything else is *unsafe* (the resolution gives the reason: a check that found a difference, a target
 without a kernel on the device, an in-place call rewritten to ``assign_value`` of its out-of-place
@@ -34,8 +37,12 @@ if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.model.finding import Finding
 
-EXACT_PATTERN_RULES: frozenset[str] = frozenset({"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM508"})
+EXACT_PATTERN_RULES: frozenset[str] = frozenset(
+    {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM507", "MSM508", "MSM513", "MSM514",
+     "MSM515", "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
+)
 API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
+COMPOSITION_RULE = "MSM202"
 
 
 def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
@@ -44,6 +51,11 @@ def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     with the table and device of the analysis); it stays for callers that pass it."""
     if finding.rule in EXACT_PATTERN_RULES:
         return True
+    if finding.rule == COMPOSITION_RULE:  # checked on CPU (knowledge/compositions/verified.py)
+        from msmigrate.knowledge.compositions.verified import CHECK_DEVICE, offered_composition
+
+        device = finding.resolution.device if finding.resolution is not None else CHECK_DEVICE
+        return device == CHECK_DEVICE and offered_composition(finding.torch_api) is not None
     if finding.rule not in API_RULES or not finding.torch_api or finding.resolution is None:
         return False
     return finding.resolution.safety is Safety.SAFE

@@ -64,6 +64,8 @@ class LookupResult:
     no_kernel: str | None = None  # the target without a kernel on ``device`` when nothing replaces it
     # how the target fails on ``device`` (device_targets.NO_KERNEL or NO_EFFECT: it runs and changes nothing)
     device_failure: str | None = None
+    # a verified composition the quick-fix writes for an unmapped API (knowledge/compositions/verified.py)
+    composition: Any = None
 
     @property
     def found(self) -> bool:
@@ -109,7 +111,9 @@ class LookupResult:
             notes.append(t("kb.note.missing", lang, torch_api=self.torch_api, version=self.mindspore_version))
             if self.withheld:
                 notes.append(t("derived.withheld", lang, names=", ".join(self.withheld), device="CPU"))
-            if self.advice_markdown(lang) is None:
+            if self.composition is not None:
+                notes.append(self.composition.note(lang))
+            elif self.advice_markdown(lang) is None:
                 notes.append(t("kb.note.missing_hint", lang))
         elif self.status == "unsupported":
             notes.append(
@@ -266,6 +270,8 @@ class LookupResult:
             "safety": self.resolution.safety_text(lang) if self.resolution is not None else None,
             "no_kernel": self.no_kernel,
             "device_failure": self.device_failure,
+            "composition": ({"helper": self.composition.composition.helper, "cases": self.composition.cases,
+                             "device": self.composition.device} if self.composition is not None else None),
         }
 
     def _param_rows(self, lang: str) -> list[tuple[str, str, str]]:
@@ -454,12 +460,17 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True, device:
             result.device_failure = failed[1]
             if result.replacement is None:
                 result.no_kernel = failed[0] or None
-    if status != "mapped" and resolution is not None and resolution.target:
+    if status != "mapped" and resolution is not None and resolution.by_call and resolution.target:
         # a finding's own resolution that names a target for a name the table leaves unmapped (a method of
         # an object whose class the file maps: analysis/class_members.py)
         result.device, result.resolution = resolution.device, resolution
     elif status != "mapped":
-        result.advice = _missing_advice(torch_api, kb)
+        from msmigrate.knowledge.compositions.verified import composition_check
+
+        check = composition_check(torch_api)
+        result.composition = check if check is not None and check.passed else None
+        # a verified composition is the answer (MSM202); the catalogue's advice would name another route
+        result.advice = None if result.composition is not None else _missing_advice(torch_api, kb)
         if other_versions:
             result.other_versions = _other_versions(torch_api, version)
     return result

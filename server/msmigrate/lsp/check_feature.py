@@ -8,7 +8,8 @@ its own, never on the event loop; progress is reported with ``$/progress``, the 
 A ``pythonPath`` setting is a program the server would start, and settings can come from a workspace
 (a cloned repository's editor settings): it is used only when it names an existing Python interpreter
 (:func:`msmigrate.check.interpreter.interpreter_problem`) and once the user confirmed it through
-``window/showMessageRequest`` (asked once per interpreter and session; declined: the check does not run).
+``window/showMessageRequest`` (:mod:`msmigrate.lsp.consent`: asked once per interpreter and session;
+declined: the check does not run).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from msmigrate.check.interpreter import interpreter_problem
 from msmigrate.contract.commands import (
     CHECK_EQUIVALENCE,
     CheckEquivalenceArguments,
@@ -29,6 +29,7 @@ from msmigrate.contract.commands import (
     ErrorReply,
 )
 from msmigrate.i18n import t
+from msmigrate.lsp.consent import allowed_interpreter
 from msmigrate.lsp.server import Analysis, MsMigrateServer
 
 COMMAND = CHECK_EQUIVALENCE
@@ -44,7 +45,6 @@ class CheckService:
         self._runner: Any = None
         self._key: tuple[str | None, str] | None = None
         self._lock = threading.Lock()
-        self.confirmed: set[str] = set()  # interpreters the user allowed in this session
         self.numpy_warned: set[str] = set()  # interpreters whose unusable NumPy the user was told about
 
     def _runner_for(self, python: str | None, device: str) -> Any:
@@ -129,32 +129,6 @@ def check_actions(
     return actions
 
 
-async def allowed_interpreter(server: MsMigrateServer, service: CheckService, python: str) -> str | None:
-    """``None`` when ``python`` may run the check, else the message saying why not (also shown)."""
-    problem = interpreter_problem(python)
-    if problem is None and python not in service.confirmed:
-        run, cancel = t("check.python.run", server.lang), t("check.python.cancel", server.lang)
-        params = types.ShowMessageRequestParams(
-            type=types.MessageType.Warning,
-            message=t("check.python.confirm", server.lang, python=python),
-            actions=[types.MessageActionItem(title=run), types.MessageActionItem(title=cancel)],
-        )
-        try:
-            choice = await server.window_show_message_request_async(params)
-        except Exception as exc:  # a client without message requests: not confirmed
-            server.report_failure("window/showMessageRequest", exc)
-            choice = None
-        if choice is not None and choice.title == run:
-            service.confirmed.add(python)
-        else:
-            problem = "check.python.declined"
-    if problem is None:
-        return None
-    message = t(problem, server.lang, python=python)
-    server.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
-    return message
-
-
 def warn_about_numpy(server: MsMigrateServer, service: CheckService, result: Any, python: str | None) -> None:
     """A warning message (once per interpreter and session) when the worker's NumPy is one MindSpore
     cannot use."""
@@ -197,7 +171,7 @@ def register(server: MsMigrateServer) -> None:
             return {"error": t("check.lsp.no_api", server.lang)}
         python = server.settings.python_path
         if python is not None:
-            refused = await allowed_interpreter(server, service, python)
+            refused = await allowed_interpreter(server, python)
             if refused is not None:
                 return {"error": refused}
         call_args: list[str] | None = None

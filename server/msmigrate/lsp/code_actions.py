@@ -13,6 +13,7 @@ from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix
 from msmigrate.fixes.registry import fixers_for
 from msmigrate.i18n import t
+from msmigrate.lsp import compositions
 from msmigrate.lsp.analysis import analysis_options
 from msmigrate.lsp.diagnostics import SOURCE
 from msmigrate.lsp.positions import LineIndex, line_edits
@@ -33,19 +34,38 @@ def workspace_edit(
     return types.WorkspaceEdit(changes={uri: edits})
 
 
-def fix_all_edits(server: MsMigrateServer, analysis: Analysis) -> tuple[list[types.TextEdit], list[Fix]]:
-    """LSP edits applying every safe fix of the analysed text (runs the core fix-all)."""
+def fix_all_edits(server: MsMigrateServer, analysis: Analysis, on_disk: bool = False
+                  ) -> tuple[list[types.TextEdit], list[Fix]]:
+    """LSP edits applying every fix of the analysed text (runs the core fix-all). Compositions are left out
+    when the client cannot create or extend the helper module (``on_disk``: the server writes it then)."""
     from msmigrate.knowledge.base import get_knowledge_base
 
     kb = get_knowledge_base(server.settings.mindspore_version)
     options = analysis_options(server.settings, server.project_classes())
     path = server.path_of(analysis.uri)
+    compat = compositions.compat_for(server, analysis.uri)
     new_source, applied = fix_all(analysis.source, path, kb, options, analysis.result.findings,
-                                  device=server.settings.device)
+                                  device=server.settings.device, compat=compat)
+    helpers = compositions.helpers_of(applied)
+    if helpers and not compositions.usable(server, compat, helpers) and not (
+            on_disk and compositions.write_module(server, compat, helpers)):
+        new_source, applied = fix_all(analysis.source, path, kb, options, analysis.result.findings,
+                                      lambda _finding, fix: not fix.helpers, server.settings.device, compat)
     if not applied:
         return [], []
     index = LineIndex(analysis.source, analysis.index.codec)
     return [index.edit_to_lsp(edit) for edit in line_edits(analysis.source, new_source)], applied
+
+
+def fix_all_workspace_edit(server: MsMigrateServer, analysis: Analysis, on_disk: bool = False
+                           ) -> tuple[types.WorkspaceEdit | None, list[Fix]]:
+    """The workspace edit of fix-all (with the helper module's changes), None when there is nothing to do."""
+    edits, applied = fix_all_edits(server, analysis, on_disk)
+    if not edits:
+        return None, applied
+    compat = compositions.compat_for(server, analysis.uri)
+    edit = compositions.workspace_edit(server, analysis.uri, analysis.version, edits, applied, compat)
+    return edit or workspace_edit(server, analysis.uri, analysis.version, edits), applied
 
 
 def _near(analysis: Analysis, first: int, last: int) -> list[Finding]:
@@ -110,6 +130,7 @@ def quick_fixes(
     if context is None:
         return []
     context.device = server.settings.device  # a cached context follows the current setting
+    context.compat = compat = compositions.compat_for(server, analysis.uri)
     pairs = fixes_by_finding(analysis.source, path, findings, server.kb, context)
     disabled_ok = server.client_supports("text_document", "code_action", "disabled_support")
     actions: list[types.CodeAction] = []
@@ -120,6 +141,16 @@ def quick_fixes(
         attached = [diagnostic] if diagnostic else None
         if fix.edits:
             edits = [analysis.index.edit_to_lsp(e) for e in fix.edits]
+            edit = (compositions.workspace_edit(server, analysis.uri, analysis.version, edits, [fix], compat)
+                    if fix.helpers else workspace_edit(server, analysis.uri, analysis.version, edits))
+            if edit is None:  # the client cannot create the helper module: say why
+                if disabled_ok:
+                    reason = t("lsp.composition.no_create", server.lang, title=title,
+                               path=compat.path.name)
+                    actions.append(types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix,
+                                                    diagnostics=attached,
+                                                    disabled=types.CodeActionDisabled(reason=reason)))
+                continue
             preferred = id(finding) not in preferred_given
             preferred_given.add(id(finding))
             actions.append(
@@ -127,7 +158,7 @@ def quick_fixes(
                     title=title,
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=attached,
-                    edit=workspace_edit(server, analysis.uri, analysis.version, edits),
+                    edit=edit,
                     is_preferred=preferred,
                 )
             )
@@ -160,10 +191,10 @@ def fix_all_action(server: MsMigrateServer, analysis: Analysis, asked: bool) -> 
     if resolve is not None and "edit" in (resolve.properties or []):
         return action
     if asked:
-        edits, applied = fix_all_edits(server, analysis)
-        if not applied:
+        edit, applied = fix_all_workspace_edit(server, analysis)
+        if not applied or edit is None:
             return None
-        action.edit = workspace_edit(server, analysis.uri, analysis.version, edits)
+        action.edit = edit
         return action
     action.command = types.Command(title=title, command="msmigrate.fixAll", arguments=[analysis.uri])
     return action
@@ -219,10 +250,10 @@ def register(server: MsMigrateServer) -> None:
             if analysis is None:
                 return action
             loop = asyncio.get_running_loop()
-            edits, _applied = await loop.run_in_executor(
-                server.analysis_executor, fix_all_edits, server, analysis
+            edit, _applied = await loop.run_in_executor(
+                server.analysis_executor, fix_all_workspace_edit, server, analysis
             )
-            action.edit = workspace_edit(server, analysis.uri, analysis.version, edits)
+            action.edit = edit or workspace_edit(server, analysis.uri, analysis.version, [])
         except Exception as exc:  # the action comes back unchanged; the server keeps serving
             server.report_failure("codeAction/resolve", exc)
         return action

@@ -1,4 +1,5 @@
-"""Code lenses "Scan project" and "Fix all" at the top of a file that imports torch."""
+"""Code lenses "Scan project" and "Fix all" at the top of a file that imports torch, and those of optional
+features (``server.code_lens_providers``: the model comparison's on the files it names)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,11 @@ def lenses(server: MsMigrateServer, uri: str) -> list[types.CodeLens]:
     if not server.settings.code_lens:
         return []
     doc = server.document(uri)
-    if doc is None or not TORCH_IMPORT.search(doc.source):
+    if doc is None:
         return []
+    extra = [lens for provider in server.code_lens_providers for lens in provider(server, doc)]
+    if not TORCH_IMPORT.search(doc.source):
+        return extra
     top = types.Range(types.Position(0, 0), types.Position(0, 0))
     lang = server.lang
     return [
@@ -31,6 +35,7 @@ def lenses(server: MsMigrateServer, uri: str) -> list[types.CodeLens]:
                 title=t("lsp.lens.fix_all", lang), command="msmigrate.fixAll", arguments=[uri]
             ),
         ),
+        *extra,
     ]
 
 

@@ -33,6 +33,7 @@ from msmigrate.contract.commands import (
     ScanProjectReply,
 )
 from msmigrate.i18n import t
+from msmigrate.lsp.protocol import work_done_token
 from msmigrate.lsp.server import MsMigrateServer
 from msmigrate.reports import REPORT_FORMATS
 from msmigrate.safe_paths import inside_roots, write_inside
@@ -123,24 +124,29 @@ class ScanProblem(Exception):
 
 
 class ProgressReporter:
-    """Work-done progress for one scan (nothing is sent when the client does not support it)."""
+    """Work-done progress for one scan or comparison (nothing is sent when the client does not support
+    it); cancellable: ``on_cancel`` is called when the user cancels."""
 
-    def __init__(self, server: MsMigrateServer, title: str) -> None:
+    def __init__(self, server: MsMigrateServer, title: str, kind: str = "scan") -> None:
         self.server = server
         self.title = title
-        self.token = f"msmigrate-scan-{uuid.uuid4()}"
+        self.token: int | str = f"msmigrate-{kind}-{uuid.uuid4()}"
         self.enabled = server.client_supports("window", "work_done_progress")
         self.last_percentage = -1
 
     async def begin(self, on_cancel: Any) -> None:
         if not self.enabled:
             return
-        try:
-            await self.server.work_done_progress.create_async(self.token)
-        except Exception as exc:  # the client refused: scan without progress
-            self.server.report_failure("window/workDoneProgress/create", exc)
-            self.enabled = False
-            return
+        given = work_done_token()
+        if given is not None:  # the client's own token (VS Code's cancellable notification)
+            self.token = given
+        else:
+            try:
+                await self.server.work_done_progress.create_async(self.token)
+            except Exception as exc:  # the client refused: scan without progress
+                self.server.report_failure("window/workDoneProgress/create", exc)
+                self.enabled = False
+                return
         self.server.work_done_progress.begin(
             self.token, types.WorkDoneProgressBegin(title=self.title, cancellable=True, percentage=0)
         )
@@ -159,6 +165,12 @@ class ProgressReporter:
         self.server.work_done_progress.report(
             self.token, types.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True)
         )
+
+    def step(self, message: str, percentage: int) -> None:
+        """A step of known share (a comparison's phases)."""
+        if self.enabled:
+            report = types.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True)
+            self.server.work_done_progress.report(self.token, report)
 
     def end(self, message: str) -> None:
         if self.enabled:
@@ -217,11 +229,13 @@ async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
     return report
 
 
-async def show(server: MsMigrateServer, path: Path) -> bool:
+async def show(server: MsMigrateServer, path: Path, external: bool = True) -> bool:
+    """Ask the client to show ``path``: in an external program (the HTML report: the browser) or in the
+    editor (``external=False``: the comparison's Markdown page)."""
     if not server.client_supports("window", "show_document"):
         return False
     params = types.ShowDocumentParams(
-        uri=from_fs_path(str(path)) or path.as_uri(), external=True, take_focus=True
+        uri=from_fs_path(str(path)) or path.as_uri(), external=external, take_focus=True
     )
     try:
         result = await server.window_show_document_async(params)
@@ -329,7 +343,7 @@ def register(server: MsMigrateServer) -> None:
     @server.command(FIX_ALL)
     @server.guarded(FIX_ALL)
     async def fix_all_command(ls: MsMigrateServer, args: DocumentArguments) -> FixAllReply | ErrorReply:
-        from msmigrate.lsp.code_actions import fix_all_edits, workspace_edit
+        from msmigrate.lsp.code_actions import fix_all_workspace_edit
 
         target = args.target
         if target is None:
@@ -339,10 +353,11 @@ def register(server: MsMigrateServer) -> None:
         if analysis is None:
             return {"error": t("lsp.command.not_open", server.lang, uri=uri)}
         loop = asyncio.get_running_loop()
-        edits, applied = await loop.run_in_executor(server.analysis_executor, fix_all_edits, server, analysis)
-        if not edits:
+        # the helper module of compositions is written by the server for a client that cannot create files
+        edit, applied = await loop.run_in_executor(server.analysis_executor, fix_all_workspace_edit, server,
+                                                   analysis, True)
+        if edit is None:
             return {"applied": 0}
-        edit = workspace_edit(server, uri, analysis.version, edits)
         result = await server.workspace_apply_edit_async(
             types.ApplyWorkspaceEditParams(edit=edit, label=t("fix.fix_all", server.lang))
         )

@@ -14,16 +14,20 @@ What pygls 2.1 leaves to the server:
 * ``workspace/executeCommand`` arguments reach the handlers as they came: here they are checked against
   :data:`ARGUMENT_TYPES` first (strings without NUL characters, the documented keys with their types),
   positional ones against the command's argument class, and then passed as one object
-  (:func:`msmigrate.contract.commands.as_object`) that pygls structures into that class.
+  (:func:`msmigrate.contract.commands.as_object`) that pygls structures into that class;
+* an executeCommand's ``workDoneToken`` is not handed to the handler: here :func:`work_done_token` gives
+  it, inside the handler's task.
 
 The workspace is an :class:`~msmigrate.lsp.documents.LspWorkspace` (LSP's line model).
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Generator
+from contextvars import ContextVar
 from typing import Any
 
 import attrs
@@ -199,7 +203,36 @@ class GuardedProtocol(LanguageServerProtocol):
                 message=t("lsp.protocol.bad_arguments", lang, command=params.command, detail=problem)
             )
         params = attrs.evolve(params, arguments=as_object(params.command, params.arguments))
-        return (yield from super().lsp_workspace__execute_command(params))
+        steps = super().lsp_workspace__execute_command(params)
+        handler, args, kwargs = next(steps)
+        if params.work_done_token is not None and asyncio.iscoroutinefunction(handler):
+            handler = _with_work_done_token(handler, params.work_done_token)
+        result = yield handler, args, kwargs
+        try:
+            steps.send(result)
+        except StopIteration as done:
+            return done.value
+        return result
+
+
+# the ``workDoneToken`` of the command being handled (set in the handler's own task)
+_WORK_DONE_TOKEN: ContextVar[int | str | None] = ContextVar("msmigrate_work_done_token", default=None)
+
+
+def _with_work_done_token(handler: Any, token: int | str) -> Any:
+    @functools.wraps(handler)
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        _WORK_DONE_TOKEN.set(token)
+        return await handler(*args, **kwargs)
+
+    return run
+
+
+def work_done_token() -> int | str | None:
+    """The ``workDoneToken`` the client sent with the command being handled: its progress is reported
+    there (a client's token needs no ``window/workDoneProgress/create``; its cancel reaches the handler
+    through pygls's progress futures, which ``$/cancelRequest`` of an executeCommand does not)."""
+    return _WORK_DONE_TOKEN.get()
 
 
 def _first_line(exc: BaseException) -> str:

@@ -83,8 +83,11 @@ class MsMigrateServer(LanguageServer):
         self._project_classes: tuple[int, frozenset[str]] | None = None  # (generation, index)
         self.last_request = 0.0  # loop time of the last request that needed an analysis
         self.on_settings_changed: list[Callable[[], Any]] = []
+        self.on_shutdown: list[Callable[[], Any]] = []  # called on ``shutdown`` (lsp/diagnostics.py)
         # extra code actions from optional features: provider(server, analysis, params) -> [CodeAction]
         self.code_action_providers: list[Callable[..., list[types.CodeAction]]] = []
+        # extra code lenses from optional features: provider(server, document) -> [CodeLens]
+        self.code_lens_providers: list[Callable[..., list[types.CodeLens]]] = []
 
     def start_io(self, *args: Any, **kwargs: Any) -> None:
         """Serve over stdio; exits with the code ``exit`` chose (1 without ``shutdown`` first)."""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -22,3 +23,5 @@ class Session:
     publisher: Publisher | None = None  # diagnostics pushed to clients that do not pull
     pull_confirmations: set[str] = field(default_factory=set)  # URIs awaiting an exact re-analysis
     check_service: CheckService | None = None  # the equivalence check's worker (lsp/check_feature.py)
+    # what the user allowed to run in this session (lsp/consent.py): ("python", path), ("compare", ...)
+    confirmed: set[Hashable] = field(default_factory=set)

@@ -28,6 +28,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch 权重无法转换到迁移后的模型（{missing} 个参数缺少值，{mismatched} 个形状不符，"
         "{unused} 个 torch "
         "张量未使用；详见 --json 中的 conversion，或运行 msmigrate convert-weights --model）"),
+    "compare.error.cancelled": ("the comparison was cancelled", "比较已取消"),
     # progress
     "compare.step.torch": ("Running the torch model …", "正在运行 torch 模型 …"),
     "compare.step.convert": ("Converting its weights to the migrated model …",
@@ -86,6 +87,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.report.status.match": ("Result: the models match.", "结果：两个模型一致。"),
     "compare.report.status.diverge": ("Result: the models DIFFER.", "结果：两个模型不一致。"),
     "compare.report.status.error": ("Result: the comparison did not complete.", "结果：比较未能完成。"),
+    # the Markdown page (compare/markdown.py; the editor's report file)
+    "compare.md.title": ("Compare {name}: {result}", "比较 {name}：{result}"),
+    "compare.md.result.match": ("the models match", "两个模型一致"),
+    "compare.md.result.diverge": ("the models DIFFER", "两个模型不一致"),
+    "compare.md.result.error": ("the comparison did not complete", "比较未能完成"),
+    "compare.md.torch": ("torch model: {model}", "torch 模型：{model}"),
+    "compare.md.mindspore": ("migrated model: {model}", "迁移后的模型：{model}"),
+    "compare.md.error": ("Error:", "错误："),
+    "compare.md.mode_error": ("error", "出错"),
+    "compare.md.graph_fails": ("does not compile", "无法编译"),
+    "compare.md.graph_where": ("at {link}: {source}", "位置 {link}：{source}"),
+    "compare.md.first_marker": ("first divergence", "第一个不一致"),
+    "compare.md.layers_title": ("{mode}: every layer, in the order torch finished them",
+                                "{mode}：全部层（按 torch 完成的顺序）"),
+    "compare.md.col.mode": ("mode", "模式"),
+    "compare.md.col.outputs": ("outputs", "输出"),
+    "compare.md.col.max_abs": ("max abs error", "最大绝对误差"),
+    "compare.md.col.max_rel": ("max rel error", "最大相对误差"),
+    "compare.md.col.first": ("first layer that differs", "第一个不一致的层"),
+    "compare.md.col.training": ("training step", "训练步骤"),
+    # the one-line summary (report.summary_line: the editor's notification)
+    "compare.summary.error": ("{head}: {message}", "{head}：{message}"),
+    "compare.summary.modes": ("{head} — {modes}", "{head} —— {modes}"),
+    "compare.summary.separator": ("; ", "；"),
+    "compare.summary.mode": ("{mode}: {text}", "{mode}：{text}"),
+    "compare.summary.outputs": ("outputs {status} (max abs error {max_abs})",
+                                "输出{status}（最大绝对误差 {max_abs}）"),
+    "compare.summary.first": (", first layer that differs {name}", "，第一个不一致的层 {name}"),
+    "compare.summary.training": (", training step {status}", "，训练步骤{status}"),
+    "compare.summary.graph": ("does not compile{where}", "无法编译{where}"),
+    "compare.summary.graph_where": (" ({file}:{line})", "（{file}:{line}）"),
     # command-line help
     "compare.help.command": (
         "Run the torch model and its migrated MindSpore model on the same inputs and converted weights, in "

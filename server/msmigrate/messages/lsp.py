@@ -86,4 +86,70 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lsp.category.diff_page": ("differences (see the difference page)", "存在差异（见差异对比页）"),
     "lsp.category.unsupported": ("no MindSpore counterpart in the table", "映射表中无对应 MindSpore 接口"),
     "lsp.hover.this_call": ("**This call:** {message}", "**此处调用：** {message}"),
+    # msmigrate.compareModels (lsp/compare_feature.py)
+    "lsp.lens.compare": ("Compare with the PyTorch original: {name}", "与 PyTorch 原模型比较：{name}"),
+    "lsp.compare.progress_title": (
+        "msmigrate: comparing {name} with its PyTorch original",
+        "msmigrate：正在将 {name} 与其 PyTorch 原模型比较",
+    ),
+    "lsp.compare.cancelled": ("Comparison cancelled", "比较已取消"),
+    "lsp.compare.no_config": (
+        "Nothing to compare: no pyproject.toml with a [[tool.msmigrate.compare]] table was found from {path} "
+        "up to its workspace folder. Add one to the project's pyproject.toml, naming the torch model, the "
+        "migrated model and an input, for example:\n"
+        "[[tool.msmigrate.compare]]\n"
+        "name = \"mymodel\"\n"
+        "torch = \"models/net_torch.py:Net()\"\n"
+        "mindspore = \"models/net_ms.py:Net()\"\n"
+        "inputs = [{{shape = [1, 3, 224, 224]}}]\n"
+        "(see docs/weights-and-compare.md for checkpoints, losses and execution modes).",
+        "没有可比较的内容：从 {path} 向上到其工作区文件夹，未找到含 [[tool.msmigrate.compare]] 表的 "
+        "pyproject.toml。请在项目的 pyproject.toml 中添加一个，写明 torch 模型、迁移后的模型和输入，例如：\n"
+        "[[tool.msmigrate.compare]]\n"
+        "name = \"mymodel\"\n"
+        "torch = \"models/net_torch.py:Net()\"\n"
+        "mindspore = \"models/net_ms.py:Net()\"\n"
+        "inputs = [{{shape = [1, 3, 224, 224]}}]\n"
+        "（检查点、损失函数和执行模式见 docs/weights-and-compare.md）。",
+    ),
+    "lsp.compare.bad_config": ("Cannot compare: {detail}", "无法比较：{detail}"),
+    "lsp.compare.bad_open": (
+        "Unknown value {value!r} for open; use markdown or none.",
+        "open 的取值 {value!r} 无效；请使用 markdown 或 none。",
+    ),
+    "lsp.compare.bad_timeout": (
+        "The timeout must be a number of seconds from 1 to 86400, not {value}.",
+        "timeout 须为 1 到 86400 之间的秒数，而不是 {value}。",
+    ),
+    "lsp.compare.busy": (
+        "A comparison ({name}) is already running; wait for it or cancel it.",
+        "已有一个比较（{name}）正在运行；请等待其完成或将其取消。",
+    ),
+    "lsp.compare.confirm": (
+        "Comparing {name} imports and runs the project's model files {torch} and {mindspore} in worker "
+        "processes (named in {config}). Run them?",
+        "比较 {name} 将在工作进程中导入并运行项目的模型文件 {torch} 和 {mindspore}（由 {config} 指定）。"
+        "是否运行？",
+    ),
+    "lsp.compare.confirm_loss": (
+        "Comparing {name} imports and runs the project's model files {torch} and {mindspore} and evaluates "
+        "the loss expressions {torch_loss} and {mindspore_loss} in worker processes (named in {config}). "
+        "Run them?",
+        "比较 {name} 将在工作进程中导入并运行项目的模型文件 {torch} 和 {mindspore}，并求值损失函数表达式 "
+        "{torch_loss} 和 {mindspore_loss}（由 {config} 指定）。是否运行？",
+    ),
+    "lsp.compare.declined": (
+        "The comparison {name} did not run: running its models was not confirmed.",
+        "比较 {name} 未运行：运行其模型未获确认。",
+    ),
+    "lsp.compare.python_confirm": (
+        "The model comparison will run the interpreter {python} (from the setting msmigrate.pythonPath) to "
+        "import torch, MindSpore and the models. Run it?",
+        "模型比较将运行解释器 {python}（来自设置 msmigrate.pythonPath）来导入 torch、MindSpore 和模型。"
+        "是否运行？",
+    ),
+    "lsp.compare.python_declined": (
+        "The comparison did not run: the interpreter {python} was not confirmed.",
+        "比较未运行：解释器 {python} 未获确认。",
+    ),
 }

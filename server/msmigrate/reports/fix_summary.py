@@ -41,6 +41,12 @@ def summary_lines(result: ProjectFix, lang: str = "en") -> list[str]:
         problems += record.status in (FileStatus.ERROR, FileStatus.SYNTAX_ERROR, FileStatus.READ_ONLY)
         say(t("fix.cli.file_line", lang, path=record.rel, status=t(f"fix.cli.status.{record.status}", lang),
               count=len(record.applied), detail=detail).rstrip())
+    helper = result.helper_module  # the module of compositions (fixes/project_helper.py)
+    if helper is not None and helper.status != "unchanged":
+        problems += helper.status == "error"
+        status = t(f"fix.cli.helper_status.{helper.status}", lang) if not helper.error_key else ""
+        say(t(helper.error_key, lang, **helper.error_args) if helper.error_key else
+            t("fix.cli.helper_module", lang, path=helper.rel, status=status, helpers=", ".join(helper.added)))
     fixes = sum(len(r.applied) for r in result.files)
     files = sum(1 for r in result.files if r.applied)
     key = "fix.cli.summary_written" if result.written else "fix.cli.summary_pending"

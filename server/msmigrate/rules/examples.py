@@ -30,10 +30,10 @@ _CASES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
         "import torch\nlayer = torch.nn.Linear(3, 4)\n",
         [(2, 9)],
     ),
-    "MSM104": (
-        "import torch.nn as nn\n\ndef act(name):\n    return getattr(nn, name)()\n",
-        "import torch.nn as nn\n\ndef act():\n    return nn.ReLU()\n",
-        [(4, 12)],
+    "MSM104": (  # (getattr(nn, name) has a rule of its own: MSM520)
+        "import importlib\n\nimport torch\n\nnn = importlib.import_module(\"torch.nn\")\n",
+        "import importlib\n\nimport torch\n\nnn = importlib.import_module(\"json\")\n",
+        [(5, 6)],
     ),
     "MSM200": (
         "import torch\nlow, high = torch.aminmax(x)\n",

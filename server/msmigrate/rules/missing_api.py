@@ -6,6 +6,8 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 
+from msmigrate.fixes.composition_fixes import built_from
+from msmigrate.fixes.composition_fixes import refine as composition_refine
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.fixes.rewrites import rewrite, title_args
@@ -26,7 +28,7 @@ DOC = POLICY_DOC.format(lang="en")
 
 RULES = [
     Rule("MSM201", C.MISSING, S.INFORMATION, DOC, fixable=True),  # a hint when a rename or a fix does it
-    Rule("MSM202", C.MISSING, S.WARNING, DOC),
+    Rule("MSM202", C.MISSING, S.WARNING, DOC, fixable=True),  # verified compositions: composition_fixes
     Rule("MSM203", C.MISSING, S.WARNING, DOC),
     Rule("MSM204", C.MISSING, S.WARNING, DOC),
 ]
@@ -101,6 +103,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} has no MindSpore mapping; compose it from mapped APIs ({replacement})",
         "{torch_api} 没有 MindSpore 映射；可用已映射接口组合实现（{replacement}）",
     ),
+    "finding.MSM202.composition": (
+        "{torch_api} has no MindSpore counterpart; {helper}, a composition of MindSpore operators checked "
+        "against torch, computes the same: the quick-fix calls it from the project's helper module",
+        "{torch_api} 在 MindSpore 中没有对应接口；{helper} 是用 MindSpore 算子组合、并已与 torch "
+        "对比验证的实现，计算结果相同：快速修复改为调用项目辅助模块中的该函数",
+    ),
+    "finding.MSM202.member": (
+        "{torch_api} is read on the result of {owner}, whose composition {helper} has it too: the quick-fix "
+        "of {owner} rewrites both",
+        "{torch_api} 读取的是 {owner} 结果的属性，其组合实现 {helper} 的结果同样具有该属性：{owner} "
+        "的快速修复会一并改写",
+    ),
     "finding.MSM203": (
         "{torch_api} has no MindSpore mapping; implement it as a custom operator (mindspore.ops.Custom)",
         "{torch_api} 没有 MindSpore 映射；请用自定义算子（mindspore.ops.Custom）实现",
@@ -152,6 +166,10 @@ def refine(ctx) -> Iterable[Finding]:
             advice = advice_of[finding.torch_api]
         else:
             advice = advice_of[finding.torch_api] = advice_for(finding.torch_api, ctx.kb)
+        if composition_refine(ctx, finding):  # a verified composition replaces the call (MSM202)
+            if advice is not None and not finding.mindspore_api:  # the catalogue's API the helper calls
+                finding.mindspore_api = built_from(finding.torch_api, advice.replacements)
+            continue
         if advice is None or advice.policy is None:
             continue
         rule = RULE_FOR_POLICY[advice.policy]

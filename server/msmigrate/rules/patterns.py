@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from msmigrate.analysis.values import UserClass
+from msmigrate.fixes.call_layout import wrap_arguments
 from msmigrate.fixes.checkpoint_fixes import checkpoint
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.init_fixes import init_rewrite
@@ -72,7 +73,6 @@ TRAIN_MODE = Rule(
 TRAINING_STEP = Rule(
     "MSM506", C.FRAMEWORK_PATTERN, S.INFORMATION, _TUTORIALS + "beginner/autograd.html", fixable=True
 )
-GRAD_MODE = Rule("MSM507", C.FRAMEWORK_PATTERN, S.INFORMATION, _TUTORIALS + "beginner/autograd.html")
 LEARNING_RATE = Rule(
     "MSM508",
     C.FRAMEWORK_PATTERN,
@@ -108,7 +108,6 @@ RULES = [
     DEVICE,
     TRAIN_MODE,
     TRAINING_STEP,
-    GRAD_MODE,
     LEARNING_RATE,
     AMP,
     DISTRIBUTED,
@@ -180,18 +179,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "optimizer(grads)。"
         "不需要 zero_grad()。快速修复会按此方式改写损失、zero_grad()、backward() 和 step() "
         "位于同一代码块中的训练步骤，并把传给优化器的 model.parameters() 改为 model.trainable_params()。",
-    ),
-    "rule.MSM507.title": (
-        "Gradient-mode switch (no_grad, enable_grad, inference_mode)",
-        "梯度模式切换（no_grad 等）",
-    ),
-    "rule.MSM507.explanation": (
-        "MindSpore builds gradients only where value_and_grad or grad is applied, so evaluation code needs "
-        "no torch.no_grad(): remove the with-block or decorator and call net.set_train(False). To stop the "
-        "gradient of one tensor use ops.stop_gradient.",
-        "MindSpore 只在使用 value_and_grad 或 grad 的地方计算梯度，因此评估代码不需要 torch.no_grad()："
-        "删除该 with 块或装饰器，"
-        "并调用 net.set_train(False)。要阻断单个张量的梯度，请使用 ops.stop_gradient。",
     ),
     "rule.MSM508.title": (
         "Optimizer learning-rate argument and parameter groups",
@@ -282,10 +269,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "finding.MSM506.params": (
         "{call}: a MindSpore optimizer takes the network's trainable_params()",
         "{call}：MindSpore 优化器接收网络的 trainable_params()",
-    ),
-    "finding.MSM507": (
-        "{api} is not needed in MindSpore; gradients are only computed by value_and_grad",
-        "MindSpore 不需要 {api}；梯度只由 value_and_grad 计算",
     ),
     "finding.MSM508": (
         "Optimizer argument lr is called learning_rate in MindSpore",
@@ -396,11 +379,6 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
         "import torch\n\ndef step(loss: torch.Tensor):\n    return loss.item()\n",
         [(4, 10)],
     ),
-    "MSM507": (
-        "import torch\nwith torch.no_grad():\n    y = model(x)\n",
-        "import torch\nwith open('log.txt') as fh:\n    y = torch.ones(2)\n",
-        [(2, 6)],
-    ),
     "MSM508": (
         "import torch\nopt = torch.optim.SGD(params, lr=0.1, momentum=0.9)\n",
         "import torch\nopt = torch.optim.SGD(params, 0.1)\n",
@@ -428,18 +406,6 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
     ),
 }
 
-GRAD_MODE_APIS = frozenset(
-    {
-        "torch.no_grad",
-        "torch.enable_grad",
-        "torch.set_grad_enabled",
-        "torch.inference_mode",
-        "torch.autograd.no_grad",
-        "torch.autograd.enable_grad",
-        "torch.autograd.set_grad_enabled",
-        "torch.autograd.grad_mode.no_grad",
-    }
-)
 AMP_APIS = frozenset(
     {
         "torch.cuda.amp.autocast",
@@ -455,8 +421,6 @@ DISTRIBUTED_APIS = frozenset(
     {
         "torch.distributed.init_process_group",
         "torch.nn.parallel.DistributedDataParallel",
-        "torch.nn.DataParallel",
-        "torch.nn.parallel.DataParallel",
         "torch.utils.data.distributed.DistributedSampler",
         "torch.utils.data.DistributedSampler",
     }
@@ -471,6 +435,7 @@ DATASET_CLASSES = frozenset(
 )
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 CHECKPOINT_APIS = frozenset({"torch.save", "torch.load"})
+INIT_HELPERS = frozenset({"torch.nn.init.calculate_gain", "torch.nn.init._calculate_fan_in_and_fan_out"})
 DEVICE_METHODS = frozenset({"cuda", "cpu"})
 _MODEL_NAME = re.compile(r"(model|net|module|classifier|backbone|encoder|decoder)", re.IGNORECASE)
 _OPTIMIZER_NAME = re.compile(r"(optim|opt$|^opt)", re.IGNORECASE)
@@ -654,7 +619,7 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
                 torch_api=name,
             )
         )
-    elif name and name.startswith("torch.nn.init."):
+    elif name and name.startswith("torch.nn.init.") and name not in INIT_HELPERS:  # (rules/init_helpers.py)
         initializer = INITIALIZERS.get(name.rsplit(".", 1)[1])
         key = "finding.MSM503" if initializer else "finding.MSM503.generic"
         found.append(
@@ -893,19 +858,6 @@ def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
             return [new_finding(LEARNING_RATE, attribute_range(ctx, node), "finding.MSM508.param_groups", {})]
         return []
     span = reference_range(ctx, node)
-    if name in GRAD_MODE_APIS:
-        return [
-            report(
-                ctx,
-                GRAD_MODE,
-                span,
-                "finding.MSM507",
-                {"api": name},
-                apis=[name],
-                convertible=_TAKE_OVER,
-                torch_api=name,
-            )
-        ]
     if name in AMP_APIS:
         return [amp_finding(ctx, AMP, span, name, _TAKE_OVER)]
     if name in DISTRIBUTED_APIS:
@@ -978,21 +930,23 @@ def _name_column(line: str, name: str) -> int:
 
 
 def sequential(ctx: FixContext, finding: Finding) -> Fix | None:
-    """MSM502: ``nn.Sequential(a, b)`` → ``nn.SequentialCell([a, b])`` (an OrderedDict argument is kept)."""
+    """MSM502: ``nn.Sequential(a, b)`` → ``nn.SequentialCell([a, b])`` (an OrderedDict argument is kept);
+    the layers' text, comments and line breaks stay as written."""
     call = ctx.call_of(finding)
     if call is None or call.keywords:
         return None
     # the full MindSpore name: ``nn`` still means torch.nn in a file being migrated
     name, import_edits = ctx.mindspore_reference("mindspore.nn.SequentialCell", finding.line)
-    items = [ctx.text(a) for a in call.args]
     single_dict = (
         len(call.args) == 1
         and isinstance(call.args[0], ast.Call)
         and (ctx.text(call.args[0].func).endswith("OrderedDict"))
     )
-    argument = items[0] if single_dict else ("[" + ", ".join(items) + "]" if items else "")
-    edit = TextEdit(*ctx.node_range(call), f"{name}({argument})")
-    return Fix("MSM502", "fix.pattern.sequential", [edit, *import_edits])
+    brackets = [] if single_dict or not call.args else wrap_arguments(ctx, call, "[", "]")
+    if brackets is None:
+        return None
+    edit = TextEdit(*ctx.node_range(call.func), name)
+    return Fix("MSM502", "fix.pattern.sequential", [edit, *brackets, *import_edits])
 
 
 def device(ctx: FixContext, finding: Finding) -> Fix | None:

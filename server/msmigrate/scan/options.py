@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from msmigrate.fixes.compositions import valid_module_name
 from msmigrate.i18n import t
 from msmigrate.model.finding import FindingCategory
 from msmigrate.scan.reading import SETTINGS_FILE_LIMIT, SkippedFile, parse_size, read_user_file
@@ -111,6 +112,7 @@ _CONFIG_KEYS: dict[str, tuple[str, type]] = {
     "include": ("include", list),
     "severity": ("severity", dict),
     "max-file-size": ("max_file_bytes", int | str),
+    "compat-module": ("compat_module", str),  # the helper module of compositions (fixes/compositions.py)
 }
 
 
@@ -156,6 +158,8 @@ def load_project_config(root: Path) -> dict[str, Any]:
                 raise ConfigError("scan.error.bad_config", path=str(path),
                                   detail=f"{key} = {value!r} (a size: 5000000, \"5MB\", \"512KB\")") from None
         config[name] = value
+    if "compat_module" in config and not valid_module_name(config["compat_module"]):
+        raise ConfigError("scan.error.bad_compat_module", path=str(path), value=config["compat_module"])
     severity = config.get("severity", {})
     for category, level in severity.items():
         if category not in {c.value for c in FindingCategory} or level not in SEVERITY_VALUES:

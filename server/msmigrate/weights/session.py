@@ -7,6 +7,7 @@ carrying a message key of ``messages/weights.py``.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from msmigrate.check.result import Reason
@@ -44,9 +45,11 @@ class SideWorker:
         memory_mb: int | None = DEFAULT_MEMORY_MB,
         test_kinds: bool = False,
         env: dict[str, str] | None = None,
+        stop: threading.Event | None = None,
     ) -> None:
         self.side = side
         self.timeout = timeout
+        self.stop = stop  # set: a worker started now is killed at once (a cancelled comparison)
         self.config = RunnerConfig(
             python=python,
             timeout=timeout,
@@ -68,9 +71,13 @@ class SideWorker:
         """The reply's fields; raises :class:`WeightsError` for an error reply or a lost worker."""
         wait = self.timeout if timeout is None else timeout
         try:
-            if self._worker is None or not self._worker.alive:
-                self._worker = Worker(self.config)
-            reply = self._worker.ask(request, wait)
+            worker = self._worker
+            if worker is None or not worker.alive:
+                worker = self._worker = Worker(self.config)
+            if self.stop is not None and self.stop.is_set():
+                self.kill()
+                raise WeightsError("compare.error.cancelled")
+            reply = worker.ask(request, wait)  # (a kill from another thread ends it with WorkerGone)
         except WorkerGone as gone:
             self.kill()
             key = _GONE_KEYS.get(gone.reason, "weights.error.worker_crash")
@@ -84,9 +91,9 @@ class SideWorker:
         return reply
 
     def kill(self) -> None:
-        if self._worker is not None:
-            self._worker.kill()
-            self._worker = None
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.kill()
 
     def close(self) -> None:
         if self._worker is not None:

@@ -1,0 +1,131 @@
+"""The cases each composition is checked on: several calls per torch API (masks, options, shapes), each run
+by torch's API and by the helper the fix writes, on the same inputs (``check/compositions.py``).
+
+Values use the input-spec encoding of ``check/spec.py`` (``T`` random tensor, ``B`` boolean, ``I`` integer,
+``D`` fixed values, ``DT`` a dtype, ``TUP`` a tuple). For a ``method`` composition ``args[0]`` is the
+tensor; for a class, ``init_*`` build the module (its parameters get random values, copied to the Cell) and
+``args`` are the forward inputs. ``read``: attributes of the result compared (``finfo``); ``compare``:
+``values`` or ``shape_dtype`` (random results: dropout).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from msmigrate.check.spec import DT, B, D, I, P, T
+
+Value = Any
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    name: str
+    args: tuple[Value, ...] = ()
+    kwargs: dict[str, Value] = field(default_factory=dict)
+    init_args: tuple[Value, ...] = ()
+    init_kwargs: dict[str, Value] = field(default_factory=dict)
+    compare: str = "values"
+    read: tuple[str, ...] = ()
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+
+_Q, _K, _V = T(2, 3, 4, 8), T(2, 3, 5, 8), T(2, 3, 5, 6)
+_FINFO = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution")
+_WINDOW = D([[0.5, -1.0, 0.25, 2.0], [0.0, 1.5, -0.5, 0.75]])
+
+CASES: dict[str, tuple[Case, ...]] = {
+    "torch.nn.functional.scaled_dot_product_attention": (
+        Case("plain", (_Q, _K, _V)),
+        Case("bool_mask", (_Q, _K, _V), {"attn_mask": B(4, 5)}),
+        Case("bool_mask_broadcast", (_Q, _K, _V), {"attn_mask": B(2, 1, 1, 5)}),
+        Case("float_mask", (_Q, _K, _V), {"attn_mask": T(2, 1, 4, 5)}),
+        Case("causal", (_Q, _K, _V), {"is_causal": True}),
+        Case("causal_square", (T(1, 2, 6, 4), T(1, 2, 6, 4), T(1, 2, 6, 4)), {"is_causal": True}),
+        Case("scale", (_Q, _K, _V), {"scale": 0.3}),
+        Case("positional_options", (_Q, _K, _V, None, 0.0, True), {"scale": 0.5}),
+        Case("three_dims", (T(3, 4, 8), T(3, 5, 8), T(3, 5, 6))),
+        Case("gqa", (_Q, T(2, 1, 5, 8), T(2, 1, 5, 6)), {"enable_gqa": True}),
+        Case("dropout", (_Q, _K, _V), {"dropout_p": 0.5}, compare="shape_dtype"),
+    ),
+    "torch.finfo": (
+        Case("default", (), read=_FINFO, rtol=0.0, atol=0.0),
+        Case("float16", (DT("float16"),), read=_FINFO, rtol=0.0, atol=0.0),
+        Case("float32", (DT("float32"),), read=_FINFO, rtol=0.0, atol=0.0),
+        Case("float64", (DT("float64"),), read=_FINFO, rtol=0.0, atol=0.0),
+        Case("bfloat16", (DT("bfloat16"),), read=_FINFO, rtol=0.0, atol=0.0),
+    ),
+    "torch.Tensor.unfold": (
+        Case("middle", (T(3, 7, 2), 1, 3, 2)),
+        Case("last_single", (T(3, 7, 2), -1, 1, 1)),
+        Case("overlapping", (T(2, 10), 1, 4, 1)),
+        Case("keywords", (T(5, 3),), {"dimension": 0, "size": 2, "step": 3}),
+    ),
+    "torch.nn.utils.rnn.pad_sequence": (
+        Case("time_first", ([T(3, 2), T(5, 2), T(1, 2)],)),
+        Case("batch_first_left", ([T(3, 2), T(5, 2), T(1, 2)],),
+             {"batch_first": True, "padding_value": -1.0, "padding_side": "left"}),
+        Case("integers", ([I(3, high=9), I(5, high=9), I(1, high=9)], True, 7)),
+        Case("one_dim_tensors", ([T(2), T(4)],)),
+    ),
+    "torch.isin": (
+        Case("tensors", (I(3, 4, high=10), I(5, high=10))),
+        Case("invert", (I(3, 4, high=10), I(5, high=10)), {"invert": True}),
+        Case("scalar_test", (I(3, 4, high=10), 3)),
+        Case("float_values", (D([[1.0, 2.5], [3.0, -1.0]]), D([2.5, 3.0, 7.0]))),
+    ),
+    "torch.bucketize": (
+        Case("left", (D([[-1.0, -0.5, 0.0], [0.25, 0.5, 2.0]]), D([-0.5, 0.0, 0.5]))),
+        Case("right_int32", (D([[-1.0, -0.5, 0.0], [0.25, 0.5, 2.0]]), D([-0.5, 0.0, 0.5])),
+             {"right": True, "out_int32": True}),
+        Case("random", (T(4, 5), D([-0.6, -0.2, 0.1, 0.7]))),
+    ),
+    "torch.hann_window": (
+        Case("periodic", (8,)),
+        Case("symmetric", (8, False)),
+        Case("one", (1,)),
+        Case("float64", (400,), {"dtype": DT("float64")}),
+        Case("odd", (5, False)),
+    ),
+    "torch.concatenate": (
+        Case("dim", ([T(3, 2), T(3, 4)], 1)),
+        Case("default_dim", ([T(2, 3), T(1, 3), T(4, 3)],)),
+        Case("axis", ([T(2, 3), T(2, 1)],), {"axis": -1}),
+    ),
+    "torch.take_along_dim": (
+        Case("dim", (T(3, 7, 2), I(3, 2, 2, high=7)), {"dim": 1}),
+        Case("flattened", (T(3, 7, 2), I(5, high=42))),
+        Case("broadcast", (T(3, 7, 2), I(1, 7, 3, high=2), 2)),
+        Case("argsort", (_WINDOW, D([[3, 0], [1, 2]], "int64"), -1)),
+    ),
+    "torch.Tensor.unflatten": (
+        Case("sizes", (T(3, 14), 1, (7, 2))),
+        Case("inferred", (T(3, 14), -1, (-1, 2))),
+        Case("keywords", (T(6, 2),), {"dim": 0, "sizes": (2, 3)}),
+    ),
+    "torch.unflatten": (
+        Case("sizes", (T(3, 14), 1, (7, 2))),
+        Case("inferred", (T(2, 12, 3), 1, (2, -1))),
+    ),
+    "torch.linalg.solve_triangular": (
+        Case("upper", (D([[2.0, 0.5, -1.0], [0.0, 3.0, 0.25], [0.0, 0.0, 1.5]]), T(3, 2)), {"upper": True}),
+        Case("lower", (D([[2.0, 0.0, 0.0], [0.5, 3.0, 0.0], [-1.0, 0.25, 1.5]]), T(3, 2)), {"upper": False}),
+        Case("right", (D([[2.0, 0.5, -1.0], [0.0, 3.0, 0.25], [0.0, 0.0, 1.5]]), T(4, 3)),
+             {"upper": True, "left": False}),
+        Case("unitriangular", (D([[2.0, 0.5, -1.0], [0.0, 3.0, 0.25], [0.0, 0.0, 1.5]]), T(3, 1)),
+             {"upper": True, "unitriangular": True}),
+        Case("batch", (D([[[2.0, 0.5], [0.0, 1.0]], [[1.5, -1.0], [0.0, 3.0]]]), T(2, 2, 3)),
+             {"upper": True}),
+    ),
+    "torch.nn.functional.rms_norm": (
+        Case("weight", (T(2, 3, 4), (4,), P(4))),
+        Case("two_dims_eps", (T(2, 3, 4), [3, 4]), {"eps": 1e-3}),
+        Case("list_shape", (T(5, 6), [6], D([0.5, 1.0, 1.5, 2.0, -1.0, 0.25]))),
+    ),
+    "torch.nn.RMSNorm": (
+        Case("affine", (T(2, 3, 4),), init_args=(4,)),
+        Case("eps_two_dims", (T(2, 3, 4),), init_args=((3, 4),), init_kwargs={"eps": 1e-4}),
+        Case("no_affine", (T(2, 5),), init_args=(5,), init_kwargs={"elementwise_affine": False}),
+    ),
+}

@@ -1,0 +1,174 @@
+"""MSM521: a parameter read by its torch name on a cell whose MindSpore class names it otherwise —
+``self.head.weight = self.embed.weight`` (weight tying) when ``self.embed`` becomes a
+``mindspore.nn.Embedding``, whose parameter is ``embedding_table``; ``self.bn.weight`` of a
+``mindspore.nn.BatchNorm2d`` is ``gamma`` (``knowledge/cell_parameters.py``).
+
+The cell's class is read from ``self.<name> = Class(...)`` in the class, or ``name = Class(...)`` in the
+same function. The rename waits for the class: it is written once ``Class`` is the MindSpore class (the
+fix of the class comes first, and ``msmigrate fix`` analyses the file again after it), so a file whose
+class is left in torch keeps torch's name.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.instance_calls import parents
+from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.knowledge.cell_parameters import parameter_name, renamed_parameters
+from msmigrate.model.finding import Finding
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
+from msmigrate.rules.support import attribute_range, new_finding
+
+CELL_PARAMETER = Rule("MSM521", C.FRAMEWORK_PATTERN, S.INFORMATION,
+                      "https://www.mindspore.cn/docs/en/r2.6.0/api_python/nn/mindspore.nn.Embedding.html",
+                      fixable=True)
+RULES = [CELL_PARAMETER]
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "rule.MSM521.title": ("Parameter names of MindSpore cells", "MindSpore Cell 的参数名"),
+    "rule.MSM521.explanation": (
+        "Some MindSpore cells name their parameters otherwise than the torch modules they replace: "
+        "mindspore.nn.Embedding's weight is embedding_table, the batch and layer norms' weight and bias "
+        "are gamma and beta (running_mean and running_var: moving_mean and moving_variance), PReLU's weight "
+        "is w. Code that reads or ties a parameter by its torch name (self.head.weight = self.embed.weight) "
+        "must use the MindSpore name; the quick-fix renames the access once the cell's class is the "
+        "MindSpore class.",
+        "部分 MindSpore Cell 的参数名与其替代的 torch 模块不同：mindspore.nn.Embedding 的 weight 为 "
+        "embedding_table，BatchNorm、LayerNorm 的 weight 和 bias 为 gamma 和 beta（running_mean、"
+        "running_var 为 moving_mean、moving_variance），PReLU 的 weight 为 w。按 torch 名称读取或共享参数的"
+        "代码（self.head.weight = self.embed.weight）必须使用 MindSpore 的名称；当该 Cell 的类已是 "
+        "MindSpore 类时，快速修复会重命名该访问。",
+    ),
+    "finding.MSM521": (
+        "{param} of {owner}: MindSpore's {cls} calls this parameter {name}",
+        "{owner} 的 {param}：MindSpore 的 {cls} 将该参数命名为 {name}",
+    ),
+    "finding.MSM521.after": (
+        "{param} of {owner}: once {owner} is a {cls}, this parameter is called {name}",
+        "{owner} 的 {param}：{owner} 改为 {cls} 后，该参数名为 {name}",
+    ),
+    "fix.cell_parameter": ("Use {name}, {cls}'s name for it", "改用 {cls} 的参数名 {name}"),
+}
+
+EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
+    "MSM521": (
+        "import mindspore\nimport torch.nn as nn\n\n\nclass LM(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.embed = mindspore.nn.Embedding(10, 4)\n"
+        "        self.head = nn.Linear(4, 10, bias=False)\n        self.head.weight = self.embed.weight\n",
+        "import mindspore\nimport torch.nn as nn\n\n\nclass LM(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.embed = mindspore.nn.Embedding(10, 4)\n"
+        "        self.head = nn.Linear(4, 10, bias=False)\n"
+        "        self.head.weight = self.embed.embedding_table\n",
+        [(10, 39)],
+    ),
+}
+
+
+def check(ctx) -> Iterable[Finding]:
+    renamed = renamed_parameters()
+    if not any(name in ctx.source for name in renamed):
+        return []
+    up: dict[int, ast.AST] | None = None
+    found = []
+    for node in ctx.nodes_of(ast.Attribute):
+        if node.attr not in renamed or not isinstance(node.value, ast.Attribute | ast.Name):
+            continue
+        ctx.cancel.check()
+        up = up if up is not None else parents(ctx.tree)
+        cls = cell_class(ctx.tree, node.value, up)
+        if cls is None:
+            continue
+        mindspore_class = mindspore_name(ctx.tree, ast.unparse(cls))
+        candidates = [mindspore_class] if mindspore_class else _targets(ctx, cls)
+        names = {parameter_name(c, node.attr) for c in candidates if c}
+        names.discard(node.attr)
+        if len(names) != 1:
+            continue
+        args = {"param": node.attr, "owner": ast.unparse(node.value), "name": names.pop(),
+                "cls": mindspore_class or candidates[0]}
+        key = "finding.MSM521" if mindspore_class else "finding.MSM521.after"
+        found.append(new_finding(CELL_PARAMETER, attribute_range(ctx, node), key, args,
+                                 fixable=bool(mindspore_class)))
+    return found
+
+
+def _targets(ctx, cls: ast.expr) -> list[str]:
+    """The MindSpore classes a torch class expression may become (the table's, the CPU replacement)."""
+    from msmigrate.knowledge.device_targets import runnable_target
+
+    name = ctx.qualified_name(cls)
+    if not name:
+        return []
+    api = ctx.kb.canonical(name)
+    row = ctx.kb.mapping(api)
+    replacement = runnable_target(api, ctx.kb.version, "CPU") if row is not None else None
+    return [t for t in ((replacement.row if replacement else row).mindspore_api if row else None,) if t]
+
+
+def cell_class(tree: ast.Module, owner: ast.expr, up: dict[int, ast.AST]) -> ast.expr | None:
+    """The class expression of ``self.<name> = Class(...)`` (in the enclosing class) or of ``name =
+    Class(...)`` (the one assignment of the name in the enclosing function)."""
+    if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self":
+        scope = _enclosing(owner, up, ast.ClassDef)
+        for node in ast.walk(scope) if scope is not None else ():
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(t := node.targets[0], ast.Attribute) and t.attr == owner.attr
+                    and isinstance(t.value, ast.Name) and t.value.id == "self"
+                    and isinstance(node.value, ast.Call)):
+                return node.value.func
+        return None
+    if isinstance(owner, ast.Name):
+        scope = _enclosing(owner, up, ast.FunctionDef) or tree
+        values = [node.value for node in ast.walk(scope) if isinstance(node, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == owner.id for t in node.targets)]
+        if len(values) == 1 and isinstance(values[0], ast.Call):
+            return values[0].func
+    return None
+
+
+def _enclosing(node: ast.AST, up: dict[int, ast.AST], kind: type) -> ast.AST | None:
+    current = up.get(id(node))
+    while current is not None and not isinstance(current, kind):
+        current = up.get(id(current))
+    return current
+
+
+def mindspore_name(tree: ast.Module, text: str) -> str | None:
+    """The MindSpore name ``text`` spells through the file's imports (``mindspore.nn.Embedding``,
+    ``ms.nn.Embedding`` after ``import mindspore as ms``); None for anything else."""
+    head, _, rest = text.partition(".")
+    for statement in tree.body:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                root = alias.name.split(".")[0]
+                if (alias.asname or root) == head and root == "mindspore":
+                    base = alias.name if alias.asname else "mindspore"
+                    return f"{base}.{rest}" if rest else base
+        elif isinstance(statement, ast.ImportFrom) and statement.level == 0 and statement.module \
+                and statement.module.split(".")[0] == "mindspore":
+            for alias in statement.names:
+                if (alias.asname or alias.name) == head:
+                    base = f"{statement.module}.{alias.name}"
+                    return f"{base}.{rest}" if rest else base
+    return None
+
+
+def cell_parameter_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    if finding.message_key != "finding.MSM521":
+        return None
+    name, param = finding.message_args.get("name"), finding.message_args.get("param")
+    line = ctx.lines[finding.line - 1] if finding.line <= len(ctx.lines) else ""
+    written = line[finding.column - 1 : finding.end_column - 1]
+    if not name or finding.line != finding.end_line or written != param:
+        return None
+    edit = TextEdit(finding.line, finding.column, finding.end_line, finding.end_column, name)
+    return Fix("MSM521", "fix.cell_parameter", [edit], {"name": name, "cls": finding.message_args.get("cls")})
+
+
+CHECKERS = [check]
+FIXERS = {"MSM521": cell_parameter_fix}
