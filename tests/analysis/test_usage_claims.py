@@ -138,3 +138,35 @@ def test_a_method_of_an_object_whose_class_the_file_maps(kb):
     assert step.mindspore_api == "mindspore.experimental.optim.lr_scheduler.StepLR.step"
     assert ("becomes mindspore.experimental.optim.lr_scheduler.StepLR, which has step with the same "
             "parameters") in step.message()
+
+
+GRAD_SWITCHES = """\
+import torch
+from torch import nn
+class Critic(nn.Module):
+    def forward(self, x, shared):
+        with torch.set_grad_enabled(not shared):
+            y = self.f(x)
+        with torch.no_grad():
+            z = x * 2
+        with torch.no_grad():
+            self.w.mul_(2)
+        with torch.enable_grad():
+            w = x
+        return y + z + w
+def evaluate(model, x):
+    with torch.no_grad():
+        return model(x)
+"""
+
+
+def test_a_gradient_switch_where_a_gradient_may_pass(kb):
+    found = {line: f for (line, _col), f in _findings(kb, GRAD_SWITCHES).items() if f.rule == "MSM507"}
+    # a network's forward: the values computed under the switch need ops.stop_gradient
+    assert found[5].mindspore_api == found[7].mindspore_api == "mindspore.ops.stop_gradient"
+    assert "whether gradients stop depends on not shared at run time" in found[5].message()
+    assert "wrap the values computed under it in mindspore.ops.stop_gradient" in found[7].message()
+    assert "not needed" in found[9].message()  # in-place updates only: nothing to wrap
+    assert (found[11].mindspore_api, "not needed" in found[11].message()) == (None, True)  # gradients on
+    assert "not needed" in found[15].message()  # evaluation code outside a network
+    assert "mindspore.ops.stop_gradient 包裹" in found[7].message("zh")
