@@ -170,3 +170,34 @@ def test_a_gradient_switch_where_a_gradient_may_pass(kb):
     assert (found[11].mindspore_api, "not needed" in found[11].message()) == (None, True)  # gradients on
     assert "not needed" in found[15].message()  # evaluation code outside a network
     assert "mindspore.ops.stop_gradient 包裹" in found[7].message("zh")
+
+
+PARAMETERS = """\
+import torch
+from torch import nn
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(3))
+        self.w.requires_grad = False
+    def freeze(self):
+        for p in self.parameters():
+            p.requires_grad = False
+def f(x: torch.Tensor):
+    return x.requires_grad
+class P(nn.Parameter):
+    def g(self):
+        return self.requires_grad
+"""
+
+
+def test_a_tensor_member_of_a_parameter(kb):
+    # mindspore.Tensor has no requires_grad (MindSpore 2.10); mindspore.Parameter has it and takes writes
+    found = {line: f for (line, _col), f in _findings(kb, PARAMETERS).items()
+             if f.torch_api == "torch.Tensor.requires_grad"}
+    on_parameter = ("MSM100", "mindspore.Parameter.requires_grad")
+    assert {line: (f.rule, f.mindspore_api) for line, f in found.items()} == {
+        7: on_parameter, 10: on_parameter, 12: ("MSM200", None), 15: on_parameter}
+    assert "the object is a Parameter here (for … in self.parameters())" in found[10].message()
+    assert "(self.w = nn.Parameter(…))" in found[7].message()
+    assert "(class P(nn.Parameter))" in found[15].message()

@@ -3,14 +3,19 @@
 ``sched = StepLR(opt, 10)`` … ``sched.step()``: torch's ``LRScheduler.step`` has no row of its own, but the
 file's ``StepLR`` becomes ``mindspore.experimental.optim.lr_scheduler.StepLR``, whose base
 ``LRScheduler`` has ``step(epoch=None)``: the call stays as written. Read by the resolution for a usage the
-mapping tables leave unmapped (MSM200, MSM201) whose receiver is an instance of a mapped torch class.
+mapping tables leave unmapped (MSM200, MSM201) whose receiver is an instance of a mapped torch class, or a
+Parameter (``analysis/parameter_receivers.py``).
 """
 
 from __future__ import annotations
 
+import ast
+
+from msmigrate.analysis.parameter_receivers import parameter_receiver
+from msmigrate.analysis.usage_claims import CodeIndex
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.resolution import same_parameters
-from msmigrate.model.finding import Finding, FindingCategory
+from msmigrate.model.finding import Finding, FindingCategory, UsageKind
 
 UNMAPPED_RULES = frozenset({"MSM200", "MSM201"})
 
@@ -37,6 +42,44 @@ def mapped_member(kb: KnowledgeBase, torch_class: str, member: str) -> tuple[str
     return None
 
 
+def claim_receiver(finding: Finding, kb: KnowledgeBase, ref_node: ast.expr | None, values: dict,
+                   index: CodeIndex) -> bool:
+    """Restate an unmapped member finding by what its receiver is: an instance of a torch class the file
+    maps (:func:`claim_member`) or a Parameter (:func:`claim_parameter_member`). True when restated."""
+    if finding.rule not in UNMAPPED_RULES or not isinstance(ref_node, ast.Attribute):
+        return False
+    torch_class = getattr(values.get(ref_node.value), "torch_class", None)
+    if torch_class and finding.usage is UsageKind.CALL and claim_member(finding, kb, torch_class):
+        return True
+    return claim_parameter_member(finding, kb, ref_node, index)
+
+
+def claim_parameter_member(finding: Finding, kb: KnowledgeBase, ref_node: ast.Attribute,
+                           index: CodeIndex) -> bool:
+    """``p.requires_grad`` where ``p`` is shown to be a Parameter: ``mindspore.Parameter`` has it."""
+    api = finding.torch_api or ""
+    name = f"mindspore.Parameter.{ref_node.attr}"
+    if not api.startswith("torch.Tensor.") or not kb.mindspore_has(name):
+        return False
+    evidence = parameter_receiver(ref_node.value, index)
+    if evidence is None:
+        return False
+    call = finding.usage is UsageKind.CALL
+    same = not call or same_parameters(kb.torch_signatures(api), kb.mindspore_signatures(name))
+    _restate(finding, name, same, "analysis.api.parameter_member",
+             {"torch_api": api, "mindspore_api": name, "evidence": evidence, "member": ref_node.attr})
+    return True
+
+
+def _restate(finding: Finding, name: str, same: bool, key: str, args: dict[str, str | None]) -> None:
+    finding.mindspore_api = name
+    finding.category = FindingCategory.CONSISTENT if same else FindingCategory.DIFFERENCES
+    finding.rule = "MSM100" if same else "MSM101"
+    finding.message_key = key if same else f"{key}_differs"
+    finding.message_args = args
+    finding.fixable = False  # the code is written as it is (what the receiver is decides)
+
+
 def claim_member(finding: Finding, kb: KnowledgeBase, torch_class: str) -> bool:
     """Restate an unmapped member finding whose receiver's class the file maps: MSM100 when both
     signatures list the same parameters, else MSM101 (see the parameters). True when restated."""
@@ -46,13 +89,8 @@ def claim_member(finding: Finding, kb: KnowledgeBase, torch_class: str) -> bool:
         return False
     target, name = found
     same = same_parameters(kb.torch_signatures(finding.torch_api or ""), kb.mindspore_signatures(name))
-    finding.mindspore_api = name
-    finding.category = FindingCategory.CONSISTENT if same else FindingCategory.DIFFERENCES
-    finding.rule = "MSM100" if same else "MSM101"
-    key = "analysis.api.class_member" if same else "analysis.api.class_member_differs"
-    finding.message_key = key
-    finding.message_args = {"torch_api": finding.torch_api, "mindspore_api": name, "torch_class": torch_class,
-                            "class_target": target, "member": member}
-    finding.fixable = False  # the call is written as it is (the receiver's class is what changes)
+    _restate(finding, name, same, "analysis.api.class_member",
+             {"torch_api": finding.torch_api, "mindspore_api": name, "torch_class": torch_class,
+              "class_target": target, "member": member})
     return True
 

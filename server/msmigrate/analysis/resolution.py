@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
-from msmigrate.analysis.class_members import claim_member
+from msmigrate.analysis.class_members import claim_receiver
 from msmigrate.analysis.source_text import segment
 from msmigrate.analysis.temporaries import is_temporary
 from msmigrate.analysis.usage_claims import CodeIndex, claims_of, possible_on_device, state
@@ -106,9 +106,7 @@ class Resolver:
     def resolve(self, finding: Finding, ref_node: ast.expr | None, call: ast.Call | None) -> None:
         """Set ``finding.resolution`` (and the claims it settles: target, category, rule, message)."""
         kb = self.kb
-        receiver = self.values.get(ref_node.value) if isinstance(ref_node, ast.Attribute) else None
-        torch_class = getattr(receiver, "torch_class", None)
-        if torch_class and finding.usage is UsageKind.CALL and claim_member(finding, kb, torch_class):
+        if claim_receiver(finding, kb, ref_node, self.values, self.index):  # what the receiver is decides
             finding.resolution = replace(plain_resolution(finding, kb, self.device), by_call=True)
             return
         if finding.rule not in MAPPED_RULES or not finding.torch_api or finding.usage in (

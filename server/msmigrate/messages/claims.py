@@ -14,6 +14,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} → {mindspore_api}：调用它的 {torch_class} 将改为 {class_target}，后者有 {member}，"
         "但参数不同，请对照检查此调用。",
     ),
+    "analysis.api.parameter_member": (
+        "{torch_api} → {mindspore_api}: the object is a Parameter here ({evidence}), and mindspore.Parameter "
+        "has {member} as torch's has it; the code stays as written.",
+        "{torch_api} → {mindspore_api}：此处的对象是 Parameter（{evidence}），"
+        "mindspore.Parameter 的 {member} 与 torch 的一致；代码保持原样。",
+    ),
+    "analysis.api.parameter_member_differs": (
+        "{torch_api} → {mindspore_api}: the object is a Parameter here ({evidence}), and mindspore.Parameter "
+        "has {member}; its parameters differ, compare the call with them.",
+        "{torch_api} → {mindspore_api}：此处的对象是 Parameter（{evidence}），mindspore.Parameter 有 "
+        "{member}，但参数不同，请对照检查此调用。",
+    ),
     "finding.MSM512.pickle": (
         "{api} saves Python objects here ({saved}), not weights: mindspore.save_checkpoint stores only "
         "parameters, so keep pickle (or json) for them",
