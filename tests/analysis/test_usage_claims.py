@@ -201,3 +201,27 @@ def test_a_tensor_member_of_a_parameter(kb):
     assert "the object is a Parameter here (for … in self.parameters())" in found[10].message()
     assert "(self.w = nn.Parameter(…))" in found[7].message()
     assert "(class P(nn.Parameter))" in found[15].message()
+
+
+UNKNOWN_KEYWORDS = """\
+import torch
+from torch import nn
+def build(dim, n, opts, **kwargs):
+    conv = nn.Conv2d(dim, dim, 3, **kwargs)
+    dd = {'dtype': torch.float32}
+    other = nn.Conv2d(dim, dim, 3, **dd)
+    return conv, other, torch.cat([torch.zeros(n, **opts)], 0)
+"""
+
+
+def test_arguments_the_analysis_cannot_see(kb):
+    found = {line: f for (line, _col), f in _findings(kb, UNKNOWN_KEYWORDS).items()
+             if f.torch_api in ("torch.nn.Conv2d", "torch.zeros")}
+    # **kwargs may pass bias: "left out" holds unless it does; **dd's keys are written: bias is left out
+    assert "left out unless **kwargs passes it, the default differs: bias→has_bias" in found[4].message()
+    assert "left out, the default differs: bias→has_bias" in found[6].message()
+    assert found[7].message().endswith(
+        "The arguments passed through **opts are not known here: this holds for the arguments written; check "
+        "that mindspore.mint.zeros accepts theirs.")
+    assert (found[7].rule, found[7].category.value) == ("MSM100", "consistent")
+    assert "除非 **kwargs 传入，否则未传入且默认值不同" in found[4].message("zh")

@@ -25,6 +25,7 @@ from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdic
 from msmigrate.analysis.class_members import claim_receiver
 from msmigrate.analysis.source_text import segment
 from msmigrate.analysis.temporaries import is_temporary
+from msmigrate.analysis.unknown_arguments import qualify
 from msmigrate.analysis.usage_claims import CodeIndex, claims_of, possible_on_device, state
 from msmigrate.i18n import ref
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
@@ -368,6 +369,7 @@ class _Resolution:
             state(finding, claims.details)
             if not claims.handled_elsewhere:
                 category = finding.category
+        qualify(finding, self.r.index, self.call)  # arguments it cannot see: the claim says so
         if claims.blocked is not None and choice.plan is not None and choice.plan.blocked is None:
             choice.plan = replace(choice.plan, blocked=claims.blocked)
         blocked = bool(choice.plan is not None and choice.plan.blocked and choice.write in ARGUMENT_WRITES)

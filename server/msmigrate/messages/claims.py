@@ -26,6 +26,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} → {mindspore_api}：此处的对象是 Parameter（{evidence}），mindspore.Parameter 有 "
         "{member}，但参数不同，请对照检查此调用。",
     ),
+    "analysis.detail.call_defaults_unknown": (
+        "left out unless {names} passes it, the default differs: {items}",
+        "除非 {names} 传入，否则未传入且默认值不同：{items}",
+    ),
+    "analysis.note.unknown_arguments": (
+        "The arguments passed through {names} are not known here: this holds for the arguments written; "
+        "check that {mindspore_api} accepts theirs.",
+        "此处无法得知通过 {names} 传入的参数：以上结论只针对显式写出的参数；请确认 {mindspore_api} "
+        "接受这些参数。",
+    ),
     "finding.MSM512.pickle": (
         "{api} saves Python objects here ({saved}), not weights: mindspore.save_checkpoint stores only "
         "parameters, so keep pickle (or json) for them",
