@@ -136,8 +136,18 @@ def test_a_method_of_an_object_whose_class_the_file_maps(kb):
     step = _findings(kb, source)[(6, 7)]
     assert (step.rule, step.torch_api) == ("MSM100", "torch.optim.lr_scheduler.LRScheduler.step")
     assert step.mindspore_api == "mindspore.experimental.optim.lr_scheduler.StepLR.step"
-    assert ("becomes mindspore.experimental.optim.lr_scheduler.StepLR, which has step with the same "
-            "parameters") in step.message()
+    assert ("becomes mindspore.experimental.optim.lr_scheduler.StepLR, whose step takes this call's "
+            "arguments as they are written") in step.message()
+
+
+def test_a_container_method_of_a_mapped_container(kb):
+    # nn.ModuleList -> nn.CellList, which has append(cell): the argument passed by position lands on it
+    source = ("import torch.nn as nn\nblocks = nn.ModuleList()\nblocks.append(nn.ReLU())\n"
+              "blocks.append(module=nn.ReLU())\n")
+    found = _findings(kb, source)
+    assert (found[(3, 8)].rule, found[(3, 8)].mindspore_api) == ("MSM100", "mindspore.nn.CellList.append")
+    assert (found[(4, 8)].rule, found[(4, 8)].mindspore_api) == ("MSM101", "mindspore.nn.CellList.append")
+    assert "its parameters differ" in found[(4, 8)].message()
 
 
 GRAD_SWITCHES = """\

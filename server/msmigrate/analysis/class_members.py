@@ -42,14 +42,22 @@ def mapped_member(kb: KnowledgeBase, torch_class: str, member: str) -> tuple[str
     return None
 
 
+_METHOD_USAGES = frozenset({UsageKind.CALL, UsageKind.MODULE_METHOD, UsageKind.OPTIMIZER_METHOD})
+# members every module / optimizer has: the table maps them (or leaves them out) for what they mean there
+# (Module.to moves to a device, Cell.to casts), whatever class the object has
+_GENERIC_OWNERS = frozenset({"torch.nn.Module", "torch.optim.Optimizer"})
+
+
 def claim_receiver(finding: Finding, kb: KnowledgeBase, ref_node: ast.expr | None, values: dict,
-                   index: CodeIndex) -> bool:
+                   index: CodeIndex, call: ast.Call | None = None) -> bool:
     """Restate an unmapped member finding by what its receiver is: an instance of a torch class the file
     maps (:func:`claim_member`) or a Parameter (:func:`claim_parameter_member`). True when restated."""
     if finding.rule not in UNMAPPED_RULES or not isinstance(ref_node, ast.Attribute):
         return False
     torch_class = getattr(values.get(ref_node.value), "torch_class", None)
-    if torch_class and finding.usage is UsageKind.CALL and claim_member(finding, kb, torch_class):
+    if (finding.torch_api or "").rpartition(".")[0] in _GENERIC_OWNERS:
+        torch_class = None
+    if torch_class and finding.usage in _METHOD_USAGES and claim_member(finding, kb, torch_class, call):
         return True
     return claim_parameter_member(finding, kb, ref_node, index)
 
@@ -80,7 +88,22 @@ def _restate(finding: Finding, name: str, same: bool, key: str, args: dict[str, 
     finding.fixable = False  # the code is written as it is (what the receiver is decides)
 
 
-def claim_member(finding: Finding, kb: KnowledgeBase, torch_class: str) -> bool:
+def same_for_call(torch_sigs: list[list[dict]], ms_sigs: list[list[dict]], call: ast.Call | None) -> bool:
+    """The same parameters, or (names aside) the same positional parameters for a call passing only
+    positional arguments (``blocks.append(layer)``: torch's ``module``, MindSpore's ``cell``)."""
+    if same_parameters(torch_sigs, ms_sigs):
+        return True
+    if call is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    shapes = {_kinds(sig) for sig in torch_sigs}
+    return any(_kinds(sig) in shapes and len(_kinds(sig)) >= len(call.args) for sig in ms_sigs)
+
+
+def _kinds(signature: list[dict]) -> tuple[str, ...]:
+    return tuple(p.get("kind", "") for p in signature if p.get("name") != "self")
+
+
+def claim_member(finding: Finding, kb: KnowledgeBase, torch_class: str, call: ast.Call | None = None) -> bool:
     """Restate an unmapped member finding whose receiver's class the file maps: MSM100 when both
     signatures list the same parameters, else MSM101 (see the parameters). True when restated."""
     member = (finding.torch_api or "").rpartition(".")[2]
@@ -88,7 +111,7 @@ def claim_member(finding: Finding, kb: KnowledgeBase, torch_class: str) -> bool:
     if found is None:
         return False
     target, name = found
-    same = same_parameters(kb.torch_signatures(finding.torch_api or ""), kb.mindspore_signatures(name))
+    same = same_for_call(kb.torch_signatures(finding.torch_api or ""), kb.mindspore_signatures(name), call)
     _restate(finding, name, same, "analysis.api.class_member",
              {"torch_api": finding.torch_api, "mindspore_api": name, "torch_class": torch_class,
               "class_target": target, "member": member})

@@ -107,7 +107,7 @@ class Resolver:
     def resolve(self, finding: Finding, ref_node: ast.expr | None, call: ast.Call | None) -> None:
         """Set ``finding.resolution`` (and the claims it settles: target, category, rule, message)."""
         kb = self.kb
-        if claim_receiver(finding, kb, ref_node, self.values, self.index):  # what the receiver is decides
+        if claim_receiver(finding, kb, ref_node, self.values, self.index, call):  # what the receiver is
             finding.resolution = replace(plain_resolution(finding, kb, self.device), by_call=True)
             return
         if finding.rule not in MAPPED_RULES or not finding.torch_api or finding.usage in (

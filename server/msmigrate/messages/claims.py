@@ -3,10 +3,10 @@
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "analysis.api.class_member": (
-        "{torch_api} → {mindspore_api}: the {torch_class} this is called on becomes {class_target}, which "
-        "has {member} with the same parameters; the call stays as written.",
-        "{torch_api} → {mindspore_api}：调用它的 {torch_class} 将改为 {class_target}，后者有参数相同的 "
-        "{member}；此调用保持原样。",
+        "{torch_api} → {mindspore_api}: the {torch_class} this is called on becomes {class_target}, whose "
+        "{member} takes this call's arguments as they are written; the call stays as written.",
+        "{torch_api} → {mindspore_api}：调用它的 {torch_class} 将改为 {class_target}，其 {member} "
+        "按原样接受此调用的参数；此调用保持原样。",
     ),
     "analysis.api.class_member_differs": (
         "{torch_api} → {mindspore_api}: the {torch_class} this is called on becomes {class_target}, which "
