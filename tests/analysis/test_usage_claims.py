@@ -235,3 +235,13 @@ def test_arguments_the_analysis_cannot_see(kb):
         "that mindspore.mint.zeros accepts theirs.")
     assert (found[7].rule, found[7].category.value) == ("MSM100", "consistent")
     assert "除非 **kwargs 传入，否则未传入且默认值不同" in found[4].message("zh")
+
+
+def test_a_possible_tensor_method_with_renamed_keywords(kb):
+    # MindSpore 2.10: Tensor.amax(dim=1) raises "unexpected keyword argument 'dim'"; amax(axis=1) runs
+    found = _findings(kb, "import torch\ndef f(x):\n    return x.amax(dim=1), x.amax(1)\n")
+    assert found[(3, 14)].rule == found[(3, 29)].rule == "MSM102"
+    assert found[(3, 14)].message().endswith("mindspore.Tensor.amax takes these keywords under other names: "
+                                             "dim→axis.")
+    assert "under other names" not in found[(3, 29)].message()
+    assert "关键字参数名称不同：dim→axis" in found[(3, 14)].message("zh")

@@ -23,6 +23,7 @@ from functools import lru_cache
 from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
 from msmigrate.analysis.class_members import claim_receiver
+from msmigrate.analysis.possible_calls import possible_keywords
 from msmigrate.analysis.source_text import segment
 from msmigrate.analysis.temporaries import is_temporary
 from msmigrate.analysis.unknown_arguments import qualify
@@ -115,6 +116,7 @@ class Resolver:
             finding.resolution = plain_resolution(finding, kb, self.device)
             if finding.rule == "MSM102" and finding.mindspore_api:
                 possible_on_device(finding, kb, self.device)
+                possible_keywords(finding, kb, call)
             return
         table_target = finding.mindspore_api
         plan = self._refine(finding, call) if call is not None else None

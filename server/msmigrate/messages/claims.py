@@ -36,6 +36,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此处无法得知通过 {names} 传入的参数：以上结论只针对显式写出的参数；请确认 {mindspore_api} "
         "接受这些参数。",
     ),
+    "analysis.note.possible_renames": (
+        "{mindspore_api} takes these keywords under other names: {items}.",
+        "{mindspore_api} 的这些关键字参数名称不同：{items}。",
+    ),
     "finding.MSM512.pickle": (
         "{api} saves Python objects here ({saved}), not weights: mindspore.save_checkpoint stores only "
         "parameters, so keep pickle (or json) for them",
