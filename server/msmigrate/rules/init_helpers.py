@@ -95,6 +95,7 @@ _TAKE_OVER = IDIOM_TAKE_OVER
 def check(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
     up: dict[int, ast.AST] | None = None
+    hand_written = "erfinv_" in ctx.source  # once per file: the source may be megabytes
     for call in tree_index(ctx).nodes(ast.Call):
         ctx.cancel.check()
         written = ctx.qualified_name(call.func)
@@ -107,7 +108,7 @@ def check(ctx) -> Iterable[Finding]:
             fixable = len(call.args) == 1 and not call.keywords
             found.append(report(ctx, INIT_HELPER, span, "finding.MSM518.fan", {}, apis=[FAN, written],
                                 convertible=_TAKE_OVER, fixable=fixable, torch_api=FAN))
-        elif "erfinv_" in ctx.source and isinstance(call.func, ast.Attribute) and \
+        elif hand_written and isinstance(call.func, ast.Attribute) and \
                 call.func.attr == "uniform_":
             up = up if up is not None else parents(ctx.tree)
             statement = up.get(id(call))
