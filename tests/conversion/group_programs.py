@@ -7,9 +7,14 @@ and its ``result`` is compared rank by rank.
 
 ``CALLS``: the API's last name → (input tensor shapes, the lines that call it, the result expression).
 ``{d}`` stands for ``torch.distributed``; a program that uses ``rank`` gets ``rank = ...get_rank()``.
+The suite merges the ranks' results (:func:`merge_ranks`) and retries a program whose converted group setup
+failed with the setup MindSpore needs on CPU (:func:`failed_in_setup`, :func:`with_suite_setup`).
 """
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 WORLD = 2
 INIT = 'torch.distributed.init_process_group("gloo")'
@@ -71,3 +76,33 @@ def group_call(torch_api: str) -> tuple[tuple[tuple[int, ...], ...], list[str], 
     shapes, lines, result = CALLS[name]
     d = "torch.distributed"
     return shapes, [line.format(d=d) for line in lines], result.format(d=d)
+
+
+def merge_ranks(per_rank: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """One result per program of a process-group run: ok when every rank is, else the first failing
+    rank's error (``rank 1: …``); ``ranks`` keeps each rank's own result."""
+    merged: dict[str, dict[str, Any]] = {}
+    for pid in per_rank[0] if per_rank else {}:
+        entries = [results.get(pid, {"ok": False, "error": "not run"}) for results in per_rank]
+        failed = [(rank, e) for rank, e in enumerate(entries) if not e.get("ok")]
+        merged[pid] = {"id": pid, "ok": not failed, "ranks": entries}
+        if failed:
+            rank, entry = failed[0]
+            merged[pid].update(error=f"rank {rank}: {entry.get('error', '?')}", line=entry.get("line"))
+    return merged
+
+
+_SETUP_LINE = re.compile(r"^[\w.]*(init_process_group|communication\.init)\(.*\)$", re.M)
+
+
+def with_suite_setup(fixed: str) -> str:
+    """A process-group program with its (converted) group setup replaced by the one MindSpore needs on
+    CPU under a launcher (``group_programs.MS_SETUP``)."""
+    return _SETUP_LINE.sub(MS_SETUP, fixed, count=1)
+
+
+def failed_in_setup(run: dict[str, Any], fixed: str) -> bool:
+    """Whether a process-group program failed in its group setup line (``line``: the program's line the
+    error came through last, recorded by the runner)."""
+    setup = _SETUP_LINE.search(fixed)
+    return setup is not None and run.get("line") == fixed.count("\n", 0, setup.start()) + 1

@@ -43,17 +43,27 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:  # loaded by file path (tests/fixes): its sibling modules
     sys.path.append(str(HERE))
 
-from group_programs import INIT, MS_SETUP, RANK, WORLD, group_call  # noqa: E402
+from form_programs import form_key, with_forms  # noqa: E402
+from group_programs import (  # noqa: E402
+    INIT,
+    MS_SETUP,
+    RANK,
+    WORLD,
+    failed_in_setup,
+    group_call,
+    merge_ranks,
+    with_suite_setup,
+)
 from group_runner import RUNNER, run_group_programs  # noqa: E402  (RUNNER: the script both runners start)
 
 from msmigrate.check.spec import DTYPE_ALIASES  # noqa: E402
+from msmigrate.check.worker import UNSUPPORTED_MARKERS  # noqa: E402
 
 EXPECTED = HERE / "expected_outcomes.json"
 RTOL = ATOL = 1e-4
 NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "other", "derived")
 DERIVED = "derived"  # the namespace group of derived mappings (knowledge/derived.py), whatever their name
-NO_KERNEL_MARKERS = ("unregistered", "unsupported op", "only supports ascend", "not found op",
-                     "create kernelmod for op")
+NO_KERNEL_MARKERS = UNSUPPORTED_MARKERS  # the errors the equivalence check records as no kernel on the device
 _INPUT_LINE = re.compile(r"^(x\d+) = .*$", re.M)
 
 
@@ -84,6 +94,7 @@ class Program:
     written: bool = False  # the spec wrote the program: it sets every value it compares (parameters too)
     category: str = ""  # the mapping's category (``consistent``, ``param_names`` …)
     world: int = 0  # > 0: run by every rank of a process group of this size (group_programs.py)
+    form: str = ""  # "": the call as the spec writes it; else a form real code uses (form_programs.py)
 
 
 @dataclass(slots=True)
@@ -94,6 +105,7 @@ class Outcome:
     detail: str = ""
     fixed_source: str = ""
     category: str = ""
+    form: str = ""  # the program's calling form (form_programs.py); "" for the API's own program
 
 
 @dataclass(slots=True)
@@ -104,7 +116,8 @@ class SuiteResult:
     def counts(self) -> dict[str, Counter]:
         per: dict[str, Counter] = {ns: Counter() for ns in NAMESPACES}
         for o in self.outcomes:
-            per[o.namespace][o.status] += 1
+            if not o.form:  # an API's programs of other forms are counted by forms()
+                per[o.namespace][o.status] += 1
         return per
 
     def rates(self) -> dict[str, tuple[int, int]]:
@@ -120,9 +133,17 @@ class SuiteResult:
                 category: str | None = None) -> tuple[int, int]:
         """(passing, every mapped API of these namespace groups, programs or not), optionally of one
         mapping category only (``consistent``: the issue's ≥95% target)."""
-        chosen = [o for o in self.outcomes if o.namespace in namespaces
+        chosen = [o for o in self.outcomes if o.namespace in namespaces and not o.form
                   and (category is None or o.category == category)]
         return sum(o.status == "pass" for o in chosen), len(chosen)
+
+    def forms(self) -> dict[str, Counter]:
+        """Calling form → outcomes of the APIs' programs of that form (form_programs.py)."""
+        per: dict[str, Counter] = {}
+        for o in self.outcomes:
+            if o.form:
+                per.setdefault(o.form, Counter())[o.status] += 1
+        return per
 
 
 # --- generating programs ----------------------------------------------------------------------------
@@ -298,22 +319,28 @@ def _is_property(member: str) -> bool:
 
 def program_for(api: str, mindspore_api: str, kb: Any) -> Program:
     """The program of one torch API from its input spec (``mindspore_api`` picks a pair's own spec)."""
-    from msmigrate.check.spec import ApiSpec, api_kind, is_dtype_api, spec_for
-
     if kb.torch_inventory and kb.resolve_torch(api) is None:  # the table names an API torch lacks
         return Program(re.sub(r"\W", "_", api), api, mindspore_api, namespace_of(api), "", {},
                        skip="no_torch_api: not in the torch inventory")
+    return make_program(api, mindspore_api, *spec_and_kind(api, mindspore_api, kb))
+
+
+def spec_and_kind(api: str, mindspore_api: str, kb: Any) -> tuple[Any, str]:
+    """The input spec of an API's program and how it is called (function, tensor_method, class, dtype)."""
+    from msmigrate.check.spec import ApiSpec, api_kind, is_dtype_api, spec_for
+
     kind = api_kind(api, kb.torch_kind(api))
     spec = spec_for(api, kind, kb.torch_signatures(api), mindspore_api=mindspore_api)
-    if is_dtype_api(api, kb.torch_kind(api)):
-        kind, spec = "dtype", ApiSpec()
-    return make_program(api, mindspore_api, spec, kind)
+    if spec.ms_call == "value":  # a class whose instance is the value (check/spec_values.py)
+        kind = "function"
+    return (ApiSpec(), "dtype") if is_dtype_api(api, kb.torch_kind(api)) else (spec, kind)
 
 
-def programs_for_table(version: str, derived: bool = True) -> list[Program]:
+def programs_for_table(version: str, derived: bool = True, forms: bool = False) -> list[Program]:
     """One program per mapped torch API of the table (``torch.*`` names only), then, with ``derived``,
     one per derived mapping the knowledge base offers for an API the table does not map (namespace
-    group ``derived``)."""
+    group ``derived``); with ``forms``, after each API's program its programs of the other calling forms
+    real code uses (form_programs.py)."""
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.knowledge.model import MappingCategory
 
@@ -338,7 +365,8 @@ def programs_for_table(version: str, derived: bool = True) -> list[Program]:
             if offered is None or api in programs or not api.startswith("torch."):
                 continue
             add(api, offered.mindspore_api, offered.row.category.value, DERIVED)
-    return [programs[api] for api in sorted(programs)]
+    ordered = [programs[api] for api in sorted(programs)]
+    return with_forms(ordered, kb) if forms else ordered  # form_programs.py
 
 
 # --- running ------------------------------------------------------------------------------------------
@@ -479,12 +507,13 @@ def with_converted_inputs(program: Program, fixed: str) -> str:
 
 
 def run_suite(version: str, work: Path | None = None, programs: list[Program] | None = None) -> SuiteResult:
-    """Generate, run, fix, run converted and compare every program of table ``version``."""
+    """Generate, run, fix, run converted and compare every program of table ``version`` (the APIs' own
+    and those of the other calling forms real code uses)."""
     from msmigrate.fixes.api import fix_all
     from msmigrate.knowledge.base import get_knowledge_base
 
     kb = get_knowledge_base(version)
-    programs = programs if programs is not None else programs_for_table(version)
+    programs = programs if programs is not None else programs_for_table(version, forms=True)
     owned = work is None
     tmp = tempfile.TemporaryDirectory(prefix="msm-conversion-") if owned else None
     root = Path(tmp.name) if tmp is not None else Path(work)  # type: ignore[arg-type]
@@ -532,36 +561,6 @@ def run_suite(version: str, work: Path | None = None, programs: list[Program] | 
             tmp.cleanup()
 
 
-def merge_ranks(per_rank: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
-    """One result per program of a process-group run: ok when every rank is, else the first failing
-    rank's error (``rank 1: …``); ``ranks`` keeps each rank's own result."""
-    merged: dict[str, dict[str, Any]] = {}
-    for pid in per_rank[0] if per_rank else {}:
-        entries = [results.get(pid, {"ok": False, "error": "not run"}) for results in per_rank]
-        failed = [(rank, e) for rank, e in enumerate(entries) if not e.get("ok")]
-        merged[pid] = {"id": pid, "ok": not failed, "ranks": entries}
-        if failed:
-            rank, entry = failed[0]
-            merged[pid].update(error=f"rank {rank}: {entry.get('error', '?')}", line=entry.get("line"))
-    return merged
-
-
-_SETUP_LINE = re.compile(r"^[\w.]*(init_process_group|communication\.init)\(.*\)$", re.M)
-
-
-def with_suite_setup(fixed: str) -> str:
-    """A process-group program with its (converted) group setup replaced by the one MindSpore needs on
-    CPU under a launcher (``group_programs.MS_SETUP``)."""
-    return _SETUP_LINE.sub(MS_SETUP, fixed, count=1)
-
-
-def failed_in_setup(run: dict[str, Any], fixed: str) -> bool:
-    """Whether a process-group program failed in its group setup line (``line``: the program's line the
-    error came through last, recorded by the runner)."""
-    setup = _SETUP_LINE.search(fixed)
-    return setup is not None and run.get("line") == fixed.count("\n", 0, setup.start()) + 1
-
-
 def error_line(error: str) -> str:
     """The line of an error message that says what failed (MindSpore's can open with an empty message
     and a framed header: ``RuntimeError:`` / ``- Kernel select failed:`` / ``Unsupported op [...]``)."""
@@ -593,7 +592,7 @@ def compare_ranks(expected: list[list[np.ndarray]], got: list[list[np.ndarray]],
 def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Path,  # noqa: ANN001
              why: dict[str, str]) -> Outcome:
     def done(status: str, detail: str = "") -> Outcome:
-        return Outcome(p.torch_api, p.namespace, status, detail, fixed.get(p.id, ""), p.category)
+        return Outcome(p.torch_api, p.namespace, status, detail, fixed.get(p.id, ""), p.category, p.form)
 
     if p.skip:
         return done("no_program", p.skip)
@@ -637,8 +636,10 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
 
 
 def outcome_table(results: list[SuiteResult]) -> dict[str, dict[str, str]]:
-    """table → API → status, for every API that does not pass (the expected-failures file)."""
-    return {r.table: {o.api: o.status for o in r.outcomes if o.status != "pass"} for r in results}
+    """table → API (``api [form]`` for a program of another form) → status, for every program that does
+    not pass (the expected-failures file)."""
+    return {r.table: {form_key(o.api, o.form): o.status for o in r.outcomes if o.status != "pass"}
+            for r in results}
 
 
 def render_expected(results: list[SuiteResult]) -> str:
@@ -646,8 +647,8 @@ def render_expected(results: list[SuiteResult]) -> str:
         "about": "APIs whose converted program does not (yet) run torch-free with the same result, by "
                  "table, with the outcome; written by `python benchmarks/conversion_suite.py "
                  "--write-expected`. Outcomes: see tests/conversion/harness.py.",
-        "tables": {r.table: {o.api: {"status": o.status, "detail": o.detail} for o in r.outcomes
-                             if o.status != "pass"} for r in results},
+        "tables": {r.table: {form_key(o.api, o.form): {"status": o.status, "detail": o.detail}
+                             for o in r.outcomes if o.status != "pass"} for r in results},
     }
     return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 

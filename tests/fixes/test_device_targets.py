@@ -71,7 +71,7 @@ def test_fix_titles_say_where_the_target_comes_from(kb26) -> None:
 def test_canonical_spelling_gets_the_device_target(kb26) -> None:
     source = "import torch\nimport torch.nn.functional as F\ny = F.conv2d(torch.ones(1, 3, 8, 8), w)\n"
     new, _applied = fix_all(source, "m.py", kb26)
-    assert "y = mindspore.ops.conv2d(mindspore.mint.ones(1, 3, 8, 8), w)\n" in new
+    assert "y = mindspore.ops.conv2d(mindspore.mint.ones((1, 3, 8, 8)), w)\n" in new
 
 
 def test_only_verified_replacements_are_safe(kb26) -> None:
@@ -175,7 +175,7 @@ def test_a_tensor_method_without_a_cpu_kernel_becomes_a_function_taking_the_tens
     )
     new, _applied = fix_all(source, "m.py", kb24)
     assert new == (
-        "import mindspore\nx = mindspore.ops.ones(2, 3)\n"
+        "import mindspore\nx = mindspore.ops.ones((2, 3))\n"
         "a = mindspore.numpy.roll(x, 1, 0)\n"
         "b = mindspore.numpy.roll(x, shift=1, axis=0)\n"
         "c = mindspore.ops.addcdiv(x, x, x, value=0.5)\n"

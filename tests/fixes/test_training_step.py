@@ -216,7 +216,7 @@ def test_fix_all_gives_a_torch_free_training_loop(kb24):
     fixed, applied = fix_all(source, "train.py", kb24)
     assert fixed == (
         "import mindspore\n\n"
-        "w = mindspore.Parameter(mindspore.ops.zeros(3, 2))\n"
+        "w = mindspore.Parameter(mindspore.ops.zeros((3, 2)))\n"
         "opt = mindspore.experimental.optim.Adam([w], lr=0.1)\n"
         "for _ in range(2):\n"
         "    def forward_fn():\n"

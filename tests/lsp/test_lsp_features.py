@@ -100,7 +100,7 @@ async def test_each_quick_fix_applies_and_parses(client: LanguageClient, tmp_pat
     by_line = {d.range.start.line: d for d in params.diagnostics}
     expected = {
         3: "变量 = mindspore.ops.abs(x)  # 注释 😀",
-        4: 's = "😀"; y = mindspore.ops.zeros(2, 3)',
+        4: 's = "😀"; y = mindspore.ops.zeros((2, 3))',
         5: "layer = mindspore.nn.Dense(in_channels=3, out_channels=4, has_bias=False)",
     }
     for line, new_line in expected.items():
@@ -135,7 +135,7 @@ async def test_fix_all_code_action_resolves_to_one_edit(client: LanguageClient, 
         "import mindspore\n"
         "\n"
         "变量 = mindspore.ops.abs(x)  # 注释 😀\n"
-        's = "😀"; y = mindspore.ops.zeros(2, 3)\n'
+        's = "😀"; y = mindspore.ops.zeros((2, 3))\n'
         "layer = mindspore.nn.Dense(in_channels=3, out_channels=4, has_bias=False)\n"
         "b = torch.zeros(2, out=buf)\n"
     )

@@ -19,6 +19,7 @@ from typing import Any
 from msmigrate.analysis.api_rules import RULE_FOR_CATEGORY
 from msmigrate.analysis.arguments import Binding, argument_kind, bind
 from msmigrate.analysis.categorize import ApiVerdict, describe_differences
+from msmigrate.analysis.packed_args import packed_from, packed_text
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.device_targets import rewritten_on
@@ -59,8 +60,13 @@ from msmigrate.model.resolution import ArgPlan as CallPlan
 # parameters whose value the quick-fix may drop (they do not change what is computed), as fixes/api_fixes.py
 # drops them: device placement, memory layout, ``out=None``
 _HARMLESS = {"device": None, "pin_memory": None, "memory_format": None, "non_blocking": None,
+             "return_indices": ("False",),
              "out": ("None",), "requires_grad": ("False",), "layout": ("None", "torch.strided"),
              "inplace": None, "sparse_grad": ("False",)}
+# arguments of a class's constructor dropped even where MindSpore takes them: the instance's result is
+# computed out of place with the same values, as the numeric check ran it (MindSpore 2.10 has no CPU kernel
+# for the in-place variants: nn.SiLU(True) → mint.nn.SiLU(True) needs InplaceSiLU)
+OUT_OF_PLACE = frozenset({"inplace"})
 _MAX_ITEMS = 4
 _DERIVED_KEYS = {"analysis.api.consistent": "analysis.api.derived_consistent",
                  "analysis.api.differences": "analysis.api.derived_differences"}
@@ -170,7 +176,7 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
                          for s in ms_signatures if s]
     if not ms_signatures:
         return _overload_only(verdict, target, form) if target != table_target else None
-    binding = bindings[0] if len(bindings) == 1 else None
+    binding = _one_binding(bindings)
     positional: list[str | None] = list(binding.positional) if binding else [None] * len(call.args)
     if any(isinstance(a, ast.Starred) for a in call.args):
         positional = []
@@ -191,6 +197,17 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     skipped = {name for name, _value, _default in added} | ({dtype[0]} if dtype and dtype[1] else set())
     facts, changes, explicit = _facts(call, binding, plan, row if same_target else None, overload, skipped,
                                       target)
+    is_class = kb.torch_kind(torch_api) == "class"
+    absent = _absent_positions(call, positional, plan, target, is_class)
+    out_of_place = sorted({name for _i, name in absent if name not in plan.missing} | {
+        k.arg for k in call.keywords if is_class and k.arg in OUT_OF_PLACE and k.arg not in plan.missing})
+    if out_of_place:
+        facts.append(ref("analysis.detail.call_out_of_place", items=_items(out_of_place)))
+    packed = None if plan.to_keyword or class_as_partial(torch_api, target) else packed_from(
+        call, bindings, kb.mindspore_signatures(target), int(receiver))
+    if packed is not None:  # torch's separate sizes, one tuple in MindSpore
+        facts.append(ref("analysis.detail.call_packed", items=packed_text(call, packed)))
+        changes = True
     converted, unwritable = _converted_values(call, binding, plan, target)
     if converted:
         facts.append(ref("analysis.detail.call_value_meaning",
@@ -228,14 +245,15 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         facts.append(ref("analysis.detail.call_value_type", items=_items(retyped)))
         changes = True
     fixable = (not _same_member(torch_api, target) or rewritten_on(torch_api, kb.version)
-               or bool(plan.renames or plan.to_keyword or plan.missing or forms or result))
+               or bool(plan.renames or plan.to_keyword or plan.missing or forms or result)
+               or packed is not None)
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": target, "version": kb.version,
                             "changes_results": changes}
     arg_plan = _plan_args(plan, (*explicit, *((n, v) for n, v, *_d in added)),
                           tuple(item.partition(":")[0] for item in retyped),
                           tuple((where, new) for _n, where, _old, new in converted),
                           tuple((where, form) for where, form, _t, _n in forms),
-                          result or "", _absent_positions(call, positional, plan, target))
+                          result or "", absent, packed)
     form_ref = ref(f"analysis.form.{form or 'full'}") if form is not None else None
     args["call_specific"] = bool(facts or form_ref)  # the message says more than the name's mapping
     if facts:
@@ -301,6 +319,18 @@ def _overload_only(verdict: ApiVerdict, target: str, form: str | None) -> CallVe
     return CallVerdict(target, category, RULE_FOR_CATEGORY[category], "analysis.api.consistent_form", args)
 
 
+def _one_binding(bindings: list[Binding]) -> Binding | None:
+    """The call's binding: the one overload it fits, or the first of overloads that differ only in the
+    types of their values (``F.conv2d``'s padding int or str): the same parameters, the arguments bound to
+    the same ones."""
+    if not bindings:
+        return None
+    first = bindings[0]
+    same = all(b.names() == first.names() and b.positional == first.positional
+               and b.arguments.keys() == first.arguments.keys() for b in bindings[1:])
+    return first if same else None
+
+
 def _form(torch_api: str, bindings: list[Binding]) -> str | None:
     """The overload form all bindings agree on (``None``: no table entry, or the arguments leave it open)."""
     forms = {form_of(torch_api, set(b.arguments)) for b in bindings}
@@ -312,17 +342,16 @@ def _facts(call: ast.Call, binding: Binding | None, plan: ArgumentPlan, row: Map
                                                                          list[tuple[str, str]]]:
     facts: list[MessageRef] = []
     changes = False
-    if plan.shifted:
-        shifted = _items(f"{a}→{b}" for a, b in plan.shifted)
-        facts.append(ref("analysis.detail.call_positional", items=shifted))
+    values = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    given = {**(binding.arguments if binding else {}), **values}  # positional ones too
+    lacking = [n for n in plan.missing if not (n in given and _droppable(n, given[n], mindspore_api))]
+    dropped = [n for n in plan.missing if n not in lacking]
+    shifted = [(a, b) for a, b in plan.shifted if a not in dropped]  # a dropped one lands nowhere
+    if shifted:
+        facts.append(ref("analysis.detail.call_positional", items=_items(f"{a}→{b}" for a, b in shifted)))
         changes = True
     if plan.renames:
         facts.append(ref("analysis.detail.call_renames", items=_items(f"{a}→{b}" for a, b in plan.renames)))
-    values = {k.arg: k.value for k in call.keywords if k.arg is not None}
-    given = {**(binding.arguments if binding else {}), **values}  # positional ones too
-    lacking = [n for n in plan.missing if not _harmless(n, values.get(n))
-               and not (n in given and means_absent(mindspore_api, n, ast.unparse(given[n])))]
-    dropped = [n for n in plan.missing if n not in lacking]
     if lacking:
         facts.append(ref("analysis.detail.call_unsupported", items=_items(lacking)))
         changes = True
@@ -530,22 +559,33 @@ def _row_beyond_call(row: MappingRow, torch_signatures) -> MappingRow:
 
 
 def _plan_args(plan: ArgumentPlan, added=(), retyped=(), values=(), forms=(), result="",
-               absent=()) -> CallPlan:
+               absent=(), packed: int | None = None) -> CallPlan:
     """The quick-fix's argument plan for this call (``model/resolution.ArgPlan``; the resolution adds the
     keywords dropped and the argument that blocks the rewrite, ``analysis/resolution.py``)."""
     return CallPlan(renames=tuple(plan.renames), to_keyword=tuple(plan.to_keyword),
                     missing=tuple(plan.missing),
                     added=tuple(added), retyped=tuple(retyped), meanings=tuple(values), forms=tuple(forms),
-                    result_form=result, absent=tuple(absent))
+                    result_form=result, absent=tuple(absent), packed=packed)
 
 
 def _absent_positions(call: ast.Call, positional: list[str | None], plan: ArgumentPlan,
-                      mindspore_api: str) -> tuple[tuple[int, str], ...]:
+                      mindspore_api: str, is_class: bool) -> tuple[tuple[int, str], ...]:
     """(index, torch name) of the arguments by position that ``mindspore_api`` has no parameter for and
-    whose value means what it does without them (``param_facts.ABSENT_MEANS``)."""
+    that can be dropped (:func:`_droppable`: ``nn.ReLU(True)``'s inplace); for a class, also the last one
+    when it is one of :data:`OUT_OF_PLACE` (``nn.SiLU(True)``: the arguments before it keep their places)."""
+    moved = {index for index, _name in plan.to_keyword}
+    last = len(call.args) - 1
     return tuple((i, name) for i, name in enumerate(positional)
-                 if name in plan.missing and i < len(call.args)
-                 and means_absent(mindspore_api, name, ast.unparse(call.args[i])))
+                 if i < len(call.args) and i not in moved
+                 and (name in plan.missing or (is_class and name in OUT_OF_PLACE and i == last))
+                 and _droppable(name, call.args[i], mindspore_api))
+
+
+def _droppable(name: str, value: ast.expr, mindspore_api: str) -> bool:
+    """Whether an argument for ``name``, a parameter ``mindspore_api`` lacks, can be dropped wherever it is
+    passed: placement or layout (:data:`_HARMLESS`), or a value meaning what its absence means
+    (``param_facts.ABSENT_MEANS``)."""
+    return _harmless(name, value) or means_absent(mindspore_api, name, ast.unparse(value))
 
 
 def _items(values) -> str:

@@ -20,14 +20,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from msmigrate.analysis.call_facts import CallVerdict, call_verdict_memo
+from msmigrate.analysis.call_claims import explain_no_kernel, settle_claims
+from msmigrate.analysis.call_facts import OUT_OF_PLACE, CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
 from msmigrate.analysis.class_members import claim_receiver
 from msmigrate.analysis.possible_calls import possible_keywords
 from msmigrate.analysis.source_text import segment
 from msmigrate.analysis.temporaries import is_temporary
-from msmigrate.analysis.unknown_arguments import qualify
-from msmigrate.analysis.usage_claims import CodeIndex, claims_of, possible_on_device, state
+from msmigrate.analysis.usage_claims import CodeIndex, possible_on_device
 from msmigrate.i18n import ref
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
@@ -41,6 +41,7 @@ from msmigrate.knowledge.resolution import (
     device_choices,
     device_replacement,
     evidence_of,
+    fails_on_device,
     safety_of,
     same_shape,
     same_shape_candidate,
@@ -48,6 +49,7 @@ from msmigrate.knowledge.resolution import (
     write_back_replacement,
     write_form,
     writes_nothing,
+    writes_target,
 )
 from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.resolution import ArgPlan, Replacement, Resolution, Safety, Write
@@ -73,6 +75,7 @@ DROP_WHEN: dict[str, tuple[str, ...] | None] = {
     "sparse_grad": ("False",),
     "size_average": ("None",),
     "reduce": ("None",),
+    "return_indices": ("False",),  # the output alone, which a MindSpore pool without the parameter returns
 }
 BLOCKED_KEY: dict[str, str] = {
     "out": "fix.blocked.out",
@@ -265,17 +268,21 @@ class _Resolution:
             choice = self.device_swap(swaps)
         if choice.replacement is None:
             choice.write, choice.explain = self.write_of(choice)
-            if choice.write is Write.NONE and target and row is not None and not same_shape(
-                    kb, self.torch_api, target) and not (derived is not None and catalogue_rewrite(
-                    self.torch_api, target)):
+            rewrite = bool(target) and catalogue_rewrite(self.torch_api, target or "")
+            if choice.write is Write.NONE and rewrite:
+                choice.write = Write.REWRITE  # the missing-API catalogue's exact rewrite (x.size(1))
+            elif choice.write is Write.NONE and target and row is not None and not same_shape(
+                    kb, self.torch_api, target):
                 candidate = same_shape_candidate(kb, self.torch_api, target, self.r.device)
                 other = candidate and self.candidate(candidate.row, candidate.table, candidate.derived,
                                                      candidate.replacement, choice.by_call)
                 if other is not None and other.write is not Write.NONE:  # (else nothing is written)
                     choice = other
-            elif choice.write is Write.NONE and derived is not None and target and catalogue_rewrite(
-                    self.torch_api, target):
-                choice.write = Write.REWRITE
+            kept = choice.write is Write.NONE and bool(choice.target) and writes_nothing(
+                choice.target or "", self.facts, choice.plan)  # x.new_full(…) left as it is: the target too
+            if choice.replacement is None and (writes_target(choice.write) or kept) and fails_on_device(
+                    kb, self.torch_api, choice.target, self.r.device):
+                choice.write, choice.explain = Write.EXPLAIN, "fix.no_kernel"  # nothing runnable there
         self.finish(choice)
 
     # --- the choices
@@ -364,14 +371,9 @@ class _Resolution:
             self.restate(choice)
         if choice.write in ARGUMENT_WRITES and self.call is not None and choice.plan is None:
             choice.plan = settle_plan(kb, None, self.call, choice.row, choice.target or "")
-        category = finding.category  # the rename's own (a difference another rule fixes keeps its safety)
-        claims = claims_of(kb, self.r.index, self.torch_api, finding.usage, choice.target, self.ref_node,
-                           self.call, self.r.device, choice.replacement is not None)
-        if claims.details:
-            state(finding, claims.details)
-            if not claims.handled_elsewhere:
-                category = finding.category
-        qualify(finding, self.r.index, self.call)  # arguments it cannot see: the claim says so
+        replaced = choice.replacement is not None
+        claims, category = settle_claims(finding, kb, self.r.index, self.torch_api, choice.target,
+                                         self.ref_node, self.call, self.r.device, replaced)
         if claims.blocked is not None and choice.plan is not None and choice.plan.blocked is None:
             choice.plan = replace(choice.plan, blocked=claims.blocked)
         blocked = bool(choice.plan is not None and choice.plan.blocked and choice.write in ARGUMENT_WRITES)
@@ -386,6 +388,8 @@ class _Resolution:
                                    choice.write, evidence, replacement, row_api, blocked, self.r.device)
         if claims.no_kernel and safety is Safety.SAFE:
             safety, reason = Safety.UNSAFE, "no_kernel"  # this call's overload has no kernel there
+        if choice.explain == "fix.no_kernel" and not claims.no_kernel:  # why nothing is written
+            explain_no_kernel(finding, kb, self.r.device, choice.target)
         finding.resolution = Resolution(
             self.torch_api, kb.version, self.r.device, choice.target, finding.category.value, choice.write,
             choice.plan if self.call is not None else None, replacement, safety, reason, evidence, row_api,
@@ -466,6 +470,7 @@ def settle_plan(kb: KnowledgeBase, plan: ArgPlan | None, call: ast.Call, row: Ma
     missing = set(plan.missing)
     general = general_params(kb)
     torch_only = (set(row.torch_only_params) if row else set()) | missing
+    is_class = row is not None and kb.torch_kind(row.torch_api) == "class"
     drops: list[str] = []
     blocked: tuple[str, str, str] | None = None
     if plan.checked:
@@ -482,7 +487,8 @@ def settle_plan(kb: KnowledgeBase, plan: ArgPlan | None, call: ast.Call, row: Ma
         new = renames.get(name)
         if _identifier(new) and new != name:
             continue
-        if name in general and not mindspore_accepts(kb, target, name):
+        out_of_place = is_class and name in OUT_OF_PLACE  # dropped even where MindSpore takes it
+        if name in general and (out_of_place or not mindspore_accepts(kb, target, name)):
             if not _droppable(name, kw.value):
                 blocked = (BLOCKED_KEY.get(name, "fix.blocked.value"), name, ast.unparse(kw.value))
                 break

@@ -51,7 +51,6 @@ NOT_OP_PREFIXES: tuple[str, ...] = (
 NOT_OP_NAMES = frozenset(
     {
         "torch.nn.Module",
-        "torch.nn.Parameter",
         "torch.nn.Sequential",
         "torch.nn.ModuleList",
         "torch.nn.ModuleDict",
@@ -81,7 +80,6 @@ NOT_OP_NAMES = frozenset(
         "torch.Tensor.requires_grad_",
         "torch.Tensor.detach",
         "torch.Tensor.data_ptr",
-        "torch.Tensor.size",
         "torch.Tensor.storage_offset",
         "torch.Tensor.stride",
         "torch.Tensor.grad",
@@ -90,7 +88,6 @@ NOT_OP_NAMES = frozenset(
         "torch.Tensor.new_tensor",
         "torch.Tensor.get_device",
         "torch.Generator",
-        "torch.nn.parameter.Parameter",
         "torch.nn.Module.apply",
     }
 )
@@ -406,7 +403,7 @@ def build_request(
     form = _checked_form(target, len(t_args), {*t_kwargs, *m_kwargs})
     return {
         "version": REQUEST_VERSION,
-        "kind": target.kind,
+        "kind": "function" if spec.ms_call == "value" else target.kind,  # spec_values: a class's instance
         "torch_api": target.torch_api,
         "mindspore_api": target.mindspore_api,
         "device": device,

@@ -216,8 +216,10 @@ UNSUPPORTED_MARKERS = (
     "unregistered",
     "unsupported op",
     "only supports ascend",
+    "support ascend only",  # Tensor.new_full: "new_full method support Ascend only"
     "not found op",
     "create kernelmod for op",
+    "not implement exception",  # an operator without an implementation for the device (mint's dropout2d)
 )
 
 
@@ -255,10 +257,12 @@ def _call(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str,
     method_prefix = f"{root}.Tensor."
     if name.startswith(method_prefix) and args:
         member = getattr(args[0], name[len(method_prefix) :])
-        if not callable(member):  # a property (T, mT, real …): its value is the output
-            return None, Property(member), (args[1:], kwargs)
+        if not callable(member):  # a property (T, mT, real …): its value is the output (spec_values: or
+            # subscripted by the call's argument, x.size(1) read as x.shape[1])
+            return None, Property(member, request.get("ms_call") == "subscript"), (args[1:], kwargs)
         return None, member, (args[1:], kwargs)
-    if side == "mindspore" and isinstance(target, type):  # a Primitive class (older tables): build, then call
+    if side == "mindspore" and isinstance(target, type) and request.get("ms_call") != "value":
+        # a Primitive class (older tables): build, then call (not a class whose instance is the value)
         init_args = decode(call.get("init_args", []), tensors, dtype_of)
         init_kwargs = {k: decode(v, tensors, dtype_of) for k, v in call.get("init_kwargs", {}).items()}
         return None, target(*init_args, **init_kwargs), (args, kwargs)
@@ -278,11 +282,11 @@ def _formed(form: str | None, output: Any) -> Any:
 class Property:
     """A tensor property read as the check's call: its value is the output."""
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
+    def __init__(self, value: Any, subscript: bool = False) -> None:
+        self.value, self.subscript = value, subscript
 
-    def __call__(self, *_args: Any, **_kwargs: Any) -> Any:
-        return self.value
+    def __call__(self, *args: Any, **_kwargs: Any) -> Any:
+        return self.value[args[0]] if self.subscript and args else self.value
 
 
 def _cast(fw: Frameworks, request: dict[str, Any], t_tensors: dict[str, Any], m_tensors: dict[str, Any]
@@ -457,7 +461,7 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
         raise
     except Exception as exc:  # noqa: BLE001
         raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
-    if isinstance(m_fn, Property) and not isinstance(fn, Property) and kind != "class":
+    if isinstance(m_fn, Property) and not isinstance(fn, Property) and kind != "class" and not m_fn.subscript:
         # ``x.size()`` is no ``x.shape``: no rewrite makes one the other (the fixes call a MindSpore method
         # that stands for a torch property, ``x.real`` → ``x.real()``, as this check does)
         return {"status": "fail", "reason": "member_kind",

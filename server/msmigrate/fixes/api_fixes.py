@@ -14,13 +14,14 @@ chooses a target: a call it cannot write gets no fix.
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
 from dataclasses import replace
 
 from msmigrate.analysis.resolution import ARGUMENT_WRITES, Resolver
+from msmigrate.fixes.argument_edits import append_keywords, drop_edits
+from msmigrate.fixes.call_tokens import open_paren as _open_paren
 from msmigrate.fixes.context import FixContext, bound_arguments
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.packed_args import packed_edits
 from msmigrate.fixes.primitive_calls import primitive_call
 from msmigrate.i18n import ref as message_ref
 from msmigrate.knowledge.device_targets import NO_EFFECT
@@ -42,99 +43,6 @@ from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.resolution import ArgPlan, Resolution, Write
 
 SKIPPED_USAGES = frozenset({UsageKind.IMPORT, UsageKind.PATTERN})
-
-
-def _separators(ctx: FixContext, call: ast.Call) -> tuple[list[tuple[int, int]], tuple[int, int]] | None:
-    """Positions of the call's top-level commas and of its closing parenthesis (Finding coords)."""
-    segment = ctx.text(call)
-    line0, col0, end_line, end_col = ctx.node_range(call)
-    func_end = ctx.node_range(call.func)[2:]
-    commas: list[tuple[int, int]] = []
-    depth = 0
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(segment).readline):
-            row, col = tok.start
-            pos = (line0 + row - 1, col0 + col if row == 1 else col + 1)
-            if pos < func_end or tok.type != tokenize.OP:
-                continue
-            if tok.string in "([{":
-                depth += 1
-            elif tok.string in ")]}":
-                depth -= 1
-            elif tok.string == "," and depth == 1:
-                commas.append(pos)
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return None
-    return commas, (end_line, end_col - 1)
-
-
-def _drop_edits(ctx: FixContext, call: ast.Call, dropped: set[int]) -> list[TextEdit] | None:
-    """Edits removing the arguments at ``dropped`` (ids of keyword nodes) with their commas."""
-    args: list[ast.AST] = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
-    found = _separators(ctx, call)
-    if found is None:
-        return None
-    commas, close = found
-    if len(commas) < len(args) - 1:
-        return None
-    edits: list[TextEdit] = []
-    i = 0
-    while i < len(args):
-        if id(args[i]) not in dropped:
-            i += 1
-            continue
-        j = i
-        while j + 1 < len(args) and id(args[j + 1]) in dropped:
-            j += 1
-        whole = _whole_lines(ctx, args[i], commas[j] if j < len(commas) else None, close)
-        if whole is not None:
-            edits.append(whole)
-        elif i > 0:
-            start = commas[i - 1]
-            end = commas[j] if j < len(commas) else close
-        elif j + 1 < len(args):
-            start = ctx.node_range(args[0])[:2]
-            end = ctx.node_range(args[j + 1])[:2]
-        else:
-            start, end = ctx.node_range(args[0])[:2], close
-        if whole is None:
-            edits.append(TextEdit(start[0], start[1], end[0], end[1], ""))
-        i = j + 1
-    return edits
-
-
-def _whole_lines(
-    ctx: FixContext, first: ast.AST, comma: tuple[int, int] | None, close: tuple[int, int]
-) -> TextEdit | None:
-    """Delete whole lines when the arguments sit on lines of their own (``    device=d,  # note``)."""
-    if comma is None:
-        return None
-    line, column = ctx.node_range(first)[:2]
-    if ctx.lines[line - 1][: column - 1].strip():
-        return None
-    comma_line, comma_column = comma
-    rest = ctx.lines[comma_line - 1][comma_column:]
-    if rest.strip() and not rest.lstrip().startswith("#"):
-        return None
-    if comma_line >= close[0]:
-        return None
-    return TextEdit(line, 1, comma_line + 1, 1, "")
-
-
-def _append_keywords(ctx: FixContext, call: ast.Call, keywords: list[str]) -> TextEdit | None:
-    """An edit adding ``keywords`` after the call's last argument."""
-    found = _separators(ctx, call)
-    if found is None:
-        return None
-    commas, (line, column) = found
-    count = len(call.args) + len(call.keywords)
-    if count == 0:
-        text = ", ".join(keywords)
-    elif len(commas) >= count:  # a trailing comma
-        text = " " + ", ".join(keywords)
-    else:
-        text = ", " + ", ".join(keywords)
-    return TextEdit(line, column, line, column, text)
 
 
 def _explain(finding: Finding, mindspore_api: str, key: str, **args: object) -> Fix:
@@ -162,10 +70,10 @@ def _argument_edits(ctx: FixContext, finding: Finding, call: ast.Call, plan: Arg
         changes.append(f"−{name}")
     added = [(name, _spelled(ctx, value, call.lineno, edits)) for name, value in plan.added]
     if added:
-        edit = _append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
-        if edit is None:
+        appended = append_keywords(ctx, call, [f"{name}={value}" for name, value in added])
+        if appended is None:
             return None
-        edits.append(edit)
+        edits.extend(appended)
         changes.extend(f"+{name}={value}" for name, value in added)
     values = dict(plan.meanings)
     # values MindSpore takes in another form: text written around the argument (insertions only,
@@ -218,11 +126,14 @@ def _argument_edits(ctx: FixContext, finding: Finding, call: ast.Call, plan: Arg
             dropped.add(id(kw))
             changes.append(f"−{name}")
     if dropped:
-        drop_edits = _drop_edits(ctx, call, dropped)
-        if drop_edits is None:
+        removed = drop_edits(ctx, call, dropped)
+        if removed is None:
             return None
-        edits.extend(drop_edits)
-    return edits, changes
+        edits.extend(removed)
+    packed = packed_edits(ctx, call, plan.packed, edits) if plan.packed is not None else (edits, "")
+    if packed is None:  # torch's separate sizes written as one tuple
+        return None
+    return packed[0], changes + ([packed[1]] if packed[1] else [])
 
 
 def _property_as_call(ctx: FixContext, finding: Finding, ref: ast.expr, mindspore_api: str) -> Fix | None:
@@ -281,7 +192,8 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     if resolution.write is Write.EXPLAIN:
         replacement = resolution.replacement
         return _explain(finding, target, resolution.explain, **(
-            {"replaced": replacement.replaced, "device": replacement.device} if replacement else {}))
+            {"replaced": replacement.replaced, "device": replacement.device} if replacement
+            else {"device": resolution.device}))
     fix = _replace(ctx, finding, resolution, row_of(resolution))
     replacement = resolution.replacement
     if fix is None or not fix.edits or replacement is None:
@@ -583,21 +495,6 @@ def _replace_fix(finding: Finding, mindspore_api: str, edits: list[TextEdit], ch
         key = "fix.replace_api_with_args_review" if review else "fix.replace_api_with_args"
         return Fix(finding.rule, key, edits, {**args, "changes": ", ".join(changes)})
     return Fix(finding.rule, "fix.replace_api_review" if review else "fix.replace_api", edits, args)
-
-
-def _open_paren(ctx: FixContext, call: ast.Call) -> tuple[int, int] | None:
-    """The position of the call's opening parenthesis (Finding coordinates)."""
-    line0, col0 = ctx.node_range(call)[:2]
-    func_end = ctx.node_range(call.func)[2:]
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(ctx.text(call)).readline):
-            row, col = tok.start
-            pos = (line0 + row - 1, col0 + col if row == 1 else col + 1)
-            if pos >= func_end and tok.type == tokenize.OP and tok.string == "(":
-                return pos
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return None
-    return None
 
 
 FIXERS = {"MSM100": replace_api, "MSM101": replace_api}

@@ -46,6 +46,9 @@ OTHER_NAMES: dict[str, tuple[str, ...]] = {
     # the module's computation as a function (param_facts.CLASS_AS_PARTIAL: written as functools.partial)
     "torch.nn.Fold": ("mindspore.ops.fold",),
     "torch.nn.Unfold": ("mindspore.ops.unfold",),
+    # instance normalization is group normalization with one group per channel, without running statistics
+    # (torch's default track_running_stats=False; param_facts: the pair's renames, DEFAULT_FROM, ABSENT_MEANS)
+    **{f"torch.nn.InstanceNorm{n}d": ("mindspore.mint.nn.GroupNorm",) for n in (1, 2, 3)},
     # zero padding is constant padding with the value 0 (param_facts.PAIR_COMPANIONS adds value=0.0)
     "torch.nn.ZeroPad1d": ("mindspore.nn.ConstantPad1d",),
     "torch.nn.ZeroPad2d": ("mindspore.nn.ConstantPad2d",),

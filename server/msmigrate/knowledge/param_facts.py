@@ -185,6 +185,11 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
     var_keyword = any(p.get("kind") == "var_keyword" for p in overload)
     var_positional = any(p.get("kind") == "var_positional" for p in overload)
     slots = [p["name"] for p in overload if p.get("kind") in POSITIONAL]
+    # a wrapper's ``(first, *args, **kwargs)`` (``Parameter.__new__``): what its ``*args`` mean is not known,
+    # its ``**kwargs`` take a keyword as the keywords of the call do (``Parameter(x, requires_grad=False)``)
+    wrapper = bool(slots) and var_keyword and any(
+        p.get("kind") == "var_positional" and p["name"] == "args" for p in overload)
+    passes_on = var_positional and not wrapper
     targets = _targets(overload, tuple(torch_names), tuple(sorted(renames.items())),
                        tuple(sorted(set(keywords) - set(torch_names))))
     renamed: list[tuple[str, str]] = []
@@ -209,9 +214,11 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
             continue
         if position == 0 and target is None and name in PRIMARY_INPUTS and slot in PRIMARY_INPUTS:
             continue
-        if not converting and slot is None and var_positional:
+        if not converting and slot is None and passes_on:
             continue
         converting = True  # once one argument moves to a keyword, the ones after it must too
+        if target is None and wrapper and slot is None:
+            target = name
         if slot is not None and slot != target:
             shifted.append((name, slot))
         if target is None:
@@ -326,6 +333,9 @@ PAIR_RENAMES: dict[tuple[str, str], dict[str, str]] = {
     ("torch.linalg.lu_solve", "mindspore.ops.lu_solve"): {"LU": "LU_data", "pivots": "LU_pivots", "B": "b"},
     ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): {"input": "input_x", **_SCATTER_ADD},
     ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): _SCATTER_ADD,
+    # an instance norm's channels are the groups of a group norm with one group per channel
+    **{(f"torch.nn.InstanceNorm{n}d", "mindspore.mint.nn.GroupNorm"): {"num_features": "num_groups"}
+       for n in (1, 2, 3)},
 }
 
 
@@ -355,6 +365,8 @@ DEFAULT_FROM: dict[str, tuple[tuple[str, str], ...]] = {
        for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")},
     **{f"mindspore.ops.{name}": (("stride", "kernel_size"),)
        for name in ("avg_pool1d", "avg_pool2d", "avg_pool3d")},
+    # GroupNorm written for an InstanceNorm (one group per channel): its required channels are the groups
+    "mindspore.mint.nn.GroupNorm": (("num_channels", "num_groups"),),
 }
 
 
@@ -501,6 +513,8 @@ ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
     # torch's reduce written as all_reduce where mint's reduce has no kernel (device_targets.DEVICE_ONLY):
     # every rank gets the result, dst's included (torch leaves the others' tensors unspecified)
     "mindspore.mint.distributed.all_reduce": {"dst": (KEEP_OTHERS,)},
+    # GroupNorm written for an InstanceNorm: no running statistics, which torch's momentum would weight
+    "mindspore.mint.nn.GroupNorm": {"momentum": (KEEP_OTHERS,), "track_running_stats": ("False",)},
 }
 
 

@@ -136,11 +136,25 @@ def write_form(kb: KnowledgeBase, torch_api: str, usage: UsageKind, target: str 
     return Write.NAME, ""
 
 
+def writes_target(write: Write) -> bool:
+    """Whether the fix writes the target (rather than nothing, or an explanation)."""
+    return write not in (Write.NONE, Write.EXPLAIN)
+
+
+def fails_on_device(kb: KnowledgeBase, torch_api: str, target: str | None, device: str) -> bool:
+    """Whether the checks recorded that ``target``, the mapping's own target of ``torch_api``, does not work
+    on ``device`` (no kernel there, or no effect): where nothing replaces it, the fix explains instead of
+    writing a call that cannot run (``fix.no_kernel``)."""
+    failed = device_failure(torch_api, kb.version, device) if target else None
+    return failed is not None and failed[0] == target
+
+
 def writes_nothing(target: str, facts: UsageFacts, plan: ArgPlan | None) -> bool:
     """``x.mean()`` → ``mindspore.Tensor.mean`` with nothing to change in the arguments: no edit."""
     same_name = target.rpartition(".")[2] == facts.member
     changes = plan is not None and bool(plan.renames or plan.to_keyword or plan.added or plan.meanings
-                                        or plan.forms or plan.result_form or plan.absent or plan.drops)
+                                        or plan.forms or plan.result_form or plan.absent or plan.drops
+                                        or plan.packed is not None)
     return same_name and not changes and is_member(target)
 
 
@@ -212,6 +226,8 @@ def same_shape_candidate(kb: KnowledgeBase, torch_api: str, target: str, device:
     for candidate in entry.candidates if entry else ():
         if candidate.check == "fail" or candidate.mindspore_api == target:
             continue
+        if device == CHECK_DEVICE and (candidate.check, candidate.check_reason) in DEVICE_FAILURES:
+            continue  # no kernel there (torch.take: mindspore.mint.take)
         if same_shape(kb, torch_api, candidate.mindspore_api):
             return Candidate(candidate.row, kb.version, candidate,
                              Replacement("candidate", target, kb.version, device, derived=True))
@@ -381,7 +397,7 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
         return write, explain
 
     write, explain = written(row, derived, wrapped)
-    rewrite = derived is not None and bool(target) and catalogue_rewrite(torch_api, target or "")
+    rewrite = bool(target) and catalogue_rewrite(torch_api, target or "")
     if replacement is None and write is Write.NONE and target and rewrite:
         write = Write.REWRITE
     elif replacement is None and write is Write.NONE and target and not same_shape(kb, torch_api, target):
@@ -390,6 +406,10 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
             row, table, derived, replacement = other.row, other.table, other.derived, other.replacement
             target = row.mindspore_api
             write, explain = written(row, derived)
+    kept = write is Write.NONE and bool(target) and writes_nothing(target or "", facts, None)  # x.new_full(…)
+    if replacement is None and (writes_target(write) or kept) and fails_on_device(kb, torch_api, target,
+                                                                                  device):
+        write, explain = Write.EXPLAIN, "fix.no_kernel"
     category = _category_of(row)
     source = replacement.kind if replacement is not None else ("derived" if derived is not None else "table")
     evidence = evidence_of(kb, source, row.torch_api, table, derived, target, device, replacement)

@@ -107,6 +107,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "arguments passed by position land on other MindSpore parameters ({items}): pass them by keyword",
         "按位置传入的参数会落到 MindSpore 的其他参数上（{items}）：请改用关键字传参",
     ),
+    "analysis.detail.call_packed": (
+        "torch takes these values as separate arguments, MindSpore as one tuple: {items}",
+        "torch 将这些值作为多个参数传入，MindSpore 则接受一个元组：{items}",
+    ),
     "analysis.detail.call_unsupported": (
         "passes {items}, which MindSpore does not accept",
         "传入了 MindSpore 不接受的参数：{items}",
@@ -114,6 +118,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "analysis.detail.call_dropped": (
         "MindSpore has no {items} (the value passed can be dropped)",
         "MindSpore 没有 {items}（传入的值可以去掉）",
+    ),
+    "analysis.detail.call_out_of_place": (
+        "{items} dropped: the result is computed out of place, with the same values",
+        "去掉 {items}：结果以非原地方式计算，数值相同",
     ),
     "analysis.detail.call_var_keyword": (
         "MindSpore takes **kwargs here: {items} not checked against its signature",

@@ -250,6 +250,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "neither API defines the order of the eigenvalues; they are compared sorted",
         "两个 API 都不规定特征值的顺序；排序后比较",
     ),
+    "check.note.read_as_property": (
+        "checked as the fix writes it: x.size(1) read as x.shape[1] (x.size() as x.shape)",
+        "按修复的写法检查：x.size(1) 读作 x.shape[1]（x.size() 读作 x.shape）",
+    ),
+    "check.note.value_of_class": (
+        "the instance built from the tensor is the value compared (it is not called)",
+        "比较由张量构造出的实例本身的值（不调用该实例）",
+    ),
     "check.note.eval_identity": (
         "checked in inference mode (training=False), where dropout is the identity",
         "在推理模式（training=False）下检查，此时 dropout 为恒等映射",

@@ -92,6 +92,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "结果转换为 torch 的形式（如对去重结果排序）后才与 torch 一致，而本调用的参数不允许这样转换（如 "
         "return_inverse、return_counts、dim）：未改写，请手动调整",
     ),
+    "fix.no_kernel": (
+        "No automatic fix for {torch_api} on {device}: the checks found that {mindspore_api} does not run "
+        "there with MindSpore 2.10 (no {device} kernel, or no effect) and no MindSpore API checked on "
+        "{device} computes it; rewrite it by hand with operators that run there, or fix for another device "
+        "(--device)",
+        "{torch_api} 在 {device} 上无法自动修复：检查发现 {mindspore_api} 在 MindSpore 2.10 中无法在该设备上"
+        "运行（没有 {device} 算子实现，或运行无效果），且没有在 {device} 上检查通过的 MindSpore 接口可以"
+        "计算它；请用能在该设备上运行的算子手动改写，或为其他设备修复（--device）",
+    ),
     "fix.device_target_reason": (
         "{base:messages} ({why:messages})",
         "{base:messages}（{why:messages}）",

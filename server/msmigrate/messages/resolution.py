@@ -5,6 +5,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "resolution.message": ("{message:messages} {note:messages}", "{message:messages}{note:messages}"),
     "resolution.message_write_back": ("{torch_api} → {mindspore_api}: {note:messages}",
                                       "{torch_api} → {mindspore_api}：{note:messages}"),
+    "resolution.note.no_kernel": (
+        "On {device}, MindSpore {mindspore} cannot run {target} (no kernel, or no effect) and nothing "
+        "checked there replaces it: not rewritten; rewrite it by hand.",
+        "在 {device} 上，MindSpore {mindspore} 无法运行 {target}（没有算子实现，或运行无效果），"
+        "且没有在该设备上检查通过的替代接口：未改写，请手动改写。",
+    ),
     "resolution.note.device": (
         "On {device}, MindSpore {mindspore} has no kernel for {replaced}; {target} ({source:messages}) is "
         "written instead.",

@@ -59,6 +59,9 @@ class ArgPlan:
     # the argument that blocks the rewrite: (fix.blocked.* message key, parameter, value as written)
     blocked: tuple[str, str, str] | None = None
     checked: bool = True
+    # the positional index from which the call's arguments, torch's separate values of ``*size``, are
+    # written as one tuple for the MindSpore parameter there (``analysis/packed_args.py``)
+    packed: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
@@ -74,7 +77,8 @@ class ArgPlan:
             forms=_pairs(data["forms"], str, str), result_form=_text(data["result_form"]),
             absent=_pairs(data["absent"], int, str), drops=_texts(data["drops"]),
             blocked=None if data["blocked"] is None else _triple(data["blocked"]),
-            checked=_flag(data["checked"]))
+            checked=_flag(data["checked"]),
+            packed=None if data["packed"] is None else _number(data["packed"]))
 
 
 @dataclass(frozen=True, slots=True)

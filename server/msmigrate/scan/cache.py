@@ -40,9 +40,9 @@ from msmigrate.scan.worker import CompactReader, compact, expand, result_from_ca
 if TYPE_CHECKING:
     from msmigrate.model.finding import FileResult
 
-CACHE_FORMAT = 6  # 2: message references (i18n.ref); 3: Finding.written_api; 4: checksums, ctime/inode;
+CACHE_FORMAT = 7  # 2: message references (i18n.ref); 3: Finding.written_api; 4: checksums, ctime/inode;
 # 5: class headers in manifest entries, manifests found without the project's class index;
-# 6: Finding.resolution (model/resolution.py)
+# 6: Finding.resolution (model/resolution.py); 7: ArgPlan.packed
 _SIZE_LIMIT = 512 * 1024 * 1024
 _BATCH = 256  # buffered writes per transaction
 _RACY_NS = 2_000_000_000  # a file modified this close to the scan that hashed it is hashed again
