@@ -388,7 +388,7 @@ class _Resolution:
                                    choice.write, evidence, replacement, row_api, blocked, self.r.device)
         if claims.no_kernel and safety is Safety.SAFE:
             safety, reason = Safety.UNSAFE, "no_kernel"  # this call's overload has no kernel there
-        if choice.explain == "fix.no_kernel" and not claims.no_kernel:  # why nothing is written
+        if choice.explain == "fix.no_kernel":  # why nothing is written
             explain_no_kernel(finding, kb, self.r.device, choice.target)
         finding.resolution = Resolution(
             self.torch_api, kb.version, self.r.device, choice.target, finding.category.value, choice.write,
