@@ -548,8 +548,9 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
     (
         "parameter_is_tensor",
         "import torch.nn as nn\np = nn.Parameter(torch_tensor)\np.data\n",
-        # the table's row is spelled torch.nn.parameter.Parameter: the same class
-        [(2, 5, "torch.nn.Parameter", DIF), (3, 3, "torch.Tensor.data", MIS)],
+        # the table's row is spelled torch.nn.parameter.Parameter: the same class; p is a Parameter, and
+        # mindspore.Parameter.data reads and writes the values (MindSpore 2.10: p.data = t sets them)
+        [(2, 5, "torch.nn.Parameter", DIF), (3, 3, "torch.Tensor.data", CON)],
     ),
     (
         "tensor_compare_result",
@@ -647,7 +648,7 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         [
             (2, 11, "torch.nn.Module", MIS),
             (4, 23, "torch.nn.Module.parameters", MIS),
-            (5, 15, "torch.Tensor.data", MIS),
+            (5, 15, "torch.Tensor.data", CON),  # p is a Parameter: mindspore.Parameter.data (MindSpore 2.10)
             (5, 20, "torch.Tensor.zero_", MIS),
         ],
     ),
@@ -753,7 +754,8 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         "import torch\nsched = torch.optim.lr_scheduler.StepLR(opt, 3)\nsched.step()\n",
         [
             (2, 9, "torch.optim.lr_scheduler.StepLR", DIF),
-            (3, 7, "torch.optim.lr_scheduler.LRScheduler.step", MIS),
+            # the file's StepLR becomes mindspore.experimental.optim.lr_scheduler.StepLR, which has step()
+            (3, 7, "torch.optim.lr_scheduler.LRScheduler.step", CON),
         ],
     ),
     (
@@ -1001,7 +1003,7 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         [
             (2, 9, "torch.nn.Linear", DIF),
             (3, 16, "torch.nn.Module.parameters", MIS),
-            (4, 7, "torch.Tensor.requires_grad_", MIS),
+            (4, 7, "torch.Tensor.requires_grad_", CON),  # p is a Parameter: mindspore.Parameter has it
         ],
     ),
     (
@@ -1359,7 +1361,7 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str]]]] = [
         [
             (3, 5, "torch.nn.Linear", DIF),
             (4, 12, "torch.nn.Module.parameters", MIS),
-            (5, 7, "torch.Tensor.requires_grad", MIS),
+            (5, 7, "torch.Tensor.requires_grad", CON),  # p is a Parameter: mindspore.Parameter has it
             (6, 9, "torch.nn.Module", MIS),
             (9, 19, "torch.nn.Linear", DIF),  # self.training: a Cell has it too, no finding
         ],

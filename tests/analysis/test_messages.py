@@ -100,8 +100,11 @@ def test_real_verdicts(kb):
     assert typo.category.value == "unknown_torch_name"
     assert typo.message_key == "analysis.api.unknown_suggest"
     assert typo.message_args["suggestion"].startswith("torch.nn.Conv")
-    private = categorize("torch._C._nothing_here", kb)
-    assert private.message_key == "analysis.api.unknown"
+    private = categorize("torch._C._nothing_here", kb)  # a private name: no typo suggested
+    assert private.message_key == "analysis.api.unknown_private"
+    assert t(private.message_key, "en", **private.message_args) == (
+        "torch._C._nothing_here is a private torch name, outside the public API the inventory lists; "
+        "MindSpore has no counterpart: write what it does with public APIs.")
     loader = categorize("torch.utils.data.DataLoader", kb)
     assert (loader.category.value, loader.rule) == ("data_processing", "MSM600")
     assert loader.mindspore_api == "mindspore.dataset.GeneratorDataset"
@@ -121,9 +124,13 @@ def test_differences_message_shows_only_its_own_language(kb):
 
 def test_typo_suggestion_needs_a_similar_last_part(kb):
     """A shared module prefix alone is no typo (box_iou is not roi_align); real typos get a suggestion."""
-    box_iou = categorize("torchvision.ops.box_iou", kb)
-    assert (box_iou.category.value, box_iou.message_key) == ("unknown_torch_name", "analysis.api.unknown")
+    box_iou = categorize("torchvision.ops.box_iou", kb)  # the inventory lists torchvision's cited names
+    assert (box_iou.category.value, box_iou.message_key) == ("unknown_torch_name",
+                                                             "analysis.api.unknown_uncovered")
     assert "suggestion" not in box_iou.message_args
+    assert t(box_iou.message_key, "en", **box_iou.message_args) == (
+        "torchvision.ops.box_iou: the API inventory lists torchvision only where a mapping table cites it, "
+        "and no MindSpore mapping is known for this name.")
     nms = categorize("torchvision.ops.nmss", kb)
     assert nms.message_args["suggestion"] == "torchvision.ops.nms"
     assert categorize("torch.nn.functionl.relu", kb).message_args["suggestion"] == "torch.nn.functional.relu"

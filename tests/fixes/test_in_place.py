@@ -46,12 +46,18 @@ def test_in_place_calls_write_the_out_of_place_result_back(kb26) -> None:
 
 
 def test_a_tensor_read_twice_only_when_plain(kb26) -> None:
-    """x[0] / f(x) would be evaluated twice (and x[0].assign_value would not update x): no rewrite."""
+    """x[0] would be evaluated twice (and x[0].assign_value would not update x): no rewrite, and the finding
+    says the target has no kernel there; x.abs() is a temporary nothing else reads: its out-of-place
+    counterpart computes the same (analysis/temporaries.py)."""
     source = "import torch\nx = torch.ones(3)\nx[0].clamp_(0, 1)\nx.abs().tanh_()\ntorch.tanh_(x[1:])\n"
     new, _applied = fix_all(source, "m.py", kb26)
     # (the function's derived target ops.tanh_ has no CPU kernel either: the fix explains, with no edit)
     assert new == ("import torch\nimport mindspore\nx = mindspore.mint.ones(3)\nx[0].clamp_(0, 1)\n"
-                   "x.abs().tanh_()\ntorch.tanh_(x[1:])\n")
+                   "x.abs().tanh()\ntorch.tanh_(x[1:])\n")
+    clamp = next(f for f in analyze_source(source, "m.py", kb26).findings
+                 if f.torch_api == "torch.Tensor.clamp_")
+    assert "on CPU, MindSpore 2.10 has no kernel for mindspore.Tensor.clamp_, and no replacement can be " \
+           "written for this call" in clamp.message()
 
 
 def test_title_and_safety(kb26) -> None:

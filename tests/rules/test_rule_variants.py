@@ -265,6 +265,16 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
         HEADER + "    for group in optimizer.param_groups:\n        group['lr'] = 0.1\n",
         [(7, 28, "MSM508", False)],
     ),
+    "param_groups_update_lr": (
+        HEADER + "    for group in optimizer.param_groups:\n        group.update(lr=0.1)\n",
+        [(7, 28, "MSM508", False)],
+    ),
+    # an optimizer's own loop writing other keys of its groups sets no learning rate: no MSM508
+    "param_groups_other_keys": (
+        HEADER + "    for group in optimizer.param_groups:\n        group.setdefault('foreach', None)\n"
+        "        group['step'] = group['lr'] * 2\n",
+        [],
+    ),
     # the 2.6 table maps Adam to mindspore.mint.optim.Adam, which keeps the name `lr`
     "adam_lr_mint_target": (
         HEADER + "    return torch.optim.Adam(model.parameters(), lr=1e-3)\n",
@@ -287,6 +297,11 @@ CASES: dict[str, tuple[str, list[tuple[int, int, str, bool]]]] = {
     "no_grad_decorator": (
         "import torch\n\n\n@torch.no_grad()\ndef evaluate(model, x):\n    return model(x)\n",
         [(4, 2, "MSM507", True)],  # the decorator goes
+    ),
+    # mixed precision turned off for a block: no mindspore.amp replacement (the block stays as it is)
+    "autocast_disabled": (
+        HEADER + "    with torch.amp.autocast(device_type='cuda', enabled=False):\n        return model(x)\n",
+        [(7, 10, "MSM509", False)],
     ),
     "inference_mode": (
         HEADER + "    with torch.inference_mode():\n        return model(x)\n",

@@ -158,7 +158,8 @@ def analyze_parsed(
     ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns,
                           cancel=cancel)
     # one resolution per API finding, for this usage, table and device (the call's facts with the checkers)
-    resolver = Resolver(kb, options.device, parsed.tree, text, ctx.is_tensor, refine=options.run_checkers)
+    resolver = Resolver(kb, options.device, parsed.tree, text, ctx.is_tensor, refine=options.run_checkers,
+                        values=collector.values)
     for finding in usages:
         check()
         resolver.resolve(finding, nodes.get(id(finding)), calls.get(id(finding)))  # type: ignore[arg-type]

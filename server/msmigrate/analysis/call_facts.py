@@ -23,8 +23,9 @@ from msmigrate.analysis.packed_args import packed_from, packed_text
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.device_targets import rewritten_on
-from msmigrate.knowledge.model import MappingRow
+from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.knowledge.overloads import form_of, overload_target
+from msmigrate.knowledge.page_facts import page_settled
 from msmigrate.knowledge.param_facts import (
     DEFAULT_FROM,
     POSITIONAL,
@@ -37,12 +38,13 @@ from msmigrate.knowledge.param_facts import (
     defaults_from,
     literal_kind,
     means_absent,
-    method_as_function,
     mindspore_value,
     pair_renames,
     plan_arguments,
+    receiver_first,
     same_default,
 )
+from msmigrate.knowledge.resolution import same_shape
 from msmigrate.knowledge.value_forms import (
     adapted,
     argument_form,
@@ -163,7 +165,10 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     if form is not None:
         target = overload_target(torch_api, form, table_target, kb) or table_target
     ms_signatures = [s for s in kb.mindspore_signatures(target) if not _opaque(s)]
-    if method_as_function(kb.torch_kind(torch_api), kb.mindspore_kind(target)):
+    receiver = receiver_first(kb.torch_kind(torch_api), kb.mindspore_kind(target))
+    if not (receiver or class_as_partial(torch_api, target) or same_shape(kb, torch_api, target)):
+        return None  # a function for a class (torch.nn.init.constant_ → Constant): its arguments go elsewhere
+    if receiver:
         ms_signatures = [s[1:] for s in ms_signatures if s]  # the method's tensor is the first argument
     elif class_as_partial(torch_api, target):  # functools.partial(function, …): the instance's input comes
         # first at its call, so every constructor argument is bound by keyword
@@ -199,8 +204,7 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
     if out_of_place:
         facts.append(ref("analysis.detail.call_out_of_place", items=_items(out_of_place)))
     packed = None if plan.to_keyword or class_as_partial(torch_api, target) else packed_from(
-        call, bindings, kb.mindspore_signatures(target), int(method_as_function(kb.torch_kind(torch_api),
-                                                                                 kb.mindspore_kind(target))))
+        call, bindings, kb.mindspore_signatures(target), int(receiver))
     if packed is not None:  # torch's separate sizes, one tuple in MindSpore
         facts.append(ref("analysis.detail.call_packed", items=packed_text(call, packed)))
         changes = True
@@ -259,7 +263,8 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         if row is not None and same_target and row.diff_page:
             details += (ref("analysis.detail.diff_page"),)
         return _differences(target, args, details, fixable, arg_plan)
-    if row is not None and same_target and not row.category.is_consistent:
+    if row is not None and same_target and not row.category.is_consistent and not _settled_by_call(
+            row, call, bindings, _row_beyond_call(row, torch_signatures)):
         details = describe_differences(_row_beyond_call(row, torch_signatures))["details"]
         if form_ref:
             details = (form_ref, *details)
@@ -271,6 +276,27 @@ def _call_verdict(verdict: ApiVerdict, call: ast.Call, kb: KnowledgeBase,
         key = "analysis.api.consistent"
     category = FindingCategory.CONSISTENT
     return CallVerdict(target, category, RULE_FOR_CATEGORY[category], key, args, fixable, arg_plan)
+
+
+# row categories that state only parameter facts, which the call's plan checks against the signatures
+_PLAN_CATEGORIES = frozenset({MappingCategory.PARAM_NAMES, MappingCategory.PARAM_COUNT_ORDER,
+                              MappingCategory.NO_INPLACE, MappingCategory.NO_VERBOSE})
+
+
+def _settled_by_call(row: MappingRow, call: ast.Call, bindings: list[Binding], beyond: MappingRow) -> bool:
+    """Whether the call's own facts (none here) settle the row's differences: a category of parameter
+    facts (or parsed defaults), checked by the plan for every argument the call binds, no MindSpore-only
+    parameter left to state, and no difference page but one whose facts the call avoids
+    (``knowledge/page_facts.py``)."""
+    if not bindings or not all(b.complete for b in bindings) or beyond.mindspore_only_params:
+        return False
+    arguments = _agreed_arguments(call, bindings)
+    differences = row.default_differences
+    known = all(d.torch_default is not None and d.mindspore_default is not None for d in differences)
+    parsed_defaults = row.category is MappingCategory.DEFAULT_VALUES and bool(differences) and known
+    if row.category in _PLAN_CATEGORIES or parsed_defaults:
+        return not row.diff_page or page_settled(row.torch_api, arguments)
+    return row.category is MappingCategory.DIFF_PAGE and page_settled(row.torch_api, arguments)
 
 
 def _same_member(torch_api: str, mindspore_api: str) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.api_rules import API_RULES_BY_ID, RULE_FOR_CATEGORY
+from msmigrate.analysis.tables import RETURN_FIELDS, TORCH_ROOTS
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.device_targets import rewritten_on
 from msmigrate.knowledge.model import MappingCategory, MappingRow
@@ -76,7 +77,11 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
     mapped = mapped and not gone
     ms = row.mindspore_api if mapped else None
     args: dict[str, Any] = {"torch_api": torch_api, "mindspore_api": ms or "", "version": kb.version}
-    if kb.is_data_processing(torch_api):
+    field = return_field(torch_api)
+    if field is not None:  # a field of the named tuple a torch function returns (topk(…).indices)
+        category, key = FindingCategory.MISSING, "analysis.api.return_field"
+        args.update(field)
+    elif kb.is_data_processing(torch_api):
         category = FindingCategory.DATA_PROCESSING
         key = "analysis.api.data_processing_mapped" if ms else "analysis.api.data_processing"
     elif mapped:
@@ -92,14 +97,38 @@ def _categorize(written: str, kb: KnowledgeBase) -> ApiVerdict:
     elif row is not None or kb.is_torch_api(torch_api):
         category, key = FindingCategory.MISSING, "analysis.api.missing"
     else:
-        category, key = FindingCategory.UNKNOWN_TORCH_NAME, "analysis.api.unknown"
-        suggestion = _suggest(torch_api, kb)
+        category, key = FindingCategory.UNKNOWN_TORCH_NAME, _unknown_key(torch_api, kb)
+        suggestion = _suggest(torch_api, kb)  # (none for a private name)
         if suggestion:
             key = "analysis.api.unknown_suggest"
             args["suggestion"] = suggestion
+        elif key == "analysis.api.unknown_uncovered":
+            args["root"] = torch_api.partition(".")[0]
     rule = RULE_FOR_CATEGORY[category]
     fixable = bool(ms) and rule_info(rule).fixable and not _nothing_to_rewrite(torch_api, ms, row, kb.version)
     return ApiVerdict(torch_api, ms, category, rule, key, args, fixable, written_api)
+
+
+def return_field(torch_api: str) -> dict[str, Any] | None:
+    """``torch.return_types.topk.indices``: the function, its fields and the field's index."""
+    owner, _, field = torch_api.rpartition(".")
+    prefix, _, name = owner.rpartition(".")
+    fields = RETURN_FIELDS.get(name, ()) if prefix == "torch.return_types" else ()
+    if field not in fields:
+        return None
+    return {"function": name, "field": field, "fields": ", ".join(fields), "index": fields.index(field)}
+
+
+def _unknown_key(torch_api: str, kb: KnowledgeBase) -> str:
+    """Why a name is not in the inventory: a private name (``torch._foreach_mul_``), a package the inventory
+    lists only where a table cites it (``torchvision.ops.MultiScaleRoIAlign``), else a typo or a removed
+    API."""
+    if any(part.startswith("_") for part in torch_api.split(".")):
+        return "analysis.api.unknown_private"
+    root = torch_api.partition(".")[0]
+    if root != "torch" and root in TORCH_ROOTS and kb.torch_kind(root) != "module":
+        return "analysis.api.unknown_uncovered"
+    return "analysis.api.unknown"
 
 
 def derived_verdict(torch_api: str, derived: DerivedMapping, kb: KnowledgeBase,

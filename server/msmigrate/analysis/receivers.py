@@ -20,6 +20,7 @@ from msmigrate.analysis.tables import (
     NON_TENSOR_FUNCTIONS,
     NON_TENSOR_METHODS,
     NON_TORCH_PACKAGES,
+    RETURN_FIELDS,
     SAME_CELL_ATTRIBUTES,
     TENSOR_CLASSES,
     TENSOR_FUNCTION_NAMESPACES,
@@ -94,6 +95,9 @@ class TorchFacts:
             found = found or (kind is None and _is_internal_module(name))
             if not found and kind is None and name.partition(".")[0] in self.uncovered_roots:
                 found = True  # the inventory cannot tell where the module path ends
+            private = name.rpartition(".")[2].startswith("_")
+            if not found and kind is None and private and not self.known(name):
+                found = True  # a private module the public inventory leaves out (torch._dynamo.mark_static)
             self._namespace[name] = found
         return found
 
@@ -165,6 +169,8 @@ class TorchFacts:
         if name in NON_TENSOR_FUNCTIONS:
             return OTHER
         if kind in ("function", None) and name.rpartition(".")[0] in TENSOR_FUNCTION_NAMESPACES:
+            if kind == "function" and name.startswith("torch.") and name.count(".") == 1:
+                return named_tuple(name.rpartition(".")[2]) or TENSOR_VALUE
             return TENSOR_VALUE if kind == "function" else UNKNOWN
         if kind == "tensor_method":
             return TENSOR_VALUE if name.rpartition(".")[2] not in NON_TENSOR_METHODS else OTHER
@@ -213,7 +219,7 @@ def call_result(func: object, facts: TorchFacts) -> object:
 def member_call_result(member: Member) -> object:
     owner, name = member.owner, member.name
     if owner.kind == TENSOR:
-        return OTHER if name in NON_TENSOR_METHODS else TENSOR_VALUE
+        return OTHER if name in NON_TENSOR_METHODS else named_tuple(name) or TENSOR_VALUE
     if owner.kind == MODULE:
         if name in MODULE_RETURNING_METHODS:
             return owner
@@ -230,6 +236,8 @@ def member_api(owner: Instance, name: str, facts: TorchFacts) -> str | None:
     """The torch API a member of a known receiver refers to (``torch.Tensor.view``), if any."""
     kind = owner.kind
     if kind == TENSOR:
+        if name in return_fields(owner):
+            return f"{owner.torch_class}.{name}"  # a field of the named tuple torch returns
         return "torch.Tensor." + name if name in facts.tensor_members else None
     if kind == MODULE:
         user = owner.user_class
@@ -256,7 +264,7 @@ def member_api(owner: Instance, name: str, facts: TorchFacts) -> str | None:
 def member_value(owner: Instance, name: str, facts: TorchFacts) -> object:
     """The value of ``receiver.name`` (not called) for a known receiver."""
     if owner.kind == TENSOR:
-        if name in TENSOR_VALUED_ATTRIBUTES:
+        if name in TENSOR_VALUED_ATTRIBUTES or name in return_fields(owner):
             return TENSOR_VALUE
         if name in facts.tensor_members and facts.kind("torch.Tensor." + name) == "tensor_method":
             return Member(owner, name)
@@ -273,6 +281,22 @@ def member_value(owner: Instance, name: str, facts: TorchFacts) -> object:
     if owner.kind is None and owner.torch_class and facts.known(f"{_member_owner(owner.torch_class)}.{name}"):
         return Member(owner, name)
     return UNKNOWN
+
+
+RETURN_TYPES = "torch.return_types."
+
+
+def named_tuple(name: str) -> Instance | None:
+    """The value ``torch.<name>(…)`` / ``x.<name>(…)`` returns when it is a named tuple (``topk``):
+    tensor-like (indexing and unpacking give tensors) with its fields known."""
+    return Instance(TENSOR, torch_class=RETURN_TYPES + name) if name in RETURN_FIELDS else None
+
+
+def return_fields(owner: Instance) -> tuple[str, ...]:
+    torch_class = owner.torch_class
+    if not torch_class or not torch_class.startswith(RETURN_TYPES):
+        return ()
+    return RETURN_FIELDS.get(torch_class[len(RETURN_TYPES):], ())
 
 
 def _member_owner(torch_class: str) -> str:

@@ -20,13 +20,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
+from msmigrate.analysis.call_claims import explain_no_kernel, settle_claims
 from msmigrate.analysis.call_facts import OUT_OF_PLACE, CallVerdict, call_verdict_memo
 from msmigrate.analysis.categorize import ApiVerdict, categorize, derived_verdict, rule_info, verdict_cache
+from msmigrate.analysis.class_members import claim_receiver
+from msmigrate.analysis.possible_calls import possible_keywords
 from msmigrate.analysis.source_text import segment
+from msmigrate.analysis.temporaries import is_temporary
+from msmigrate.analysis.usage_claims import CodeIndex, possible_on_device
 from msmigrate.i18n import ref
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derived import DerivedMapping
-from msmigrate.knowledge.device_targets import NO_EFFECT, DeviceTarget, OutOfPlaceTarget
+from msmigrate.knowledge.device_targets import NO_EFFECT, NO_KERNEL, DeviceTarget, OutOfPlaceTarget
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import CLASS_AS_PARTIAL, means_absent
 from msmigrate.knowledge.resolution import (
@@ -47,9 +52,10 @@ from msmigrate.knowledge.resolution import (
     writes_target,
 )
 from msmigrate.model.finding import Finding, UsageKind
-from msmigrate.model.resolution import ArgPlan, Replacement, Resolution, Write
+from msmigrate.model.resolution import ArgPlan, Replacement, Resolution, Safety, Write
 
 MAPPED_RULES = frozenset({"MSM100", "MSM101"})
+TEMPORARY = "<temporary>"  # written_back: the in-place call's tensor is a temporary (analysis/temporaries.py)
 PARTIAL_CLASSES = frozenset(torch_api for torch_api, _function in CLASS_AS_PARTIAL)
 # the writes whose arguments follow the plan (a Primitive's call binds its own: fixes/primitive_calls.py)
 ARGUMENT_WRITES = frozenset({Write.NAME, Write.METHOD, Write.METHOD_TO_FUNCTION, Write.CLASS_AS_PARTIAL})
@@ -90,11 +96,14 @@ class Resolver:
     """Resolves the API findings of one analysed file (``tree``: its parsed statements)."""
 
     def __init__(self, kb: KnowledgeBase, device: str, tree: ast.Module, source: str,
-                 is_tensor: Callable[[ast.expr], bool] | None = None, refine: bool = True) -> None:
+                 is_tensor: Callable[[ast.expr], bool] | None = None, refine: bool = True,
+                 values: dict | None = None) -> None:
         self.kb, self.device, self.tree, self.source = kb, _device(device), tree, source
+        self.values = values or {}  # the analysis's node values (a member's receiver: its torch class)
         self.is_tensor, self.refine = is_tensor, refine
         self.verdicts = verdict_cache(kb)
         self._starts: list[int] | None = None
+        self.index = CodeIndex(tree)
 
     def text(self, node: ast.AST) -> str:
         return segment(self.source, node)
@@ -102,9 +111,15 @@ class Resolver:
     def resolve(self, finding: Finding, ref_node: ast.expr | None, call: ast.Call | None) -> None:
         """Set ``finding.resolution`` (and the claims it settles: target, category, rule, message)."""
         kb = self.kb
+        if claim_receiver(finding, kb, ref_node, self.values, self.index, call):  # what the receiver is
+            finding.resolution = replace(plain_resolution(finding, kb, self.device), by_call=True)
+            return
         if finding.rule not in MAPPED_RULES or not finding.torch_api or finding.usage in (
                 UsageKind.IMPORT, UsageKind.PATTERN):
             finding.resolution = plain_resolution(finding, kb, self.device)
+            if finding.rule == "MSM102" and finding.mindspore_api:
+                possible_on_device(finding, kb, self.device)
+                possible_keywords(finding, kb, call)
             return
         table_target = finding.mindspore_api
         plan = self._refine(finding, call) if call is not None else None
@@ -184,6 +199,8 @@ class Resolver:
             inputs = [k.value for k in call.keywords if k.arg == "input"]
             tensor = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else next(
                 iter(inputs), None)
+        if tensor is not None and finding.usage is UsageKind.TENSOR_METHOD and is_temporary(tensor):
+            return TEMPORARY  # nothing else reads it: the out-of-place result is all that counts
         if tensor is None or not plain_reference(tensor) or self._through_tensor_attribute(tensor):
             return ""
         return self.text(tensor)
@@ -315,6 +332,8 @@ class _Resolution:
         tensor = self.r.written_back(self.finding, self.ref_node, self.call)
         if not tensor or self.call is None:
             return None
+        if tensor is TEMPORARY:
+            return self.temporary(out)
         verdict, plan = self.r.verdict_for(out.torch_api, self.call, out.row, out.table, out.derived)
         own = out.replaced == out.row.mindspore_api  # the API's own target returns a new tensor
         method = self.finding.usage is UsageKind.TENSOR_METHOD
@@ -326,6 +345,17 @@ class _Resolution:
         if choice.write is Write.NONE:
             return None
         return choice
+
+    def temporary(self, out: OutOfPlaceTarget) -> _Choice | None:
+        """An in-place method on a temporary (``image.mul(f).clamp_(0, 1)``): its out-of-place counterpart,
+        whose result is all the code reads."""
+        verdict, plan = self.r.verdict_for(out.torch_api, self.call, out.row, out.table, out.derived)
+        replacement = Replacement("temporary", out.replaced, out.table, out.device, NO_KERNEL,
+                                  derived=out.derived is not None)
+        choice = _Choice(out.row, out.table, out.derived, replacement, out.row.mindspore_api, plan, verdict,
+                         True)
+        choice.write, choice.explain = self.write_of(choice, wrapped=True, torch_api=out.torch_api)
+        return None if choice.write is Write.NONE else choice
 
     def candidate(self, row: MappingRow, table: str, derived: DerivedMapping | None,
                   replacement: Replacement, by_call: bool) -> _Choice:
@@ -341,22 +371,25 @@ class _Resolution:
             self.restate(choice)
         if choice.write in ARGUMENT_WRITES and self.call is not None and choice.plan is None:
             choice.plan = settle_plan(kb, None, self.call, choice.row, choice.target or "")
+        replaced = choice.replacement is not None
+        claims, category = settle_claims(finding, kb, self.r.index, self.torch_api, choice.target,
+                                         self.ref_node, self.call, self.r.device, replaced)
+        if claims.blocked is not None and choice.plan is not None and choice.plan.blocked is None:
+            choice.plan = replace(choice.plan, blocked=claims.blocked)
         blocked = bool(choice.plan is not None and choice.plan.blocked and choice.write in ARGUMENT_WRITES)
+        blocked = blocked or (claims.blocked is not None and self.call is None)
         replacement = choice.replacement
         row_api = choice.row.torch_api if choice.row is not None else None
         source = replacement.kind if replacement is not None else (
             "derived" if choice.derived is not None else "table")
         evidence = evidence_of(kb, source if choice.target else "", row_api or self.torch_api, choice.table,
                                choice.derived, choice.target, self.r.device, replacement)
-        safety, reason = safety_of(kb, self.torch_api, finding.usage, finding.category, choice.target,
+        safety, reason = safety_of(kb, self.torch_api, finding.usage, category, choice.target,
                                    choice.write, evidence, replacement, row_api, blocked, self.r.device)
-        if choice.explain == "fix.no_kernel":  # the message says why nothing is written
-            note = ref("resolution.note.no_kernel", device=self.r.device, target=choice.target or "",
-                       mindspore=kb.derived_table.mindspore_version)
-            message = ref(finding.message_key, **finding.message_args)
-            finding.message_key, finding.message_args = "resolution.message", {
-                **{k: v for k, v in finding.message_args.items() if type(v) in (str, bool, int)},
-                "message": (message,), "note": (note,)}
+        if claims.no_kernel and safety is Safety.SAFE:
+            safety, reason = Safety.UNSAFE, "no_kernel"  # this call's overload has no kernel there
+        if choice.explain == "fix.no_kernel":  # why nothing is written
+            explain_no_kernel(finding, kb, self.r.device, choice.target)
         finding.resolution = Resolution(
             self.torch_api, kb.version, self.r.device, choice.target, finding.category.value, choice.write,
             choice.plan if self.call is not None else None, replacement, safety, reason, evidence, row_api,
@@ -548,7 +581,7 @@ def _note(replacement: Replacement, target: str, torch_api: str, kb: KnowledgeBa
     if replacement.kind == "write_back":
         key = "resolution.note.write_back" + ("_new_tensor" if replacement.new_tensor else "")
         return ref(key, **fields)
-    if replacement.kind in ("candidate", "other_table"):
+    if replacement.kind in ("candidate", "other_table", "temporary"):
         return ref(f"resolution.note.{replacement.kind}", **fields)
     if replacement.reason:
         why = (ref(replacement.reason, replaced=replacement.replaced, device=replacement.device,

@@ -22,8 +22,10 @@ from msmigrate.analysis.tables import TORCH_ROOTS
 from msmigrate.analysis.type_positions import named_class_patterns, typing_member
 from msmigrate.analysis.valueops import all_args, class_kind, element_of, is_unknown, tensorish
 from msmigrate.analysis.values import (
+    ASSUMED_TENSOR,
     MODULE,
     OTHER,
+    TENSOR,
     TENSOR_VALUE,
     UNKNOWN,
     Foreign,
@@ -238,7 +240,8 @@ class StatementWalker:
             is_forward = user_class.kind == MODULE and node.name == "forward"
             for arg in positional + args.kwonlyargs:
                 value = annotations.get(arg.arg, UNKNOWN)
-                state[arg.arg] = TENSOR_VALUE if is_forward and value is UNKNOWN else value
+                assumed = is_forward and value is UNKNOWN and arg.annotation is None  # (else as annotated)
+                state[arg.arg] = ASSUMED_TENSOR if assumed else value
             if positional and "staticmethod" not in decorators:
                 first = positional[0].arg
                 if "classmethod" in decorators:
@@ -304,12 +307,39 @@ class StatementWalker:
     def _s_if(self, node: ast.If) -> None:
         self.ev(node.test)
         scope = self.scope
+        narrowed = self._tensor_test(node.test)
+        base = scope.state
+        if narrowed is not None and not narrowed[1]:  # the body runs only where the name is no tensor
+            scope.state = self._not_tensor(base, narrowed[0])
         after_body = self._run_branch(node.body)
+        scope.state = base
+        if narrowed is not None and narrowed[1]:  # the rest runs only where the name is no tensor
+            scope.state = self._not_tensor(base, narrowed[0])
         if node.orelse:
             after_else = self._run_branch(node.orelse)
             scope.state = merge(after_body, after_else)
         else:
             scope.state = merge_with_base(after_body, scope.state)
+
+    def _tensor_test(self, test: ast.expr) -> tuple[str, bool] | None:
+        """``isinstance(x, torch.Tensor)`` (x, True) or its negation (x, False): a branch on it narrows x."""
+        positive = True
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, positive = test.operand, False
+        call = isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+        if not (call and len(test.args) == 2 and isinstance(test.args[0], ast.Name)):
+            return None
+        tested = self.values.get(test.args[1])
+        if type(tested) is not str or self.facts.class_kind(tested) != TENSOR:
+            return None
+        return test.args[0].id, positive
+
+    def _not_tensor(self, state: dict[str, object], name: str) -> dict[str, object]:
+        """``state`` where ``name``, shown not to be a tensor, is no tensor value."""
+        value = state.get(name)
+        if type(value) is Instance and value.kind == TENSOR:
+            return {**state, name: OTHER}
+        return state
 
     def _s_for(self, node: ast.For | ast.AsyncFor) -> None:
         element = element_of(self.ev(node.iter))

@@ -99,6 +99,15 @@ NON_TENSOR_METHODS: frozenset[str] = frozenset(
 # Tensor attributes whose value is a tensor.
 TENSOR_VALUED_ATTRIBUTES: frozenset[str] = frozenset({"T", "mT", "H", "mH", "real", "imag", "grad", "data"})
 
+# Named tuples torch functions and Tensor methods of these names return (torch.return_types.<name>), with
+# their fields in order. MindSpore's counterparts return plain tuples in the same order (checked on 2.10:
+# Tensor.topk, ops.sort, ops.max/min/median(x, dim), ops.cummax/cummin, ops.aminmax).
+RETURN_FIELDS: dict[str, tuple[str, ...]] = {
+    **{name: ("values", "indices") for name in (
+        "topk", "sort", "max", "min", "median", "nanmedian", "mode", "kthvalue", "cummax", "cummin")},
+    "aminmax": ("min", "max"),
+}
+
 # Classes whose members the inventory lists under a base class or the public alias.
 MEMBER_OWNERS: dict[str, str] = {
     "torch.cuda.amp.GradScaler": "torch.amp.GradScaler",

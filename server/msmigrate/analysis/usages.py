@@ -279,7 +279,9 @@ class UsageCollector(StatementWalker):
         args = node.args
         if value is _BUILTINS and kind is ast.Name and func.id in _TYPE_TESTS and len(args) == 2:
             ev(args[0])
-            self.reference(args[1])  # isinstance(x, torch.Tensor) names a type, it uses no API
+            tested = self.reference(args[1])  # isinstance(x, torch.Tensor) names a type, it uses no API
+            if type(tested) is str:
+                self.values[args[1]] = tested  # (a branch on it narrows x: statements._s_if)
             args = ()
         start = len(self.usages)
         for arg in args:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from msmigrate.analysis.tables import FOREIGN_MODULE_BASES, NON_TORCH_PACKAGES
 from msmigrate.analysis.values import (
+    ASSUMED_TENSOR,
     MODULE,
     TENSOR,
     TENSOR_VALUE,
@@ -45,6 +46,8 @@ def element_of(value: object) -> object:
         first = value.items[0] if value.items else UNKNOWN
         return first if all(same_kind(item, first) for item in value.items) else UNKNOWN
     if type(value) is Instance:
+        if value is ASSUMED_TENSOR:
+            return value  # (H, W = size: as assumed as size)
         if value.kind == TENSOR:
             return TENSOR_VALUE
         if value.kind == MODULE:

@@ -89,6 +89,9 @@ class Member:
 
 
 TENSOR_VALUE = Instance(TENSOR)  # the value of any tensor (instances carry no more than their kind)
+# a parameter of a module's forward without an annotation: taken as a tensor for its members, but not as
+# tensor data by the dynamic-shape rules (a forward's drop_ratio=None may be a Python number)
+ASSUMED_TENSOR = Instance(TENSOR)
 
 
 def prefer(a: object, b: object) -> object:

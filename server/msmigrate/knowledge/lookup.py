@@ -460,7 +460,11 @@ def lookup(name: str, kb: KnowledgeBase, *, other_versions: bool = True, device:
             result.device_failure = failed[1]
             if result.replacement is None:
                 result.no_kernel = failed[0] or None
-    if status != "mapped":
+    if status != "mapped" and resolution is not None and resolution.by_call and resolution.target:
+        # a finding's own resolution that names a target for a name the table leaves unmapped (a method of
+        # an object whose class the file maps: analysis/class_members.py)
+        result.device, result.resolution = resolution.device, resolution
+    elif status != "mapped":
         from msmigrate.knowledge.compositions.verified import composition_check
 
         check = composition_check(torch_api)

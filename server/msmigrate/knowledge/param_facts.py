@@ -55,6 +55,13 @@ def method_as_function(torch_kind: str | None, mindspore_kind: str | None) -> bo
     return torch_kind == "tensor_method" and mindspore_kind == "function"
 
 
+def receiver_first(torch_kind: str | None, mindspore_kind: str | None) -> bool:
+    """Whether a torch method's receiver becomes the first argument of its MindSpore function (a Tensor
+    method as :func:`method_as_function`, ``model.load_state_dict(sd)`` → ``load_param_into_net(model,
+    sd)``): the call's arguments land on the parameters after it."""
+    return torch_kind in ("tensor_method", "method") and mindspore_kind == "function"
+
+
 # torch classes whose instance computes what a MindSpore function does with the constructor's arguments
 # bound by keyword and the instance's input passed first: the fix writes the instance as
 # ``functools.partial(function, name=value, …)`` (``nn.Unfold(2)`` →
@@ -85,6 +92,8 @@ class ArgumentPlan:
     missing: tuple[str, ...] = ()  # torch parameters passed that the MindSpore signature lacks
     var_keyword: bool = False  # the MindSpore overload takes **kwargs (unknown keywords pass unchecked)
     targets: tuple[tuple[str, str], ...] = ()  # every torch parameter name → its MindSpore name
+    # by position, names unrelated: torch parameter → the MindSpore parameter it lands on (also in targets)
+    landed: tuple[tuple[str, str], ...] = ()
 
 
 def names_of(signature: Signature) -> list[str]:
@@ -132,6 +141,21 @@ def param_kind(name: str) -> str | None:
     return "int" if name in INTEGER_PARAMS else "tensor" if name in TENSOR_PARAMS else None
 
 
+_SHAPE_PARAMS = frozenset({"shape", "size", "sizes", "output_size"})
+
+
+def _value_kind(name: str) -> str | None:
+    if name in _SHAPE_PARAMS:
+        return "shape"
+    return param_kind(name) or ("tensor" if name in PRIMARY_INPUTS else None)
+
+
+def _other_kind(a: str, b: str) -> bool:
+    """Two names known to take different kinds of value (``dim`` and ``indices``, ``A`` and ``shape``)."""
+    kinds = (_value_kind(a), _value_kind(b))
+    return None not in kinds and kinds[0] != kinds[1]
+
+
 def _same_kind(a: str, b: str) -> bool:
     """Two names known to take the same kind of value (``dim`` and ``axis``)."""
     kind = param_kind(a)
@@ -172,6 +196,8 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
     to_keyword: list[tuple[int, str]] = []
     shifted: list[tuple[str, str]] = []
     missing: list[str] = []
+    landed: list[tuple[str, str]] = []
+    claimed = {t for t in targets.values() if t is not None} | set(torch_names)
     converting = False
     for position, name in enumerate(positional):
         if name is None:
@@ -179,6 +205,12 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
         target = targets.get(name)
         slot = slots[position] if position < len(slots) else None
         if not converting and slot is not None and (slot == target or target is None and slot == name):
+            continue
+        if not converting and target is None and slot is not None and slot not in claimed \
+                and not _other_kind(name, slot):
+            # compared by where it lands: the slot no other torch parameter names takes it (torch.save's
+            # obj → save_obj, add_module's name → child_name)
+            landed.append((name, slot))
             continue
         if position == 0 and target is None and name in PRIMARY_INPUTS and slot in PRIMARY_INPUTS:
             continue
@@ -200,9 +232,10 @@ def _plan(index: int, overload: Signature, positional: Sequence[str | None], key
                 missing.append(name)
         elif target != name:
             renamed.append((name, target))
+    named = {n: t for n, t in targets.items() if t is not None} | dict(landed)
     return ArgumentPlan(
         index, tuple(renamed), tuple(to_keyword), tuple(shifted), tuple(missing), var_keyword,
-        tuple(sorted((n, t) for n, t in targets.items() if t is not None)),
+        tuple(sorted(named.items())), tuple(landed),
     )
 
 

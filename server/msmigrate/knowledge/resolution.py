@@ -284,7 +284,8 @@ def _evidence(source: str, row_api: str, row_table: str, derived: tuple[str | No
     from msmigrate.check.verified import verified_status
 
     check = ""
-    if replacement is not None and replacement.kind in ("device", "write_back") and not replacement.reason:
+    if replacement is not None and replacement.kind in ("device", "write_back", "temporary") and (
+            not replacement.reason):
         check = "pass" if replacement.verified else "fail"  # what chose it: its check on the device
     elif derived is not None:
         if device == CHECK_DEVICE:

@@ -88,7 +88,8 @@ class Replacement:
 
     kind: str  # "device" (no kernel / no effect there), "write_back" (an in-place API's result written
     # back with Tensor.assign_value), "candidate" (a derived candidate used as the torch name is),
-    # "other_table" (another table's target used as the torch name is)
+    # "other_table" (another table's target used as the torch name is), "temporary" (an in-place method
+    # on a temporary tensor: its out-of-place counterpart, whose result is all the code reads)
     replaced: str  # the mapping's own target
     table: str  # the table the written row comes from
     device: str

@@ -10,6 +10,8 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
+from msmigrate.rules.ast_literals import before, constant_int, is_number
+from msmigrate.rules.host_code import is_host_scope
 from msmigrate.rules.support import (
     Flow,
     call_argument,
@@ -329,6 +331,8 @@ def check(ctx) -> Iterable[Finding]:
         scope = scope_of[id(node)]
         checker = checkers.get(id(scope))
         if checker is None:
+            if is_host_scope(ctx, scope):
+                continue  # eager Python around the network (rules/host_code.py): no graph-mode shapes
             flow = Flow(ctx, index.assigned[id(scope)])
             checker = checkers[id(scope)] = _ScopeChecker(ctx, flow, found, scope)
         checker.visit(node)
@@ -554,7 +558,7 @@ class _ScopeChecker:
             for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
                 if arg is not None and arg.arg == name:
                     return True
-        return any(_before(value, node) for value in self.flow.values(name))
+        return any(before(value, node) for value in self.flow.values(name))
 
     def _branch_shapes(self, body: list[ast.stmt], at: ast.AST) -> dict[str, tuple | None]:
         """The shape of each name bound in ``body`` at its end (``None``: unknown); names read before
@@ -581,7 +585,7 @@ class _ScopeChecker:
         if found is None:
             found = self._entry_shapes[key] = ("of", name, ())
             if depth <= 6:
-                earlier = {self._shape(v, {}, v, depth + 1) for v in self.flow.values(name) if _before(v, at)}
+                earlier = {self._shape(v, {}, v, depth + 1) for v in self.flow.values(name) if before(v, at)}
                 if len(earlier) == 1:
                     [shape] = earlier
                     if shape is not None and shape[0] == "dims":
@@ -605,7 +609,7 @@ class _ScopeChecker:
             return self._shape(node.operand, shapes, at, depth + 1)
         if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
             # element-wise with a number, or between two tensors of the same shape
-            numbers = [_is_number(side) for side in (node.left, node.right)]
+            numbers = [is_number(side) for side in (node.left, node.right)]
             if all(numbers):
                 return None
             sides = {self._shape(side, shapes, at, depth + 1)
@@ -646,26 +650,6 @@ class _ScopeChecker:
                     return
 
 
-def _before(a: ast.AST, b: ast.AST) -> bool:
-    return (a.lineno, a.col_offset) < (b.lineno, b.col_offset)  # type: ignore[attr-defined]
-
-
-def _is_number(node: ast.expr) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
-
-
-def _int(node: ast.expr | None) -> int | None:
-    """A constant integer (``2``, ``-1``), else ``None``."""
-    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
-    if negative:
-        node = node.operand  # type: ignore[union-attr]
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return -node.value if negative else node.value
-    return None
-
-
 def _factory_shape(call: ast.Call) -> tuple | None:
     """``torch.zeros(4, 3)``, ``torch.zeros((4, 3))``, ``torch.zeros(size=[4, 3])`` → ``("dims", (4, 3))``."""
     sizes: list[ast.expr] = list(call.args)
@@ -676,7 +660,7 @@ def _factory_shape(call: ast.Call) -> tuple | None:
             return None
     if len(sizes) == 1 and isinstance(sizes[0], ast.Tuple | ast.List):
         sizes = list(sizes[0].elts)
-    dims = tuple(_int(size) for size in sizes)
+    dims = tuple(constant_int(size) for size in sizes)
     if not dims or None in dims or any(d < 0 for d in dims):  # type: ignore[operator]
         return None
     return ("dims", dims)
@@ -692,10 +676,10 @@ def _index_shape(shape: tuple | None, index: ast.expr) -> tuple | None:
     for part in parts:
         if isinstance(part, ast.Slice):
             bounds = (part.lower, part.upper, part.step)
-            if any(b is not None and _int(b) is None for b in bounds) or _int(part.step) == 0:
+            if any(b is not None and constant_int(b) is None for b in bounds) or constant_int(part.step) == 0:
                 return None
-            kinds.append(("slice", *(_int(b) for b in bounds)))
-        elif _int(part) is not None:
+            kinds.append(("slice", *(constant_int(b) for b in bounds)))
+        elif constant_int(part) is not None:
             kinds.append(("int",))
         elif isinstance(part, ast.Constant) and part.value is None:
             kinds.append(("new",))

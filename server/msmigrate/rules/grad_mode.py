@@ -12,14 +12,21 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from msmigrate.fixes.grad_mode_fixes import GRAD_MODE_APIS, grad_mode_fix
+from msmigrate.fixes.grad_mode_fixes import GRAD_MODE_APIS, STOP_GRADIENT, effect, grad_mode_fix, site
 from msmigrate.fixes.instance_calls import parents
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
 from msmigrate.rules.patterns import module_classes
-from msmigrate.rules.support import IDIOM_TAKE_OVER, named_nodes, reference_range, report, tree_index
+from msmigrate.rules.support import (
+    IDIOM_TAKE_OVER,
+    named_nodes,
+    reference_range,
+    report,
+    tree_index,
+    usage_at,
+)
 
 GRAD_MODE = Rule(
     "MSM507", C.FRAMEWORK_PATTERN, S.INFORMATION, "https://www.mindspore.cn/tutorials/en/r2.3.1/beginner/autograd.html",
@@ -48,6 +55,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "finding.MSM507": (
         "{api} is not needed in MindSpore; gradients are only computed by value_and_grad",
         "MindSpore 不需要 {api}；梯度只由 value_and_grad 计算",
+    ),
+    "finding.MSM507.stop": (
+        "{api} turns gradients off where a gradient may be taken through the code (a method of a network, "
+        "a function calling backward()): MindSpore has no such switch, so wrap the values computed under it "
+        "in mindspore.ops.stop_gradient",
+        "{api} 在梯度可能经过的代码中（网络的方法、调用 backward() 的函数）关闭梯度：MindSpore 没有这种开关，"
+        "请用 mindspore.ops.stop_gradient 包裹在其作用下计算的值",
+    ),
+    "finding.MSM507.unknown": (
+        "{api}({argument}) where a gradient may be taken through the code (a method of a network, a function "
+        "calling backward()): MindSpore has no such switch; whether gradients stop depends on {argument} at "
+        "run time: where it is False, wrap the values computed under it in mindspore.ops.stop_gradient",
+        "在梯度可能经过的代码中（网络的方法、调用 backward() 的函数）使用 {api}({argument})：MindSpore "
+        "没有这种开关；是否关闭梯度取决于运行时的 {argument}：其为 False 时，请用 "
+        "mindspore.ops.stop_gradient 包裹在其作用下计算的值",
     ),
     "fix.grad_mode.with": (
         "Remove the {api} block, keeping its body",
@@ -126,12 +148,41 @@ def check(ctx) -> Iterable[Finding]:
     for node, written, api in sites:
         ctx.cancel.check()
         scope = "grad" if _gradient_may_pass(node, up, modules) else "plain"
-        finding = report(ctx, GRAD_MODE, reference_range(ctx, node), "finding.MSM507",
-                         {"api": api, "scope": scope}, apis=[api, written], convertible=_TAKE_OVER,
+        key, args = "finding.MSM507", {"api": api, "scope": scope}
+        kind, holder, call = site(node, up)
+        stops = effect(api, call)
+        target: str | None = STOP_GRADIENT if stops != "keep" else None
+        if scope == "grad" and stops != "keep" and _computes_values(kind, holder):
+            if stops == "stop":
+                key = "finding.MSM507.stop"
+            elif call is not None and (call.args or call.keywords):
+                key = "finding.MSM507.unknown"
+                args["argument"] = ast.unparse(call.args[0] if call.args else call.keywords[0].value)
+        span = reference_range(ctx, node)
+        finding = report(ctx, GRAD_MODE, span, key, args, apis=[api, written], convertible=_TAKE_OVER,
                          fixable=True, torch_api=api)
         if finding is not None:
             found.append(finding)
+        reported = finding if finding is not None else usage_at(ctx, span, [api, written])
+        if reported is not None:
+            # what stops the gradient (the fix wraps values in it); nothing for a switch that turns them on
+            reported.mindspore_api = target if key != "finding.MSM507" or reported.mindspore_api else None
     return found
+
+
+def _computes_values(kind: str, holder: ast.AST | None) -> bool:
+    """Whether the block a switch governs (a with body, a decorated function) assigns or returns values
+    (what ops.stop_gradient would wrap); in-place updates alone (weight initialisation) have none."""
+    if kind not in ("with", "decorator") or holder is None:
+        return False
+    if isinstance(holder, ast.FunctionDef | ast.AsyncFunctionDef) and holder.name == "__init__":
+        return False
+    body = holder.body if isinstance(holder, ast.With | ast.FunctionDef | ast.AsyncFunctionDef) else []
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.Return) and node.value is not None:
+                return True
+    return False
 
 
 def network_classes(ctx, classes: list[ast.ClassDef]) -> set[str]:

@@ -24,9 +24,11 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
+from msmigrate.rules.amp import amp_finding
+from msmigrate.rules.call_advice import checkpoint_finding, device_move_message, distributed_key
+from msmigrate.rules.param_groups import param_groups_written
 from msmigrate.rules.support import (
     API_RULES,
-    TreeIndex,
     attribute_range,
     named_nodes,
     new_finding,
@@ -648,19 +650,7 @@ def _call(ctx, call: ast.Call) -> list[Finding | None]:
             )
         )
     elif name in CHECKPOINT_APIS:
-        found.append(
-            report(
-                ctx,
-                CHECKPOINT,
-                reference_range(ctx, func),
-                "finding.MSM512",
-                {"api": name},
-                apis=[name],
-                convertible=_TAKE_OVER,
-                fixable=name == "torch.load",
-                torch_api=name,
-            )
-        )
+        found.append(checkpoint_finding(ctx, CHECKPOINT, reference_range(ctx, func), name, call, _TAKE_OVER))
     elif (
         name
         and name.startswith("torch.optim.")
@@ -728,13 +718,14 @@ def _method_call(ctx, call: ast.Call, func: ast.Attribute) -> list[Finding | Non
         if attr in DEVICE_METHODS and call.args and not isinstance(call.args[0], ast.Constant | ast.Name):
             return []
         apis = [f"torch.Tensor.{attr}", f"torch.nn.Module.{attr}"]
+        key, args = device_move_message(ctx, call, attr)
         return [
             report(
                 ctx,
                 DEVICE,
                 span,
-                "finding.MSM504",
-                {"call": f".{attr}()"},
+                key,
+                args,
                 apis=apis,
                 convertible=_TAKE_OVER,
                 fixable=device_move_fixable(ctx, call),
@@ -827,9 +818,10 @@ def sequential_fixable(call: ast.Call) -> bool:
 
 
 def optimizer_target(kb, optimizer: str) -> str | None:
-    """The MindSpore optimizer a torch one becomes: its mapping row's, else the first catalogued
-    replacement of the missing-API advice (``torch.optim.SGD`` → ``mindspore.nn.SGD`` in 2.6)."""
-    row = kb.row(optimizer)
+    """The MindSpore optimizer a torch one becomes: its mapping's (the table row, or a derived mapping:
+    ``torch.optim.SGD`` → ``mindspore.experimental.optim.SGD``), else the first catalogued replacement of
+    the missing-API advice."""
+    row = kb.mapping(optimizer)
     if row is not None:
         return row.mindspore_api or None
     from msmigrate.knowledge.missing_advice import advice_for
@@ -850,83 +842,11 @@ def _target_takes_lr(kb, optimizer: str) -> bool:
 def learning_rate_fixable(kb, optimizer: str) -> bool:
     """The rename needs a known MindSpore optimizer (``learning_rate=`` is no keyword of the torch one);
     the mapping fix renames ``lr`` itself when the optimizer's row says so, and then this rule does not."""
-    row = kb.row(optimizer)
+    row = kb.mapping(optimizer)
     return optimizer_target(kb, optimizer) is not None and (row is None or "lr" not in row.param_renames)
 
 
 # --- param_groups: only writing to a group changes the learning rate -------------------------------
-def param_groups_written(tree: ast.Module, index: TreeIndex | None = None) -> list[ast.Attribute]:
-    """The ``x.param_groups`` whose groups the code writes to: ``opt.param_groups[0]["lr"] = v``,
-    ``for g in opt.param_groups: g["lr"] *= 0.1`` (also ``g.update(...)``), ``g = opt.param_groups[0]``
-    then ``g["lr"] = v``. Reading a group (``print(g["lr"])``) changes nothing. ``index``: the file's
-    :class:`TreeIndex`, which has the few node types this looks at (else the whole tree is walked)."""
-    found: list[ast.Attribute] = []
-    holders: dict[str, list[ast.Attribute]] = {}  # name bound to a group (or the list) → its param_groups
-    loops = ast.walk(tree) if index is None else index.nodes(ast.For, ast.AsyncFor, ast.comprehension,
-                                                                ast.Assign)
-    for node in loops:
-        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-            groups = _param_groups_in(node.iter)
-            for name in _target_names(node.target) if groups else ():
-                holders.setdefault(name, []).extend(groups)
-        elif isinstance(node, ast.Assign) and not _written_targets(node.targets):
-            groups = _param_groups_in(node.value)
-            for target in node.targets if groups else ():
-                for name in _target_names(target):
-                    holders.setdefault(name, []).extend(groups)
-    writes = ast.walk(tree) if index is None else index.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign,
-                                                                 ast.Call)
-    for node in writes:
-        for target in _written_targets(_assign_targets(node)):
-            base = target
-            while isinstance(base, ast.Subscript | ast.Attribute):
-                base = base.value
-                if isinstance(base, ast.Attribute) and base.attr == "param_groups":
-                    found.append(base)
-                    break
-            else:
-                if isinstance(base, ast.Name):
-                    found.extend(holders.get(base.id, ()))
-        if (
-            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("update", "setdefault", "__setitem__")
-            and isinstance(node.func.value, ast.Name)
-        ):
-            found.extend(holders.get(node.func.value.id, ()))
-    return list(dict.fromkeys(found))
-
-
-def _param_groups_in(node: ast.expr) -> list[ast.Attribute]:
-    """``opt.param_groups`` read by ``node`` as a whole or indexed (``enumerate(opt.param_groups)`` too)."""
-    while isinstance(node, ast.Subscript) or (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        and node.func.id in ("enumerate", "list") and node.args
-    ):
-        node = node.value if isinstance(node, ast.Subscript) else node.args[0]
-    return [node] if isinstance(node, ast.Attribute) and node.attr == "param_groups" else []
-
-
-def _target_names(target: ast.expr) -> list[str]:
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, ast.Tuple | ast.List):
-        return [name for elt in target.elts for name in _target_names(elt)]
-    return []
-
-
-def _assign_targets(node: ast.AST) -> list[ast.expr]:
-    if isinstance(node, ast.Assign):
-        return node.targets
-    if isinstance(node, ast.AugAssign | ast.AnnAssign):
-        return [node.target]
-    return []
-
-
-def _written_targets(targets: list[ast.expr]) -> list[ast.expr]:
-    """The item/attribute assignments among ``targets`` (``g["lr"] = …``, not ``lr = …``)."""
-    return [t for t in targets if isinstance(t, ast.Subscript | ast.Attribute)]
-
-
 # --- plain references: grad mode, amp, distributed, torch.device, param_groups -------------------------
 def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
     name = ctx.qualified_name(node)
@@ -940,25 +860,14 @@ def _reference(ctx, node: ast.Attribute | ast.Name) -> list[Finding | None]:
         return []
     span = reference_range(ctx, node)
     if name in AMP_APIS:
-        return [
-            report(
-                ctx,
-                AMP,
-                span,
-                "finding.MSM509",
-                {"api": name},
-                apis=[name],
-                convertible=_TAKE_OVER,
-                torch_api=name,
-            )
-        ]
+        return [amp_finding(ctx, AMP, span, name, _TAKE_OVER)]
     if name in DISTRIBUTED_APIS:
         return [
             report(
                 ctx,
                 DISTRIBUTED,
                 span,
-                "finding.MSM510",
+                distributed_key(name),
                 {"api": name},
                 apis=[name],
                 convertible=_TAKE_OVER,

@@ -15,6 +15,7 @@ from msmigrate.rules.support import (
     named_nodes,
     reference_range,
     report,
+    text,
     tree_index,
 )
 
@@ -65,6 +66,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "finding.MSM401": (
         "{api} creates a {layout} sparse tensor; MindSpore supports it, but few operators accept it",
         "{api} 创建 {layout} 稀疏张量；MindSpore 支持该格式，但支持它的算子很少",
+    ),
+    "finding.MSM401.coo": (
+        "{api} creates a COO sparse tensor; mindspore.COOTensor(indices, values, shape) takes the indices "
+        "as [N, ndim] where torch takes [ndim, N]: transpose them (indices.T); few operators accept it",
+        "{api} 创建 COO 稀疏张量；mindspore.COOTensor(indices, values, shape) 的索引形状为 [N, ndim]，"
+        "而 torch 为 [ndim, N]：请转置索引（indices.T）；支持它的算子很少",
     ),
     "finding.MSM402": (
         "{api} uses the {layout} sparse layout, which MindSpore does not support; convert to CSR, COO or "
@@ -197,12 +204,12 @@ def check(ctx) -> Iterable[Finding]:
 CHECKERS = [check]
 
 
-def _report(ctx, rule: Rule, func: ast.expr, args: dict) -> Finding | None:
+def _report(ctx, rule: Rule, func: ast.expr, args: dict, key: str = "") -> Finding | None:
     return report(
         ctx,
         rule,
         reference_range(ctx, func),
-        f"finding.{rule.id}",
+        key or f"finding.{rule.id}",
         args,
         convertible=API_RULES,
         torch_api=args.get("api"),
@@ -223,7 +230,8 @@ def _call(ctx, call: ast.Call) -> Finding | None | bool:
     if name in LAYOUT_OF_CONSTRUCTOR or name == "torch.sparse_compressed_tensor":
         layout = LAYOUT_OF_CONSTRUCTOR.get(name) or _layout_keyword(ctx, call) or "CSR"
         rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
-        return _report(ctx, rule, func, {"api": name, "layout": layout})
+        key = "finding.MSM401.coo" if name == "torch.sparse_coo_tensor" else ""  # indices transposed
+        return _report(ctx, rule, func, {"api": name, "layout": layout}, key)
     if name in TOP_LEVEL_SPARSE_OPS or (name and name.startswith("torch.sparse.") and name.count(".") == 2):
         return _report(ctx, SPARSE_OPERATION, func, {"api": name})
     if name in SPARSE_GRADIENT_APIS or name == "torch.optim.SparseAdam":
@@ -240,6 +248,22 @@ def _call(ctx, call: ast.Call) -> Finding | None | bool:
             layout = _layout_keyword(ctx, call) or LAYOUT_OF_METHOD[method]
             rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
             return _report(ctx, rule, func, {"api": f"torch.Tensor.{method}", "layout": layout})
-        if method in SPARSE_METHODS or (method in AMBIGUOUS_SPARSE_METHODS and ctx.is_tensor(func.value)):
+        ambiguous = (method in AMBIGUOUS_SPARSE_METHODS and ctx.is_tensor(func.value)
+                     and not _nested(ctx, func))
+        if method in SPARSE_METHODS or ambiguous:
             return _report(ctx, SPARSE_OPERATION, func, {"api": f"torch.Tensor.{method}"})
     return False
+
+
+def _nested(ctx, func: ast.Attribute) -> bool:
+    """``x.values()`` where the function tests ``x.is_nested``: a nested tensor's values, not a sparse
+    tensor's (MindSpore has neither; the API finding says it is missing)."""
+    from msmigrate.analysis.usage_claims import CodeIndex
+
+    index = ctx.memo.get("code_index")
+    if index is None:
+        index = ctx.memo["code_index"] = CodeIndex(ctx.tree)
+    scope = index.function_of(func)
+    receiver = text(ctx, func.value)
+    return any(isinstance(node, ast.Attribute) and node.attr == "is_nested"
+               and text(ctx, node.value) == receiver for node in ast.walk(scope))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.source_text import segment
+from msmigrate.analysis.values import ASSUMED_TENSOR
 from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.rule import Rule
 
@@ -189,6 +190,8 @@ class Flow:
         if isinstance(node, ast.UnaryOp):
             return self.data_dependent(node.operand, depth + 1)
         if isinstance(node, ast.Name):
+            if ctx.values.get(node) is ASSUMED_TENSOR and not self.values(node.id):
+                return False  # a forward parameter without annotation: not known to be tensor data
             if ctx.is_tensor(node):
                 return True
             return any(self.data_dependent(value, depth + 1) for value in self.values(node.id))

@@ -1,0 +1,35 @@
+"""Reviewed facts of mapped pairs whose names and parameters match but whose values differ in kind.
+
+Each entry is ``(torch API, MindSpore API): message key`` of an ``analysis.detail.pair.*`` text that the
+finding states (its category becomes ``differences``). Add one only after running both APIs (MindSpore
+2.10 on CPU); a pair whose target is another API altogether belongs in ``derive_exceptions.py``.
+"""
+
+from __future__ import annotations
+
+PAIR_FACTS: dict[tuple[str, str], str] = {
+    # MindSpore 2.10: Tensor.device is 'CPU' (a str); torch's is a torch.device (x.device.type, .index)
+    ("torch.Tensor.device", "mindspore.Tensor.device"): "analysis.detail.pair.device_str",
+}
+
+
+# (torch API, MindSpore API, device) → (the torch parameters a call passes, message key): an overload of the
+# pair that does not run on the device (run on MindSpore 2.10 CPU: mint.where(cond) and ops.nonzero(…,
+# as_tuple=True) raise "The kernel NonZeroExt unregistered"; ops.nonzero(cond) runs and gives one
+# (N, ndim) tensor)
+DEVICE_FORMS: dict[tuple[str, str, str], tuple[frozenset[str], str]] = {
+    ("torch.where", "mindspore.mint.where", "CPU"): (frozenset({"condition"}),
+                                                     "analysis.detail.device_form.where_nonzero"),
+}
+
+
+def pair_fact(torch_api: str, mindspore_api: str | None) -> str | None:
+    return PAIR_FACTS.get((torch_api, mindspore_api or ""))
+
+
+def device_form_fact(torch_api: str, mindspore_api: str, device: str,
+                     passed: frozenset[str] | None) -> str | None:
+    """The message key of an overload of the pair that does not run on ``device``, when the call passes
+    exactly that overload's parameters (``passed``: None when it cannot be told)."""
+    found = DEVICE_FORMS.get((torch_api, mindspore_api, device))
+    return found[1] if found is not None and passed == found[0] else None
