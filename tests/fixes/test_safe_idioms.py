@@ -57,24 +57,25 @@ def test_safe_fixes_write_the_verified_forms(table: str) -> None:
 
 
 def test_no_target_without_a_kernel_on_the_device_the_fix_explains() -> None:
-    """torch.nn.functional.layer_norm's derived target (mint's) has no CPU kernel and nothing checked on CPU
-    replaces it: no edit, an explanation; on GPU (no record of a failure there) the target is written."""
-    source = "import torch.nn.functional as F\ny = F.layer_norm(x, (4,))\n"
+    """torch.nn.functional.embedding's target (mint's) has no CPU kernel and nothing checked on CPU replaces
+    it (layer_norm, once such a case, now has a verified composition): no edit, an explanation; on GPU (no
+    record of a failure there) the target is written."""
+    source = "import torch.nn.functional as F\ny = F.embedding(i, w)\n"
     kb = get_knowledge_base("2.6")
     on_cpu = analyze_source(source, "m.py", kb, AnalysisOptions(device="CPU")).findings
     [fix] = fixes_for(source, "m.py", on_cpu, kb)
     assert (fix.title_key, fix.edits) == ("fix.no_kernel", [])
     assert fix.title("en").startswith(
-        "No automatic fix for torch.nn.functional.layer_norm on CPU: the checks found that "
-        "mindspore.mint.nn.functional.layer_norm does not run there")
+        "No automatic fix for torch.nn.functional.embedding on CPU: the checks found that "
+        "mindspore.mint.nn.functional.embedding does not run there")
     [finding] = on_cpu
     assert finding.message("en").endswith(
-        "On CPU, MindSpore 2.10 cannot run mindspore.mint.nn.functional.layer_norm (no kernel, or no effect) "
+        "On CPU, MindSpore 2.10 cannot run mindspore.mint.nn.functional.embedding (no kernel, or no effect) "
         "and nothing checked there replaces it: not rewritten; rewrite it by hand.")
     assert not is_safe(finding) and finding.resolution.safety.value == "by_hand"
     on_gpu = analyze_source(source, "m.py", kb, AnalysisOptions(device="GPU")).findings
     assert fix_all(source, "m.py", kb, findings=on_gpu, device="GPU")[0] == (
-        "import mindspore\ny = mindspore.mint.nn.functional.layer_norm(x, (4,))\n")
+        "import mindspore\ny = mindspore.mint.nn.functional.embedding(i, w)\n")
 
 
 @needs_frameworks
@@ -86,15 +87,21 @@ def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
 
 @pytest.mark.parametrize("table", ["2.6", "2.4"])
 def test_a_method_left_as_it_is_on_a_target_without_a_kernel_is_explained(table: str) -> None:
-    """``x.new_full(…)`` / ``x.uniform_()`` keep their names in MindSpore, whose methods have no CPU kernel
-    ("new_full method support Ascend only", InplaceUniform); nothing checked on CPU replaces them: the
-    fix explains instead of leaving a call that cannot run there as if it were converted."""
+    """``x.new_full(…)`` keeps its name in MindSpore, whose method has no CPU kernel ("new_full method support
+    Ascend only"); nothing checked on CPU replaces it: the fix explains instead of leaving a call that cannot
+    run there as if it were converted. ``x.uniform_()`` (InplaceUniform, no CPU kernel either) is written in
+    its out-of-place form by MSM533."""
     source = "import torch\nx = torch.ones(2, 3)\ng = x.new_full((2, 3), 2.0)\nx.uniform_()\n"
     kb = get_knowledge_base(table)
     findings = analyze_source(source, "m.py", kb, AnalysisOptions(device="CPU")).findings
     fixes = {f.line: fix for f in findings for fix in fixes_for(source, "m.py", [f], kb)}
-    assert [(line, fixes[line].title_key, fixes[line].edits) for line in (3, 4)] == [
-        (3, "fix.no_kernel", []), (4, "fix.no_kernel", [])]
+    assert [(line, fixes[line].title_key) for line in (3, 4)] == [
+        (3, "fix.no_kernel"), (4, "fix.inplace_method")]
+    assert fixes[3].edits == []
+    assert fix_all(source, "m.py", kb, findings=findings, device="CPU")[0].splitlines()[-2:] == [
+        "g = x.new_full((2, 3), 2.0)",
+        "x.assign_value(mindspore.ops.uniform(x.shape, mindspore.tensor(float(0.0)), "
+        "mindspore.tensor(float(1.0))))"]
     assert fixes[3].title("en").startswith(
         "No automatic fix for torch.Tensor.new_full on CPU: the checks found that mindspore.Tensor.new_full "
         "does not run there")

@@ -53,12 +53,12 @@ dtype=mindspore.float32)
 dtype=mindspore.bool)
 
 
-def cast(x, dtype: Optional[mindspore.dtype.Type] = None) -> mindspore.Tensor:
+def cast(x, dtype: Optional[mindspore.Type] = None) -> mindspore.Tensor:
     return x if dtype is None else x.to(dtype)
 
 
 def is_dtype(d) -> bool:
-    return isinstance(d, mindspore.dtype.Type)
+    return isinstance(d, mindspore.Type)
 
 
 def device_of(x) -> str:
@@ -84,8 +84,8 @@ def test_the_findings_and_the_fixes(tmp_path: Path) -> None:
     (tmp_path / "model.py").write_text(TORCH, encoding="utf-8")
     fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6"))  # safe: the types named only
     safe = (tmp_path / "model.py").read_text(encoding="utf-8")
-    assert "torch.FloatTensor([[" in safe and "dtype: Optional[mindspore.dtype.Type]" in safe
-    assert "-> str:" in safe and "isinstance(d, mindspore.dtype.Type)" in safe
+    assert "torch.FloatTensor([[" in safe and "dtype: Optional[mindspore.Type]" in safe
+    assert "-> str:" in safe and "isinstance(d, mindspore.Type)" in safe
     fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6", unsafe=True))
     assert (tmp_path / "model.py").read_text(encoding="utf-8") == FIXED.replace("\\\n", "")
 

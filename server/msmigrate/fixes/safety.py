@@ -10,7 +10,7 @@ A fix is safe when the rewrite cannot change what the program computes:
 * the fix of an API finding (MSM100 / MSM101) whose resolution says so (``Resolution.safety``, decided once
   by ``knowledge/resolution.safety_of`` for the target the fix writes on the resolution's device, the
   device of ``msmigrate fix --device`` / the editor's ``device`` setting), and the MSM201 rename of a type
-  named (``torch.dtype`` → ``mindspore.dtype.Type``): a type *named* rather than
+  named (``torch.dtype`` → ``mindspore.Type``): a type *named* rather than
   called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``: naming it computes nothing); a
   written pair that passed the numeric check on that device (``verified-<table>-<device>.json``,
   ``verified-derived-CPU.json`` on CPU, a device replacement chosen by its check there); a *consistent*
@@ -51,7 +51,7 @@ COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 # that is not trained (the same values, saved and loaded with the weights); a Tensor method's form that also
 # runs in GRAPH_MODE (the same call in torch's meaning)
 ADAPTER_RULES = frozenset({"MSM530", "MSM532", "MSM704"})
-RENAME_RULE = "MSM201"  # its renames of a type named (torch.dtype → mindspore.dtype.Type) are safe
+RENAME_RULE = "MSM201"  # its renames of a type named (torch.dtype → mindspore.Type) are safe
 
 
 def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:

@@ -2,8 +2,8 @@
 findings into MSM201 with an exact rewrite).
 
 * ``torch.dtype`` named as a type (``cast_dtype: Optional[torch.dtype]``, ``-> torch.dtype``,
-  ``isinstance(d, torch.dtype)``) is ``mindspore.dtype.Type``: every MindSpore dtype (``mindspore.float32``)
-  is an instance of it (checked under MindSpore 2.10);
+  ``isinstance(d, torch.dtype)``) is ``mindspore.Type`` (the same class as ``mindspore.dtype.Type``): every
+  MindSpore dtype (``mindspore.float32``) is an instance of it (checked under MindSpore 2.10);
 * ``torch.device`` named as a type (``def _get_device(self) -> torch.device``) is ``str``: MindSpore names
   devices by strings (``Tensor.device`` is ``"CPU"``), the value such code returns once migrated;
 * ``torch.FloatTensor([[...], ...])`` and the other typed constructors called with the data (a list or tuple
@@ -23,7 +23,7 @@ from msmigrate.model.finding import FindingCategory as C
 
 RULE = "MSM201"  # an equivalent replacement of a missing API (rules/missing_api.py)
 RULES: list = []
-TYPE_NAMES: dict[str, str] = {"torch.dtype": "mindspore.dtype.Type", "torch.device": "str"}
+TYPE_NAMES: dict[str, str] = {"torch.dtype": "mindspore.Type", "torch.device": "str"}
 TYPED_TENSORS: dict[str, str] = {
     "torch.FloatTensor": "float32", "torch.DoubleTensor": "float64", "torch.HalfTensor": "float16",
     "torch.BFloat16Tensor": "bfloat16", "torch.LongTensor": "int64", "torch.IntTensor": "int32",
