@@ -107,3 +107,15 @@ def test_a_method_left_as_it_is_on_a_target_without_a_kernel_is_explained(table:
         "does not run there")
     by_line = {f.line: f for f in findings}
     assert not is_safe(by_line[3]) and by_line[3].resolution.safety.value == "by_hand"
+
+
+def test_an_import_two_parts_of_a_rewrite_need_is_one_edit() -> None:
+    """``x.uniform_()`` on CPU needs ``mindspore`` for ``ops.uniform`` and ``tensor``: the quick-fix an editor
+    applies inserts the import once."""
+    source = "import torch\nx = torch.ones(2, 3)\nx.uniform_()\n"
+    kb = get_knowledge_base("2.6")
+    findings = [f for f in analyze_source(source, "m.py", kb, AnalysisOptions(device="CPU")).findings
+                if f.line == 3]
+    [fix] = [fix for fix in fixes_for(source, "m.py", findings, kb) if fix.title_key == "fix.inplace_method"]
+    assert [e.new_text for e in fix.edits if e.new_text == "import mindspore\n"] == ["import mindspore\n"]
+    assert len(fix.edits) == 2

@@ -35,5 +35,10 @@ class Fix:
     # them (``fixes/compositions.py`` writes it; the editor adds its creation to the workspace edit)
     helpers: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        # an edit given twice (one import needed by two parts of the rewrite) is made once: an editor applies
+        # every edit of a code action, so a repeated insertion would be written twice
+        self.edits = list(dict.fromkeys(self.edits))
+
     def title(self, lang: str = "en") -> str:
         return t(self.title_key, lang, **self.title_args)
