@@ -20,10 +20,11 @@ from msmigrate.fixes.project import FixOptions, fix_paths
 from msmigrate.fixes.safety import is_safe
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.knowledge.compositions.catalogue import COMPOSITIONS
+from msmigrate.knowledge.compositions.helper_module import template_file
 from msmigrate.scan import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "server" / "msmigrate" / "knowledge" / "compositions" / "templates"
+COMPOSITIONS_DIR = ROOT / "server" / "msmigrate" / "knowledge" / "compositions"
 HEADER = (
     '"""PyTorch APIs that MindSpore lacks, composed from MindSpore operators (written by msmigrate;\n'
     "each was checked against torch on CPU). msmigrate only adds helpers here and never changes one\n"
@@ -38,8 +39,8 @@ SDPA = "torch.nn.functional.scaled_dot_product_attention"
 
 def _module(*helpers: str) -> str:
     """The helper module msmigrate writes for ``helpers``, in this order."""
-    return HEADER + "\n\n".join((TEMPLATES / f"{h}.py.txt").read_text(encoding="utf-8").rstrip("\n") + "\n"
-                                for h in helpers)
+    sources = ((COMPOSITIONS_DIR / template_file(h)).read_text(encoding="utf-8") for h in helpers)
+    return HEADER + "\n\n".join(source.rstrip("\n") + "\n" for source in sources)
 
 
 def _project(tmp_path: Path) -> Path:
@@ -147,7 +148,7 @@ def test_two_files_using_sdpa_share_one_helper_module_and_both_import_it(tmp_pat
     later = fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6"))
     assert (tmp_path / "lookup.py").read_text(encoding="utf-8") == (
         "import ms_compat\n\n\ndef known(x, ids):\n    return ms_compat.isin(x, ids)\n")
-    isin = (TEMPLATES / "isin.py.txt").read_text(encoding="utf-8")
+    isin = (COMPOSITIONS_DIR / "templates" / "isin.py.txt").read_text(encoding="utf-8")
     assert (tmp_path / "ms_compat.py").read_text(encoding="utf-8") == edited + "\n\n" + isin
     assert (later.helper_module.status, later.helper_module.added) == ("extended", ["isin"])
 

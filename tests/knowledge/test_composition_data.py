@@ -25,19 +25,21 @@ from msmigrate.knowledge.compositions.helper_module import (
     BrokenModule,
     missing_helpers,
     module_text,
+    template_file,
     updated_text,
 )
 from msmigrate.knowledge.compositions.verified import composition_check, offered_composition, verified_path
 from msmigrate.knowledge.lookup import lookup
 
 ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "server" / "msmigrate" / "knowledge" / "compositions" / "templates"
+COMPOSITIONS_DIR = ROOT / "server" / "msmigrate" / "knowledge" / "compositions"
+TEMPLATES = COMPOSITIONS_DIR / "templates"
 HELPERS = sorted({c.helper for c in COMPOSITIONS})
 HEADER_IMPORTS = "import math\nimport numpy\nimport mindspore\nfrom mindspore import ops\n"
 
 
 def _file(helper: str) -> str:
-    return (TEMPLATES / f"{helper}.py.txt").read_text(encoding="utf-8")
+    return (COMPOSITIONS_DIR / template_file(helper)).read_text(encoding="utf-8")
 
 
 def _definition(helper: str) -> ast.FunctionDef | ast.ClassDef:
@@ -67,7 +69,10 @@ def _parameters(helper: str) -> list[tuple[str, str | None]]:
 
 
 def test_every_row_has_a_template_and_every_template_a_row() -> None:
-    assert sorted(p.name.removesuffix(".py.txt") for p in TEMPLATES.glob("*.py.txt")) == HELPERS
+    files = [*TEMPLATES.glob("*.py.txt"), *TEMPLATES.glob("classes/*.py.txt")]
+    assert sorted(p.name.removesuffix(".py.txt") for p in files) == HELPERS
+    assert all(template_file(helper) == p.relative_to(COMPOSITIONS_DIR).as_posix()
+               for helper, p in ((p.name.removesuffix(".py.txt"), p) for p in files))
     assert len({c.torch_api for c in COMPOSITIONS}) == len(COMPOSITIONS)
     for composition in COMPOSITIONS:
         _definition(composition.helper)

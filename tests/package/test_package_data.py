@@ -86,3 +86,16 @@ def test_version_says_when_the_knowledge_base_is_missing(tmp_path: Path) -> None
                           encoding="utf-8", env=env, cwd=tmp_path, check=False)
     assert (done.returncode, done.stdout) == (2, f"msmigrate {__version__}\n")
     assert done.stderr == t("kb.error.missing", "en", path=str(tmp_path / "none")) + "\n"
+
+
+def test_no_two_shipped_files_differ_only_in_case() -> None:
+    """The VSIX format (and the file systems of macOS and Windows) cannot hold ``Conv2d.py.txt`` beside
+    ``conv2d.py.txt``: every file the package and its knowledge base ship must keep its name when folded."""
+    root = REPO
+    shipped = [p for base in (root / "server" / "msmigrate", root / "mapping_data") for p in base.rglob("*")
+               if "__pycache__" not in p.parts and "_data" not in p.relative_to(base).parts[:1]]
+    folded: dict[str, list[str]] = {}
+    for path in shipped:
+        folded.setdefault(path.relative_to(root).as_posix().casefold(), []).append(path.name)
+    assert [names for names in folded.values() if len(names) > 1] == []
+    assert len(shipped) > 300

@@ -5,9 +5,9 @@ torch's download of pretrained weights for MindSpore checkpoints (``rules/weight
 einops (``einops.layers.torch.Rearrange``, ``einops.rearrange`` on tensors) reads its patterns itself and
 calls a backend of the tensor's framework for the operators; MindSpore has none in einops 0.8. The adapter
 ``einops_backend`` defines one (MindSpore's reshape, transpose, reductions, tiling), and the layers and
-functions call einops through it. Their sources are ``adapters/<helper>.py.txt``; like the compositions'
-they take the library's own parameters, so a use keeps its arguments. They are checked against einops on
-torch tensors by ``tests/fixes/test_einops_layers.py``.
+functions call einops through it. Their sources are ``adapters/<helper>.py.txt`` (classes in
+``adapters/classes/``); like the compositions' they take the library's own parameters, so a use keeps
+its arguments. They are checked against einops on torch tensors by ``tests/fixes/test_einops_layers.py``.
 """
 
 from __future__ import annotations

@@ -36,12 +36,18 @@ class BrokenModule(ValueError):
     """The existing helper module is not valid Python: nothing is added to it."""
 
 
+def template_file(helper: str) -> str:
+    """Where one helper's source lives in this package: ``templates/<helper>.py.txt`` (an adapter's in
+    ``adapters/``); a class's in ``classes/`` under either, so that ``Conv2d`` and ``conv2d`` never share a
+    file name that differs only in case (the VSIX format and case-insensitive file systems refuse that)."""
+    folder = "adapters" if helper in adapter_needs() else "templates"
+    return f"{folder}/classes/{helper}.py.txt" if helper[:1].isupper() else f"{folder}/{helper}.py.txt"
+
+
 @cache
 def template(helper: str) -> str:
-    """The source of one helper (``templates/<helper>.py.txt``, an adapter's ``adapters/<helper>.py.txt``),
-    ending with one line break."""
-    folder = "adapters" if helper in adapter_needs() else "templates"
-    text = resources.files(__package__).joinpath(folder, f"{helper}.py.txt").read_text(encoding="utf-8")
+    """The source of one helper (its file: ``template_file``), ending with one line break."""
+    text = resources.files(__package__).joinpath(template_file(helper)).read_text(encoding="utf-8")
     return text.rstrip("\n") + "\n"
 
 
