@@ -18,7 +18,7 @@ from pathlib import Path
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
-from msmigrate.knowledge.derive import counterpart_names
+from msmigrate.knowledge.derive_candidates import counterpart_names
 from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
 
 API_RULES = ("MSM1", "MSM2", "MSM6")

@@ -14,7 +14,7 @@ import pytest
 
 from msmigrate.check.composition_cases import CASES, Case
 from msmigrate.check.compositions import case_request, check_compositions, render_composition_checks
-from msmigrate.check.result import CheckResult, CheckStatus
+from msmigrate.knowledge.check_result import CheckResult, CheckStatus
 from msmigrate.knowledge.compositions.catalogue import Composition, composition_for
 
 needs_frameworks = pytest.mark.skipif(

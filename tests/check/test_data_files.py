@@ -5,12 +5,12 @@ import json
 import pytest
 
 from msmigrate.check.request import is_op_like
-from msmigrate.check.result import Reason
 from msmigrate.check.spec import render_specs_json, specs_path
 from msmigrate.check.spec_table import build_table
-from msmigrate.check.verified import verified_path
 from msmigrate.i18n import catalogue
 from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.knowledge.check_result import Reason
+from msmigrate.knowledge.verified import verified_path
 
 
 def test_input_specs_json_is_generated_from_the_table():

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from msmigrate.check.render import describe
 from msmigrate.check.runner import CheckRunner, RunnerConfig, run_one
+from msmigrate.knowledge.check_render import describe
 
 TEST_CONFIG = dict(test_kinds=True, startup_timeout=60)
 

@@ -2,8 +2,8 @@
 
 import json
 
-from msmigrate.check.result import CheckResult, CheckStatus
-from msmigrate.check.verified import (
+from msmigrate.knowledge.check_result import CheckResult, CheckStatus
+from msmigrate.knowledge.verified import (
     record_session_result,
     render_verified_json,
     verified_path,

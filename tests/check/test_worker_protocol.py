@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.check.render import describe
 from msmigrate.check.runner import CheckRunner, RunnerConfig, run_one
+from msmigrate.knowledge.check_render import describe
 
 FAKE = Path(__file__).with_name("fake_worker.py")
 REQUEST = {"kind": "function", "torch_api": "torch.abs", "mindspore_api": "mindspore.mint.abs"}

@@ -57,7 +57,7 @@ from group_programs import (  # noqa: E402
 from group_runner import RUNNER, run_group_programs  # noqa: E402  (RUNNER: the script both runners start)
 
 from msmigrate.check.spec import DTYPE_ALIASES  # noqa: E402
-from msmigrate.check.worker import UNSUPPORTED_MARKERS  # noqa: E402
+from msmigrate.check.worker_shared import UNSUPPORTED_MARKERS  # noqa: E402
 
 EXPECTED = HERE / "expected_outcomes.json"
 RTOL = ATOL = 1e-4

@@ -8,7 +8,7 @@ functions and under ``TYPE_CHECKING``) and checked against the table below. The 
 
 ``fixes`` sits below ``rules`` because a rule module holds its fixers, built from the edit primitives of
 ``fixes/`` (``FixContext``, ``TextEdit``, ``rewrites``). The stored results of equivalence checks
-(``check/verified.py`` and the result/render types it reads) are knowledge: device targets and the fix
+(``knowledge/verified.py`` and the result/render types it reads) are knowledge: device targets and the fix
 safety policy read them. ``fixes/project.py`` fixes whole projects with the scan's discovery and reading.
 ``contract`` (the lists the server shares with the clients: settings, commands) reads the report formats.
 """
@@ -28,8 +28,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("msmigrate", "msmigrate.i18n", "msmigrate.messages", "msmigrate.paths",
               "msmigrate.safe_paths", "msmigrate.data_files")),
     ("model", ("msmigrate.model",)),
-    ("knowledge", ("msmigrate.knowledge", "msmigrate.check.verified", "msmigrate.check.result",
-                   "msmigrate.check.render")),
+    ("knowledge", ("msmigrate.knowledge", "msmigrate.knowledge.verified", "msmigrate.knowledge.check_result",
+                   "msmigrate.knowledge.check_render")),
     ("analysis", ("msmigrate.analysis",)),
     ("fixes", ("msmigrate.fixes",)),
     ("rules", ("msmigrate.rules",)),
@@ -138,8 +138,8 @@ def test_discovery_exceptions_are_real():
          ["msmigrate.analysis.usages:1 (analysis) imports msmigrate.rules (rules)"]),
         ("msmigrate.rules.patterns",
          "from msmigrate.fixes.model import Fix\nfrom msmigrate.model import rule\n", []),
-        ("msmigrate.check.verified", "from msmigrate.check.runner import run\n",
-         ["msmigrate.check.verified:1 (knowledge) imports msmigrate.check.runner (tools)"]),
+        ("msmigrate.knowledge.verified", "from msmigrate.check.runner import run\n",
+         ["msmigrate.knowledge.verified:1 (knowledge) imports msmigrate.check.runner (tools)"]),
         ("msmigrate.newpackage.x", "import os\n", ["msmigrate.newpackage.x: no layer in LAYERS"]),
     ],
 )

@@ -9,11 +9,11 @@ import pytest
 
 import msmigrate.knowledge.device_targets as device_targets
 from msmigrate.analysis.analyzer import analyze_source
-from msmigrate.check.verified import VerifiedStatus
 from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.fixes.safety import is_safe
 from msmigrate.knowledge.device_targets import NO_EFFECT, NO_KERNEL, device_failure, runnable_targets
 from msmigrate.knowledge.param_facts import means_absent
+from msmigrate.knowledge.verified import VerifiedStatus
 
 
 def test_the_recorded_failures_of_the_2_6_optimizers() -> None:
@@ -114,7 +114,7 @@ def _status(api: str, status: str, reason: str | None, mindspore_api: str) -> Ve
 @pytest.fixture
 def recorded(monkeypatch: pytest.MonkeyPatch):
     """Verified statuses given by the test (``{(torch_api, table): status}``), the caches cleared around."""
-    import msmigrate.check.verified as verified
+    import msmigrate.knowledge.verified as verified
 
     table: dict[tuple[str, str], VerifiedStatus] = {}
     monkeypatch.setattr(verified, "verified_status",

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from msmigrate.check.derived import render_derived_checks
-from msmigrate.check.result import CheckResult
 from msmigrate.knowledge.base import get_knowledge_base
+from msmigrate.knowledge.check_result import CheckResult
 from msmigrate.knowledge.derive_device import device_names
 from msmigrate.knowledge.derived import load_derived
 from msmigrate.paths import data_dir

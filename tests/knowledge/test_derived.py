@@ -10,7 +10,8 @@ import pytest
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.analysis.categorize import _categorize
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
-from msmigrate.knowledge.derive import counterpart_names, derive_all
+from msmigrate.knowledge.derive import derive_all
+from msmigrate.knowledge.derive_candidates import counterpart_names
 from msmigrate.knowledge.derive_signature import compare_signatures
 from msmigrate.knowledge.derived import NO_KERNEL, load_derived
 from msmigrate.knowledge.lookup import lookup

@@ -4,6 +4,9 @@
 * ``request`` – a JSON request from a mapping row, a spec, parameter renames and literal call-site values;
 * ``runner`` – the worker subprocess (timeout, memory cap, restart after a crash), batch mode;
 * ``worker`` / ``worker_compare`` – the only modules that import torch, MindSpore and numpy;
-* ``result`` / ``render`` – the outcome and its bilingual text;
-* ``service`` – checks of APIs and whole tables; ``verified`` – ``verified-<v>-<device>.json`` and hover text.
+* ``service`` – checks of APIs and whole tables.
+
+The stored outcomes are the knowledge layer's: ``knowledge/check_result.py`` (one outcome),
+``knowledge/check_render.py`` (its bilingual text), ``knowledge/verified.py``
+(``verified-<v>-<device>.json``).
 """

@@ -9,16 +9,14 @@ cases pass; the results go to ``mapping_data/verified-compositions-<device>.json
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from msmigrate.check.composition_cases import CASES, Case
-from msmigrate.check.result import CheckResult
 from msmigrate.check.runner import RunnerConfig, run_many
+from msmigrate.knowledge.check_result import CheckResult
 from msmigrate.knowledge.compositions.catalogue import COMPOSITIONS, METHOD, Composition
 
 SCHEMA_VERSION = 1
@@ -86,7 +84,7 @@ def render_composition_checks(results: dict[str, list[tuple[str, CheckResult]]],
                               kept: dict[str, Any] | None = None) -> str:
     """The deterministic text of ``verified-compositions-<device>.json`` (``kept``: a previous file whose
     other compositions stay)."""
-    from msmigrate.check.verified import entry_of
+    from msmigrate.knowledge.verified import entry_of
 
     helpers = {c.torch_api: c.helper for c in COMPOSITIONS}
     entries = dict((kept or {}).get("compositions") or {})
@@ -112,13 +110,11 @@ def render_composition_checks(results: dict[str, list[tuple[str, CheckResult]]],
 def write_composition_checks(results: dict[str, list[tuple[str, CheckResult]]], device: str,
                              path: Path | None = None, merge: bool = False) -> Path:
     """Write the results (``merge``: into the existing file, whose other compositions stay)."""
-    from msmigrate.check.service import DATE_ENV
-    from msmigrate.check.verified import write_verified
     from msmigrate.knowledge.compositions.verified import verified_path
+    from msmigrate.knowledge.verified import check_date, write_verified
 
     path = path or verified_path(device)
     kept = None
     if merge and path.is_file():
         kept = json.loads(path.read_text(encoding="utf-8"))
-    date = os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
-    return write_verified(path, render_composition_checks(results, device, date, kept))
+    return write_verified(path, render_composition_checks(results, device, check_date(), kept))

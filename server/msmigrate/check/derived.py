@@ -8,9 +8,7 @@ candidate that failed (``knowledge/derived.py``).
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -18,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.check.request import CheckTarget
-from msmigrate.check.result import CheckResult
 from msmigrate.check.spec import ApiSpec, api_kind, load_specs, not_called_spec, pair_key, spec_for
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
+from msmigrate.knowledge.check_result import CheckResult
 from msmigrate.knowledge.derived import derived_check_path, derived_path, read_json
 from msmigrate.knowledge.derived import pair_key as derived_key
 from msmigrate.knowledge.model import MappingRow
@@ -81,7 +79,7 @@ def render_derived_checks(
 ) -> str:
     """The deterministic text of ``verified-derived-<device>.json`` (``notes`` by pair key or torch API;
     ``kept``: a previous file whose other results stay, for a check of some APIs only)."""
-    from msmigrate.check.verified import entry_of
+    from msmigrate.knowledge.verified import entry_of
 
     notes = notes or {}
     entries = dict((kept or {}).get("results") or {})
@@ -114,13 +112,11 @@ def write_derived_checks(
     merge: bool = False,
 ) -> Path:
     """Write the results (``merge``: into the existing file, whose other results stay)."""
-    from msmigrate.check.service import DATE_ENV
-    from msmigrate.check.verified import write_verified
+    from msmigrate.knowledge.verified import check_date, write_verified
 
     path = path or derived_check_path(data_dir(), device)
     # a pair's own note, else a note of the torch API's specs (one of its other candidates')
     notes = {t.torch_api: t.spec.note for t in targets if t.spec.note}
     notes |= {derived_key(t.torch_api, t.mindspore_api or ""): t.spec.note for t in targets if t.spec.note}
-    date = date or os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
-    text = render_derived_checks(results, device, date, notes, read_json(path) if merge else None)
+    text = render_derived_checks(results, device, check_date(date), notes, read_json(path) if merge else None)
     return write_verified(path, text)

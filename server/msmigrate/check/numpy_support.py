@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from msmigrate.check.result import CheckResult
 from msmigrate.i18n import t
+from msmigrate.knowledge.check_result import CheckResult
 
 FIRST_UNUSABLE_MAJOR = 2
 

@@ -14,8 +14,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from msmigrate.check.result import CheckResult, Reason
 from msmigrate.check.spec import ApiSpec, api_kind, load_specs, not_called_spec, spec_for
+from msmigrate.knowledge.check_result import CheckResult, Reason
 from msmigrate.knowledge.model import MappingCategory, MappingRow
 from msmigrate.knowledge.value_forms import CHECKED_FORMS, result_form
 

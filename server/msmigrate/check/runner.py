@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from msmigrate.check.result import CheckResult, CheckStatus, Reason
+from msmigrate.knowledge.check_result import CheckResult, CheckStatus, Reason
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_STARTUP_TIMEOUT = 300.0  # importing torch + MindSpore on a busy machine

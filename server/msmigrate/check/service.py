@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import datetime
-import os
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from msmigrate.check.request import CheckTarget, build_request, precheck, target_for
-from msmigrate.check.result import CheckResult
 from msmigrate.check.runner import CheckRunner, RunnerConfig, run_many
+from msmigrate.knowledge.check_result import CheckResult
 
 OnResult = Callable[[CheckResult], None]
 
@@ -120,9 +118,6 @@ def check_one(
     return result
 
 
-DATE_ENV = "MSMIGRATE_CHECK_DATE"  # fixed date for reproducible verified tables
-
-
 def write_verified_table(
     results: list[CheckResult],
     targets: list[CheckTarget],
@@ -134,7 +129,13 @@ def write_verified_table(
 ) -> Path:
     """Write ``verified-<version>-<device>.json`` for the results of :func:`table_targets` (``merge``: the
     results of some rows, into the existing table, whose other results stay)."""
-    from msmigrate.check.verified import read_verified, render_verified_json, verified_path, write_verified
+    from msmigrate.knowledge.verified import (
+        check_date,
+        read_verified,
+        render_verified_json,
+        verified_path,
+        write_verified,
+    )
 
     path = path or verified_path(version, device)
     kept = read_verified(path) if merge else None
@@ -143,6 +144,5 @@ def write_verified_table(
         ((kept or {}).get("torch_version"), (kept or {}).get("mindspore_version")),
     )
     notes = {target.torch_api: target.spec.note for target in targets if target.spec.note}
-    date = date or os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
-    text = render_verified_json(results, version, device, versions[0], versions[1], date, notes, kept)
+    text = render_verified_json(results, version, device, *versions, check_date(date), notes, kept)
     return write_verified(path, text)

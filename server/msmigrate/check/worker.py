@@ -16,28 +16,16 @@ import time
 import traceback
 from typing import Any
 
+from msmigrate.check.worker_shared import (
+    CheckFailure,
+    classify_ms_error,
+    decode,
+    exc_text,
+    resolve,
+)
+
 TEST_KINDS_ENV = "MSMIGRATE_CHECK_TEST_KINDS"  # enables the test-only request kinds sleep / crash
 CHECK_KINDS = ("function", "tensor_method", "class", "composition")  # composition: worker_composition.py
-
-
-class CheckFailure(Exception):
-    """A check ended early with a reason (error or skip)."""
-
-    def __init__(self, status: str, reason: str, detail: str = "") -> None:
-        super().__init__(detail)
-        self.status, self.reason, self.detail = status, reason, detail
-
-
-def _exc_text(exc: BaseException, limit: int = 1200) -> str:
-    """``Type: message`` on one line, without MindSpore's C++ call-stack section and separators."""
-    kept: list[str] = []
-    for line in str(exc).strip().splitlines():
-        stripped = line.strip()
-        if stripped.startswith("- C++ Call Stack"):
-            break
-        if stripped and set(stripped) != {"-"}:
-            kept.append(stripped)
-    return f"{type(exc).__name__}: {' '.join(kept)}"[:limit]
 
 
 # --- frameworks and device -----------------------------------------------------------------------
@@ -50,15 +38,15 @@ class Frameworks:
         try:
             import numpy as np
         except Exception as exc:  # noqa: BLE001 - any import failure is reported the same way
-            raise CheckFailure("error", "missing_framework", f"numpy: {_exc_text(exc)}") from exc
+            raise CheckFailure("error", "missing_framework", f"numpy: {exc_text(exc)}") from exc
         try:
             import torch
         except Exception as exc:  # noqa: BLE001
-            raise CheckFailure("error", "missing_framework", f"torch: {_exc_text(exc)}") from exc
+            raise CheckFailure("error", "missing_framework", f"torch: {exc_text(exc)}") from exc
         try:
             import mindspore
         except Exception as exc:  # noqa: BLE001
-            raise CheckFailure("error", "missing_framework", f"mindspore: {_exc_text(exc)}") from exc
+            raise CheckFailure("error", "missing_framework", f"mindspore: {exc_text(exc)}") from exc
         self.np, self.torch, self.ms = np, torch, mindspore
         self.device = device
         self.available = self._available_devices()
@@ -173,66 +161,6 @@ def dtype_name(dtype: Any) -> str:
 # --- calling ---------------------------------------------------------------------------------------
 
 
-def resolve(name: str, root: str) -> Any:
-    """Import the object a dotted ``torch.*``/``mindspore.*`` name refers to."""
-    if not name or not (name == root or name.startswith(root + ".")):
-        raise CheckFailure("error", "bad_request", f"{name!r} is not a {root} API")
-    parts = name.split(".")
-    module = None
-    for cut in range(len(parts), 0, -1):
-        try:
-            module = importlib.import_module(".".join(parts[:cut]))
-            break
-        except ImportError:
-            continue
-    if module is None:
-        raise CheckFailure("error", "api_not_found", name)
-    obj: Any = module
-    for part in parts[cut:]:
-        try:
-            obj = getattr(obj, part)
-        except AttributeError as exc:
-            raise CheckFailure("error", "api_not_found", name) from exc
-    return obj
-
-
-def decode(value: Any, tensors: dict[str, Any], dtype_of: Any) -> Any:
-    if isinstance(value, dict):
-        if "ref" in value:
-            return tensors[value["ref"]]
-        if "tuple" in value:
-            return tuple(decode(v, tensors, dtype_of) for v in value["tuple"])
-        if "dtype" in value:
-            return dtype_of(value["dtype"])
-        if "mapping" in value:
-            return {k: decode(v, tensors, dtype_of) for k, v in value["mapping"].items()}
-        raise CheckFailure("error", "bad_request", f"unknown value encoding {sorted(value)}")
-    if isinstance(value, list):
-        return [decode(v, tensors, dtype_of) for v in value]
-    return value
-
-
-UNSUPPORTED_MARKERS = (
-    "unregistered",
-    "unsupported op",
-    "only supports ascend",
-    "support ascend only",  # Tensor.new_full: "new_full method support Ascend only"
-    "not found op",
-    "create kernelmod for op",
-    "not implement exception",  # an operator without an implementation for the device (mint's dropout2d)
-)
-
-
-def _classify_ms_error(exc: BaseException) -> str:
-    """``unsupported_on_device`` when MindSpore has no kernel for the op on this device."""
-    text = str(exc).lower()
-    if any(marker in text for marker in UNSUPPORTED_MARKERS):
-        return "unsupported_on_device"
-    if "not support" in text and ("cpu" in text or "device" in text):
-        return "unsupported_on_device"
-    return "mindspore_error"
-
-
 def _call(fw: Frameworks, side: str, request: dict[str, Any], tensors: dict[str, Any]) -> Any:
     """Run one side of the check and return its raw output."""
     root = "torch" if side == "torch" else "mindspore"
@@ -300,12 +228,12 @@ def _cast(fw: Frameworks, request: dict[str, Any], t_tensors: dict[str, Any], m_
         t_out = t_tensors[ref].to(t_dtype)
         t_result = (t_out, t_out.element_size())
     except Exception as exc:  # noqa: BLE001
-        raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
+        raise CheckFailure("error", "torch_error", exc_text(exc)) from exc
     try:
         m_out = m_tensors[ref].astype(m_dtype)
         m_result = (m_out, m_out.itemsize)
     except Exception as exc:  # noqa: BLE001
-        raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+        raise CheckFailure("error", classify_ms_error(exc), exc_text(exc)) from exc
     return t_result, m_result
 
 
@@ -405,14 +333,14 @@ def _training_mode(fw: Frameworks, request: dict[str, Any], module: Any, fn: Any
             module.train()
             t_leaves = fw.leaves(module(*fn, **call), "torch")
     except Exception as exc:  # noqa: BLE001
-        raise CheckFailure("error", "torch_error", "training mode: " + _exc_text(exc)) from exc
+        raise CheckFailure("error", "torch_error", "training mode: " + exc_text(exc)) from exc
     try:
         cell.set_train(True)
         m_leaves = fw.leaves(cell(*m_fn, **m_call), "mindspore")
     except (CheckFailure, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001
-        raise CheckFailure("error", _classify_ms_error(exc), "training mode: " + _exc_text(exc)) from exc
+        raise CheckFailure("error", classify_ms_error(exc), "training mode: " + exc_text(exc)) from exc
     cmp = compare_outputs(t_leaves, m_leaves, shapes_only=request["train_compare"] == "shape_dtype")
     if cmp.status == "pass":
         return None
@@ -447,7 +375,7 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
     except (CheckFailure, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - any torch exception is a result
-        raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
+        raise CheckFailure("error", "torch_error", exc_text(exc)) from exc
     try:
         cell, m_fn, m_call = _call(fw, "mindspore", request, m_tensors)
         if cell is not None:
@@ -460,7 +388,7 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
     except (CheckFailure, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001
-        raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+        raise CheckFailure("error", classify_ms_error(exc), exc_text(exc)) from exc
     if isinstance(m_fn, Property) and not isinstance(fn, Property) and kind != "class" and not m_fn.subscript:
         # ``x.size()`` is no ``x.shape``: no rewrite makes one the other (the fixes call a MindSpore method
         # that stands for a torch property, ``x.real`` → ``x.real()``, as this check does)
@@ -484,13 +412,13 @@ def _compare_plain(fw: Frameworks, request: dict[str, Any], t_tensors: dict[str,
         except (CheckFailure, MemoryError):
             raise
         except Exception as exc:  # noqa: BLE001
-            raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
+            raise CheckFailure("error", "torch_error", exc_text(exc)) from exc
         try:
             m_out = _per_argument(fw, "mindspore", request, m_tensors)
         except (CheckFailure, MemoryError):
             raise
         except Exception as exc:  # noqa: BLE001
-            raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+            raise CheckFailure("error", classify_ms_error(exc), exc_text(exc)) from exc
     return _result(request, fw.leaves(t_out, "torch"), fw.leaves(m_out, "mindspore"))
 
 
@@ -565,13 +493,13 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     except CheckFailure as failure:
         result = {**base, "status": failure.status, "reason": failure.reason, "detail": failure.detail}
     except MemoryError as exc:  # the address-space cap of the runner
-        result = {**base, "status": "error", "reason": "memory_limit", "detail": _exc_text(exc)}
+        result = {**base, "status": "error", "reason": "memory_limit", "detail": exc_text(exc)}
     except Exception as exc:  # noqa: BLE001 - the loop must answer every request
         result = {
             **base,
             "status": "error",
             "reason": "bad_request",
-            "detail": _exc_text(exc) + " | " + traceback.format_exc(limit=3)[-600:],
+            "detail": exc_text(exc) + " | " + traceback.format_exc(limit=3)[-600:],
         }
     result["duration"] = round(time.monotonic() - started, 4)
     return result

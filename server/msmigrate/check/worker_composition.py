@@ -12,16 +12,8 @@ from __future__ import annotations
 import types
 from typing import Any
 
-from msmigrate.check.worker import (
-    CheckFailure,
-    Frameworks,
-    _classify_ms_error,
-    _exc_text,
-    _result,
-    copy_parameters,
-    decode,
-    resolve,
-)
+from msmigrate.check.worker import Frameworks, _result, copy_parameters
+from msmigrate.check.worker_shared import CheckFailure, classify_ms_error, decode, exc_text, resolve
 
 _HELPERS: dict[str, Any] = {}
 
@@ -93,7 +85,7 @@ def run_composition(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
     except (CheckFailure, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - any torch exception is a result
-        raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
+        raise CheckFailure("error", "torch_error", exc_text(exc)) from exc
     try:
         m_tensors = {n: fw.ms_tensor(a, dtypes[n]) for n, a in arrays.items()}
         m_out, _ = _run(fw, request, "mindspore", m_tensors, module)
@@ -101,5 +93,5 @@ def run_composition(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
     except (CheckFailure, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001
-        raise CheckFailure("error", _classify_ms_error(exc), _exc_text(exc)) from exc
+        raise CheckFailure("error", classify_ms_error(exc), exc_text(exc)) from exc
     return {**_result(request, t_leaves, m_leaves), "mindspore_api": f"ms_compat.{request['helper']}"}

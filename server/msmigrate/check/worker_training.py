@@ -13,20 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from msmigrate.check.worker_shared import CheckFailure, classify_ms_error, decode, exc_text, resolve
+
 STEPS = 2
 
 
 def _ms_error(exc: BaseException) -> Any:
-    from msmigrate.check.worker import CheckFailure, _classify_ms_error, _exc_text
-
-    return CheckFailure("error", _classify_ms_error(exc), _exc_text(exc))
+    return CheckFailure("error", classify_ms_error(exc), exc_text(exc))
 
 
 def run_training_step(fw: Any, request: dict[str, Any], t_tensors: dict[str, Any],
                       m_tensors: dict[str, Any]) -> dict[str, Any]:
     """The result dict of one optimizer check (``request["torch"]["args"]``: inputs, targets, weight,
     bias; ``init_args``/``init_kwargs``: the optimizer's arguments after its parameters)."""
-    from msmigrate.check.worker import CheckFailure, _exc_text, decode, resolve
     from msmigrate.check.worker_compare import compare_outputs, result_fields
 
     torch, ms, np = fw.torch, fw.ms, fw.np
@@ -56,7 +55,7 @@ def run_training_step(fw: Any, request: dict[str, Any], t_tensors: dict[str, Any
     except (CheckFailure, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - any torch exception is a result
-        raise CheckFailure("error", "torch_error", _exc_text(exc)) from exc
+        raise CheckFailure("error", "torch_error", exc_text(exc)) from exc
 
     args, init_args, init_kwargs = side("mindspore", m_tensors, lambda n: getattr(ms, n))
     try:

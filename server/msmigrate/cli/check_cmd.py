@@ -100,9 +100,9 @@ def check(
         os.environ[OVERRIDE_ENV] = str(Path(mapping_override).resolve())
 
     from msmigrate.check import service
-    from msmigrate.check.render import describe
     from msmigrate.check.runner import DEFAULT_MEMORY_MB, RunnerConfig, stop_workers_on_signals
     from msmigrate.knowledge.base import get_knowledge_base
+    from msmigrate.knowledge.check_render import describe
 
     try:
         kb = get_knowledge_base(mindspore_version)

@@ -3,12 +3,12 @@ MindSpore target has no kernel on the check device (recorded by ``verified-<v>-C
 mapping whose offered target has none (recorded by ``verified-derived-CPU.json``: ``Tensor.unique``), other
 MindSpore APIs that may compute the same there.
 
-The candidates of a row are found as for a derived mapping (``derive.candidates_for``: the other tables'
-targets, the same name in the counterpart namespaces), plus the same name in :data:`DEVICE_NAMESPACES`
-(``mindspore.numpy``, ``mindspore.ops``) and the reviewed :data:`OTHER_NAMES` (a Tensor method's include
-those of the torch function of the same name); the row's own target is left out. None is offered before
-its numeric check on the device passed (``msmigrate check --derived --all`` checks them with the derived
-candidates); ``knowledge/device_targets.py`` offers the ones that did.
+The candidates of a row are found as for a derived mapping (``derive_candidates.candidates_for``: the
+other tables' targets, the same name in the counterpart namespaces), plus the same name in
+:data:`DEVICE_NAMESPACES` (``mindspore.numpy``, ``mindspore.ops``) and the reviewed :data:`OTHER_NAMES`
+(a Tensor method's include those of the torch function of the same name); the row's own target is left
+out. None is offered before its numeric check on the device passed (``msmigrate check --derived --all``
+checks them with the derived candidates); ``knowledge/device_targets.py`` offers the ones that did.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from msmigrate.knowledge.base import KnowledgeBase
+from msmigrate.knowledge.derive_candidates import candidates_for
 from msmigrate.knowledge.derived import CHECK_DEVICE
 
 # torch namespace → further MindSpore namespaces whose same-named API may run where the table's target
-# has no kernel (the longest matching torch namespace wins, as in ``derive.NAMESPACES``)
+# has no kernel (the longest matching torch namespace wins, as in ``derive_candidates.NAMESPACES``)
 DEVICE_NAMESPACES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("torch.Tensor.", ("mindspore.ops.", "mindspore.numpy.")),  # a function taking the tensor first
     ("torch.nn.functional.", ("mindspore.ops.",)),
@@ -78,7 +79,6 @@ def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase],
     """``{torch_api: {"replaces": target, "candidates": [...]}}`` for the rows of ``kb``'s table, then the
     torch APIs of its derived mappings (``derived_apis``), whose target has no kernel on the check device
     (``others``: the other tables, newest first)."""
-    from msmigrate.knowledge.derive import candidates_for
     from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
 
     def excluded(torch_api: str, target: str) -> bool:

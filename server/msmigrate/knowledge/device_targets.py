@@ -131,7 +131,7 @@ def _device_name(device: str) -> str:
 
 @cache
 def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[DeviceTarget, ...]:
-    from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.verified import verified_status
 
     failed = device_failure(torch_api, version, device)
     if failed is None:
@@ -228,7 +228,7 @@ def device_failure(torch_api: str, version: str, device: str) -> tuple[str, str]
     """(target, failure) when the checks recorded that the target of ``torch_api`` in table ``version`` (its
     row, else its derived mapping) does not work on ``device``: ``NO_KERNEL``, or ``NO_EFFECT`` (it runs
     and changes nothing); a DEVICE_ONLY fact counts as ``NO_KERNEL``."""
-    from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.verified import verified_status
 
     kb = get_knowledge_base(version)
     row = kb.row(torch_api)
@@ -282,7 +282,7 @@ def out_of_place_target(torch_api: str, version: str, device: str = "CPU") -> Ou
 
 @cache
 def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlaceTarget | None:
-    from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.verified import verified_status
 
     if not in_place(torch_api):
         return None
@@ -322,7 +322,7 @@ def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlac
 def _new_tensor_target(torch_api: str, version: str, device: str) -> OutOfPlaceTarget | None:
     """The in-place ``torch_api``'s own target when it is a function returning a new tensor, verified on
     ``device`` (``ops.tensor_scatter_elements`` for ``Tensor.scatter_``): ``replaced`` is that target."""
-    from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.verified import verified_status
 
     kb = get_knowledge_base(version)
     row = kb.mapping(torch_api)

@@ -220,7 +220,7 @@ def same_shape_candidate(kb: KnowledgeBase, torch_api: str, target: str, device:
     the first other derived candidate used the same way that passed or needed no check (the function
     ``mindspore.tensor``), else the target of another official table used the same way whose check on the
     device did not fail, newest table first."""
-    from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.verified import verified_status
 
     entry = kb.derived_table.entry(torch_api)
     for candidate in entry.candidates if entry else ():
@@ -281,7 +281,7 @@ def evidence_of(kb: KnowledgeBase, source: str, row_api: str, row_table: str, de
 @lru_cache(maxsize=20_000)
 def _evidence(source: str, row_api: str, row_table: str, derived: tuple[str | None, str | None] | None,
               target: str | None, device: str, replacement: Replacement | None) -> Evidence:
-    from msmigrate.check.verified import verified_status
+    from msmigrate.knowledge.verified import verified_status
 
     check = ""
     if replacement is not None and replacement.kind in ("device", "write_back", "temporary") and (

@@ -3,7 +3,7 @@
 The check runs in a worker subprocess (see :mod:`msmigrate.check.runner`) driven from a thread of
 its own, never on the event loop; progress is reported with ``$/progress``, the verdict with
 ``window/showMessage``, and hover shows the latest result through
-:func:`msmigrate.check.verified.record_session_result`.
+:func:`msmigrate.knowledge.verified.record_session_result`.
 
 A ``pythonPath`` setting is a program the server would start, and settings can come from a workspace
 (a cloned repository's editor settings): it is used only when it names an existing Python interpreter
@@ -71,9 +71,9 @@ class CheckService:
         """Blocking: check ``api`` against the configured table on the configured device, in the worker
         interpreter ``python`` (default: the server's own). Always a result: a failure of the check
         machinery is an ``error`` result, not a failing handler."""
-        from msmigrate.check.result import CheckResult, Reason
         from msmigrate.check.service import check_one, resolved_target
-        from msmigrate.check.verified import record_session_result
+        from msmigrate.knowledge.check_result import CheckResult, Reason
+        from msmigrate.knowledge.verified import record_session_result
 
         settings = self.server.settings
         kb = self.server.kb
@@ -164,7 +164,7 @@ def register(server: MsMigrateServer) -> None:
         ls: MsMigrateServer, args: CheckEquivalenceArguments
     ) -> CheckEquivalenceReply | ErrorReply:
         from msmigrate.check.call_site import call_args_at
-        from msmigrate.check.render import describe, summary
+        from msmigrate.knowledge.check_render import describe, summary
 
         api = args.api
         if api is None or not api.strip():

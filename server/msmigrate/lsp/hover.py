@@ -99,7 +99,7 @@ def _advice_markdown(name: str, kb: KnowledgeBase, lang: str) -> str | None:
 def _verified_line(finding: Finding, kb: KnowledgeBase, device: str, lang: str) -> str | None:
     """The stored check of the pair the finding's fix writes (of its row's table), when there is one."""
     try:
-        from msmigrate.check.verified import verified_status
+        from msmigrate.knowledge.verified import verified_status
     except ImportError:
         return None
     resolution = finding.resolution

@@ -46,7 +46,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "check.status.fail": ("fail", "不一致"),
     "check.status.error": ("error", "出错"),
     "check.status.skipped": ("skipped", "已跳过"),
-    # reasons (values of msmigrate.check.result.Reason)
+    # reasons (values of msmigrate.knowledge.check_result.Reason)
     "check.reason.value_mismatch": ("values differ beyond the tolerance", "数值差异超出容差"),
     "check.reason.shape_mismatch": ("output shapes differ", "输出形状不同"),
     "check.reason.dtype_mismatch": ("output dtypes differ", "输出数据类型不同"),

@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from msmigrate.check.result import Reason
 from msmigrate.check.runner import DEFAULT_MEMORY_MB, RunnerConfig, Worker, WorkerGone
+from msmigrate.knowledge.check_result import Reason
 
 WORKER_MODULE = "msmigrate.weights.worker"
 SIDE_ENV = "MSMIGRATE_WORKER_SIDE"

@@ -5,7 +5,9 @@ Written by ``msmigrate check --all``; read by hover and reports through :func:`v
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -13,9 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from msmigrate.check.render import note_text, number, reason_text
-from msmigrate.check.result import CheckResult
 from msmigrate.i18n import t
+from msmigrate.knowledge.check_render import note_text, number, reason_text
+from msmigrate.knowledge.check_result import CheckResult
 from msmigrate.paths import data_dir
 
 SCHEMA_VERSION = 1
@@ -23,6 +25,7 @@ SCHEMA_VERSION = 1
 KERNEL = re.compile(r"The kernel (\w+) unregistered|Unsupported op \[(\w+)\]")
 UNRELATED_NOTE_REASONS = frozenset({"not_op", "no_mapping"})  # the spec's note says nothing about these
 NUMBER_FIELDS = ("max_abs_error", "max_rel_error", "cosine_similarity")
+DATE_ENV = "MSMIGRATE_CHECK_DATE"  # fixed date for reproducible verified tables
 
 
 def verified_path(version: str, device: str = "CPU", folder: Path | None = None) -> Path:
@@ -85,6 +88,11 @@ def render_verified_json(
         "results": {api: entries[api] for api in sorted(entries)},
     }
     return json.dumps(payload, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def check_date(date: str | None = None) -> str:
+    """The date a written table of checks carries: ``date``, else ``$MSMIGRATE_CHECK_DATE``, else today."""
+    return date or os.environ.get(DATE_ENV) or datetime.date.today().isoformat()
 
 
 def write_verified(path: Path, text: str) -> Path:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from msmigrate.check.result import CheckResult, CheckStatus
 from msmigrate.i18n import catalogue, t
+from msmigrate.knowledge.check_result import CheckResult, CheckStatus
 from msmigrate.knowledge.value_forms import adapted
 
 HINTED = ("missing_framework", "device_unavailable", "timeout", "worker_crash", "worker_start")
