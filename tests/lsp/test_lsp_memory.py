@@ -9,7 +9,7 @@ from pathlib import Path
 
 from inprocess import InProcessSession
 
-from msmigrate.lsp.diagnostics import renderer_of
+from msmigrate.lsp.diagnostics import Publisher, renderer_of
 
 EXAMPLES = sorted(Path(__file__).resolve().parents[2].glob("examples/**/*.py"))
 
@@ -17,13 +17,14 @@ EXAMPLES = sorted(Path(__file__).resolve().parents[2].glob("examples/**/*.py"))
 def per_document_state(session: InProcessSession) -> dict[str, int]:
     server = session.server
     renderer = renderer_of(server)
+    publisher = server.session.kept(Publisher)
     return {
         "documents": len(server.workspace.text_documents),
         "analyses": len(server.analyses),
         "in flight": len(server._inflight),  # noqa: SLF001
         "incremental analyzers": len(server.documents._analyzers),  # noqa: SLF001
-        "push tasks": len(server.session.publisher.tasks),
-        "pending": len(server.session.publisher.pending),
+        "push tasks": len(publisher.tasks),
+        "pending": len(publisher.pending),
         "rendered": len(renderer._fragments) + len(renderer._held) + len(renderer._rests_by_args),  # noqa: SLF001
         "shared tables": len(renderer._messages) + len(renderer._rest) + len(renderer._urls),  # noqa: SLF001
         "handler futures": len(server.protocol._request_futures),  # noqa: SLF001

@@ -10,7 +10,6 @@ file is never half-written), and a summary of what was converted and what is lef
 from __future__ import annotations
 
 import ast
-import difflib
 import os
 import stat as stat_mod
 import tempfile
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from msmigrate.analysis.parse import SourceError, decode, source_encoding
 from msmigrate.fixes.leftover_reasons import FileLeftover, file_leftovers, torch_left
 from msmigrate.fixes.safety import is_safe
+from msmigrate.fixes.text import unified_diff
 from msmigrate.model.finding import Finding, FindingCategory, Severity
 from msmigrate.scan.model import convertible_rate
 from msmigrate.scan.options import DEFAULT_MAX_FILE_BYTES
@@ -230,12 +230,6 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     record.diff = unified_diff(text, new_text, rel)
     record.status = FileStatus.WOULD_FIX
     return new_data, record
-
-
-def unified_diff(old: str, new: str, rel: str) -> str:
-    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                 fromfile=f"a/{rel}", tofile=f"b/{rel}")
-    return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
 
 
 def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix:

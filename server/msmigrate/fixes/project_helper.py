@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.fixes.compositions import DEFAULT_MODULE, CompatModule
+from msmigrate.fixes.text import unified_diff
 from msmigrate.knowledge.compositions.catalogue import helpers_with_needs
 from msmigrate.knowledge.compositions.helper_module import BrokenModule, missing_helpers, updated_text
 
@@ -72,7 +73,6 @@ class HelperModule:
 
     def finish(self, helpers: set[str], write: bool) -> None:
         """Add ``helpers`` (those the applied fixes call) to the module, on disk when ``write``."""
-        from msmigrate.fixes.project import unified_diff
         from msmigrate.safe_paths import write_inside
 
         if not self.usable or not helpers:

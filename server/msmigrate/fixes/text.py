@@ -6,6 +6,7 @@ only (not at form feeds or Unicode line separators, which ``str.splitlines`` wou
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Sequence
 
@@ -74,3 +75,10 @@ def apply_edits(source: str, edits: Iterable[TextEdit]) -> str:
         cursor = max(cursor, end)
     pieces.append(source[cursor:])
     return "".join(pieces)
+
+
+def unified_diff(old: str, new: str, rel: str) -> str:
+    """``old`` → ``new`` as a unified diff of ``a/<rel>`` and ``b/<rel>``, every line ending in a break."""
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                 fromfile=f"a/{rel}", tofile=f"b/{rel}")
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)

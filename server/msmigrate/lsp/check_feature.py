@@ -153,8 +153,7 @@ def _message_type(status: str) -> types.MessageType:
 
 
 def register(server: MsMigrateServer) -> None:
-    service = CheckService(server)
-    server.session.check_service = service
+    service = server.session.keep(CheckService(server))
     server.on_settings_changed.append(service.reset)
     server.code_action_providers.append(check_actions)  # offered beside lsp/code_actions.py's
 

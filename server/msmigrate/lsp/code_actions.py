@@ -16,22 +16,12 @@ from msmigrate.i18n import t
 from msmigrate.lsp import compositions
 from msmigrate.lsp.analysis import analysis_options
 from msmigrate.lsp.diagnostics import SOURCE
+from msmigrate.lsp.edits import document_edit
 from msmigrate.lsp.positions import LineIndex, line_edits
 from msmigrate.lsp.server import Analysis, MsMigrateServer
 from msmigrate.model.finding import Finding
 
 FIX_ALL_KIND = "source.fixAll.msmigrate"
-
-
-def workspace_edit(
-    server: MsMigrateServer, uri: str, version: int | None, edits: list[types.TextEdit]
-) -> types.WorkspaceEdit:
-    if server.client_supports("workspace", "workspace_edit", "document_changes"):
-        document = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
-        return types.WorkspaceEdit(
-            document_changes=[types.TextDocumentEdit(text_document=document, edits=edits)]
-        )
-    return types.WorkspaceEdit(changes={uri: edits})
 
 
 def fix_all_edits(server: MsMigrateServer, analysis: Analysis, on_disk: bool = False
@@ -65,7 +55,7 @@ def fix_all_workspace_edit(server: MsMigrateServer, analysis: Analysis, on_disk:
         return None, applied
     compat = compositions.compat_for(server, analysis.uri)
     edit = compositions.workspace_edit(server, analysis.uri, analysis.version, edits, applied, compat)
-    return edit or workspace_edit(server, analysis.uri, analysis.version, edits), applied
+    return edit or document_edit(server, analysis.uri, analysis.version, edits), applied
 
 
 def _near(analysis: Analysis, first: int, last: int) -> list[Finding]:
@@ -142,7 +132,7 @@ def quick_fixes(
         if fix.edits:
             edits = [analysis.index.edit_to_lsp(e) for e in fix.edits]
             edit = (compositions.workspace_edit(server, analysis.uri, analysis.version, edits, [fix], compat)
-                    if fix.helpers else workspace_edit(server, analysis.uri, analysis.version, edits))
+                    if fix.helpers else document_edit(server, analysis.uri, analysis.version, edits))
             if edit is None:  # the client cannot create the helper module: say why
                 if disabled_ok:
                     reason = t("lsp.composition.no_create", server.lang, title=title,
@@ -253,7 +243,7 @@ def register(server: MsMigrateServer) -> None:
             edit, _applied = await loop.run_in_executor(
                 server.analysis_executor, fix_all_workspace_edit, server, analysis
             )
-            action.edit = edit or workspace_edit(server, analysis.uri, analysis.version, [])
+            action.edit = edit or document_edit(server, analysis.uri, analysis.version, [])
         except Exception as exc:  # the action comes back unchanged; the server keeps serving
             server.report_failure("codeAction/resolve", exc)
         return action

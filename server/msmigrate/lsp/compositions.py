@@ -21,6 +21,7 @@ from msmigrate.fixes.compositions import CompatModule
 from msmigrate.fixes.model import Fix
 from msmigrate.fixes.project_helper import project_compat
 from msmigrate.knowledge.compositions.helper_module import BrokenModule, updated_text
+from msmigrate.lsp.edits import document_edit
 from msmigrate.lsp.positions import LineIndex, line_edits
 from msmigrate.lsp.server import MsMigrateServer
 from msmigrate.safe_paths import inside_roots
@@ -120,8 +121,6 @@ def workspace_edit(server: MsMigrateServer, uri: str, version: int | None, edits
                    fixes: list[Fix], compat: CompatModule) -> types.WorkspaceEdit | None:
     """The document's edits with the helper module's changes the fixes need; None when the client cannot
     apply those."""
-    from msmigrate.lsp.code_actions import workspace_edit as document_edit
-
     changes = module_changes(server, compat, helpers_of(fixes), can_create(server))
     if changes is None:
         return None

@@ -230,10 +230,7 @@ class Renderer:
 
 
 def renderer_of(server: MsMigrateServer) -> Renderer:
-    renderer = server.session.renderer
-    if renderer is None:
-        renderer = server.session.renderer = Renderer(server)
-    return renderer
+    return server.session.kept(Renderer) or server.session.keep(Renderer(server))
 
 
 def diagnostics_of(server: MsMigrateServer, analysis: Analysis) -> list[dict[str, Any]]:
@@ -492,8 +489,7 @@ def confirm_for_pull(server: MsMigrateServer, analysis: Analysis) -> None:
 
 
 def register(server: MsMigrateServer) -> None:
-    publisher = Publisher(server)
-    server.session.publisher = publisher
+    publisher = server.session.keep(Publisher(server))
     server.on_settings_changed.append(publisher.republish_all)
 
     def schedule(ls: MsMigrateServer, params: Any) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextvars import ContextVar
 from typing import Any
 
@@ -88,6 +88,9 @@ def argument_problem(arguments: Any) -> str | None:
 
 class GuardedProtocol(LanguageServerProtocol):
     """pygls's LSP protocol with the guards listed in the module docstring."""
+
+    # pygls's workspace → the one the server uses (server.py: ``LspWorkspace.like``, LSP's line model)
+    workspace_like: Callable[[Any], Any] = staticmethod(lambda workspace: workspace)
 
     def __init__(self, server: Any, converter: Any) -> None:
         super().__init__(server, converter)
@@ -170,15 +173,13 @@ class GuardedProtocol(LanguageServerProtocol):
     # --- lifecycle --------------------------------------------------------------------------------
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
-        from msmigrate.lsp.documents import LspWorkspace  # documents.py uses this module's helpers
-
         steps = super().lsp_initialize(params)
         try:
             step = next(steps)  # pygls has made its workspace: give it LSP's line model
         except StopIteration as done:
-            self._workspace = LspWorkspace.like(self.workspace)
+            self._workspace = self.workspace_like(self.workspace)
             return done.value
-        self._workspace = LspWorkspace.like(self.workspace)
+        self._workspace = self.workspace_like(self.workspace)
         while True:
             value = yield step
             try:

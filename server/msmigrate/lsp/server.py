@@ -36,6 +36,7 @@ from msmigrate.i18n import t
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.lsp.analysis import OpenDocuments, RunningAnalyses
 from msmigrate.lsp.config import Settings
+from msmigrate.lsp.documents import LspWorkspace
 from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import GuardedProtocol
 from msmigrate.lsp.session import Session
@@ -45,6 +46,12 @@ log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
 CORE_FEATURES = ("diagnostics", "hover", "code_actions", "commands", "code_lens", "settings_sync")
+
+
+class ServerProtocol(GuardedProtocol):
+    """The guarded protocol whose workspace counts lines as LSP does (``lsp/documents.py``)."""
+
+    workspace_like = staticmethod(LspWorkspace.like)
 
 
 @dataclass
@@ -67,7 +74,7 @@ class Analysis:
 
 class MsMigrateServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("msmigrate", __version__, protocol_cls=GuardedProtocol)
+        super().__init__("msmigrate", __version__, protocol_cls=ServerProtocol)
         self.settings = Settings()
         self.session = Session()  # what the feature modules keep between requests
         self.generation = 0  # bumped on every settings change
