@@ -7,7 +7,8 @@ import asyncio
 import json
 from typing import Any
 
-from msmigrate.lsp.server import MsMigrateServer, create_server
+from msmigrate.lsp.features import create_server
+from msmigrate.lsp.server import MsMigrateServer
 
 
 class Collector:

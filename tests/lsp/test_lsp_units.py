@@ -120,7 +120,7 @@ from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.lsp.analysis import analyze_text
 from msmigrate.lsp.config import Settings
 from msmigrate.lsp.hover import hover_markdown
-from msmigrate.lsp.server import create_server
+from msmigrate.lsp.features import create_server
 
 create_server()
 kb = get_knowledge_base("2.4")

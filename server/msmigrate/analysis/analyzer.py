@@ -2,8 +2,8 @@
 
 Pipeline: decode → parse (with recovery) → one walk collecting usages (``usages.py``) → categories from
 the knowledge base (``categorize.py``) → possible Tensor APIs (``possible.py``) → rule checkers
-(``CHECKERS`` of every ``msmigrate.rules`` module) → severity settings, disabled rules and
-``# msmigrate: ignore`` comments → findings sorted by (line, column, rule). Never raises.
+(``CHECKERS`` of every rule module listed in ``msmigrate/registry.py``) → severity settings, disabled
+rules and ``# msmigrate: ignore`` comments → findings sorted by (line, column, rule). Never raises.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import importlib
 import logging
-import pkgutil
 import re
 import sys
 import threading
@@ -36,6 +35,7 @@ from msmigrate.analysis.tables import NON_TORCH_PACKAGES
 from msmigrate.analysis.usages import Candidate, UsageCollector
 from msmigrate.analysis.values import Foreign, Opaque
 from msmigrate.model.finding import FileResult, Finding, Severity, UsageKind
+from msmigrate.registry import RULE_MODULES, rule_module
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
@@ -275,19 +275,11 @@ def _settle(
 
 @cache
 def rule_checkers() -> tuple[Checker, ...]:
-    """``CHECKERS`` of every module of ``msmigrate.rules`` (a module that fails to import is skipped)."""
-    from msmigrate import rules
-
+    """``CHECKERS`` of every rule module of ``msmigrate/registry.py``, in its order. A rule module that
+    fails to import raises: a broken rule must not silently stop reporting."""
     found: list[Checker] = []
-    for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name):
-        if info.name == "registry":
-            continue
-        try:
-            module = importlib.import_module(f"msmigrate.rules.{info.name}")
-        except Exception:
-            log.exception("cannot import rule module %s", info.name)
-            continue
-        found.extend(getattr(module, "CHECKERS", ()))
+    for name in RULE_MODULES:
+        found.extend(getattr(importlib.import_module(rule_module(name)), "CHECKERS", ()))
     return tuple(found)
 
 

@@ -4,7 +4,7 @@ The helper runs from the helper module text the fix writes (``knowledge/composit
 package's own templates, never user code), executed once per helper in a fresh module. torch's API runs on
 the same inputs; a class is built in both frameworks, its torch parameters given random values (seeded)
 and copied into the Cell. ``read`` compares attributes of the results (``finfo``); the rest is compared as
-a mapping check is (``worker._result``).
+a mapping check is (``worker_shared.compared_result``).
 """
 
 from __future__ import annotations
@@ -12,8 +12,15 @@ from __future__ import annotations
 import types
 from typing import Any
 
-from msmigrate.check.worker import Frameworks, _result, copy_parameters
-from msmigrate.check.worker_shared import CheckFailure, classify_ms_error, decode, exc_text, resolve
+from msmigrate.check.worker_shared import (
+    CheckFailure,
+    classify_ms_error,
+    compared_result,
+    copy_parameters,
+    decode,
+    exc_text,
+    resolve,
+)
 
 _HELPERS: dict[str, Any] = {}
 
@@ -36,7 +43,7 @@ def _values(request: dict[str, Any], key: str, tensors: dict[str, Any], dtype_of
     return [decode(v, tensors, dtype_of) for v in value or []]
 
 
-def _run(fw: Frameworks, request: dict[str, Any], side: str, tensors: dict[str, Any],
+def _run(fw: Any, request: dict[str, Any], side: str, tensors: dict[str, Any],
          module: Any = None) -> tuple[Any, Any]:
     """One side's result (and, for a class, the module built)."""
     framework = fw.torch if side == "torch" else fw.ms
@@ -70,7 +77,7 @@ def _read(value: Any, names: list[str]) -> Any:
     return tuple(getattr(value, name) for name in names) if names else value
 
 
-def run_composition(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
+def run_composition(fw: Any, request: dict[str, Any]) -> dict[str, Any]:
     """Compare torch's API with the helper on one case."""
     seed = int(request.get("seed", 0))
     specs = request.get("tensors", {})
@@ -94,4 +101,4 @@ def run_composition(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
         raise
     except Exception as exc:  # noqa: BLE001
         raise CheckFailure("error", classify_ms_error(exc), exc_text(exc)) from exc
-    return {**_result(request, t_leaves, m_leaves), "mindspore_api": f"ms_compat.{request['helper']}"}
+    return {**compared_result(request, t_leaves, m_leaves), "mindspore_api": f"ms_compat.{request['helper']}"}

@@ -1,7 +1,8 @@
 """What the worker's modules share (``worker.py``, ``worker_training.py``, ``worker_composition.py``): the
 failure a check ends with and its one-line text, MindSpore's "no kernel on this device" errors, the import
-of a requested ``torch.*``/``mindspore.*`` name and the decoding of a request's values. Imports neither
-torch nor MindSpore itself."""
+of a requested ``torch.*``/``mindspore.*`` name, the decoding of a request's values, the copy of a torch
+module's weights into a MindSpore cell and the result of the compared outputs. Imports neither torch nor
+MindSpore itself (the frameworks come in as ``fw``, ``worker.Frameworks``)."""
 
 from __future__ import annotations
 
@@ -87,3 +88,96 @@ def classify_ms_error(exc: BaseException) -> str:
     if "not support" in text and ("cpu" in text or "device" in text):
         return "unsupported_on_device"
     return "mindspore_error"
+
+
+PARAM_ALIASES: dict[str, tuple[str, ...]] = {
+    "weight": ("weight", "gamma", "embedding_table", "w"),
+    "bias": ("bias", "beta", "b"),
+    "running_mean": ("running_mean", "moving_mean", "mean"),
+    "running_var": ("running_var", "moving_variance", "variance"),
+}
+
+
+# MindSpore parameters that may keep their initial values: step counters, and running statistics
+# of layers whose torch counterpart keeps none by default (InstanceNorm).
+UNCOPIED_PARAMS = frozenset({"num_batches_tracked", "moving_mean", "moving_variance"})
+
+
+def copy_parameters(fw: Any, module: Any, cell: Any) -> None:
+    """Copy the torch module's parameters and float buffers into the MindSpore cell."""
+    np = fw.np
+    t_items = [
+        (n, v.detach().cpu().float().numpy() if v.dtype == fw.torch.bfloat16 else v.detach().cpu().numpy())
+        for n, v in module.state_dict().items()
+        if v.is_floating_point()
+    ]
+    m_items = list(cell.parameters_and_names())
+    used: set[int] = set()
+    for t_name, value in t_items:
+        short = t_name.rsplit(".", 1)[-1]
+        aliases = PARAM_ALIASES.get(short, (short,))
+        choice = None
+        for i, (m_name, param) in enumerate(m_items):
+            if i in used:
+                continue
+            m_short = m_name.rsplit(".", 1)[-1]
+            if m_short in aliases and param.shape and int(np.prod(param.shape)) == value.size:
+                choice = i
+                break
+        if choice is None:
+            for i, (_m_name, param) in enumerate(m_items):
+                if i not in used and tuple(param.shape) == value.shape:
+                    choice = i
+                    break
+        if choice is None:
+            raise CheckFailure(
+                "error", "param_copy", f"no MindSpore parameter for torch {t_name} {list(value.shape)}"
+            )
+        used.add(choice)
+        param = m_items[choice][1]
+        data = (
+            value
+            if tuple(param.shape) == value.shape
+            else (
+                value.T
+                if value.ndim == 2 and value.T.shape == tuple(param.shape)
+                else value.reshape(param.shape)
+            )
+        )
+        param.set_data(fw.ms.Tensor(np.ascontiguousarray(data), param.dtype))
+    left = [
+        m_items[i][0]
+        for i in range(len(m_items))
+        if i not in used and m_items[i][0].rsplit(".", 1)[-1] not in UNCOPIED_PARAMS
+    ]
+    if left:
+        raise CheckFailure(
+            "error", "param_copy", f"MindSpore parameters without torch value: {', '.join(left)}"
+        )
+
+
+def compared_result(request: dict[str, Any], t_leaves: list[Any], m_leaves: list[Any]) -> dict[str, Any]:
+    """The compared outputs (those the request selects) as a result."""
+    from msmigrate.check.worker_compare import compare_outputs, result_fields, sorted_leaf
+
+    outputs = request.get("outputs")
+    ms_outputs = request.get("ms_outputs") or outputs
+    if outputs is not None or ms_outputs is not None:
+        try:
+            t_leaves = [t_leaves[i] for i in outputs] if outputs is not None else t_leaves
+            m_leaves = [m_leaves[i] for i in ms_outputs] if ms_outputs is not None else m_leaves
+        except IndexError as exc:
+            raise CheckFailure(
+                "fail", "output_structure", f"{len(t_leaves)} torch / {len(m_leaves)} MindSpore outputs"
+            ) from exc
+    if request.get("compare") == "sorted":  # the API defines no order of its values (eigenvalues …)
+        t_leaves = [sorted_leaf(leaf) for leaf in t_leaves]
+        m_leaves = [sorted_leaf(leaf) for leaf in m_leaves]
+    cmp = compare_outputs(
+        t_leaves,
+        m_leaves,
+        request.get("rtol"),
+        request.get("atol"),
+        shapes_only=request.get("compare") == "shape_dtype",
+    )
+    return {**result_fields(cmp, t_leaves, m_leaves), "result_form": request.get("result_form")}

@@ -110,7 +110,7 @@ def serve(tcp: str | None, ws: str | None, allow_remote: bool, allowed_origins: 
     token, generated = _session_token(token_file) if address else ("", False)
     lang = lang or os.environ.get("MSMIGRATE_LANG") or "en"
 
-    from msmigrate.lsp.server import create_server
+    from msmigrate.lsp.features import create_server
 
     # the analysis thread is CPU-bound; hand the interpreter to the request loop more often than every
     # 5 ms (the default) so hovers stay quick while a long re-analysis runs in the background

@@ -1,5 +1,5 @@
-"""Rule id → fixer functions, collected from the ``FIXERS`` of every ``fixes/*_fixes.py`` module (fixes of
-API findings) and of every rule module (``rules/*.py``: a rule's fixer lives with its checker).
+"""Rule id → fixer functions, collected from the ``FIXERS`` of the fix modules (fixes of API findings), then
+of the rule modules (a rule's fixer lives with its checker), both listed in ``msmigrate/registry.py``.
 
 A module's ``FIXERS`` maps a rule id to one fixer or a list of fixers; a fixer is
 ``fixer(ctx: FixContext, finding: Finding) -> Fix | None``.
@@ -8,10 +8,11 @@ A module's ``FIXERS`` maps a rule id to one fixer or a list of fixers; a fixer i
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from msmigrate.registry import FIX_MODULES, RULE_MODULES, fix_module, rule_module
 
 if TYPE_CHECKING:
     from msmigrate.fixes.context import FixContext
@@ -23,12 +24,7 @@ Fixer = Callable[["FixContext", "Finding"], "Fix | None"]
 
 @cache
 def _registry() -> dict[str, tuple[Fixer, ...]]:
-    from msmigrate import fixes, rules
-
-    names = [f"msmigrate.fixes.{info.name}" for info in sorted(pkgutil.iter_modules(fixes.__path__),
-             key=lambda i: i.name) if info.name.endswith("_fixes")]
-    names += [f"msmigrate.rules.{info.name}" for info in sorted(pkgutil.iter_modules(rules.__path__),
-              key=lambda i: i.name)]
+    names = [*map(fix_module, FIX_MODULES), *map(rule_module, RULE_MODULES)]
     found: dict[str, list[Fixer]] = {}
     for name in names:
         module = importlib.import_module(name)

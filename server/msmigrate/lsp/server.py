@@ -1,9 +1,10 @@
-"""The pygls 2 language server ``msmigrate``: state shared by the feature modules, and their wiring.
+"""The pygls 2 language server ``msmigrate``: state shared by the feature modules.
 
 Feature modules (``lsp/diagnostics.py``, ``hover.py``, ``code_actions.py``, ``commands.py``,
-``code_lens.py``, ``settings_sync.py``) and optional ``lsp/*_feature.py`` modules (e.g. the
-equivalence check) each export ``register(server)``. Handlers are thin: analysis, fixes, lookup and
-scanning live in the core library. The server never imports torch or mindspore.
+``code_lens.py``, ``settings_sync.py``) and optional ones (e.g. the equivalence check) each export
+``register(server)``; ``lsp/features.py`` lists them and makes the server with all of them registered.
+Handlers are thin: analysis, fixes, lookup and scanning live in the core library. The server never
+imports torch or mindspore.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ import asyncio
 import ctypes
 import functools
 import gc
-import importlib
 import inspect
 import logging
-import pkgutil
 import sys
 import traceback
 from collections.abc import Callable
@@ -44,9 +43,6 @@ from msmigrate.model.finding import FileResult
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
-
-CORE_FEATURES = ("diagnostics", "hover", "code_actions", "commands", "code_lens", "settings_sync")
-
 
 class ServerProtocol(GuardedProtocol):
     """The guarded protocol whose workspace counts lines as LSP does (``lsp/documents.py``)."""
@@ -375,30 +371,3 @@ def release_memory() -> None:
             ctypes.CDLL("libc.so.6").malloc_trim(0)
         except (OSError, AttributeError):  # not glibc (musl, …)
             pass
-
-
-def _feature_modules() -> list[str]:
-    """Core feature modules, then optional ``lsp/*_feature.py`` modules (sorted)."""
-    from msmigrate import lsp
-
-    optional = sorted(
-        info.name for info in pkgutil.iter_modules(lsp.__path__) if info.name.endswith("_feature")
-    )
-    return [*CORE_FEATURES, *optional]
-
-
-def create_server() -> MsMigrateServer:
-    """A server with every feature registered."""
-    server = MsMigrateServer()
-    for name in _feature_modules():
-        if name in CORE_FEATURES:
-            importlib.import_module(f"msmigrate.lsp.{name}").register(server)
-            continue
-        try:  # an optional feature must not stop the server
-            module = importlib.import_module(f"msmigrate.lsp.{name}")
-            register = getattr(module, "register", None)
-            if register is not None:
-                register(server)
-        except Exception as exc:
-            log.warning("optional feature %s not loaded: %s", name, exc)
-    return server

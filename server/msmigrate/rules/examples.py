@@ -66,8 +66,6 @@ def _examples() -> dict[str, tuple[str, str, list[tuple[int, int]]]]:
 
     found = dict(_CASES)
     for module in rule_modules():
-        if module.__name__ == __name__:
-            continue
         for rule, example in getattr(module, "EXAMPLES", {}).items():
             if rule in found:
                 raise ValueError(f"two examples for {rule}")

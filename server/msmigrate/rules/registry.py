@@ -1,25 +1,21 @@
-"""The rule registry: a rule module in this package defines ``RULES: list[Rule]``; the registry collects
-them all, with the API rules the analysis reports itself (``analysis/api_rules.py``). ``Rule`` itself is in
-``model/rule.py``."""
+"""The rules by id: each rule module listed in ``msmigrate/registry.py`` defines ``RULES: list[Rule]``; they
+are collected with the API rules the analysis reports itself (``analysis/api_rules.py``). ``Rule`` itself is
+in ``model/rule.py``."""
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from functools import cache
 from types import ModuleType
 
 from msmigrate.model.rule import Rule
+from msmigrate.registry import RULE_MODULES, rule_module
 
 
 @cache
 def rule_modules() -> tuple[ModuleType, ...]:
-    """Every module of this package but the registry, by name."""
-    from msmigrate import rules
-
-    return tuple(importlib.import_module(f"msmigrate.rules.{info.name}")
-                 for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name)
-                 if info.name != "registry")
+    """The rule modules of ``msmigrate/registry.py``, imported (an import error raises)."""
+    return tuple(importlib.import_module(rule_module(name)) for name in RULE_MODULES)
 
 
 @cache
