@@ -1,16 +1,18 @@
-"""Layers point one way: a module imports only from its own layer or from layers below it.
+"""Layers point one way and modules import in no circle.
 
 Every ``import`` of every module under ``server/msmigrate`` is read with ``ast`` (also the ones inside
-functions and under ``TYPE_CHECKING``) and checked against the table below. The order, lowest first:
+functions and under ``TYPE_CHECKING``), with the modules a few modules import by name (:data:`BY_NAME`), and
+checked against the table below. The order, lowest first:
 
-  base (i18n, messages, paths, safe_paths, data_files) ← model ← knowledge ← analysis ← fixes ← rules ← scan
-  ← reports / check / fixes.project / contract / weights / compare ← lsp ← cli
+  base (i18n, messages, paths, safe_paths, data_files, registry) ← model ← knowledge ← analysis ← fixes
+  ← rules ← scan ← reports / check / fixes.project / contract / weights / compare ← lsp ← cli
 
 ``fixes`` sits below ``rules`` because a rule module holds its fixers, built from the edit primitives of
 ``fixes/`` (``FixContext``, ``TextEdit``, ``rewrites``). The stored results of equivalence checks
-(``knowledge/verified.py`` and the result/render types it reads) are knowledge: device targets and the fix
-safety policy read them. ``fixes/project.py`` fixes whole projects with the scan's discovery and reading.
-``contract`` (the lists the server shares with the clients: settings, commands) reads the report formats.
+(``knowledge/verified.py``, ``check_result.py``, ``check_render.py``) are knowledge: device targets and the
+fix safety policy read them. ``fixes/project.py`` fixes whole projects with the scan's discovery and
+reading. ``contract`` (the lists the server shares with the clients: settings, commands) reads the report
+formats. The same graph has no cycle (:func:`cycles`), counting lazy and ``TYPE_CHECKING`` imports.
 """
 
 from __future__ import annotations
@@ -20,16 +22,20 @@ from pathlib import Path
 
 import pytest
 
+from msmigrate.cli import COMMANDS
+from msmigrate.lsp.features import OPTIONAL_FEATURES
+from msmigrate.registry import FIX_MODULES, RULE_MODULES, fix_module, rule_module
+from msmigrate.reports import RENDERERS
+
 PACKAGE = Path(__file__).resolve().parents[2] / "server" / "msmigrate"
 
 # (layer, module prefixes), lowest first; a module belongs to the layer of its longest matching prefix
 # (``msmigrate`` itself, the package's ``__init__``, matches only itself)
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("msmigrate", "msmigrate.i18n", "msmigrate.messages", "msmigrate.paths",
-              "msmigrate.safe_paths", "msmigrate.data_files")),
+              "msmigrate.safe_paths", "msmigrate.data_files", "msmigrate.registry")),
     ("model", ("msmigrate.model",)),
-    ("knowledge", ("msmigrate.knowledge", "msmigrate.knowledge.verified", "msmigrate.knowledge.check_result",
-                   "msmigrate.knowledge.check_render")),
+    ("knowledge", ("msmigrate.knowledge",)),
     ("analysis", ("msmigrate.analysis",)),
     ("fixes", ("msmigrate.fixes",)),
     ("rules", ("msmigrate.rules",)),
@@ -41,12 +47,26 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("cli", ("msmigrate.cli", "msmigrate.__main__")),
 ]
 
-# Upward imports that are run-time discovery of plugin modules by package name (the package's
-# ``__path__`` is listed with pkgutil); nothing else may point up.
-DISCOVERY: dict[tuple[str, str], str] = {
-    ("msmigrate.analysis.analyzer", "msmigrate.rules"): "collects the CHECKERS of every rule module",
-    ("msmigrate.fixes.registry", "msmigrate.rules"): "collects the FIXERS of every rule module",
+# Modules that import project modules by name (``importlib``), with those modules, read from the tables
+# that name them: these edges count as written imports, for the layers and for the cycles.
+BY_NAME: dict[str, tuple[str, ...]] = {
+    "msmigrate.analysis.analyzer": tuple(map(rule_module, RULE_MODULES)),
+    "msmigrate.rules.registry": tuple(map(rule_module, RULE_MODULES)),
+    "msmigrate.fixes.registry": (*map(fix_module, FIX_MODULES), *map(rule_module, RULE_MODULES)),
+    "msmigrate.i18n": tuple(f"msmigrate.messages.{path.stem}" for path in (PACKAGE / "messages").glob("*.py")
+                            if path.stem != "__init__"),
+    "msmigrate.lsp.features": tuple(f"msmigrate.lsp.{name}" for name in OPTIONAL_FEATURES),
+    "msmigrate.cli": tuple(target.partition(":")[0] for target in COMMANDS.values()),
+    "msmigrate.reports": tuple(target.partition(":")[0] for target in RENDERERS.values()),
+    "msmigrate.check.worker": ("msmigrate.check.worker_composition",),
 }
+# Modules that import other packages by name (torch, MindSpore, a model's modules): no project module.
+FOREIGN_BY_NAME = {"msmigrate.check.worker_shared", "msmigrate.weights.worker",
+                   "msmigrate.weights.worker_model", "msmigrate.knowledge.inventory.discover",
+                   "msmigrate.knowledge.inventory.introspect"}
+# Upward edges allowed, all by name: the collectors of the rule modules' checkers and fixers.
+UPWARD_BY_NAME: set[tuple[str, str]] = {("msmigrate.analysis.analyzer", "rules"),
+                                       ("msmigrate.fixes.registry", "rules")}
 
 
 def layer_of(module: str) -> int | None:
@@ -90,11 +110,12 @@ def violations_of(module: str, source: str, is_package: bool = False) -> list[st
     if own is None:
         return [f"{module}: no layer in LAYERS"]
     problems = []
-    for target, line in imported(module, source, is_package):
+    by_name = [(target, 0) for target in BY_NAME.get(module, ())]
+    for target, line in [*imported(module, source, is_package), *by_name]:
         theirs = layer_of(target)
         if theirs is None:
             problems.append(f"{module}:{line} imports {target}, which has no layer in LAYERS")
-        elif theirs > own and (module, target) not in DISCOVERY:
+        elif theirs > own and not (line == 0 and (module, LAYERS[theirs][0]) in UPWARD_BY_NAME):
             problems.append(f"{module}:{line} ({LAYERS[own][0]}) imports {target} ({LAYERS[theirs][0]})")
     return problems
 
@@ -111,15 +132,114 @@ def test_every_import_points_down():
     assert problems == []
 
 
-def test_discovery_exceptions_are_real():
-    """Each listed upward import exists (a stale exception would hide a future one)."""
-    used = set()
+def test_the_upward_exceptions_are_real():
+    """Each allowed upward import by name exists (a stale exception would hide a future one)."""
+    for module, layer in UPWARD_BY_NAME:
+        assert any(LAYERS[layer_of(target)][0] == layer for target in BY_NAME[module]), (module, layer)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the project modules it imports (written anywhere in it, or by name)."""
+    graph: dict[str, set[str]] = {}
     for path in all_modules():
         name = module_name(path)
-        for target, _ in imported(name, path.read_text(encoding="utf-8"), path.name == "__init__.py"):
-            if (name, target) in DISCOVERY:
-                used.add((name, target))
-    assert used == set(DISCOVERY)
+        written = imported(name, path.read_text(encoding="utf-8"), path.name == "__init__.py")
+        graph[name] = ({target for target, _ in written} | set(BY_NAME.get(name, ()))) - {name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each as one circle of imports
+    through all of its modules where there is one, else its modules sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(start: str) -> None:  # iterative: no recursion limit on a long chain
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, targets = work[-1]
+            target = next((t for t in targets if t in graph), None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(circle(sorted(component), graph))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def circle(members: list[str], graph: dict[str, set[str]]) -> list[str]:
+    """A path of imports from the first module back to it inside ``members`` (shortest, breadth first)."""
+    inside = set(members)
+    start = members[0]
+    paths = {target: [start, target] for target in sorted(graph[start] & inside)}
+    queue = list(paths)
+    while queue:
+        node = queue.pop(0)
+        if node == start:
+            return paths[node]
+        for target in sorted(graph[node] & inside):
+            if target not in paths:
+                paths[target] = [*paths[node], target]
+                queue.append(target)
+    return members
+
+
+def test_no_module_imports_itself_in_a_circle():
+    assert [" → ".join(found) for found in cycles(import_graph())] == []
+
+
+@pytest.mark.parametrize(
+    ("graph", "expected"),
+    [
+        ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+        ({"a": {"b"}, "b": {"a"}}, [["a", "b", "a"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": {"d2"}, "d2": {"d"}},
+         [["a", "b", "c", "a"], ["d", "d2", "d"]]),
+        ({"x": {"y", "outside"}, "y": {"z"}, "z": {"x", "y"}}, [["x", "y", "z", "x"]]),
+    ],
+)
+def test_a_circle_of_imports_is_found_and_shown(graph, expected):
+    assert cycles(graph) == expected
+
+
+def test_every_import_by_name_is_listed():
+    """A module that imports by name is in :data:`BY_NAME` (project modules) or :data:`FOREIGN_BY_NAME`:
+    otherwise its edges would escape both checks."""
+    calls = set()
+    for path in all_modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute | ast.Name) and (
+                    getattr(node.func, "attr", None) or getattr(node.func, "id", None)) in (
+                    "import_module", "__import__", "iter_modules"):
+                calls.add(module_name(path))
+    assert calls == set(BY_NAME) | FOREIGN_BY_NAME
 
 
 @pytest.mark.parametrize(
