@@ -21,7 +21,7 @@ from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
 from msmigrate.knowledge.derive_candidates import counterpart_names
 from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
 
-API_RULES = ("MSM1", "MSM2", "MSM6")
+API_RULE_PREFIXES = ("MSM1", "MSM2", "MSM6")
 MISSING_RULES = frozenset({"MSM200", "MSM201", "MSM202", "MSM203", "MSM204"})
 
 
@@ -58,7 +58,7 @@ def measure(files: list[Path], kb: KnowledgeBase) -> dict[str, object]:
         lines += source.count(b"\n")
         result = analyze_source(source, str(path), kb, AnalysisOptions(use_jedi=False))
         for finding in result.findings:
-            if not finding.rule.startswith(API_RULES):
+            if not finding.rule.startswith(API_RULE_PREFIXES):
                 continue
             rules[finding.rule] += 1
             if finding.rule in MISSING_RULES and finding.torch_api and has_counterpart(finding.torch_api, kb):

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from msmigrate.analysis.resolution import MAPPED_RULES
 from msmigrate.knowledge.resolution import same_parameters  # noqa: F401  (read from here by tests)
 from msmigrate.model.finding import UsageKind
 from msmigrate.model.resolution import Safety
@@ -45,7 +46,6 @@ EXACT_PATTERN_RULES: frozenset[str] = frozenset(
     {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM507", "MSM508", "MSM513", "MSM514",
      "MSM515", "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
 )
-API_RULES: frozenset[str] = frozenset({"MSM100", "MSM101"})
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 # einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter
 # that is not trained (the same values, saved and loaded with the weights); a Tensor method's form that also
@@ -67,6 +67,6 @@ def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
 
         device = finding.resolution.device if finding.resolution is not None else CHECK_DEVICE
         return device == CHECK_DEVICE and offered_composition(finding.torch_api) is not None
-    if finding.rule not in API_RULES or not finding.torch_api or finding.resolution is None:
+    if finding.rule not in MAPPED_RULES or not finding.torch_api or finding.resolution is None:
         return False
     return finding.resolution.safety is Safety.SAFE

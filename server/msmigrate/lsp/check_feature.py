@@ -30,7 +30,7 @@ from msmigrate.contract.commands import (
 )
 from msmigrate.i18n import t
 from msmigrate.lsp.consent import allowed_interpreter
-from msmigrate.lsp.server import Analysis, MsMigrateServer
+from msmigrate.lsp.server import AnalyzedDocument, MsMigrateServer
 
 COMMAND = CHECK_EQUIVALENCE
 ACTION_KIND = "quickfix.msmigrate.checkEquivalence"
@@ -96,7 +96,7 @@ def _is_mapped(finding: Any) -> bool:
 
 
 def check_actions(
-    server: MsMigrateServer, analysis: Analysis, params: types.CodeActionParams
+    server: MsMigrateServer, analysis: AnalyzedDocument, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
     """One "Check equivalence" action per mapped finding in the requested range."""
     start = analysis.index.from_lsp(params.range.start)

@@ -18,13 +18,13 @@ from msmigrate.lsp.analysis import analysis_options
 from msmigrate.lsp.diagnostics import SOURCE
 from msmigrate.lsp.edits import document_edit
 from msmigrate.lsp.positions import LineIndex, line_edits
-from msmigrate.lsp.server import Analysis, MsMigrateServer
+from msmigrate.lsp.server import AnalyzedDocument, MsMigrateServer
 from msmigrate.model.finding import Finding
 
 FIX_ALL_KIND = "source.fixAll.msmigrate"
 
 
-def fix_all_edits(server: MsMigrateServer, analysis: Analysis, on_disk: bool = False
+def fix_all_edits(server: MsMigrateServer, analysis: AnalyzedDocument, on_disk: bool = False
                   ) -> tuple[list[types.TextEdit], list[Fix]]:
     """LSP edits applying every fix of the analysed text (runs the core fix-all). Compositions are left out
     when the client cannot create or extend the helper module (``on_disk``: the server writes it then)."""
@@ -47,7 +47,7 @@ def fix_all_edits(server: MsMigrateServer, analysis: Analysis, on_disk: bool = F
     return [index.edit_to_lsp(edit) for edit in line_edits(analysis.source, new_source)], applied
 
 
-def fix_all_workspace_edit(server: MsMigrateServer, analysis: Analysis, on_disk: bool = False
+def fix_all_workspace_edit(server: MsMigrateServer, analysis: AnalyzedDocument, on_disk: bool = False
                            ) -> tuple[types.WorkspaceEdit | None, list[Fix]]:
     """The workspace edit of fix-all (with the helper module's changes), None when there is nothing to do."""
     edits, applied = fix_all_edits(server, analysis, on_disk)
@@ -58,7 +58,7 @@ def fix_all_workspace_edit(server: MsMigrateServer, analysis: Analysis, on_disk:
     return edit or document_edit(server, analysis.uri, analysis.version, edits), applied
 
 
-def _near(analysis: Analysis, first: int, last: int) -> list[Finding]:
+def _near(analysis: AnalyzedDocument, first: int, last: int) -> list[Finding]:
     """The findings that may touch lines ``first..last`` (found by bisection: findings are sorted by
     line, and none starts more than the longest finding's span before ``first``)."""
     findings = analysis.result.findings
@@ -75,7 +75,7 @@ def _overlaps(finding: Finding, start: tuple[int, int], end: tuple[int, int]) ->
 
 
 def _matching_diagnostic(
-    finding: Finding, analysis: Analysis, diagnostics: list[types.Diagnostic]
+    finding: Finding, analysis: AnalyzedDocument, diagnostics: list[types.Diagnostic]
 ) -> types.Diagnostic | None:
     wanted = analysis.index.range_to_lsp(finding.line, finding.column, finding.end_line, finding.end_column)
     for diagnostic in diagnostics:
@@ -91,7 +91,7 @@ def _wants(only: list[str] | None, kind: str) -> bool:
 
 
 def quick_fixes(
-    server: MsMigrateServer, analysis: Analysis, params: types.CodeActionParams
+    server: MsMigrateServer, analysis: AnalyzedDocument, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
     start = analysis.index.from_lsp(params.range.start)
     end = analysis.index.from_lsp(params.range.end)
@@ -164,7 +164,8 @@ def quick_fixes(
     return actions
 
 
-def fix_all_action(server: MsMigrateServer, analysis: Analysis, asked: bool) -> types.CodeAction | None:
+def fix_all_action(server: MsMigrateServer, analysis: AnalyzedDocument, asked: bool
+                   ) -> types.CodeAction | None:
     """The fix-all action: its edit comes from ``codeAction/resolve`` when the client can resolve
     edits, is computed now when the client asked for this kind explicitly (e.g. on save), and is
     otherwise the ``msmigrate.fixAll`` command."""

@@ -19,7 +19,7 @@ from lsprotocol import types
 from msmigrate.lsp.config import DEFAULT_LEVEL
 from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import send_data
-from msmigrate.lsp.server import Analysis, MsMigrateServer, release_memory
+from msmigrate.lsp.server import AnalyzedDocument, MsMigrateServer, release_memory
 from msmigrate.model.finding import FileResult, Finding
 from msmigrate.rules.registry import get_rule
 
@@ -97,7 +97,7 @@ class Renderer:
             self._urls[key] = doc_url(self.server, finding)
         return self._urls[key]
 
-    def diagnostic(self, analysis: Analysis, finding: Finding) -> dict[str, Any] | None:
+    def diagnostic(self, analysis: AnalyzedDocument, finding: Finding) -> dict[str, Any] | None:
         level = self.server.settings.severity_of(finding.category.value)
         if level == "off":
             return None
@@ -122,7 +122,7 @@ class Renderer:
         }
         return item
 
-    def _error(self, analysis: Analysis) -> dict[str, Any] | None:
+    def _error(self, analysis: AnalyzedDocument) -> dict[str, Any] | None:
         """The file could not be analysed at all (binary, undecodable, too complex)."""
         error = analysis.result.error(self.server.lang)
         if not error:
@@ -135,7 +135,7 @@ class Renderer:
             "message": error,
         }
 
-    def diagnostics(self, analysis: Analysis) -> list[dict[str, Any]]:
+    def diagnostics(self, analysis: AnalyzedDocument) -> list[dict[str, Any]]:
         self._reset_if_needed()
         items = [self.diagnostic(analysis, f) for f in analysis.result.findings]
         diagnostics = [d for d in items if d is not None]
@@ -144,7 +144,7 @@ class Renderer:
             diagnostics.append(error)
         return diagnostics
 
-    def rest(self, analysis: Analysis, finding: Finding) -> str | None:
+    def rest(self, analysis: AnalyzedDocument, finding: Finding) -> str | None:
         """The diagnostic's JSON text after its range, up to (without) its version number and closing
         braces, shared by all findings of the same kind; ``None`` when its category is switched off."""
         message = self.message(finding)
@@ -161,7 +161,7 @@ class Renderer:
         self._rest[key] = text
         return text
 
-    def diagnostics_json(self, analysis: Analysis) -> str:
+    def diagnostics_json(self, analysis: AnalyzedDocument) -> str:
         """The JSON array of the analysis's diagnostics (what :meth:`diagnostics` gives, as text).
 
         Per document, each finding's text is kept for the next version (incremental analysis hands
@@ -233,7 +233,7 @@ def renderer_of(server: MsMigrateServer) -> Renderer:
     return server.session.kept(Renderer) or server.session.keep(Renderer(server))
 
 
-def diagnostics_of(server: MsMigrateServer, analysis: Analysis) -> list[dict[str, Any]]:
+def diagnostics_of(server: MsMigrateServer, analysis: AnalyzedDocument) -> list[dict[str, Any]]:
     return renderer_of(server).diagnostics(analysis)
 
 
@@ -373,10 +373,10 @@ class Publisher:
         if doc is None or doc.source != source or server.generation != generation or uri in server.analyses:
             return
         index = LineIndex(source, doc.position_codec)
-        analysis = Analysis(uri, doc.version, generation, source, result, index, "", provisional=True)
+        analysis = AnalyzedDocument(uri, doc.version, generation, source, result, index, "", provisional=True)
         publish(server, uri, doc.version, renderer_of(server).diagnostics(analysis))
 
-    def _publish(self, analysis: Analysis) -> None:
+    def _publish(self, analysis: AnalyzedDocument) -> None:
         try:
             diagnostics = renderer_of(self.server).diagnostics_json(analysis)
         except Exception as exc:
@@ -461,7 +461,7 @@ class Publisher:
             self.schedule(document.uri)
 
 
-def confirm_for_pull(server: MsMigrateServer, analysis: Analysis) -> None:
+def confirm_for_pull(server: MsMigrateServer, analysis: AnalyzedDocument) -> None:
     """A pulling client got a provisional result: once requests pause, analyse exactly and, when the
     findings change, ask the client to pull again (``workspace/diagnostic/refresh``)."""
     pending = server.session.pull_confirmations

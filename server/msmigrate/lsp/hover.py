@@ -9,13 +9,13 @@ from lsprotocol import types
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.model import MappingRow
-from msmigrate.lsp.server import Analysis, MsMigrateServer
+from msmigrate.lsp.server import AnalyzedDocument, MsMigrateServer
 from msmigrate.model.finding import Finding, FindingCategory
 
 UNMAPPED = (FindingCategory.MISSING, FindingCategory.UNKNOWN_TORCH_NAME)
 
 
-def finding_at(analysis: Analysis, line: int, column: int) -> Finding | None:
+def finding_at(analysis: AnalyzedDocument, line: int, column: int) -> Finding | None:
     """The narrowest finding naming a torch API that covers (line, column)."""
     findings = analysis.result.findings
     hi = bisect.bisect_right(findings, line, key=lambda f: f.line)

@@ -51,8 +51,9 @@ class ServerProtocol(GuardedProtocol):
 
 
 @dataclass
-class Analysis:
-    """The analysis of one version of one open document."""
+class AnalyzedDocument:
+    """One version of one open document with its analysis (``lsp/analysis.py`` runs the analyzer of the
+    ``analysis`` package on it)."""
 
     uri: str
     version: int | None
@@ -74,8 +75,8 @@ class MsMigrateServer(LanguageServer):
         self.settings = Settings()
         self.session = Session()  # what the feature modules keep between requests
         self.generation = 0  # bumped on every settings change
-        self.analyses: dict[str, Analysis] = {}
-        self._inflight: dict[str, asyncio.Future[Analysis]] = {}
+        self.analyses: dict[str, AnalyzedDocument] = {}
+        self._inflight: dict[str, asyncio.Future[AnalyzedDocument]] = {}
         self._result_counter = 0
         self.analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="msmigrate-analysis")
         # fresh analyses confirming a result built over a statement that does not parse (see confirm)
@@ -170,7 +171,7 @@ class MsMigrateServer(LanguageServer):
     def _analyze(
         self, uri: str, source: str, version: int | None, generation: int, settings: Settings, codec: Any,
         cancel: CancelToken = NEVER,
-    ) -> Analysis | None:
+    ) -> AnalyzedDocument | None:
         """The analysis of one version (on the analysis thread); ``None`` when ``cancel`` stopped it."""
         if cancel.cancelled:  # superseded while queued
             return None
@@ -195,13 +196,14 @@ class MsMigrateServer(LanguageServer):
                               analyzer is not None and analyzer.provisional)
 
     def _analysis(self, uri: str, version: int | None, generation: int, source: str, result: FileResult,
-                  codec: Any, provisional: bool = False) -> Analysis:
+                  codec: Any, provisional: bool = False) -> AnalyzedDocument:
         self._result_counter += 1
         index = LineIndex(source, codec)
         result_id = f"{generation}.{self._result_counter}"
-        return Analysis(uri, version, generation, source, result, index, result_id, provisional=provisional)
+        return AnalyzedDocument(uri, version, generation, source, result, index, result_id,
+                                provisional=provisional)
 
-    async def confirm(self, uri: str) -> Analysis | None:
+    async def confirm(self, uri: str) -> AnalyzedDocument | None:
         """After a provisional analysis of the document's current version: the exact one (stored as the
         current analysis), or ``None`` when the document changed meanwhile or nothing was pending."""
         analysis = self.cached(uri)
@@ -231,7 +233,7 @@ class MsMigrateServer(LanguageServer):
         self.analyses[analysis.uri] = confirmed
         return confirmed
 
-    def cached(self, uri: str) -> Analysis | None:
+    def cached(self, uri: str) -> AnalyzedDocument | None:
         """The cached analysis if it matches the document's current text and settings."""
         doc = self.document(uri)
         if doc is None:
@@ -243,7 +245,7 @@ class MsMigrateServer(LanguageServer):
             return None
         return analysis if analysis.source == doc.source else None
 
-    async def current(self, uri: str) -> Analysis | None:
+    async def current(self, uri: str) -> AnalyzedDocument | None:
         """The analysis of the document's latest version (computed in a thread when missing).
 
         One analysis per document runs at a time; versions superseded while it runs are skipped, and a
@@ -287,7 +289,8 @@ class MsMigrateServer(LanguageServer):
             return self.running.cancel(uri)
         return self.running.supersede(doc.uri, doc.source)
 
-    def _finished(self, uri: str, token: CancelToken, future: asyncio.Future[Analysis | None]) -> None:
+    def _finished(self, uri: str, token: CancelToken,
+                  future: asyncio.Future[AnalyzedDocument | None]) -> None:
         """Store a finished analysis (whoever was waiting for it)."""
         self.running.finish(uri, token)
         if self._inflight.get(uri) is future:

@@ -28,7 +28,7 @@ from msmigrate.rules.amp import amp_finding
 from msmigrate.rules.call_advice import checkpoint_finding, device_move_message, distributed_key
 from msmigrate.rules.param_groups import param_groups_written
 from msmigrate.rules.support import (
-    API_RULES,
+    TAKEN_OVER_API_RULES,
     attribute_range,
     named_nodes,
     new_finding,
@@ -441,7 +441,7 @@ DEVICE_METHODS = frozenset({"cuda", "cpu"})
 _MODEL_NAME = re.compile(r"(model|net|module|classifier|backbone|encoder|decoder)", re.IGNORECASE)
 _OPTIMIZER_NAME = re.compile(r"(optim|opt$|^opt)", re.IGNORECASE)
 _DEVICE_NAME = re.compile(r"(^|_)(device|dev)$", re.IGNORECASE)
-_TAKE_OVER = API_RULES | {"MSM600"}
+_TAKE_OVER = TAKEN_OVER_API_RULES | {"MSM600"}
 _METHODS = DEVICE_METHODS | {"to", "train", "eval", "backward", "load_state_dict"}  # see _method_call
 
 

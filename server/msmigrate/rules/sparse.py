@@ -10,7 +10,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
 from msmigrate.rules.support import (
-    API_RULES,
+    TAKEN_OVER_API_RULES,
     method_receiver_ok,
     named_nodes,
     reference_range,
@@ -211,7 +211,7 @@ def _report(ctx, rule: Rule, func: ast.expr, args: dict, key: str = "") -> Findi
         reference_range(ctx, func),
         key or f"finding.{rule.id}",
         args,
-        convertible=API_RULES,
+        convertible=TAKEN_OVER_API_RULES,
         torch_api=args.get("api"),
     )
 

@@ -123,11 +123,11 @@ def report(
 
 
 # rules whose findings a more specific rule may take over at the same site
-API_RULES = frozenset({"MSM200", "MSM201", "MSM202", "MSM203", "MSM204", "MSM102"})
+TAKEN_OVER_API_RULES = frozenset({"MSM200", "MSM201", "MSM202", "MSM203", "MSM204", "MSM102"})
 # an idiom rule whose rewrite replaces whatever the API finding at its site says (a mapping of the name
 # that does not fit the idiom: ``torch.no_grad`` → ``ops.stop_gradient``, an unknown name such as
 # ``torch.__version__``)
-IDIOM_TAKE_OVER = API_RULES | {"MSM100", "MSM101", "MSM103", "MSM600"}
+IDIOM_TAKE_OVER = TAKEN_OVER_API_RULES | {"MSM100", "MSM101", "MSM103", "MSM600"}
 
 
 def text(ctx: AnalysisContext, node: ast.AST) -> str:
