@@ -18,6 +18,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from msmigrate.check.worker_shared import exc_text as check_exc_text
+
 SIDE_ENV = "MSMIGRATE_WORKER_SIDE"
 TEST_KINDS_ENV = "MSMIGRATE_CHECK_TEST_KINDS"  # the runner's switch for the test-only kinds (sleep)
 
@@ -40,15 +42,8 @@ class WorkerError(Exception):
 
 
 def exc_text(exc: BaseException, limit: int = 1500) -> str:
-    """``Type: message`` on one line, without MindSpore's C++ call-stack section."""
-    kept: list[str] = []
-    for line in str(exc).strip().splitlines():
-        stripped = line.strip()
-        if stripped.startswith("- C++ Call Stack"):
-            break
-        if stripped and set(stripped) != {"-"}:
-            kept.append(stripped)
-    return f"{type(exc).__name__}: {' '.join(kept)}"[:limit]
+    """``Type: message`` on one line, without MindSpore's C++ call-stack section (up to ``limit``)."""
+    return check_exc_text(exc, limit)
 
 
 def framework(name: str) -> Any:
