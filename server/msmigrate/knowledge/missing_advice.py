@@ -215,7 +215,7 @@ _ENTRIES: list[CatalogueEntry] = [
     """,
         "cast",
     ),
-    *_rows(E, "torch.Tensor.detach mindspore.ops.stop_gradient", "detach"),
+    *_rows(E, "torch.Tensor.detach mindspore.ops.stop_gradient", "detach", fix="receiver_function"),
     *_rows(E, "torch.Tensor.clone mindspore.mint.clone mindspore.Tensor.copy", "clone"),
     *_rows(
         E,
@@ -816,7 +816,8 @@ def same_name_method(torch_api: str, kb: KnowledgeBase) -> str | None:
 
 
 def function_form(torch_api: str, kb: KnowledgeBase) -> str | None:
-    """``torch.X`` when ``torch.Tensor.X`` is unmapped, ``torch.X`` is mapped and takes the tensor first."""
+    """``torch.X`` when ``torch.Tensor.X`` is unmapped, ``torch.X`` is mapped (by the table or a derived
+    mapping: ``x.relu()`` → ``torch.relu(x)`` → ``ops.relu(x)``) and takes the tensor first."""
     prefix = "torch.Tensor."
     if not torch_api.startswith(prefix):
         return None
@@ -826,7 +827,7 @@ def function_form(torch_api: str, kb: KnowledgeBase) -> str | None:
     function = f"torch.{method}"
     if (
         kb.row(torch_api) is None
-        and kb.row(function) is not None
+        and (kb.row(function) is not None or kb.derived(function) is not None)
         and kb.torch_kind(torch_api) == "tensor_method"
     ):
         return function
