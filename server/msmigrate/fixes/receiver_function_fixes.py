@@ -14,9 +14,10 @@ import ast
 
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.knowledge.missing_advice import RECEIVER_FUNCTION
 from msmigrate.model.finding import Finding
 
-RECEIVER_FUNCTION = "receiver_function"
+__all__ = ["RECEIVER_FUNCTION", "receiver_call", "receiver_function"]
 
 
 def receiver_call(call: ast.Call | None) -> ast.expr | None:

@@ -54,6 +54,9 @@ _NOT_FUNCTION_FORM = frozenset({"where", "type", "to", "view", "size", "expand",
 # Methods that accept their sizes as separate arguments (``x.permute(0, 2, 1)``) while the function
 # takes one tuple (``torch.permute(x, (0, 2, 1))``).
 NAME_FIX = "mindspore_name"  # the reference itself is replaced by the MindSpore name (dtypes)
+# ``x.detach()`` → ``mindspore.ops.stop_gradient(x)``: the receiver passed to the MindSpore function
+# (fixes/receiver_function_fixes.py)
+RECEIVER_FUNCTION = "receiver_function"
 
 VARARG_METHODS = frozenset({"permute", "flip", "reshape", "tile", "broadcast_to"})
 
@@ -65,7 +68,7 @@ class CatalogueEntry:
     replacements: tuple[str, ...]  # MindSpore APIs, best first
     note: str  # message key suffix: advice.note.<note>
     snippet: str | None = None  # key of SNIPPETS
-    fix: str | None = None  # fixer kind: a rewrite of fixes/rewrites.py, or NAME_FIX
+    fix: str | None = None  # fixer kind: a rewrite of fixes/rewrites.py, NAME_FIX or RECEIVER_FUNCTION
     pattern_rule: str | None = None  # the framework-pattern rule that explains the idiom (MSM5xx)
 
 
@@ -215,7 +218,7 @@ _ENTRIES: list[CatalogueEntry] = [
     """,
         "cast",
     ),
-    *_rows(E, "torch.Tensor.detach mindspore.ops.stop_gradient", "detach", fix="receiver_function"),
+    *_rows(E, "torch.Tensor.detach mindspore.ops.stop_gradient", "detach", fix=RECEIVER_FUNCTION),
     *_rows(E, "torch.Tensor.clone mindspore.mint.clone mindspore.Tensor.copy", "clone"),
     *_rows(
         E,

@@ -45,9 +45,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "is a tensor. MindSpore's Tensor does not: NumPy's operator runs first and the result is a NumPy "
         "array, which MindSpore operators refuse. The quick-fix writes the tensor first (x * a for a * x, "
         "x + a for a + x): the same values, and a Tensor in MindSpore.",
-        "torch 的 Tensor 在二元运算中优先于 NumPy，因此 NumPy 标量乘以张量得到张量。MindSpore 的 Tensor 不是这样："
-        "先执行 NumPy 的运算符，结果是 NumPy 数组，MindSpore 算子不接受它。快速修复把张量写在前面（a * x 改为 "
-        "x * a，a + x 改为 x + a）：数值相同，在 MindSpore 中结果为 Tensor。",
+        "torch 的 Tensor 在二元运算中优先于 NumPy，因此 NumPy 标量乘以张量得到张量。"
+        "MindSpore 的 Tensor 不是这样：先执行 NumPy 的运算符，结果是 NumPy 数组，MindSpore 算子不接受它。"
+        "快速修复把张量写在前面（a * x 改为 x * a，a + x 改为 x + a）："
+        "数值相同，在 MindSpore 中结果为 Tensor。",
     ),
     "finding.MSM529": (
         "{left} {op} tensor: in MindSpore a NumPy value on the left makes the result a NumPy array; "
@@ -80,7 +81,8 @@ def numpy_names(tree: ast.Module) -> frozenset[str]:
 class _NumpyValues:
     """Which expressions of one module the source shows to be NumPy values."""
 
-    def __init__(self, tree: ast.Module, names: frozenset[str], is_tensor: Callable[[ast.expr], bool]) -> None:
+    def __init__(self, tree: ast.Module, names: frozenset[str],
+                 is_tensor: Callable[[ast.expr], bool]) -> None:
         self.names = names
         self.is_tensor = is_tensor
         self.scope: dict[int, ast.AST] = {}
