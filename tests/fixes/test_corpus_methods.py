@@ -2,7 +2,8 @@
 torch function as its tensor (``x.size(2)`` in a pooling function, ``self.weight.size()`` in a Conv2d
 subclass), ``torch.permute`` with a list or a name (``mint.permute`` takes a tuple only), method spellings of
 torch functions MindSpore's Tensor lacks (``x.relu()``, ``x.log_softmax(1)``), ``x.detach()``
-(``ops.stop_gradient``), and a NumPy scalar on the left of a tensor operator (whisper's ``sinusoids``). The
+(``ops.stop_gradient``), a NumPy scalar on the left of a tensor operator (whisper's ``sinusoids``) and a
+sparse buffer that is not saved (whisper's alignment heads: an attribute holding ``to_coo()``). The
 exact fixed source, and the fixed module run against torch."""
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ TORCH = (
     '        super().__init__()\n'
     '        self.dims = dims\n'
     '        self.conv = SameConv(3, 4, 3)\n'
+    '        self.register_buffer("heads", torch.eye(4).to_sparse(), persistent=False)\n'
     '\n'
     '    def forward(self, x):\n'
     '        y = torch.permute(self.conv(x), self.dims)\n'
@@ -87,6 +89,7 @@ FIXED = (
     '        super().__init__()\n'
     '        self.dims = dims\n'
     '        self.conv = SameConv(3, 4, 3)\n'
+    '        self.heads = mindspore.mint.eye(4).to_coo()\n'
     '\n'
     '    def construct(self, x):\n'
     '        y = mindspore.mint.permute(self.conv(x), tuple(self.dims))\n'
