@@ -20,6 +20,7 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
+from msmigrate.rules.buffers import buffer_arguments
 from msmigrate.rules.support import attribute_range, report
 
 DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.COOTensor.html"
@@ -61,23 +62,16 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 def _sparse_buffer(call: ast.Call) -> tuple[str, ast.Call] | None:
     """(name, the ``value.to_sparse()`` call) of ``self.register_buffer("name", value.to_sparse(),
     persistent=False)`` (by position or keyword)."""
-    func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "register_buffer"
-            and isinstance(func.value, ast.Name) and func.value.id == "self"):
+    found = buffer_arguments(call)
+    if found is None:
         return None
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
-    bound = dict(zip(("name", "tensor", "persistent"), call.args, strict=False))
-    bound |= {k.arg: k.value for k in call.keywords if k.arg}
-    name, value, persistent = bound.get("name"), bound.get("tensor"), bound.get("persistent")
-    if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier()):
-        return None
+    name, value, persistent = found
     if not (isinstance(persistent, ast.Constant) and persistent.value is False):
         return None
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
             and value.func.attr == "to_sparse" and not value.args and not value.keywords):
         return None
-    return name.value, value
+    return name, value
 
 
 def _statements(tree: ast.Module) -> Iterable[tuple[ast.Expr, ast.Call, str, ast.Call]]:
