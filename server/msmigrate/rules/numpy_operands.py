@@ -20,6 +20,7 @@ import ast
 from collections.abc import Callable, Iterable
 
 from msmigrate.analysis.receivers import facts_for
+from msmigrate.analysis.source_text import dotted_name
 from msmigrate.analysis.values import TENSOR, Instance
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
@@ -129,15 +130,6 @@ def mindspore_names(tree: ast.Module) -> dict[str, str]:
     return found
 
 
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head else None
-    return None
-
-
 def tensor_valued(ctx, node: ast.expr, mindspore: dict[str, str]) -> bool:  # noqa: ANN001 - the context
     """Whether ``node`` is a tensor as the code shows: a known tensor, a torch call returning one
     (``torch.arange(n)``), a call of MindSpore's ``ops``/``mint`` functions or ``mindspore.tensor`` (as an
@@ -151,7 +143,7 @@ def tensor_valued(ctx, node: ast.expr, mindspore: dict[str, str]) -> bool:  # no
         result = facts_for(ctx.kb).call_result(name) if name else None
         if type(result) is Instance and result.kind == TENSOR:
             return True
-        head, _, rest = (_dotted(node.func) or "").partition(".")
+        head, _, rest = (dotted_name(node.func) or "").partition(".")
         full = f"{mindspore[head]}.{rest}" if head in mindspore and rest else mindspore.get(head, "")
         if full.startswith(_MINDSPORE_TENSORS) or full in ("mindspore.tensor", "mindspore.Tensor"):
             return True
