@@ -210,8 +210,8 @@ def _finding(verdict: ApiVerdict, span: tuple[int, int, int, int], usage: UsageK
     )
 
 
-def _torch_calls(usages: list) -> Iterator[tuple[str, ast.Call]]:
-    return ((usage.torch_api, usage.call) for usage in usages if usage.call is not None)
+def _torch_calls(usages: list) -> list[tuple[str, ast.Call]]:
+    return [(usage.torch_api, usage.call) for usage in usages if usage.call is not None]
 
 
 def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBase,

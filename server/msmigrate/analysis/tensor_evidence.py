@@ -35,16 +35,20 @@ class TensorEvidence:
     """Which receivers the torch calls of one module show to be tensors."""
 
     def __init__(self, tree: ast.Module, calls: Iterable[tuple[str, ast.Call]], kb: KnowledgeBase) -> None:
+        self._tree, self._calls, self._kb = tree, calls, kb
+        self._known: set[tuple[int, str]] | None = None  # built on the first question
         self._function: dict[int, ast.AST] = {}
         self._class: dict[int, ast.AST] = {}
-        for node in ast.walk(tree):  # outer scopes first: an inner one overrides them for its nodes
+
+    def _build(self) -> set[tuple[int, str]]:
+        for node in ast.walk(self._tree):  # outer scopes first: an inner one overrides them for its nodes
             if isinstance(node, _SCOPES):
                 self._function.update((id(n), node) for n in ast.walk(node))
             elif isinstance(node, ast.ClassDef):
                 self._class.update((id(n), node) for n in ast.walk(node))
-        self._known: set[tuple[int, str]] = set()
-        for torch_api, call in calls:
-            signatures = kb.torch_signatures(torch_api)
+        known: set[tuple[int, str]] = set()
+        for torch_api, call in self._calls:
+            signatures = self._kb.torch_signatures(torch_api)
             if not signatures:
                 continue
             bindings = bind(call, signatures)
@@ -52,7 +56,8 @@ class TensorEvidence:
                 argument = bound(bindings, name) if bindings else None
                 key = self._key(argument) if argument is not None else None
                 if key is not None:
-                    self._known.add(key)
+                    known.add(key)
+        return known
 
     def _key(self, node: ast.expr) -> tuple[int, str] | None:
         """(the scope, the receiver's text) for a name (its function) or ``self.<attr>`` (its class)."""
@@ -66,5 +71,7 @@ class TensorEvidence:
 
     def is_tensor(self, receiver: ast.expr) -> bool:
         """Whether a torch call in the receiver's scope takes it as the tensor it computes on."""
+        if self._known is None:
+            self._known = self._build()
         key = self._key(receiver)
         return key is not None and key in self._known
