@@ -10,7 +10,14 @@ import pytest
 from msmigrate.fixes.rewrites import REWRITES
 from msmigrate.i18n import catalogue
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.knowledge.missing_advice import CATALOGUE, NAME_FIX, RULE_FOR_POLICY, Policy, advice_for
+from msmigrate.knowledge.missing_advice import (
+    CATALOGUE,
+    NAME_FIX,
+    RECEIVER_FUNCTION,
+    RULE_FOR_POLICY,
+    Policy,
+    advice_for,
+)
 from msmigrate.knowledge.missing_advice_frequent import RECIPE_NOTES, rows
 from msmigrate.knowledge.snippets import SNIPPETS
 from msmigrate.model.finding import FindingCategory
@@ -36,7 +43,7 @@ def test_catalogue_entries_are_complete(kb):
     for api, entry in CATALOGUE.items():
         assert f"advice.note.{entry.note}" in messages, api
         assert entry.snippet is None or entry.snippet in SNIPPETS, api
-        assert entry.fix is None or entry.fix in REWRITES or entry.fix == NAME_FIX, api
+        assert entry.fix is None or entry.fix in REWRITES or entry.fix in (NAME_FIX, RECEIVER_FUNCTION), api
         assert entry.pattern_rule is None or get_rule(entry.pattern_rule).id == entry.pattern_rule
         if entry.policy in (Policy.EQUIVALENT, Policy.COMPOSE, Policy.CUSTOM_OPERATOR):
             # a decorator to remove; a note that is the answer itself (the finding says it)

@@ -20,8 +20,8 @@ def test_the_rule_families_keep_their_texts_and_examples():
     assert sorted(names) == ["autograd_function", "buffers", "cell_parameters", "data_parallel",
                              "device_compositions", "dynamic_attributes", "dynamic_shape", "einops_layers",
                              "grad_mode", "graph_mode", "init_helpers", "inplace_methods", "missing_api",
-                             "patterns", "recompute", "sparse", "torch_checks", "torch_types",
-                             "weights_download"]
+                             "numpy_operands", "patterns", "recompute", "sparse", "sparse_buffers",
+                             "torch_checks", "torch_types", "weights_download"]
     for module in names.values():
         ids = [rule.id for rule in module.RULES]
         assert sorted(module.EXAMPLES) == ids

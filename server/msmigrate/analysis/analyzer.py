@@ -8,6 +8,7 @@ rules and ``# msmigrate: ignore`` comments → findings sorted by (line, column,
 
 from __future__ import annotations
 
+import ast
 import gc
 import importlib
 import logging
@@ -32,6 +33,7 @@ from msmigrate.analysis.resolution import MAPPED_RULES, Resolver, plain_resoluti
 from msmigrate.analysis.severity import api_severity, is_api_finding, one_per_position
 from msmigrate.analysis.suppress import is_suppressed, suppressions
 from msmigrate.analysis.tables import NON_TORCH_PACKAGES
+from msmigrate.analysis.tensor_evidence import TensorEvidence
 from msmigrate.analysis.usages import Candidate, UsageCollector
 from msmigrate.analysis.values import Foreign, Opaque
 from msmigrate.model.finding import FileResult, Finding, Severity, UsageKind
@@ -150,7 +152,8 @@ def analyze_parsed(
         if usage.call is not None:
             calls[id(finding)] = usage.call
     if collector.imports_torch and collector.candidates:
-        for candidate, finding in _possible(collector.candidates, text, path, kb, options, columns):
+        evidence = TensorEvidence(parsed.tree, _torch_calls(collector.usages), kb)
+        for candidate, finding in _possible(collector.candidates, text, path, kb, options, columns, evidence):
             usages.append(finding)
             nodes[id(finding)] = candidate.node
             calls[id(finding)] = candidate.call
@@ -207,15 +210,24 @@ def _finding(verdict: ApiVerdict, span: tuple[int, int, int, int], usage: UsageK
     )
 
 
+def _torch_calls(usages: list) -> list[tuple[str, ast.Call]]:
+    return [(usage.torch_api, usage.call) for usage in usages if usage.call is not None]
+
+
 def _possible(candidates: list[Candidate], text: str, path: str, kb: KnowledgeBase,
-              options: AnalysisOptions, columns: ColumnMap):
-    """The candidates that become findings: possible Tensor APIs, or definite ones when jedi knows."""
+              options: AnalysisOptions, columns: ColumnMap, evidence: TensorEvidence):
+    """The candidates that become findings: possible Tensor APIs, or definite ones when jedi knows or
+    a torch call in the same scope takes the receiver as its tensor (``analysis/tensor_evidence.py``)."""
     oracle: JediOracle | None = None
     shared = facts_for(kb).shared_members
     for candidate in candidates:
         name = candidate.node.attr
         torch_api = "torch.Tensor." + name
         if excluded(name) or not arguments_fit(candidate.call, kb.torch_signatures(torch_api)):
+            continue
+        if evidence.is_tensor(candidate.node.value):
+            yield candidate, _finding(categorize(torch_api, kb), columns.attribute_name_range(candidate.node),
+                                      UsageKind.TENSOR_METHOD)
             continue
         verdict = possible_verdict(torch_api, kb)
         usage = UsageKind.CALL

@@ -25,6 +25,7 @@ from enum import StrEnum
 from functools import cache
 
 from msmigrate.analysis.columns import ColumnMap
+from msmigrate.analysis.source_text import dotted_name
 from msmigrate.analysis.tables import TORCH_ROOTS
 from msmigrate.model.finding import Finding, FindingCategory, Severity, UsageKind
 
@@ -115,16 +116,6 @@ def torch_bindings(tree: ast.AST, lines: list[str] | None = None) -> dict[str, s
     return {name: target for name, target in torch_names.items() if name not in other}
 
 
-def _dotted(node: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
-
-
 def _annotations(node: ast.AST) -> Iterator[ast.AST]:
     if isinstance(node, ast.arg) and node.annotation is not None:
         yield node.annotation
@@ -213,14 +204,14 @@ def torch_leftovers(tree: ast.AST, columns: ColumnMap) -> list[Leftover]:
             if base.__class__ is not ast.Name:
                 stack.append(base)  # ``f(x).attr``: the call holds the names
             elif base.id in bound and (kind is ast.Attribute or node.ctx.__class__ is ast.Load):
-                text = _dotted(node) or base.id
+                text = dotted_name(node) or base.id
                 what = LeftoverKind.VERSION if text.endswith(".__version__") else LeftoverKind.NAME
                 add(node, what, text, _foreign(bound[base.id]), root=base.id)
             continue
         if kind is ast.Call:
-            callee = _dotted(node.func)
+            callee = dotted_name(node.func)
             if callee in _DYNAMIC_BUILTINS and len(node.args) >= 2:
-                target = _dotted(node.args[0])
+                target = dotted_name(node.args[0])
                 if target is not None and target.split(".")[0] in bound:
                     add(node, LeftoverKind.DYNAMIC, ast.unparse(node), root=target.split(".")[0])
                     stack.extend(node.args[1:])

@@ -46,3 +46,14 @@ def segment(source: str, node: ast.AST) -> str:
     head = lines[first][_cut(lines[first], start) :]
     tail = lines[last][: _cut(lines[last], end)]
     return "".join([head, *lines[first + 1 : last], tail])
+
+
+def dotted_name(node: ast.AST) -> str | None:
+    """``a.b.c`` for a name or a chain of attributes on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])

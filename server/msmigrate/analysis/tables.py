@@ -163,3 +163,7 @@ NON_TORCH_BUILTINS: frozenset[str] = frozenset(
         "memoryview", "callable", "divmod", "pow", "ascii",
     }
 )
+
+# Functions of other packages that return a tensor when their first argument is one (einops rearranges the
+# tensor it is given; MindSpore's einops backend of knowledge/compositions/adapters.py does the same).
+TENSOR_PRESERVING: frozenset[str] = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})

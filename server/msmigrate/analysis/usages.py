@@ -31,6 +31,7 @@ from msmigrate.analysis.resolve import (
 from msmigrate.analysis.statements import STATEMENT_HANDLERS, StatementWalker
 from msmigrate.analysis.tables import (
     NON_TORCH_BUILTINS,
+    TENSOR_PRESERVING,
 )
 from msmigrate.analysis.type_positions import (
     BUILTIN_TYPES,
@@ -284,9 +285,11 @@ class UsageCollector(StatementWalker):
                 self.values[args[1]] = tested  # (a branch on it narrows x: statements._s_if)
             args = ()
         start = len(self.usages)
-        for arg in args:
+        first = OTHER
+        for position, arg in enumerate(args):
             if type(arg) is not _Constant:
-                ev(arg)
+                found = ev(arg)
+                first = found if position == 0 else first
         for keyword in node.keywords:
             if type(keyword.value) is not _Constant:
                 ev(keyword.value)
@@ -300,6 +303,8 @@ class UsageCollector(StatementWalker):
             self._call_now(value.init)
         elif kind is Foreign and is_project_module_class(value.name, self.module_classes):
             return Instance(MODULE)  # ``Net()`` with ``from .model import Net``, a module class
+        elif kind is Foreign and value.name in TENSOR_PRESERVING and tensorish(first):
+            return TENSOR_VALUE  # ``rearrange(x, "b n 1 -> b n")`` of a tensor
         return call_result(value, self.facts)
 
     def reference(self, node: ast.expr) -> object:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from msmigrate.analysis.source_text import dotted_name
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding
@@ -30,15 +31,6 @@ def _torch_aliases(tree: ast.Module) -> dict[str, str]:
     return found
 
 
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
-
-
 def string_annotation(ctx: FixContext, finding: Finding) -> Fix | None:
     if finding.message_key != KEY or finding.line != finding.end_line:
         return None
@@ -54,7 +46,7 @@ def string_annotation(ctx: FixContext, finding: Finding) -> Fix | None:
     replaced: list[tuple[ast.expr, str]] = []
     edits: list[TextEdit] = []
     for node in ast.walk(annotation):
-        written = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+        written = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
         head = written.split(".")[0] if written else None
         if written is None or head not in aliases or any(node is inner for inner, _ in replaced):
             continue

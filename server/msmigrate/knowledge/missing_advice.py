@@ -54,6 +54,9 @@ _NOT_FUNCTION_FORM = frozenset({"where", "type", "to", "view", "size", "expand",
 # Methods that accept their sizes as separate arguments (``x.permute(0, 2, 1)``) while the function
 # takes one tuple (``torch.permute(x, (0, 2, 1))``).
 NAME_FIX = "mindspore_name"  # the reference itself is replaced by the MindSpore name (dtypes)
+# ``x.detach()`` → ``mindspore.ops.stop_gradient(x)``: the receiver passed to the MindSpore function
+# (fixes/receiver_function_fixes.py)
+RECEIVER_FUNCTION = "receiver_function"
 
 VARARG_METHODS = frozenset({"permute", "flip", "reshape", "tile", "broadcast_to"})
 
@@ -65,7 +68,7 @@ class CatalogueEntry:
     replacements: tuple[str, ...]  # MindSpore APIs, best first
     note: str  # message key suffix: advice.note.<note>
     snippet: str | None = None  # key of SNIPPETS
-    fix: str | None = None  # fixer kind: a rewrite of fixes/rewrites.py, or NAME_FIX
+    fix: str | None = None  # fixer kind: a rewrite of fixes/rewrites.py, NAME_FIX or RECEIVER_FUNCTION
     pattern_rule: str | None = None  # the framework-pattern rule that explains the idiom (MSM5xx)
 
 
@@ -215,7 +218,7 @@ _ENTRIES: list[CatalogueEntry] = [
     """,
         "cast",
     ),
-    *_rows(E, "torch.Tensor.detach mindspore.ops.stop_gradient", "detach"),
+    *_rows(E, "torch.Tensor.detach mindspore.ops.stop_gradient", "detach", fix=RECEIVER_FUNCTION),
     *_rows(E, "torch.Tensor.clone mindspore.mint.clone mindspore.Tensor.copy", "clone"),
     *_rows(
         E,
@@ -816,7 +819,8 @@ def same_name_method(torch_api: str, kb: KnowledgeBase) -> str | None:
 
 
 def function_form(torch_api: str, kb: KnowledgeBase) -> str | None:
-    """``torch.X`` when ``torch.Tensor.X`` is unmapped, ``torch.X`` is mapped and takes the tensor first."""
+    """``torch.X`` when ``torch.Tensor.X`` is unmapped, ``torch.X`` is mapped (by the table or a derived
+    mapping: ``x.relu()`` → ``torch.relu(x)`` → ``ops.relu(x)``) and takes the tensor first."""
     prefix = "torch.Tensor."
     if not torch_api.startswith(prefix):
         return None
@@ -826,7 +830,7 @@ def function_form(torch_api: str, kb: KnowledgeBase) -> str | None:
     function = f"torch.{method}"
     if (
         kb.row(torch_api) is None
-        and kb.row(function) is not None
+        and (kb.row(function) is not None or kb.derived(function) is not None)
         and kb.torch_kind(torch_api) == "tensor_method"
     ):
         return function

@@ -11,7 +11,10 @@ Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``
   ``(n, n)``. ``LIST``: a tensor list torch takes on the root rank only (``None`` elsewhere) that
   MindSpore wants as a list on every rank
   (``mint.distributed.gather``/``scatter`` raise "Expected list or tuple" for ``None``; an empty list on
-  the other ranks gave torch's results on CPU, 2 ranks): ``value or []``.
+  the other ranks gave torch's results on CPU, 2 ranks): ``value or []``. ``TUPLE``: a sequence MindSpore
+  takes as a tuple only, where torch also takes a list (``mint.permute(x, [0, 2, 3, 1])`` raises "Failed
+  calling TransposeView … input_perm=List" in MindSpore 2.10; ``Tensor.permute``, ``ops.permute``,
+  ``mint.flip``, ``mint.reshape`` take a list): ``tuple(value)`` unless it is written as a tuple.
 - :data:`CALL_FORMS`: arguments of the call of a MindSpore class's instance (its ``construct``) taken in
   another form than torch's. ``CLASS_INDICES``: class-index labels MindSpore accepts as int32 only
   (``nn.CrossEntropyLoss``'s ``labels``: int64 raises a TypeError at the call), where torch's target may
@@ -53,6 +56,7 @@ PYTHON_BOOL = "python_bool"
 CLASS_INDICES = "class_indices"
 SORTED_FIRST_OUTPUT = "sorted_first_output"
 LIST = "list"
+TUPLE = "tuple"
 
 ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.index_add": {"indices": INT32},
@@ -68,6 +72,7 @@ ARGUMENT_FORMS: dict[str, dict[str, str]] = {
     "mindspore.ops.polygamma": {"n": TENSOR},
     "mindspore.mint.distributed.gather": {"gather_list": LIST},
     "mindspore.mint.distributed.scatter": {"scatter_list": LIST},
+    "mindspore.mint.permute": {"dims": TUPLE},
 }
 
 # MindSpore class → {parameter of its ``construct``: form}
@@ -201,6 +206,8 @@ def needed(form: str, node: ast.expr, is_tensor: bool) -> bool:
     only when it is not written as one (nor as ``None``: ``param_facts.VALUE_MEANINGS`` writes ``[]``)."""
     if form == LIST:
         return not isinstance(node, ast.List | ast.Tuple | ast.ListComp | ast.Constant)
+    if form == TUPLE:
+        return not isinstance(node, ast.Tuple)
     if form == INT32:
         return not isinstance(node, ast.Constant | ast.List | ast.Tuple | ast.Dict | ast.Set)
     return not is_tensor
@@ -229,6 +236,8 @@ def wrapping(form: str, node: ast.expr, tensor: str = "mindspore.tensor",
         return f"{tensor}(", ")"
     if form == PYTHON_BOOL:
         return "bool(", ")"
+    if form == TUPLE:
+        return "tuple(", ")"
     if form == LIST:
         loose = isinstance(node, ast.IfExp | ast.Lambda | ast.NamedExpr)  # binds less tightly than ``or``
         return ("(", ") or []") if loose else ("", " or []")

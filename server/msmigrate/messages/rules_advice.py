@@ -450,6 +450,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "fix.pattern.cells": ("Rewrite as cells()", "改写为 cells()"),
     "fix.pattern.mindspore_name": ("Replace with {name}", "替换为 {name}"),
+    "fix.pattern.receiver_function": ("Rewrite .{method}() as {name}(…)", "将 .{method}() 改写为 {name}(…)"),
     # ---------------------------------------------------------------- msmigrate rules (CLI)
     "rules.cli.unknown": (
         "Unknown rule {rule}. Run 'msmigrate rules' for the list.",

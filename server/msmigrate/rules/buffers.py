@@ -65,8 +65,9 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 }
 
 
-def _registered(call: ast.Call) -> tuple[str, ast.expr] | None:
-    """(name, value) of ``self.register_buffer("name", value[, persistent=True])`` that MSM532 rewrites."""
+def buffer_arguments(call: ast.Call) -> tuple[str, ast.expr | None, ast.expr | None] | None:
+    """(name, value, persistent) of ``self.register_buffer("name", value[, persistent])`` (by position or
+    keyword; the name a string literal that is an identifier), else None."""
     func = call.func
     if not (isinstance(func, ast.Attribute) and func.attr == "register_buffer"
             and isinstance(func.value, ast.Name) and func.value.id == "self"):
@@ -75,14 +76,23 @@ def _registered(call: ast.Call) -> tuple[str, ast.expr] | None:
         return None
     bound = dict(zip(("name", "tensor", "persistent"), call.args, strict=False))
     bound |= {k.arg: k.value for k in call.keywords if k.arg}
-    name, value, persistent = bound.get("name"), bound.get("tensor"), bound.get("persistent")
+    name = bound.get("name")
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier()):
         return None
+    return name.value, bound.get("tensor"), bound.get("persistent")
+
+
+def _registered(call: ast.Call) -> tuple[str, ast.expr] | None:
+    """(name, value) of ``self.register_buffer("name", value[, persistent=True])`` that MSM532 rewrites."""
+    found = buffer_arguments(call)
+    if found is None:
+        return None
+    name, value, persistent = found
     if value is None or (isinstance(value, ast.Constant) and value.value is None):
         return None
     if persistent is not None and not (isinstance(persistent, ast.Constant) and persistent.value is True):
         return None
-    return name.value, value
+    return name, value
 
 
 def _assigned_otherwise(cls: ast.ClassDef, name: str) -> bool:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 
+from msmigrate.analysis.source_text import dotted_name
 from msmigrate.knowledge.graph_mode_forms import failing_form
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
@@ -248,18 +249,8 @@ def _imports(tree: ast.Module) -> dict[str, str]:
     return names
 
 
-def _dotted(node: ast.expr) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
-
-
 def _full_name(node: ast.expr, imports: dict[str, str]) -> str | None:
-    dotted = _dotted(node)
+    dotted = dotted_name(node)
     if dotted is None:
         return None
     root, _, rest = dotted.partition(".")
@@ -342,7 +333,7 @@ def _jit_classes(tree: ast.Module, imports: dict[str, str]) -> set[str]:
         if isinstance(node, ast.ClassDef):
             for deco in node.decorator_list:
                 target = deco.func if isinstance(deco, ast.Call) else deco
-                if (_full_name(target, imports) or _dotted(target) or "").endswith("jit_class"):
+                if (_full_name(target, imports) or dotted_name(target) or "").endswith("jit_class"):
                     found.add(node.name)
     return found
 
@@ -380,7 +371,7 @@ def check(ctx) -> Iterable[Finding]:
 def _einops(ctx, call: ast.Call, owner: str, imports: dict[str, str], names: frozenset[str],
             key: str) -> list[Finding]:
     """MSM705: a call of einops (or of the helper module's einops adapter) named in ``names``."""
-    written = _dotted(call.func)
+    written = dotted_name(call.func)
     full = _full_name(call.func, imports) or written or ""
     module, _, name = full.rpartition(".")
     if name not in names or not (module.split(".")[0] == "einops" or module.endswith("ms_compat")):

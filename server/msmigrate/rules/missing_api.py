@@ -10,6 +10,7 @@ from msmigrate.fixes.composition_fixes import built_from
 from msmigrate.fixes.composition_fixes import refine as composition_refine
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.receiver_function_fixes import RECEIVER_FUNCTION, receiver_call, receiver_function
 from msmigrate.fixes.rewrites import rewrite, title_args
 from msmigrate.i18n import ref
 from msmigrate.knowledge.missing_advice import (
@@ -195,6 +196,8 @@ def refine(ctx) -> Iterable[Finding]:
             finding.fixable = True
         elif advice.fix == NAME_FIX:
             finding.fixable = finding.usage in (UsageKind.ATTRIBUTE, UsageKind.REFERENCE)
+        elif advice.fix == RECEIVER_FUNCTION:
+            finding.fixable = receiver_call(ctx.call_of(finding)) is not None
         else:
             finding.fixable = bool(rewrite(advice.fix, ctx, ctx.call_of(finding), finding.torch_api))
     return ()
@@ -235,6 +238,8 @@ def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     if advice.fix == NAME_FIX:
         return _mindspore_name(ctx, finding, advice.replacements[0])
+    if advice.fix == RECEIVER_FUNCTION:
+        return receiver_function(ctx, finding, advice.replacements[0])
     call = ctx.call_of(finding)
     if call is None:
         return None

@@ -1,0 +1,187 @@
+"""MSM529: a NumPy value on the left of ``*`` or ``+`` with a tensor on the right.
+
+torch's Tensor outranks NumPy in a binary operator (``__array_priority__``): ``np.float64(2.5) *
+torch.arange(4)`` is a float32 Tensor. MindSpore's Tensor does not: NumPy's operator runs first, turns the
+Tensor into an array and returns an ``numpy.ndarray`` (MindSpore 2.10), which the next MindSpore operator
+refuses ("Failed calling Exp with input=numpy.ndarray"). whisper's ``sinusoids`` computes
+``log_timescale_increment = np.log(max_timescale) / (channels // 2 - 1)`` and then
+``torch.exp(-log_timescale_increment * torch.arange(channels // 2))``.
+
+The rule reports ``L * R`` and ``L + R`` where the analysis knows ``R`` is a tensor and the source shows ``L``
+to be a NumPy value: a call of a ``numpy`` function (``np.log(t)``), an operation or subscript of one, or a
+name every assignment of which in its function is such a value. The fix writes the tensor first,
+``R * L`` — the same values in both frameworks (these operators commute elementwise, and the Tensor's own
+operator keeps torch's result dtype: float32 for a float64 scalar); MindSpore's result is then a Tensor.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable
+
+from msmigrate.analysis.receivers import facts_for
+from msmigrate.analysis.source_text import dotted_name
+from msmigrate.analysis.values import TENSOR, Instance
+from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.model.finding import Finding
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.rule import Rule
+from msmigrate.rules.support import new_finding
+
+_DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.Tensor.html"
+RULE = Rule("MSM529", C.FRAMEWORK_PATTERN, S.WARNING, _DOC, fixable=True)
+RULES = [RULE]
+_COMMUTING = (ast.Mult, ast.Add)
+_SYMBOLS = {ast.Mult: "*", ast.Add: "+"}
+_ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+_MINDSPORE_TENSORS = ("mindspore.ops.", "mindspore.mint.")  # functions computing tensors
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "rule.MSM529.title": ("NumPy value on the left of a tensor operator", "张量运算符左侧为 NumPy 值"),
+    "rule.MSM529.explanation": (
+        "torch's Tensor takes precedence over NumPy in a binary operator, so a NumPy scalar times a tensor "
+        "is a tensor. MindSpore's Tensor does not: NumPy's operator runs first and the result is a NumPy "
+        "array, which MindSpore operators refuse. The quick-fix writes the tensor first (x * a for a * x, "
+        "x + a for a + x): the same values, and a Tensor in MindSpore.",
+        "torch 的 Tensor 在二元运算中优先于 NumPy，因此 NumPy 标量乘以张量得到张量。"
+        "MindSpore 的 Tensor 不是这样：先执行 NumPy 的运算符，结果是 NumPy 数组，MindSpore 算子不接受它。"
+        "快速修复把张量写在前面（a * x 改为 x * a，a + x 改为 x + a）："
+        "数值相同，在 MindSpore 中结果为 Tensor。",
+    ),
+    "finding.MSM529": (
+        "{left} {op} tensor: in MindSpore a NumPy value on the left makes the result a NumPy array; "
+        "write the tensor first",
+        "{left} {op} 张量：在 MindSpore 中左侧的 NumPy 值使结果成为 NumPy 数组；请把张量写在前面",
+    ),
+    "fix.numpy_operand": ("Write the tensor first: {text}", "把张量写在前面：{text}"),
+}
+
+EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
+    "MSM529": (
+        "import numpy as np\nimport torch\n\n\ndef steps(n):\n    scale = np.log(10000) / n\n"
+        "    return scale * torch.arange(n)\n",
+        "import numpy as np\nimport torch\n\n\ndef steps(n):\n    scale = np.log(10000) / n\n"
+        "    return torch.arange(n) * scale\n",
+        [(7, 12)],
+    ),
+}
+
+
+def numpy_names(tree: ast.Module) -> frozenset[str]:
+    """The names the module binds to the ``numpy`` package (``np`` for ``import numpy as np``)."""
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            found.update(a.asname or a.name for a in node.names if a.name == "numpy")
+    return frozenset(found)
+
+
+class _NumpyValues:
+    """Which expressions of one module the source shows to be NumPy values."""
+
+    def __init__(self, tree: ast.Module, names: frozenset[str],
+                 is_tensor: Callable[[ast.expr], bool]) -> None:
+        self.names = names
+        self.is_tensor = is_tensor
+        self.scope: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):  # outer scopes first: an inner one overrides them for its nodes
+            if isinstance(node, _SCOPES):
+                self.scope.update((id(n), node) for n in ast.walk(node))
+
+    def _numpy_call(self, node: ast.expr) -> bool:
+        func = node.func if isinstance(node, ast.Call) else None
+        while isinstance(func, ast.Attribute):
+            func = func.value
+        return isinstance(func, ast.Name) and func.id in self.names
+
+    def of(self, node: ast.expr, depth: int = 0) -> bool:
+        """Whether ``node``'s value is a NumPy value (up to three assignments deep)."""
+        if isinstance(node, ast.UnaryOp):
+            return self.of(node.operand, depth)
+        if isinstance(node, ast.Call):
+            return self._numpy_call(node)
+        if isinstance(node, ast.BinOp):  # NumPy with anything but a tensor (torch's Tensor wins there)
+            sides = (node.left, node.right)
+            return any(self.of(n, depth) for n in sides) and not any(self.is_tensor(n) for n in sides)
+        if isinstance(node, ast.Subscript):
+            return self.of(node.value, depth)
+        if isinstance(node, ast.Name) and depth < 3:
+            scope = self.scope.get(id(node))
+            values = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign)
+                      for t in a.targets if isinstance(t, ast.Name) and t.id == node.id] if scope else []
+            values += [a.value for a in ast.walk(scope) if isinstance(a, ast.AugAssign | ast.AnnAssign)
+                       and isinstance(a.target, ast.Name) and a.target.id == node.id] if scope else []
+            return bool(values) and all(v is not None and self.of(v, depth + 1) for v in values)
+        return False
+
+
+def mindspore_names(tree: ast.Module) -> dict[str, str]:
+    """Names the module binds to MindSpore's tensor namespaces: ``ms`` → ``mindspore``, ``ops`` →
+    ``mindspore.ops`` (``from mindspore import ops``)."""
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            found.update((a.asname or a.name, a.name) for a in node.names if a.name == "mindspore")
+        elif isinstance(node, ast.ImportFrom) and node.module == "mindspore" and not node.level:
+            found.update((a.asname or a.name, f"mindspore.{a.name}") for a in node.names)
+    return found
+
+
+def tensor_valued(ctx, node: ast.expr, mindspore: dict[str, str]) -> bool:  # noqa: ANN001 - the context
+    """Whether ``node`` is a tensor as the code shows: a known tensor, a torch call returning one
+    (``torch.arange(n)``), a call of MindSpore's ``ops``/``mint`` functions or ``mindspore.tensor`` (as an
+    earlier pass of the fix writes it), or a subscript or negation of such."""
+    if isinstance(node, ast.UnaryOp):
+        return tensor_valued(ctx, node.operand, mindspore)
+    if isinstance(node, ast.Subscript):
+        return tensor_valued(ctx, node.value, mindspore)
+    if isinstance(node, ast.Call):
+        name = ctx.qualified_name(node.func)
+        result = facts_for(ctx.kb).call_result(name) if name else None
+        if type(result) is Instance and result.kind == TENSOR:
+            return True
+        head, _, rest = (dotted_name(node.func) or "").partition(".")
+        full = f"{mindspore[head]}.{rest}" if head in mindspore and rest else mindspore.get(head, "")
+        if full.startswith(_MINDSPORE_TENSORS) or full in ("mindspore.tensor", "mindspore.Tensor"):
+            return True
+    return ctx.is_tensor(node)
+
+
+def check(ctx) -> Iterable[Finding]:
+    names = numpy_names(ctx.tree)
+    if not names:
+        return []
+    mindspore = mindspore_names(ctx.tree)
+    values = _NumpyValues(ctx.tree, names, lambda node: tensor_valued(ctx, node, mindspore))
+    found = []
+    for node in ctx.nodes_of(ast.BinOp):
+        if (isinstance(node.op, _COMMUTING) and tensor_valued(ctx, node.right, mindspore)
+                and values.of(node.left)):
+            found.append(new_finding(RULE, ctx.node_range(node), "finding.MSM529",
+                                     {"left": ast.unparse(node.left), "op": _SYMBOLS[type(node.op)]},
+                                     fixable=True))
+    return found
+
+
+def _operand(ctx: FixContext, node: ast.expr) -> str:
+    text = ctx.text(node)
+    plain = isinstance(node, _ATOMS) or (isinstance(node, ast.UnaryOp) and isinstance(node.operand, _ATOMS))
+    return text if plain else f"({text})"
+
+
+def numpy_operand_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """``L * R`` → ``R * L`` (``+`` alike) for the operation the finding spans, on one line."""
+    span = (finding.line, finding.column, finding.end_line, finding.end_column)
+    node = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.BinOp) and isinstance(n.op, _COMMUTING)
+                 and ctx.node_range(n) == span), None)
+    if node is None or node.lineno != node.end_lineno:
+        return None
+    text = f"{_operand(ctx, node.right)} {_SYMBOLS[type(node.op)]} {_operand(ctx, node.left)}"
+    return Fix(RULE.id, "fix.numpy_operand", [TextEdit(*span, text)], {"text": text})
+
+
+CHECKERS = [check]
+FIXERS = {"MSM529": numpy_operand_fix}
