@@ -478,4 +478,7 @@ def graph_findings(source: str, path: str, kb) -> list[Finding]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return []
-    return list(check(AnalysisContext(source, split_lines(source), tree, path, kb, [])))
+    from msmigrate.rules import graph_device
+
+    ctx = AnalysisContext(source, split_lines(source), tree, path, kb, [])
+    return sorted([*check(ctx), *graph_device.check(ctx)], key=lambda f: (f.line, f.column))
