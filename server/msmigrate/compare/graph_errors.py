@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 _FRAME = re.compile(r"^# ?\d+ In file (?P<file>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, [\d~]+)?\s*$")
-GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704", "MSM705", "MSM706")
+GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704", "MSM705", "MSM706", "MSM707")
 _UNSUPPORTED_OP = re.compile(r"Unsupported op \[(?P<op>\w+)\] on (?P<device>\w+)")
 MAX_FILES = 300  # files of the model's package searched for a kernel failure's call
 

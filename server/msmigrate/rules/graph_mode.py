@@ -383,7 +383,9 @@ def _einops(ctx, call: ast.Call, owner: str, imports: dict[str, str], names: fro
     written = _dotted(call.func)
     full = _full_name(call.func, imports) or written or ""
     module, _, name = full.rpartition(".")
-    if name not in names or not (module.split(".")[0] == "einops" or module.endswith("ms_compat")):
+    # the helper module's einsum is torch.einsum's composition, not einops' (graph_helpers.py, MSM707)
+    adapter = module.endswith("ms_compat") and name != "einsum"
+    if name not in names or not (module.split(".")[0] == "einops" or adapter):
         return []
     return [new_finding(GRAPH_EINOPS, ctx.node_range(call.func), key, {"name": name, "function": owner})]
 
@@ -478,7 +480,8 @@ def graph_findings(source: str, path: str, kb) -> list[Finding]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return []
-    from msmigrate.rules import graph_device
+    from msmigrate.rules import graph_device, graph_helpers
 
     ctx = AnalysisContext(source, split_lines(source), tree, path, kb, [])
-    return sorted([*check(ctx), *graph_device.check(ctx)], key=lambda f: (f.line, f.column))
+    found = [*check(ctx), *graph_device.check(ctx), *graph_helpers.check(ctx)]
+    return sorted(found, key=lambda f: (f.line, f.column))
