@@ -2,7 +2,7 @@
 
     python benchmarks/corpus_compare.py                      # every case pinned as passing (unsafe)
     python benchmarks/corpus_compare.py --write-expected     # and pin the outcomes (expected_compare.json)
-    python benchmarks/corpus_compare.py --case sam_prompt_encoder
+    python benchmarks/corpus_compare.py --case sam_prompt_encoder [--write-expected]   # one case (re-pinned)
     python benchmarks/corpus_compare.py --kept /tmp/corpus   # reuse `model_migration.py --keep /tmp/corpus`
 
 The cases are those expected_outcomes.json pins as passing with --unsafe-fixes (after merging fix-rule
@@ -33,10 +33,8 @@ def main() -> int:
     parser.add_argument("--kept", type=Path,
                         help="the folder of `model_migration.py --keep` (else fixed here)")
     parser.add_argument("--case", action="append", help="only these cases (default: pinned as passing)")
-    parser.add_argument("--write-expected", action="store_true", help="pin the outcomes (every passing case)")
+    parser.add_argument("--write-expected", action="store_true", help="pin the outcomes")
     args = parser.parse_args()
-    if args.write_expected and args.case:
-        parser.error("--write-expected compares every passing case; drop --case")
     chosen = args.case or runs.passing_cases()
     cases = [c for c in CASES if c.id in chosen]
     started = time.monotonic()
@@ -52,8 +50,9 @@ def main() -> int:
           f"({time.monotonic() - started:.0f} s)")
     changed = runs.changes(rows, runs.load_expected_compare())
     print("\n".join(["changed against the pinned outcomes:", *changed]) if changed else "as pinned")
-    if args.write_expected:
-        runs.EXPECTED_COMPARE.write_text(runs.render_expected_compare(rows), encoding="utf-8")
+    if args.write_expected:  # with --case: those cases' rows replaced, the others kept
+        pinned = {**runs.load_expected_compare(), **rows} if args.case else rows
+        runs.EXPECTED_COMPARE.write_text(runs.render_expected_compare(pinned), encoding="utf-8")
         print(f"wrote {runs.EXPECTED_COMPARE.relative_to(ROOT)}")
     return 0
 
