@@ -58,6 +58,7 @@ def test_inputs_are_parsed(text: str, value: object) -> None:
         ("x=(f32[2]", "compare.error.input_syntax", "(f32[2]"),
         ("True", "compare.error.input_syntax", "True"),
         ("2x", "compare.error.input_syntax", "2x"),
+        ("boxes=", "compare.error.input_syntax", "boxes="),
     ],
 )
 def test_bad_inputs_name_the_part_not_understood(text: str, key: str, part: str) -> None:

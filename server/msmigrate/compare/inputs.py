@@ -144,7 +144,7 @@ def parse_input(text: str, where: str = "--input") -> Any:
         try:
             value = _tree(ast.parse(body.strip(), mode="eval").body, top=True)
         except (SyntaxError, RecursionError):
-            part = body.strip() if len(body) < 200 else "…"
+            part = (body.strip() or text) if len(body) < 200 else "…"
             raise WeightsError("compare.error.input_syntax", where=where, text=text, part=part) from None
         except _Bad as bad:
             raise WeightsError(bad.key, where=where, text=text, part=bad.part) from None
