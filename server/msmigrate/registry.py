@@ -25,6 +25,8 @@ RULE_MODULES: tuple[str, ...] = (
     "dynamic_shape",
     "einops_layers",
     "grad_mode",
+    "graph_device",
+    "graph_helpers",
     "graph_mode",
     "init_helpers",
     "inplace_methods",

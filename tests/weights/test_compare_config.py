@@ -83,7 +83,7 @@ def test_command_line_inputs() -> None:
     assert cli_input("2x3x64x64") == InputSpec((2, 3, 64, 64))
     assert cli_input("2x7:int64:0:10:int32") == InputSpec((2, 7), "int64", 0.0, 10.0, "int32")
     assert cli_input("4:int64") == InputSpec((4,), "int64", 0.0, 10.0, None)
-    for bad in ("2x", "2x3:complex7", "2:float32:1:0"):
+    for bad in ("2x3:complex7", "2:float32:1:0"):
         with pytest.raises(WeightsError) as raised:
             cli_input(bad)
         assert raised.value.key == "compare.error.config"

@@ -6,7 +6,8 @@ command line's flags, as :class:`CompareSpec` (paths resolved against the file's
 name = "resnet50"
 torch = "models/resnet.py:resnet50(num_classes=10)"
 mindspore = "../resnet_ms/models/resnet.py:resnet50(num_classes=10)"
-inputs = [{shape = [2, 3, 64, 64]}]            # dtype (float32), low/high, mindspore_dtype
+inputs = [{shape = [2, 3, 64, 64]}]            # dtype (float32), low/high, mindspore_dtype; or text:
+# inputs = ["f32[1, 3, 64, 64]", "points=(f32[1, 2, 2](0, 64), i64[1, 2](0, 2))", "boxes=None"]
 checkpoint = "resnet50.pth"                    # optional; else the torch model's initial weights
 key = "state_dict"                             # optional: where the state dict is in the file
 rtol = 1e-4
@@ -24,41 +25,17 @@ lr = 0.1
 from __future__ import annotations
 
 import ast
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from msmigrate.compare.inputs import DTYPES, InputSpec, Keyword, input_spec, parse_input, table_input
 from msmigrate.weights.session import WeightsError
 
-DTYPES = ("float32", "float16", "float64", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool")
+__all__ = ["DTYPES", "MODES", "CompareSpec", "InputSpec", "Keyword", "LossSpec", "cli_input", "load_specs"]
+
 MODES = ("pynative", "graph")
-_CLI_INPUT = re.compile(
-    r"(?P<shape>\d+(?:x\d+)*)(?::(?P<dtype>\w+)(?::(?P<low>-?[\d.]+):(?P<high>-?[\d.]+))?"
-    r"(?::(?P<ms>\w+))?)?"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class InputSpec:
-    shape: tuple[int, ...]
-    dtype: str = "float32"
-    low: float = -1.0
-    high: float = 1.0
-    mindspore_dtype: str | None = None  # the dtype MindSpore gets, when it differs (int32 class indices)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "shape": list(self.shape),
-            "dtype": self.dtype,
-            "low": self.low,
-            "high": self.high,
-            "mindspore_dtype": self.mindspore_dtype or self.dtype,
-        }
-
-    def __str__(self) -> str:
-        return f"[{', '.join(map(str, self.shape))}] {self.dtype}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +51,7 @@ class CompareSpec:
     name: str
     torch: str  # path/file.py:expression (absolute path)
     mindspore: str
-    inputs: list[InputSpec]
+    inputs: list[Any]  # InputSpec, a structure of them or None, or a Keyword of one (compare.inputs)
     checkpoint: Path | None = None
     key: str | None = None
     loss: LossSpec | None = None
@@ -90,39 +67,10 @@ def _bad(where: str, detail: str) -> WeightsError:
     return WeightsError("compare.error.config", where=where, detail=detail)
 
 
-def input_spec(value: Any, where: str) -> InputSpec:
-    """An input from a TOML table ``{shape = [...], dtype = ..., low, high, mindspore_dtype}``."""
-    if (
-        not isinstance(value, dict)
-        or not isinstance(value.get("shape"), list)
-        or not all(type(d) is int and d >= 0 for d in value["shape"])
-    ):
-        raise _bad(where, "an input is a table with shape = [non-negative integers]")
-    dtype = value.get("dtype", "float32")
-    ms_dtype = value.get("mindspore_dtype")
-    for name in (dtype, ms_dtype):
-        if name is not None and name not in DTYPES:
-            raise _bad(where, f"dtype {name!r}: one of {', '.join(DTYPES)}")
-    integer = dtype.startswith(("int", "uint"))
-    low, high = value.get("low", 0 if integer else -1.0), value.get("high", 10 if integer else 1.0)
-    if not all(isinstance(v, int | float) and type(v) is not bool for v in (low, high)) or low >= high:
-        raise _bad(where, "low and high are numbers, low < high")
-    return InputSpec(tuple(value["shape"]), dtype, float(low), float(high), ms_dtype)
-
-
-def cli_input(text: str) -> InputSpec:
-    """``2x3x64x64``, ``2x7:int64:0:10``, ``2:int64:0:10:int32``: shape, dtype, low, high, MindSpore dtype."""
-    found = _CLI_INPUT.fullmatch(text.strip())
-    if found is None:
-        raise _bad("--input", f"{text!r}: SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]], e.g. 2x3x64x64")
-    value: dict[str, Any] = {"shape": [int(d) for d in found["shape"].split("x")]}
-    if found["dtype"]:
-        value["dtype"] = found["dtype"]
-    if found["low"] is not None:
-        value["low"], value["high"] = float(found["low"]), float(found["high"])
-    if found["ms"]:
-        value["mindspore_dtype"] = found["ms"]
-    return input_spec(value, "--input")
+def cli_input(text: str) -> Any:
+    """An input of ``--input``: ``2x3x64x64``, ``2x7:int64:0:10:int32``, ``f32[2, 3]``,
+    ``points=(f32[1, 2, 2], i64[1, 2])``, ``boxes=None`` (see :mod:`msmigrate.compare.inputs`)."""
+    return parse_input(text, "--input")
 
 
 def _model(value: Any, base: Path, where: str) -> str:
@@ -146,7 +94,7 @@ def spec_from_table(table: Any, base: Path, index: int) -> CompareSpec:
         str(name),
         _model(table.get("torch"), base, where + " torch"),
         _model(table.get("mindspore"), base, where + " mindspore"),
-        [input_spec(v, where) for v in inputs],
+        [table_input(v, where) for v in inputs],
         base=base,
     )
     if "checkpoint" in table:
@@ -227,6 +175,16 @@ def cli_kwarg(text: str) -> tuple[str, Any]:
         raise _bad("--kwarg", f"{text!r}: NAME=LITERAL, e.g. multimask_output=True") from None
 
 
+def _check_keywords(spec: CompareSpec) -> None:
+    """A keyword given once: by one input, or as a constant (kwargs / --kwarg)."""
+    seen: set[str] = set(spec.kwargs)
+    for item in spec.inputs:
+        if isinstance(item, Keyword):
+            if item.name in seen:
+                raise WeightsError("compare.error.input_twice", name=item.name, comparison=spec.name)
+            seen.add(item.name)
+
+
 def select_specs(
     names: tuple[str, ...] | list[str],
     config: Path | None,
@@ -274,6 +232,7 @@ def select_specs(
     extra = dict(cli_kwarg(text) for text in kwargs)
     for spec in specs:
         spec.kwargs.update(extra)
+        _check_keywords(spec)
         if checkpoint is not None:
             spec.checkpoint = (here / checkpoint).resolve()
         if key is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 _FRAME = re.compile(r"^# ?\d+ In file (?P<file>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, [\d~]+)?\s*$")
-GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704", "MSM705")
+GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704", "MSM705", "MSM706", "MSM707")
 _UNSUPPORTED_OP = re.compile(r"Unsupported op \[(?P<op>\w+)\] on (?P<device>\w+)")
 MAX_FILES = 300  # files of the model's package searched for a kernel failure's call
 
@@ -64,7 +64,7 @@ def first_line(message: str) -> str:
 
 def _rule_at(path: Path, line: int, end_line: int) -> str | None:
     from msmigrate.knowledge.base import get_knowledge_base
-    from msmigrate.rules.graph_mode import graph_findings
+    from msmigrate.rules.graph_family import graph_findings
 
     try:
         source = path.read_text(encoding="utf-8")
@@ -80,7 +80,7 @@ def _kernel_call(op: str, model_file: Path) -> tuple[Path, int, str] | None:
     """A kernel failure names the operator, not the line: the MSM704 finding in the model's package whose
     method the operator is (``Chunk`` ← ``x.chunk(…, dim=…)``)."""
     from msmigrate.knowledge.base import get_knowledge_base
-    from msmigrate.rules.graph_mode import graph_findings
+    from msmigrate.rules.graph_family import graph_findings
     from msmigrate.weights.model_spec import import_root
 
     root = import_root(model_file)[0]

@@ -24,6 +24,7 @@ from typing import Any
 from msmigrate.compare.cancel import CompareCancel
 from msmigrate.compare.config import CompareSpec
 from msmigrate.compare.graph_errors import place
+from msmigrate.compare.inputs import layout, render
 from msmigrate.compare.report import CompareReport, ModeResult
 from msmigrate.weights.convert import ReadResult, model_parameters, write_request
 from msmigrate.weights.model_spec import ModelSpec
@@ -56,6 +57,12 @@ def _check(options: CompareOptions) -> None:
         raise WeightsError("compare.error.cancelled")
 
 
+def _inputs(spec: CompareSpec) -> dict[str, Any]:
+    """The request's ``inputs`` (tensor specs, flattened) and ``arguments`` (the call, see compare.inputs)."""
+    flat, arguments = layout(spec.inputs)
+    return {"inputs": flat, "arguments": arguments}
+
+
 def _run_torch(
     spec: CompareSpec, torch_model: ModelSpec, folder: Path, worker: SideWorker, layers: bool
 ) -> dict[str, Any]:
@@ -69,7 +76,7 @@ def _run_torch(
             "checkpoint": str(spec.checkpoint) if spec.checkpoint else None,
             "key": spec.key,
             "layers": layers,
-            "inputs": [i.to_json() for i in spec.inputs],
+            **_inputs(spec),
             "kwargs": spec.kwargs,
             "loss": None
             if loss is None
@@ -110,7 +117,7 @@ def _run_mode(
         "model": ms_model.to_request(),
         "checkpoint": str(checkpoint),
         "torch": torch_reply,
-        "inputs": [i.to_json() for i in spec.inputs],
+        **_inputs(spec),
         "kwargs": spec.kwargs,
         "rtol": spec.rtol,
         "atol": spec.atol,
@@ -144,7 +151,7 @@ def compare_models(
         spec.name,
         spec.torch,
         spec.mindspore,
-        [str(i) for i in spec.inputs],
+        [render(i) for i in spec.inputs],
         str(spec.checkpoint) if spec.checkpoint else None,
         spec.rtol,
         spec.atol,

@@ -26,6 +26,31 @@ def make_arrays(np: Any, specs: list[dict[str, Any]], seed: int) -> list[Any]:
     return arrays
 
 
+def arrange(
+    arguments: list[dict[str, Any]] | None, tensors: list[Any], kwargs: dict[str, Any]
+) -> tuple[list[Any], dict[str, Any]]:
+    """The positional and keyword arguments of the call: ``arguments`` (compare.inputs.layout) with each
+    ``{"tensor": i}`` replaced by ``tensors[i]``, then the constant ``kwargs``; without ``arguments``, the
+    tensors in order."""
+    if arguments is None:
+        return list(tensors), dict(kwargs)
+
+    def build(node: dict[str, Any]) -> Any:
+        if "tensor" in node:
+            return tensors[node["tensor"]]
+        if "tuple" in node:
+            return tuple(build(n) for n in node["tuple"])
+        if "list" in node:
+            return [build(n) for n in node["list"]]
+        if "dict" in node:
+            return {key: build(n) for key, n in node["dict"]}
+        return None if "none" in node else node["value"]
+
+    args = [build(a["value"]) for a in arguments if a["name"] is None]
+    named = {a["name"]: build(a["value"]) for a in arguments if a["name"] is not None}
+    return args, {**named, **kwargs}
+
+
 def flatten(value: Any, is_tensor: Any, to_numpy: Any) -> list[tuple[Any, str]]:
     """``(array, dtype name)`` of every tensor in an output: tuples, lists, dicts (in order), nested."""
     if is_tensor(value):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from msmigrate.compare.worker_common import build_loss, flatten, hook_every
+from msmigrate.compare.worker_common import arrange, build_loss, flatten, hook_every
 from msmigrate.compare.worker_numbers import compare_all, compare_pair
 from msmigrate.weights.worker import WorkerError, exc_text, framework
 from msmigrate.weights.worker_model import build_cell, user_frame
@@ -87,7 +87,9 @@ def _to_layout(np: Any, array: Any, layout: str, shape: list[int]) -> Any:
     return array.reshape(shape) if layout == "reshape" else array
 
 
-def _train_step(ms: Any, np: Any, cell: Any, inputs: list[Any], request: dict[str, Any]) -> dict[str, Any]:
+def _train_step(
+    ms: Any, np: Any, cell: Any, call: tuple[list[Any], dict[str, Any]], request: dict[str, Any]
+) -> dict[str, Any]:
     torch_side, loss = request["torch"]["training"], request["loss"]
     loss_fn = build_loss(loss["mindspore"], {"mindspore": ms, "nn": ms.nn, "ops": ms.ops, "mint": ms.mint})
     target_spec = loss["target"]
@@ -96,12 +98,12 @@ def _train_step(ms: Any, np: Any, cell: Any, inputs: list[Any], request: dict[st
     params = cell.trainable_params()
 
     def forward(*args: Any) -> Any:
-        return loss_fn(cell(*args[:-1], **request.get("kwargs", {})), args[-1])
+        return loss_fn(cell(*args[:-1], **call[1]), args[-1])
 
     grad_fn = ms.value_and_grad(forward, None, params)
     if request["mode"] == "graph":
         grad_fn = ms.jit(grad_fn)
-    value, grads = grad_fn(*inputs, target)
+    value, grads = grad_fn(*call[0], target)
     by_ms = {a["mindspore"]: a for a in request["assignments"]}
     rtol, atol = request["rtol"], request["atol"]
     rows = []
@@ -164,10 +166,11 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         ms.Tensor(np.load(item["file"]), ms_dtype(ms, spec.get("mindspore_dtype") or spec["dtype"]))
         for item, spec in zip(torch_side["inputs"], request["inputs"], strict=True)
     ]
+    args, kwargs = arrange(request.get("arguments"), inputs, request.get("kwargs", {}))
     layers = request.get("layers", True) and not graph
     records, handles = _record_cells(cell, lambda v: isinstance(v, ms.Tensor)) if layers else ({}, [])
     try:
-        output = cell(*inputs, **request.get("kwargs", {}))
+        output = cell(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - the migrated model, run by the user's request
         if graph:
             return {
@@ -190,7 +193,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         result["layers"] = _layers(np, torch_side["layers"], records, request["prefixes"], rtol, atol)
     if request.get("loss") and torch_side.get("training"):
         try:
-            result["training"] = _train_step(ms, np, cell, inputs, request)
+            result["training"] = _train_step(ms, np, cell, (args, kwargs), request)
         except WorkerError:
             raise
         except Exception as exc:  # noqa: BLE001

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from msmigrate.compare.worker_common import build_loss, flatten, hook_every, make_arrays, save_arrays
+from msmigrate.compare.worker_common import arrange, build_loss, flatten, hook_every, make_arrays, save_arrays
 from msmigrate.weights.worker import WorkerError, exc_text, framework
 from msmigrate.weights.worker_model import build, user_frame
 from msmigrate.weights.worker_read import entries, load_torch, save, state_dict_of
@@ -68,8 +68,7 @@ def _train_step(
     torch: Any,
     np: Any,
     model: Any,
-    inputs: list[Any],
-    kwargs: dict[str, Any],
+    call: tuple[list[Any], dict[str, Any]],
     loss: dict[str, Any],
     folder: Path,
     seed: int,
@@ -80,7 +79,7 @@ def _train_step(
     np.save(folder / "target.npy", target_array, allow_pickle=False)
     target = torch.from_numpy(target_array)
     model.zero_grad(set_to_none=True)
-    value = loss_fn(model(*inputs, **kwargs), target)
+    value = loss_fn(model(*call[0], **call[1]), target)
     value.backward()
     params = [(n, p) for n, p in model.named_parameters() if p.grad is not None]
     grads = save_arrays(np, folder / "grads", "", [to_numpy(p.grad) for _, p in params])
@@ -113,13 +112,14 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     arrays = make_arrays(np, request["inputs"], seed)
     inputs = save_arrays(np, out / "inputs", "", [(a, str(a.dtype)) for a in arrays])
     tensors = [torch.from_numpy(a) for a in arrays]
+    args, kwargs = arrange(request.get("arguments"), tensors, request.get("kwargs", {}))
     records: list[dict[str, Any]] = []
     handles = (
         _hooks(model, records, out / "layers", np, to_numpy, torch) if request.get("layers", True) else []
     )
     try:
         with torch.no_grad():
-            output = model(*tensors, **request.get("kwargs", {}))
+            output = model(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - the user's model
         root = Path(request["model"]["file"]).parent
         raise WorkerError(
@@ -135,7 +135,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     training = None
     if request.get("loss"):
         training = _train_step(
-            torch, np, model, tensors, request.get("kwargs", {}), request["loss"], out, seed, to_numpy
+            torch, np, model, (args, kwargs), request["loss"], out, seed, to_numpy
         )
     return {
         "inputs": inputs,

@@ -3,6 +3,32 @@
 MESSAGES: dict[str, tuple[str, str]] = {
     # errors
     "compare.error.config": ("{where}: {detail}", "{where}：{detail}"),
+    "compare.error.input_syntax": (
+        "{where}: the input {text} is not understood at {part}; an input is a tensor dtype[shape] such as "
+        "f32[2, 3] or i64[2, 7](0, 10), a tuple, list or dict of them, or None, optionally NAME= in front "
+        "(e.g. points=(f32[1, 2, 2], i64[1, 2]), boxes=None)",
+        "{where}：无法理解输入 {text}，问题在 {part}；输入可以是写作 dtype[shape] 的张量（如 f32[2, 3] 或 "
+        "i64[2, 7](0, 10)）、由它们组成的元组、列表或字典，或 None，前面可加 NAME=（例如 "
+        "points=(f32[1, 2, 2], i64[1, 2])、boxes=None）"),
+    "compare.error.input_dtype": (
+        "{where}: in the input {text}, {part} is not a dtype; use one of f32 f16 f64 bf16 i64 i32 i16 i8 u8 "
+        "bool (or float32, int64, ...)",
+        "{where}：输入 {text} 中的 {part} 不是数据类型；请使用 f32 f16 f64 bf16 i64 i32 i16 i8 u8 bool 之一"
+        "（或 float32、int64 等）"),
+    "compare.error.input_shape": (
+        "{where}: in the input {text}, {part} has no valid shape; write the shape in brackets as "
+        "non-negative integers, e.g. f32[1, 2, 2] (f32[()] for a scalar)",
+        "{where}：输入 {text} 中的 {part} 没有有效的形状；请在方括号中写出非负整数形状，例如 f32[1, 2, 2]"
+        "（标量写作 f32[()]）"),
+    "compare.error.input_range": (
+        "{where}: in the input {text}, {part} is not a valid range; write (LOW, HIGH) with numbers "
+        "LOW < HIGH, optionally ms=DTYPE for the dtype MindSpore gets, e.g. i64[2, 7](0, 10, ms=i32)",
+        "{where}：输入 {text} 中的 {part} 不是有效的取值范围；请写作 (LOW, HIGH)，且 LOW < HIGH，可加 "
+        "ms=DTYPE 指定 MindSpore 使用的数据类型，例如 i64[2, 7](0, 10, ms=i32)"),
+    "compare.error.input_twice": (
+        "comparison {comparison}: the keyword {name} is given twice (by two inputs, or by an input "
+        "and a constant keyword argument)",
+        "比较 {comparison}：关键字 {name} 被给出了两次（两个输入，或一个输入和一个常量关键字参数）"),
     "compare.error.no_config": (
         "nothing to compare: give --torch, --mindspore and --input, or add [[tool.msmigrate.compare]] to "
         "pyproject.toml (none found from {path} up)",
@@ -133,8 +159,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "torch 模型，写作 path/file.py:表达式"),
     "compare.help.mindspore": ("the migrated model, path/file.py:expression",
                                "迁移后的模型，写作 path/file.py:表达式"),
-    "compare.help.input": ("an input, SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]] (repeat for several)",
-                           "一个输入，SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]]（多个输入可重复）"),
+    "compare.help.input": (
+        "an input, in order (repeat for several): SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]], or "
+        "dtype[shape] (f32[2, 3], i64[2, 7](0, 10, ms=i32)) "
+        "in tuples/lists/dicts, None, NAME=... for a keyword input",
+        "一个输入，按顺序（多个输入可重复）：SHAPE[:DTYPE[:LOW:HIGH][:MINDSPORE_DTYPE]]，"
+        "或写作 dtype[shape] 的张量"
+        "（f32[2, 3]、i64[2, 7](0, 10, ms=i32)），可组成元组/列表/字典，或 None，NAME=... 表示关键字输入"),
     "compare.help.kwarg": ("a constant keyword argument of both forwards, NAME=LITERAL (repeatable)",
                            "两个模型 forward 的常量关键字参数，NAME=字面量（可重复）"),
     "compare.help.checkpoint": ("torch weights to use (default: the torch model's initial ones)",

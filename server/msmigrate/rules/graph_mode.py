@@ -374,7 +374,9 @@ def _einops(ctx, call: ast.Call, owner: str, imports: dict[str, str], names: fro
     written = dotted_name(call.func)
     full = _full_name(call.func, imports) or written or ""
     module, _, name = full.rpartition(".")
-    if name not in names or not (module.split(".")[0] == "einops" or module.endswith("ms_compat")):
+    # the helper module's einsum is torch.einsum's composition, not einops' (graph_helpers.py, MSM707)
+    adapter = module.endswith("ms_compat") and name != "einsum"
+    if name not in names or not (module.split(".")[0] == "einops" or adapter):
         return []
     return [new_finding(GRAPH_EINOPS, ctx.node_range(call.func), key, {"name": name, "function": owner})]
 
@@ -457,16 +459,3 @@ def _form(ctx, call: ast.Call, owner: str, names_torch: bool) -> list[Finding]:
 
 
 CHECKERS = [check]
-
-
-def graph_findings(source: str, path: str, kb) -> list[Finding]:
-    """This family's findings for any Python source, MindSpore code included (the analysis itself only
-    looks at files that name torch): ``msmigrate compare`` names the rule of a graph failure with it."""
-    from msmigrate.analysis.context import AnalysisContext
-    from msmigrate.analysis.parse import split_lines
-
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return []
-    return list(check(AnalysisContext(source, split_lines(source), tree, path, kb, [])))
