@@ -21,7 +21,8 @@ _INSTANCE_INPUTS = {1: T(2, 3, 4), 2: T(2, 3, 4, 4), 3: T(2, 3, 2, 2, 2)}
 
 _SIZE = ApiSpec(args=(T(2, 3, 4), 1), ms_call="subscript", note="read_as_property")
 _PARAMETER = ApiSpec(args=(T(2, 3),), ms_call="value", note="value_of_class")
-_PROGRAM = ApiSpec(loop="program")
+# (its input: the conversion suite's program calls the empty container on it, as the generic spec did)
+_PROGRAM = ApiSpec(args=(T(2, 3, 4),), loop="program")
 _PROGRAMS = {"torch.nn.ModuleList": "mindspore.nn.CellList", "torch.nn.ModuleDict": "mindspore.nn.CellDict",
              "torch.nn.Sequential": "mindspore.nn.SequentialCell"}
 
