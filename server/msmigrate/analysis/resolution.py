@@ -386,8 +386,8 @@ class _Resolution:
                                choice.derived, choice.target, self.r.device, replacement)
         safety, reason = safety_of(kb, self.torch_api, finding.usage, category, choice.target,
                                    choice.write, evidence, replacement, row_api, blocked, self.r.device)
-        if claims.no_kernel and safety is Safety.SAFE:
-            safety, reason = Safety.UNSAFE, "no_kernel"  # this call's overload has no kernel there
+        if (claims.no_kernel or claims.unverified_form) and safety is Safety.SAFE:  # this call's overload has
+            safety, reason = Safety.UNSAFE, claims.unverified_form or "no_kernel"  # no kernel / another form
         if choice.explain == "fix.no_kernel":  # why nothing is written
             explain_no_kernel(finding, kb, self.r.device, choice.target)
         finding.resolution = Resolution(

@@ -19,7 +19,7 @@ from msmigrate.analysis.resolve import (
     merge_with_base,
 )
 from msmigrate.analysis.tables import TORCH_ROOTS
-from msmigrate.analysis.type_positions import named_class_patterns, typing_member
+from msmigrate.analysis.type_positions import annotations_dict, named_class_patterns, typing_member
 from msmigrate.analysis.valueops import all_args, class_kind, element_of, is_unknown, tensorish
 from msmigrate.analysis.values import (
     ASSUMED_TENSOR,
@@ -139,7 +139,12 @@ class StatementWalker:
             for elt, value in zip(targets[0].elts, values, strict=True):
                 self._bind_target(elt, value)
             return
-        value = self.ev(value_node)
+        if annotations_dict(targets, value_node):  # X.__annotations__ = {"f": Tensor}: its values name types
+            start = len(self.usages)
+            value = self.ev(value_node)
+            self.name_types(value_node.values, start)  # type: ignore[attr-defined]
+        else:
+            value = self.ev(value_node)
         for target in targets:
             self._bind_target(target, value)
 

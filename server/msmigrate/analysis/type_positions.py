@@ -1,7 +1,8 @@
 """Where a class is *named as a type* outside annotations: the syntax of type expressions.
 
 ``Callable[[Tensor], Tensor]``, ``list[Tensor]``, ``Tensor | None``, ``cast(Tensor, x)``,
-``TypeVar("T", bound=Tensor)``, ``X: TypeAlias = ...``, ``type(x) is Tensor``, ``case Tensor():`` name the
+``TypeVar("T", bound=Tensor)``, ``X: TypeAlias = ...``, ``type(x) is Tensor``, ``case Tensor():``, the values
+of ``X.__annotations__ = {"logits": Tensor}`` (torchvision's GoogLeNetOutputs) name the
 class without calling it, subclassing it or reading its attributes. The collector evaluates these
 expressions as usual, then turns the ``attribute`` usages of torch classes at their *leaves* (the names
 standing for a type, :func:`type_leaves`) into ``reference`` usages. A leaf is never the owner of an
@@ -62,6 +63,12 @@ def type_leaves(node: ast.expr) -> list[ast.expr]:
     if kind is ast.Subscript:
         return type_leaves(node.slice)
     return []
+
+
+def annotations_dict(targets: list[ast.expr], value: ast.expr) -> bool:
+    """``X.__annotations__ = {...}``: the dict's values are annotations (types named, not called)."""
+    return (len(targets) == 1 and type(targets[0]) is ast.Attribute and targets[0].attr == "__annotations__"
+            and type(value) is ast.Dict)
 
 
 def type_arguments(call: ast.Call, name: str) -> list[ast.expr]:

@@ -19,6 +19,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from msmigrate.analysis.container_forms import unverified_list_form
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.device_targets import device_failure
@@ -39,6 +40,7 @@ class Claims:
     # the difference is another rule's to fix (MSM501 renames forward): the rename's safety stands
     handled_elsewhere: bool = False
     no_kernel: bool = False  # the target does not run for this call on the device
+    unverified_form: str = ""  # a resolution.safety.reason: a form of the use its check did not verify
 
 
 class CodeIndex:
@@ -165,6 +167,7 @@ def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageK
         if cls is not None and _runs_forward(cls) and _module_class(kb, torch_api):
             claims.details.append(ref("analysis.detail.base_forward", cls=cls.name, mindspore_api=target))
             claims.handled_elsewhere = True
+    claims.unverified_form = unverified_list_form(index.tree, torch_api, call)
     calls = [call] if call is not None else _calls_of_assigned(index, ref_node) if ref_node else []
     refused: dict[str, str] = {}
     for one in calls:

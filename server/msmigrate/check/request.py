@@ -138,8 +138,8 @@ RANDOM_NAMES = frozenset(
 
 
 # spec loops the worker runs (an optimizer's training steps, a cast to a dtype, a predicate called on a tensor
-# and on a non-tensor): compared although the name is not op-like
-COMPARED_LOOPS = frozenset({"training_step", "dtype", "per_argument"})
+# and on a non-tensor, a program of check/worker_programs.py): compared although the name is not op-like
+COMPARED_LOOPS = frozenset({"training_step", "dtype", "per_argument", "program"})
 
 
 def is_op_like(torch_api: str) -> bool:

@@ -294,6 +294,10 @@ def run_check(fw: Frameworks, request: dict[str, Any]) -> dict[str, Any]:
         from msmigrate.check.worker_training import run_training_step
 
         return run_training_step(fw, request, t_tensors, m_tensors)
+    if request.get("loop") == "program":  # containers, from_numpy: the same statements on both sides
+        from msmigrate.check.worker_programs import run_program
+
+        return run_program(fw, request)
     if request.get("loop") in ("dtype", "per_argument"):
         return _compare_plain(fw, request, t_tensors, m_tensors)
     torch = fw.torch

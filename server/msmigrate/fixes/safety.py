@@ -11,7 +11,8 @@ A fix is safe when the rewrite cannot change what the program computes:
   by ``knowledge/resolution.safety_of`` for the target the fix writes on the resolution's device, the
   device of ``msmigrate fix --device`` / the editor's ``device`` setting), and the MSM201 rename of a type
   named (``torch.dtype`` → ``mindspore.Type``): a type *named* rather than
-  called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``: naming it computes nothing); a
+  called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``, a value of ``X.__annotations__ =
+  {...}``, the torch names of a string annotation (MSM104): naming it computes nothing); a
   written pair that passed the numeric check on that device (``verified-<table>-<device>.json``,
   ``verified-derived-CPU.json`` on CPU, a device replacement chosen by its check there); a *consistent*
   mapping whose two installed signatures have the same parameters in the same order;
@@ -19,6 +20,11 @@ A fix is safe when the rewrite cannot change what the program computes:
   when every case of its numeric check passed (``verified-compositions-CPU.json``), with the call's own
   arguments; safe on the device it was checked on (CPU); so is a mapped API's composition where its target
   takes other arguments (MSM205, ``rules/device_compositions.py``).
+
+A container's pair is verified like an operator, by a program run alike on both sides
+(``check/worker_programs.py``: outputs and parameter names); ``nn.ModuleList`` → ``CellList`` then stays
+unsafe for a list changed after its call or sliced, which MindSpore names otherwise
+(``analysis/container_forms.py``, through the resolution).
 
 Everything else is *unsafe* (the resolution gives the reason: a check that found a difference, a target
 without a kernel on the device, an in-place call rewritten to ``assign_value`` of its out-of-place
@@ -52,6 +58,9 @@ COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 # runs in GRAPH_MODE (the same call in torch's meaning)
 ADAPTER_RULES = frozenset({"MSM530", "MSM532", "MSM704"})
 RENAME_RULE = "MSM201"  # its renames of a type named (torch.dtype → mindspore.Type) are safe
+# MSM104 on a string annotation: its torch names written as their MindSpore types (an annotation computes
+# nothing; fixes/string_annotation_fixes.py)
+STRING_ANNOTATION = ("MSM104", "finding.MSM104.string")
 
 
 def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
@@ -61,6 +70,8 @@ def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     if finding.rule in EXACT_PATTERN_RULES or finding.rule in ADAPTER_RULES:
         return True
     if finding.rule == RENAME_RULE and finding.usage is UsageKind.REFERENCE:  # a type named computes nothing
+        return True
+    if (finding.rule, finding.message_key) == STRING_ANNOTATION:
         return True
     if finding.rule in COMPOSITION_RULES:  # checked on CPU (knowledge/compositions/verified.py)
         from msmigrate.knowledge.compositions.verified import CHECK_DEVICE, offered_composition

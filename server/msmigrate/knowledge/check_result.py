@@ -26,6 +26,7 @@ class Reason(StrEnum):
     MINDSPORE_ERROR = "mindspore_error"
     UNSUPPORTED_ON_DEVICE = "unsupported_on_device"
     MEMBER_KIND = "member_kind"  # a torch method whose MindSpore counterpart is a property
+    PARAMETER_NAMES = "parameter_names"  # a container registers its layers' parameters under other names
     NO_EFFECT = "no_effect"  # ran without error but changed nothing where torch does (an optimizer step)
     API_NOT_FOUND = "api_not_found"
     PARAM_COPY = "param_copy"

@@ -62,6 +62,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a method in PyTorch is a property in MindSpore: no rewrite of the call reads it",
         "PyTorch 中的方法在 MindSpore 中是属性：改写调用无法读取它",
     ),
+    "check.reason.parameter_names": (
+        "the MindSpore container registers its layers' parameters under other names than PyTorch's (weights "
+        "saved from PyTorch would not load by name)",
+        "MindSpore 容器登记各层参数所用的名称与 PyTorch 不同（按名称加载时，PyTorch 保存的权重无法载入）",
+    ),
     "check.reason.no_effect": (
         "the MindSpore call runs without error on this device but changes nothing (the weights stay as they "
         "were where PyTorch's optimizer step updates them)",

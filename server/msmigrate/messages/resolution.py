@@ -110,6 +110,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "consistent, and both installed signatures list the same parameters in the same order",
         "功能一致，且两个已安装接口的签名参数相同、顺序一致",
     ),
+    "resolution.safety.reason.container_changed": (
+        "the list is changed after it is built (append, extend, insert, +=, an item set) or sliced: "
+        "MindSpore's CellList then names the parameters of the cells otherwise (checked); the check "
+        "verified a list built in one call",
+        "该列表在创建后被修改（append、extend、insert、+=、按索引赋值）或被切片："
+        "此时 MindSpore 的 CellList 给各层参数的命名与 PyTorch 不同（已验证）；"
+        "校验只验证了一次调用即建好的列表",
+    ),
     "resolution.safety.reason.not_verified": (
         "not verified on {device}",
         "未在 {device} 上验证",
