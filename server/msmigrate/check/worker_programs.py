@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from msmigrate.check.worker_shared import CheckFailure, classify_ms_error, exc_text, resolve
+
 
 class _Side:
     """The classes one framework's program uses."""
@@ -129,14 +131,10 @@ PROGRAMS = frozenset(CONTAINERS)
 
 
 def _failure(status: str, reason: str, exc: BaseException) -> Any:
-    from msmigrate.check.worker import CheckFailure, _classify_ms_error, _exc_text
-
-    return CheckFailure(status, reason if reason else _classify_ms_error(exc), _exc_text(exc))
+    return CheckFailure(status, reason if reason else classify_ms_error(exc), exc_text(exc))
 
 
 def _container(fw: Any, request: dict[str, Any]) -> dict[str, Any]:
-    from msmigrate.check.worker import CheckFailure, resolve
-
     build, run = CONTAINERS[request["torch_api"]]
     np = fw.np
     x = np.random.default_rng(int(request.get("seed", 0))).standard_normal((2, 4)).astype(np.float32)
@@ -178,8 +176,6 @@ def _compared(fw: Any, request: dict[str, Any], t_out: Any, m_out: Any) -> dict[
 
 def run_program(fw: Any, request: dict[str, Any]) -> dict[str, Any]:
     """The result dict of one program check (``request["torch_api"]`` one of :data:`PROGRAMS`)."""
-    from msmigrate.check.worker import CheckFailure
-
     api = request.get("torch_api")
     if api in CONTAINERS:
         return _container(fw, request)
