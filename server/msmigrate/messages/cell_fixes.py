@@ -1,0 +1,18 @@
+"""Fix titles of the Cell idioms met on the model corpus (``fixes/add_module_fixes.py``)."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "fix.add_module_helper": (
+        "Add the child with {module}.add_module, which names its parameters by their path in the network "
+        "(as torch's add_module) and runs it in a SequentialCell",
+        "改用 {module}.add_module 添加子 Cell：按其在网络中的路径为参数命名（与 torch 的 add_module 相同），"
+        "并在 SequentialCell 中执行它",
+    ),
+    "fix.sequential_attribute": (
+        "Add the layer with {module}.add_module: a SequentialCell runs only the cells it was given, while "
+        "torch's Sequential also runs a module set as an attribute",
+        "改用 {module}.add_module 添加该层：SequentialCell 只执行构造时传入的 Cell，而 torch 的 Sequential "
+        "也会执行以属性方式设置的模块",
+    ),
+}
