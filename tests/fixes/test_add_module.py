@@ -85,7 +85,8 @@ class Net(mindspore.nn.Cell):
 '''
 NAMES = {
     "torch": "\n\ndef names(m):\n    return np.array(sorted(n for n, _ in m.named_parameters()))\n",
-    "mindspore": "\n\ndef names(m):\n    return np.array(sorted(p.name for _, p in m.parameters_and_names()))\n",
+    "mindspore": "\n\ndef names(m):\n"
+                 "    return np.array(sorted(p.name for _, p in m.parameters_and_names()))\n",
 }
 
 

@@ -67,12 +67,13 @@ def sequential_attribute(ctx: FixContext, finding: Finding) -> Fix | None:
     if not isinstance(statement, ast.Assign) or statement.value is not call or len(statement.targets) != 1:
         return None
     target = statement.targets[0]
-    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+    if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name) \
+            or target.value.id != "self":
         return None
     method = ctx.parents.get(id(statement))
     owner = ctx.parents.get(id(method)) if isinstance(method, ast.FunctionDef) else None
-    if not isinstance(method, ast.FunctionDef) or method.name != "__init__" or not isinstance(owner, ast.ClassDef) \
-            or not _sequential_subclass(ctx, owner):
+    if not isinstance(method, ast.FunctionDef) or method.name != "__init__" \
+            or not isinstance(owner, ast.ClassDef) or not _sequential_subclass(ctx, owner):
         return None
     compat = ctx.compat or CompatModule.beside(ctx.path)
     statement_text = compat.import_statement(ctx.path)
@@ -80,7 +81,8 @@ def sequential_attribute(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     line, column, _, _ = ctx.node_range(target)
     value_line, value_column, end_line, end_column = ctx.node_range(call)
-    edits = [TextEdit(line, column, value_line, value_column, f'{compat.local}.{HELPER}(self, "{target.attr}", '),
+    head = f'{compat.local}.{HELPER}(self, "{target.attr}", '
+    edits = [TextEdit(line, column, value_line, value_column, head),
              TextEdit(end_line, end_column, end_line, end_column, ")")]
     return Fix(finding.rule, "fix.sequential_attribute", [*edits, *import_edit(ctx, statement_text)],
                {"module": compat.name}, helpers=(HELPER,))

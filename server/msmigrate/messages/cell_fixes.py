@@ -1,4 +1,5 @@
-"""Fix titles of the Cell idioms met on the model corpus (``fixes/add_module_fixes.py``)."""
+"""Fix titles of the idioms met on the model corpus (``fixes/add_module_fixes.py``,
+``fixes/device_default_fixes.py``)."""
 
 from __future__ import annotations
 
@@ -14,5 +15,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch's Sequential also runs a module set as an attribute",
         "改用 {module}.add_module 添加该层：SequentialCell 只执行构造时传入的 Cell，而 torch 的 Sequential "
         "也会执行以属性方式设置的模块",
+    ),
+    "fix.device_default": (
+        "Default to {value}: MindSpore places tensors on the device mindspore.set_device selects",
+        "默认值改为 {value}：MindSpore 将张量放在 mindspore.set_device 选定的设备上",
     ),
 }
