@@ -1,5 +1,5 @@
 """Fix titles of the idioms met on the model corpus (``fixes/add_module_fixes.py``,
-``fixes/device_default_fixes.py``)."""
+``fixes/device_default_fixes.py``, the ``cell_parameters`` rewrite of ``fixes/rewrites.py``)."""
 
 from __future__ import annotations
 
@@ -19,5 +19,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.device_default": (
         "Default to {value}: MindSpore places tensors on the device mindspore.set_device selects",
         "默认值改为 {value}：MindSpore 将张量放在 mindspore.set_device 选定的设备上",
+    ),
+    "fix.pattern.cell_parameters": (
+        "Rewrite as parameters_and_names() (the names are MindSpore's: gamma/beta in normalization layers)",
+        "改写为 parameters_and_names()（名称为 MindSpore 的参数名：归一化层为 gamma/beta）",
     ),
 }
