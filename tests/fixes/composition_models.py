@@ -330,6 +330,25 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "(pool(x := t(5, 2, 8), t(8, 8), t(8, 8), t(8, 8), t(24), t(6, 8), t(6)),"
         " attend(x, t(3, 2, 8), t(24, 8), t(24), t(8, 8), t(8)))",
     ),
+    "model_mha_class.py": (  # torchvision's ViT: mindspore.nn.MultiheadAttention returns (output,) here
+        "import torch.nn as nn\n\n\n"
+        "class Block(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.attention = nn.MultiheadAttention(8, 2, batch_first=True)\n\n"
+        "    def forward(self, x):\n"
+        "        x, _ = self.attention(x, x, x, need_weights=False)\n"
+        "        return x\n",
+        "import ms_compat\nimport mindspore\n\n\n"
+        "class Block(mindspore.nn.Cell):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.attention = ms_compat.MultiheadAttention(8, 2, batch_first=True)\n\n"
+        "    def construct(self, x):\n"
+        "        x, _ = self.attention(x, x, x, need_weights=False)\n"
+        "        return x\n",
+        "set_all(Block())(t(2, 4, 8))",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -356,6 +375,7 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_inplace.py": ("torch.Tensor.lerp_", "torch.Tensor.addcmul_", "torch.Tensor.addcdiv_",
                          "torch.Tensor.neg_", "torch.Tensor.sqrt_", "torch.Tensor.unsqueeze_"),
     "model_mha.py": ("torch.nn.functional.multi_head_attention_forward",),
+    "model_mha_class.py": ("torch.nn.MultiheadAttention",),
 }
 
 RUNNER = """

@@ -51,7 +51,8 @@ def _project(tmp_path: Path) -> Path:
     return project
 
 
-ALL_HELPERS = ("Conv1d", "Conv2d", "GELU", "Hardsigmoid", "Hardswish", "layer_norm", "LayerNorm", "finfo",
+ALL_HELPERS = ("Conv1d", "Conv2d", "GELU", "Hardsigmoid", "Hardswish", "layer_norm", "LayerNorm",
+               "MultiheadAttention", "finfo",
                "rms_norm", "RMSNorm", "ReLU", "ReLU6", "SiLU", "addcdiv_", "addcmul_", "broadcast_all",
                "bucketize", "concatenate", "conv1d", "conv2d", "einsum", "hann_window", "isin", "lerp_",
                "multi_head_attention_forward", "neg_", "pad_sequence", "scaled_dot_product_attention",
@@ -77,7 +78,7 @@ def test_msmigrate_fix_rewrites_every_composition_and_writes_one_helper_module(t
                       "error": None}
     assert result.fixes_by_rule()["MSM202"] == 36  # every call of the modules
     # uses nn.LayerNorm/Conv2d cannot take, einsum/conv* on CPU, six activation classes passed as values
-    assert result.fixes_by_rule()["MSM205"] == 18
+    assert result.fixes_by_rule()["MSM205"] == 19
     again = fix_paths([str(project)], FixOptions(mindspore_version="2.6"))  # nothing left: nothing rewritten
     assert again.helper_module.status == "unchanged" and not any(f.applied for f in again.files)
 

@@ -75,6 +75,16 @@ CASES: dict[str, tuple[Case, ...]] = {
             "is_causal": True}),
         Case("dropout", (*_MHA_IN[:10], 0.5, *_MHA_IN[11:]), compare="shape_dtype"),
     ),
+    "torch.nn.MultiheadAttention": (
+        Case("batch_first_no_weights", (T(2, 4, 8), T(2, 4, 8), T(2, 4, 8)), {"need_weights": False},
+             init_args=(8, 2), init_kwargs={"batch_first": True}),
+        Case("weights", (T(4, 2, 8), T(5, 2, 8), T(5, 2, 8)), init_args=(8, 2)),
+        Case("masks_heads", (T(4, 2, 8), T(5, 2, 8), T(5, 2, 8)),
+             {"key_padding_mask": _PADDING, "attn_mask": _KEY_MASK, "average_attn_weights": False},
+             init_args=(8, 2)),
+        Case("no_bias_bias_kv", (T(4, 2, 8), T(5, 2, 8), T(5, 2, 8)), {"need_weights": False},
+             init_args=(8, 2), init_kwargs={"bias": False, "add_bias_kv": True}),
+    ),
     "torch.finfo": (
         Case("default", (), read=_FINFO, rtol=0.0, atol=0.0),
         Case("float16", (DT("float16"),), read=_FINFO, rtol=0.0, atol=0.0),
