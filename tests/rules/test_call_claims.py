@@ -100,7 +100,7 @@ def test_a_distributed_sampler_and_a_device_move_that_casts():
     assert found[1][:3] == (6, 17, "MSM504")
     assert found[1][3].startswith(
         ".to() moves data between devices and casts to torch.float16: keep the cast "
-        "(.astype(torch.float16)); MindSpore uses the device set once with mindspore.set_device Also: ")
+        "(.astype(torch.float16)); MindSpore uses the device set once with mindspore.set_device. Also: ")
 
 
 def test_an_initializer_rewrite_states_no_argument_plan_of_the_class():

@@ -127,8 +127,10 @@ def test_sequential_is_one_pattern_finding_carrying_the_mapping(analyze):
     assert (sequential.rule, sequential.severity.value, sequential.mindspore_api) == (
         "MSM502", "information", "mindspore.nn.SequentialCell")
     assert sequential.message() == (
-        "nn.Sequential becomes nn.SequentialCell with the layers in a list Also: torch.nn.Sequential → "
+        "nn.Sequential becomes nn.SequentialCell with the layers in a list. Also: torch.nn.Sequential → "
         "mindspore.nn.SequentialCell (see the difference page).")
+    assert sequential.message("zh-cn").startswith(
+        "nn.Sequential 改为 nn.SequentialCell，各层放入列表。另：torch.nn.Sequential → ")
     assert [fix.rule for fix in fixes_for(source, "s.py", [sequential], kb)] == ["MSM502"]
 
 

@@ -33,7 +33,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "analysis.files_with_syntax_errors": ("Files with syntax errors", "有语法错误的文件"),
     # --- API-usage findings ------------------------------------------------------------------------
     # one finding per position: the facts of the findings it stands for (``also``: message references)
-    "analysis.also": ("{message} Also: {also:messages}", "{message} 另：{also:messages}"),
+    "analysis.also": ("{message} Also: {also:messages}", "{message}另：{also:messages}"),
     "analysis.api.consistent": (
         "{torch_api} → {mindspore_api}: same behaviour; replacing the name is enough.",
         "{torch_api} → {mindspore_api}：功能一致，替换接口名即可。",

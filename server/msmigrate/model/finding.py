@@ -78,7 +78,7 @@ class Finding:
     def message(self, lang: str = "en") -> str:
         text = t(self.message_key, lang, **self.message_args)
         also = self.message_args.get("also")
-        return t("analysis.also", lang, message=text, also=also) if also else text
+        return t("analysis.also", lang, message=_sentence(text, lang), also=also) if also else text
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         """The public JSON shape (documented in docs/report-schema.md)."""
@@ -138,3 +138,10 @@ class FileResult:
             return None
         return {"line": self.syntax_error_line, "detail": self.syntax_error_detail,
                 "message": self.syntax_error(lang)}
+
+
+def _sentence(text: str, lang: str) -> str:
+    """``text`` ending as a sentence, so that what follows it ("Also: …") does not run on from it."""
+    if text.endswith((".", "。", "!", "！", "?", "？", ":", "：")):
+        return text
+    return text + ("。" if lang.lower().startswith("zh") else ".")

@@ -304,8 +304,9 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
         max_workers=min(jobs, len(chunks)), mp_context=context,
         initializer=init_worker, initargs=(version, analysis_options, options.file_time_limit),
     )
+    waiting: set[Future[Any]] = set()
     try:
-        waiting: set[Future[Any]] = {executor.submit(analyze_chunk, chunk) for chunk in chunks}
+        waiting = {executor.submit(analyze_chunk, chunk) for chunk in chunks}
         while waiting:
             completed, waiting = wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
             _check_cancel(options)
@@ -319,7 +320,10 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
         rest = [item for item in pending if item[0] not in finished]
         yield from _analyze_here(rest, version, analysis_options, options)
     finally:
-        executor.shutdown(wait=False, cancel_futures=True)
+        # Every chunk done: wait for the workers to exit. ``wait=False`` leaves the pool's manager thread
+        # running into interpreter exit, where it may write to a closed wake-up pipe ("OSError: [Errno 9]
+        # Bad file descriptor" on stderr, seen under load); only a cancelled or failed scan stops early.
+        executor.shutdown(wait=not waiting, cancel_futures=True)
 
 
 def _from_worker(rel: str, data: dict[str, Any], reader: CompactReader | None = None) -> FileResult:
