@@ -25,20 +25,25 @@ from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding
 
 HELPER = "add_module"
-_APIS = frozenset({"torch.nn.Module.add_module", "torch.nn.Module.register_module"})
+APIS = frozenset({"torch.nn.Module.add_module", "torch.nn.Module.register_module"})
+ADD_MODULE_KEY = "finding.MSM521.add_module"  # the finding (rules/cell_children.py)
 _PARAMETERS = ("name", "module")
 
 
+def fits(call: ast.Call) -> bool:
+    """The call passes the name and the module, by position or keyword, and nothing else."""
+    if len(call.args) > 2 or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg not in _PARAMETERS for k in call.keywords):
+        return False
+    bound = {*_PARAMETERS[:len(call.args)], *(k.arg for k in call.keywords)}
+    return bound == set(_PARAMETERS) and len(call.args) + len(call.keywords) == 2
+
+
 def add_module(ctx: FixContext, finding: Finding) -> Fix | None:
-    if finding.torch_api not in _APIS:
+    if finding.message_key != ADD_MODULE_KEY:
         return None
     call = ctx.call_of(finding)
-    if call is None or not isinstance(call.func, ast.Attribute) or len(call.args) > 2 \
-            or any(isinstance(a, ast.Starred) for a in call.args) \
-            or any(k.arg not in _PARAMETERS for k in call.keywords):
-        return None
-    bound = {*_PARAMETERS[:len(call.args)], *(k.arg for k in call.keywords)}
-    if bound != set(_PARAMETERS) or len(call.args) + len(call.keywords) != 2:
+    if call is None or not isinstance(call.func, ast.Attribute) or not fits(call):
         return None
     compat = ctx.compat or CompatModule.beside(ctx.path)
     statement = compat.import_statement(ctx.path)
@@ -48,7 +53,7 @@ def add_module(ctx: FixContext, finding: Finding) -> Fix | None:
     line, column, _, _ = ctx.node_range(first)
     edits = [TextEdit(*ctx.node_range(call.func), f"{compat.local}.{HELPER}"),
              TextEdit(line, column, line, column, f"{ctx.text(call.func.value)}, ")]
-    return Fix(finding.rule, "fix.add_module_helper", [*edits, *import_edit(ctx, statement)],
+    return Fix("MSM521", "fix.add_module_helper", [*edits, *import_edit(ctx, statement)],
                {"module": compat.name}, helpers=(HELPER,))
 
 
@@ -96,4 +101,4 @@ def _sequential_subclass(ctx: FixContext, owner: ast.ClassDef) -> bool:
         for f in ctx.findings)
 
 
-FIXERS = {"MSM100": [add_module, sequential_attribute], "MSM101": [add_module, sequential_attribute]}
+FIXERS = {"MSM521": add_module, "MSM100": sequential_attribute, "MSM101": sequential_attribute}
