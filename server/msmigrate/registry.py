@@ -18,6 +18,7 @@ from __future__ import annotations
 RULE_MODULES: tuple[str, ...] = (
     "autograd_function",
     "buffers",
+    "cell_children",
     "cell_parameters",
     "data_parallel",
     "device_compositions",
@@ -42,11 +43,13 @@ RULE_MODULES: tuple[str, ...] = (
 )
 
 FIX_MODULES: tuple[str, ...] = (
+    "add_module_fixes",
     "api_fixes",
     "composition_fixes",
     "construct_super_fixes",
     "container_fixes",
     "derived_fixes",
+    "device_default_fixes",
     "graph_form_fixes",
     "init_by_class_fixes",
     "string_annotation_fixes",

@@ -300,6 +300,55 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "    return param, grad, avg, sq, denom\n",
         "update(t(2, 3), t(2, 3), t(2, 3), t(2, 3), d([[0.5, 1.0, 2.0], [1.5, 0.25, 3.0]]))",
     ),
+    "model_mha.py": (  # open_clip's AttentionPool2d: separate q/k/v weights, no attention weights
+        "import torch.nn.functional as F\n\n\n"
+        "def pool(x, wq, wk, wv, b, wo, bo):\n"
+        "    out, _ = F.multi_head_attention_forward(\n"
+        "        query=x, key=x, value=x, embed_dim_to_check=x.shape[-1], num_heads=2,\n"
+        "        q_proj_weight=wq, k_proj_weight=wk, v_proj_weight=wv, in_proj_weight=None, in_proj_bias=b,\n"
+        "        bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.,\n"
+        "        out_proj_weight=wo, out_proj_bias=bo, use_separate_proj_weight=True,\n"
+        "        training=False, need_weights=False,\n"
+        "    )\n"
+        "    return out[0]\n\n\n"
+        "def attend(q, kv, w, b, wo, bo):\n"
+        "    return F.multi_head_attention_forward(\n"
+        "        q, kv, kv, 8, 2, w, b, None, None, False, 0.0, wo, bo, training=False)\n",
+        "import ms_compat\n\n\n"
+        "def pool(x, wq, wk, wv, b, wo, bo):\n"
+        "    out, _ = ms_compat.multi_head_attention_forward(\n"
+        "        query=x, key=x, value=x, embed_dim_to_check=x.shape[-1], num_heads=2,\n"
+        "        q_proj_weight=wq, k_proj_weight=wk, v_proj_weight=wv, in_proj_weight=None, in_proj_bias=b,\n"
+        "        bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.,\n"
+        "        out_proj_weight=wo, out_proj_bias=bo, use_separate_proj_weight=True,\n"
+        "        training=False, need_weights=False,\n"
+        "    )\n"
+        "    return out[0]\n\n\n"
+        "def attend(q, kv, w, b, wo, bo):\n"
+        "    return ms_compat.multi_head_attention_forward(\n"
+        "        q, kv, kv, 8, 2, w, b, None, None, False, 0.0, wo, bo, training=False)\n",
+        "(pool(x := t(5, 2, 8), t(8, 8), t(8, 8), t(8, 8), t(24), t(6, 8), t(6)),"
+        " attend(x, t(3, 2, 8), t(24, 8), t(24), t(8, 8), t(8)))",
+    ),
+    "model_mha_class.py": (  # torchvision's ViT: mindspore.nn.MultiheadAttention returns (output,) here
+        "import torch.nn as nn\n\n\n"
+        "class Block(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.attention = nn.MultiheadAttention(8, 2, batch_first=True)\n\n"
+        "    def forward(self, x):\n"
+        "        x, _ = self.attention(x, x, x, need_weights=False)\n"
+        "        return x\n",
+        "import ms_compat\nimport mindspore\n\n\n"
+        "class Block(mindspore.nn.Cell):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.attention = ms_compat.MultiheadAttention(8, 2, batch_first=True)\n\n"
+        "    def construct(self, x):\n"
+        "        x, _ = self.attention(x, x, x, need_weights=False)\n"
+        "        return x\n",
+        "set_all(Block())(t(2, 4, 8))",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -325,6 +374,8 @@ EXERCISED: dict[str, tuple[str, ...]] = {
     "model_broadcast.py": ("torch.distributions.utils.broadcast_all",),
     "model_inplace.py": ("torch.Tensor.lerp_", "torch.Tensor.addcmul_", "torch.Tensor.addcdiv_",
                          "torch.Tensor.neg_", "torch.Tensor.sqrt_", "torch.Tensor.unsqueeze_"),
+    "model_mha.py": ("torch.nn.functional.multi_head_attention_forward",),
+    "model_mha_class.py": ("torch.nn.MultiheadAttention",),
 }
 
 RUNNER = """

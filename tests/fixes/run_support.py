@@ -29,10 +29,12 @@ def fixed(tmp_path: Path, source: str, unsafe: bool = True, name: str = "model.p
 
 
 def run_both(tmp_path: Path, source: str, expression: str, unsafe: bool = True,
-             setup: dict[str, str] | None = None, paths: tuple[str, ...] = ()) -> dict[str, list[np.ndarray]]:
+             setup: dict[str, str] | None = None, paths: tuple[str, ...] = (),
+             files: dict[str, str] | None = None) -> dict[str, list[np.ndarray]]:
     """framework → the arrays ``expression`` gives in ``model.py`` (torch: ``source``; MindSpore: it fixed);
     ``setup``: extra lines per framework after :data:`composition_models.SETUP`; ``paths``: folders put on
-    ``sys.path`` first (installed third-party packages)."""
+    ``sys.path`` first (installed third-party packages); ``files``: other files of the project (name → torch
+    source), fixed with it."""
     sys.path.insert(0, str(ROOT / "tests" / "conversion"))
     try:
         import harness
@@ -43,6 +45,8 @@ def run_both(tmp_path: Path, source: str, expression: str, unsafe: bool = True,
         folder = tmp_path / framework
         folder.mkdir(parents=True)
         (folder / "model.py").write_text(source, encoding="utf-8")
+        for name, text in (files or {}).items():
+            (folder / name).write_text(text, encoding="utf-8")
         if framework == "mindspore":
             fix_paths([str(folder)], FixOptions(mindspore_version="2.6", unsafe=unsafe))
         lines = "".join(f"sys.path.insert(0, {p!r})\n" for p in paths)

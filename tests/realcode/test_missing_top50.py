@@ -29,7 +29,7 @@ EXPECTED_KINDS = {
         "torch.finfo", "torch.finfo.eps", "torch.Tensor.neg_", "torch.Tensor.addcdiv_",
         "torch.Tensor.addcmul_", "torch.nn.RMSNorm", "torch.Tensor.unfold",
     },
-    "fix": {"torch.nn.Module.modules", "torch.Tensor.detach"},
+    "fix": {"torch.nn.Module.modules", "torch.Tensor.detach", "torch.nn.Module.named_parameters"},
 }
 
 

@@ -347,7 +347,10 @@ class StatementWalker:
         return state
 
     def _s_for(self, node: ast.For | ast.AsyncFor) -> None:
-        element = element_of(self.ev(node.iter))
+        # a list written in the loop header holds its items when iterated, as a tuple does (open_clip:
+        # ``for block in [self.layer1, self.layer2]: block.named_parameters()``)
+        listed = type(node.iter) is ast.List
+        element = element_of(self._tuple(node.iter, None) if listed else self.ev(node.iter))  # type: ignore[arg-type]
         scope = self.scope
         start = scope.state
         scope.state = dict(start)

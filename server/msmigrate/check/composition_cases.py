@@ -10,6 +10,7 @@ tensor; for a class, ``init_*`` build the module (its parameters get random valu
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,13 @@ class Case:
 
 
 _Q, _K, _V = T(2, 3, 4, 8), T(2, 3, 5, 8), T(2, 3, 5, 6)
+# multi_head_attention_forward: (L, N, E) = (4, 2, 8) queries, 5 keys, 2 heads; packed weights and biases,
+# then the output projection
+_MHA_IN = (T(4, 2, 8), T(5, 2, 8), T(5, 2, 8), 8, 2, T(24, 8), T(24), None, None, False, 0.0, T(8, 8), T(8))
+_MHA_EVAL = {"training": False}
+_PADDING = D([[False, False, True, False, True], [False, True, False, False, False]], dtype="bool")
+_KEY_MASK = D([[False, True, False, False, False], [False, False, False, True, True],
+               [True, False, False, False, False], [False, False, True, False, False]], dtype="bool")
 _FINFO = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution")
 _WINDOW = D([[0.5, -1.0, 0.25, 2.0], [0.0, 1.5, -0.5, 0.75]])
 
@@ -48,6 +56,34 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("three_dims", (T(3, 4, 8), T(3, 5, 8), T(3, 5, 6))),
         Case("gqa", (_Q, T(2, 1, 5, 8), T(2, 1, 5, 6)), {"enable_gqa": True}),
         Case("dropout", (_Q, _K, _V), {"dropout_p": 0.5}, compare="shape_dtype"),
+    ),
+    "torch.nn.functional.multi_head_attention_forward": (
+        Case("packed_weights", _MHA_IN, _MHA_EVAL),
+        Case("attention_pool", (T(5, 2, 8), T(5, 2, 8), T(5, 2, 8)), {
+            "embed_dim_to_check": 8, "num_heads": 2, "q_proj_weight": T(8, 8), "k_proj_weight": T(8, 8),
+            "v_proj_weight": T(8, 8), "in_proj_weight": None, "in_proj_bias": T(24), "bias_k": None,
+            "bias_v": None, "add_zero_attn": False, "dropout_p": 0.0, "out_proj_weight": T(6, 8),
+            "out_proj_bias": T(6), "use_separate_proj_weight": True, "training": False,
+            "need_weights": False}),
+        Case("masks", _MHA_IN, {**_MHA_EVAL, "attn_mask": _KEY_MASK, "key_padding_mask": _PADDING}),
+        Case("float_mask_heads", _MHA_IN,
+             {**_MHA_EVAL, "attn_mask": T(4, 4, 5), "average_attn_weights": False}),
+        Case("bias_kv_zero_attn", (*_MHA_IN[:7], T(1, 1, 8), T(1, 1, 8), True, *_MHA_IN[10:]),
+             {**_MHA_EVAL, "attn_mask": T(4, 5), "key_padding_mask": _PADDING}),
+        Case("unbatched_causal", (T(4, 8), T(4, 8), T(4, 8), *_MHA_IN[3:]), {
+            **_MHA_EVAL, "attn_mask": D([[0.0 if j <= i else -math.inf for j in range(4)] for i in range(4)]),
+            "is_causal": True}),
+        Case("dropout", (*_MHA_IN[:10], 0.5, *_MHA_IN[11:]), compare="shape_dtype"),
+    ),
+    "torch.nn.MultiheadAttention": (
+        Case("batch_first_no_weights", (T(2, 4, 8), T(2, 4, 8), T(2, 4, 8)), {"need_weights": False},
+             init_args=(8, 2), init_kwargs={"batch_first": True}),
+        Case("weights", (T(4, 2, 8), T(5, 2, 8), T(5, 2, 8)), init_args=(8, 2)),
+        Case("masks_heads", (T(4, 2, 8), T(5, 2, 8), T(5, 2, 8)),
+             {"key_padding_mask": _PADDING, "attn_mask": _KEY_MASK, "average_attn_weights": False},
+             init_args=(8, 2)),
+        Case("no_bias_bias_kv", (T(4, 2, 8), T(5, 2, 8), T(5, 2, 8)), {"need_weights": False},
+             init_args=(8, 2), init_kwargs={"bias": False, "add_bias_kv": True}),
     ),
     "torch.finfo": (
         Case("default", (), read=_FINFO, rtol=0.0, atol=0.0),

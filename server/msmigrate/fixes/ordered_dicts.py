@@ -1,6 +1,6 @@
 """Whether an argument is an OrderedDict, for the fixes that keep one as it is (``nn.Sequential(d)`` →
 ``SequentialCell(d)``, which takes an OrderedDict as well as a list): an ``OrderedDict(...)`` call, or a name
-every assignment of which, in the enclosing function, is one (pretrainedmodels' DPN:
+every assignment of which (annotated or not), in the enclosing function, is one (pretrainedmodels' DPN:
 ``blocks = OrderedDict()`` … ``nn.Sequential(blocks)``)."""
 
 from __future__ import annotations
@@ -28,7 +28,11 @@ def is_ordered_dict(ctx: FixContext, node: ast.expr) -> bool:
         current = ctx.parents.get(id(current))
     values = [n.value for n in ast.walk(scope) if isinstance(n, ast.Assign)
               and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)]
-    bound_otherwise = any(isinstance(n, ast.AnnAssign | ast.AugAssign | ast.For | ast.With | ast.NamedExpr)
+    # an annotated assignment (torchvision's ViT: ``layers: OrderedDict[str, nn.Module] = OrderedDict()``)
+    annotated = [n for n in ast.walk(scope) if isinstance(n, ast.AnnAssign)
+                 and isinstance(n.target, ast.Name) and n.target.id == node.id]
+    values += [n.value for n in annotated if n.value is not None]  # a bare annotation binds nothing
+    bound_otherwise = any(isinstance(n, ast.AugAssign | ast.For | ast.With | ast.NamedExpr)
                           and any(isinstance(t, ast.Name) and t.id == node.id for t in ast.walk(n)
                                   if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store))
                           for n in ast.walk(scope))

@@ -272,6 +272,21 @@ def cells(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
     return [_member_name_edit(src, func, "cells")]
 
 
+def cell_parameters(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
+    """``net.named_parameters()`` → ``net.parameters_and_names()``: (name path, parameter) pairs of the cell
+    and its sub-cells; ``prefix``/``recurse`` are ``name_prefix``/``expand``."""
+    func = call.func
+    keywords = {"prefix": "name_prefix", "recurse": "expand"}
+    if not isinstance(func, ast.Attribute) or func.attr != "named_parameters" or call.args \
+            or any(k.arg not in keywords for k in call.keywords):
+        return None
+    edits = [_member_name_edit(src, func, "parameters_and_names")]
+    for keyword in call.keywords:
+        line, column, _, _ = src.node_range(keyword)
+        edits.append((line, column, line, column + len(keyword.arg or ""), keywords[keyword.arg or ""]))
+    return edits
+
+
 REWRITES: dict[str, Callable[[Any, ast.Call, str], list[Edit] | None]] = {
     "function_form": function_form,
     "reshape": reshape,
@@ -285,6 +300,7 @@ REWRITES: dict[str, Callable[[Any, ast.Call, str], list[Edit] | None]] = {
     "interpolate": interpolate,
     "cell_values": cell_values,
     "cells": cells,
+    "cell_parameters": cell_parameters,
 }
 
 

@@ -23,6 +23,8 @@ VERSION = "torch.__version__"
 JIT_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused", "torch.jit.export", "torch.jit.script",
                             "torch.fx.wrap", "torch._dynamo.disable", "torch.compiler.disable",
                             "torch.jit._overload_method", "torch.jit._overload"})
+# tracing returns a module or function computing what the one given computes (for the traced paths)
+TRACES = frozenset({"torch.jit.trace", "torch.jit.trace_module"})
 ASSERT = "torch._assert"  # FX's traceable assert: Python's assert outside FX (torch's own code)
 FINAL = "torch.jit.Final"
 ANNOTATE = "torch.jit.annotate"
@@ -114,6 +116,10 @@ def torch_marker_fix(ctx: FixContext, finding: Finding) -> Fix | None:
             and 1 <= len(call.args) <= 2 and not any(isinstance(a, ast.Starred) for a in call.args):
         text = "assert " + ", ".join(ctx.text(a) for a in call.args)
         return Fix("MSM514", "fix.torch_marker.assert", [TextEdit(*ctx.node_range(call), text)], args)
+    if api in TRACES and call is not None and call.args and not isinstance(call.args[0], ast.Starred):
+        # the examples are not run: a module in training mode would update its BatchNorm statistics
+        edit = TextEdit(*ctx.node_range(call), ctx.text(call.args[0]))
+        return Fix("MSM514", "fix.torch_marker.trace", [edit], args, by_hand=True)
     if api == "torch.jit.script" and call is not None and len(call.args) == 1 and not call.keywords:
         return Fix("MSM514", "fix.torch_marker.annotate",
                    [TextEdit(*ctx.node_range(call), ctx.text(call.args[0]))], args)

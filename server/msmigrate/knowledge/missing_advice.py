@@ -570,7 +570,6 @@ _ENTRIES: list[CatalogueEntry] = [
         E,
         """
         torch.nn.Module.parameters mindspore.nn.Cell.trainable_params mindspore.nn.Cell.get_parameters
-        torch.nn.Module.named_parameters mindspore.nn.Cell.parameters_and_names
         torch.nn.Module.state_dict mindspore.nn.Cell.parameters_dict
         torch.nn.Module.named_modules mindspore.nn.Cell.cells_and_names
         torch.nn.Module.named_children mindspore.nn.Cell.name_cells
@@ -582,6 +581,8 @@ _ENTRIES: list[CatalogueEntry] = [
     ),
     *_rows(E, "torch.nn.Module.modules mindspore.nn.Cell.cells_and_names", "cell_method", fix="cell_values"),
     *_rows(E, "torch.nn.Module.children mindspore.nn.Cell.cells", "cell_method", fix="cells"),
+    *_rows(E, "torch.nn.Module.named_parameters mindspore.nn.Cell.parameters_and_names", "cell_method",
+           fix="cell_parameters"),
     *_rows(
         E, "torch.nn.Module.load_state_dict mindspore.load_param_into_net", "checkpoint_io", rule="MSM512"
     ),

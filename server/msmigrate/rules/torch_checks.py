@@ -29,6 +29,7 @@ from msmigrate.fixes.torch_check_fixes import (
     JIT_DECORATORS,
     SDP_CONTEXTS,
     SDP_SWITCHES,
+    TRACES,
     VERSION,
     is_version_comparison,
     torch_check_fix,
@@ -121,6 +122,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{api} prepares code for TorchScript or FX; MindSpore needs no such mark: remove it",
         "{api} 用于为 TorchScript 或 FX 准备代码；MindSpore 不需要此类标记：请删除它",
     ),
+    "finding.MSM514.trace": (
+        "{api} compiles the module for TorchScript by running it on example inputs; MindSpore runs the "
+        "module itself (mindspore.jit compiles it where wanted): use the module as it is",
+        "{api} 通过在示例输入上运行模块将其编译为 TorchScript；MindSpore 直接运行该模块"
+        "（需要时用 mindspore.jit 编译）：请直接使用该模块",
+    ),
     "finding.MSM514.final": (
         "torch.jit.Final is typing.Final outside TorchScript",
         "在 TorchScript 之外 torch.jit.Final 即 typing.Final",
@@ -152,6 +159,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.torch_marker.remove": ("Remove {api}", "删除 {api}"),
     "fix.torch_marker.final": ("Use typing.Final", "改用 typing.Final"),
     "fix.torch_marker.annotate": ("Keep the value only", "只保留其值"),
+    "fix.torch_marker.trace": (
+        "Use the module itself (to review: the example inputs are no longer run, which in training mode "
+        "updated BatchNorm statistics)",
+        "直接使用该模块（需检查：不再运行示例输入；在训练模式下运行示例输入会更新 BatchNorm 统计量）",
+    ),
     "fix.torch_marker.assert": ("Use Python's assert, which torch._assert wraps",
                                 "改用 Python 的 assert（torch._assert 即对它的封装）"),
     "fix.torch_marker.deterministic": (
@@ -220,6 +232,8 @@ def check(ctx) -> Iterable[Finding]:
             found.append(_taken(ctx, TORCH_MARK, node, "finding.MSM514.final", {}, FINAL, written))
         elif api in JIT_DECORATORS or api in (ANNOTATE, ASSERT) or written in (FX_WRAP, ASSERT):
             found.append(_taken(ctx, TORCH_MARK, node, "finding.MSM514.mark", {"api": api}, api, written))
+        elif api in TRACES:
+            found.append(_taken(ctx, TORCH_MARK, node, "finding.MSM514.trace", {"api": api}, api, written))
         elif api in SDP_SWITCHES or api in SDP_CONTEXTS:
             found.append(_taken(ctx, TORCH_MARK, node, "finding.MSM514.backend", {"api": api}, api, written))
     return [f for f in found if f is not None]

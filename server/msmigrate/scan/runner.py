@@ -164,6 +164,11 @@ def project_module_classes(paths: Sequence[str | os.PathLike[str]], include: tup
     return _module_classes(found.files, limit)
 
 
+def module_classes_of(files: list[Any], limit: int = 1024 * 1024) -> frozenset[str]:
+    """The nn.Module subclasses of the discovered ``files`` (``msmigrate fix`` builds it before writing)."""
+    return _module_classes(files, limit)
+
+
 def _module_classes(files: list[Any], limit: int, manifest: Manifest | None = None,
                     read: dict[str, tuple[bytes, list[list]]] | None = None) -> frozenset[str]:
     """The project's nn.Module subclasses over all scanned files (a line scan of their class headers);

@@ -31,6 +31,8 @@ ADAPTERS: tuple[Adapter, ...] = (
     # torch's download of a state dict (torch.utils.model_zoo.load_url is the same function), for MindSpore
     # checkpoints (rules/weights_download.py)
     Adapter("torch.hub.load_state_dict_from_url", "load_url"),
+    # a named child added to a Cell with its parameters named by their path (fixes/add_module_fixes.py)
+    Adapter("torch.nn.Module.add_module", "add_module"),
 )
 # helpers of no name of their own, with what they need
 SUPPORT: dict[str, tuple[str, ...]] = {"einops_backend": ()}

@@ -91,6 +91,12 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.Tensor.lerp_", "lerp_", METHOD),
     Composition("torch.Tensor.sqrt_", "sqrt_", METHOD),
     Composition("torch.Tensor.unsqueeze_", "unsqueeze_", METHOD),
+    # torchvision's ViT: x, _ = attention(x, x, x, need_weights=False) (mindspore.nn.MultiheadAttention
+    # returns a 1-tuple there)
+    Composition("torch.nn.MultiheadAttention", "MultiheadAttention", replaces=EVERY_USE),
+    # open_clip's AttentionPool2d (separate q/k/v weights); fixed keys and values (static_k/v) not composed
+    Composition("torch.nn.functional.multi_head_attention_forward", "multi_head_attention_forward",
+                refused=("static_k", "static_v")),
 )
 
 
