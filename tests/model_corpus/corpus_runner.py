@@ -88,10 +88,11 @@ def _defined(model, torch) -> None:  # noqa: ANN001 - a torch module and the tor
     """Give defined values to weights left as uninitialized memory (``nn.Parameter(torch.empty(n, d))``
     that a checkpoint fills: whisper's ``TextDecoder.positional_embedding``): a NaN, an infinity or a huge
     value there makes the torch run's own outputs NaN, by chance. Such a tensor gets N(0, 0.02) values
-    drawn from a fixed seed; the converted weights carry them to the MindSpore run."""
+    drawn from a fixed seed; the converted weights carry them to the MindSpore run. Parameters only: a buffer
+    may hold infinities on purpose (open_clip's causal mask of -inf)."""
     generator = torch.Generator().manual_seed(0)
     with torch.no_grad():
-        for tensor in [*model.parameters(), *model.buffers()]:
+        for tensor in model.parameters():
             if tensor.is_floating_point() and tensor.numel() and (
                     not torch.isfinite(tensor).all() or tensor.abs().max() > 1e4):
                 tensor.copy_(torch.randn(tensor.shape, generator=generator) * 0.02)
