@@ -193,3 +193,72 @@ def test_a_model_taking_a_tuple_and_none_is_compared_in_both_modes(tmp_path: Pat
         modes=("pynative",),
     )
     assert compare_models(spec).status == "match"
+
+
+TORCH_EMPTY = '''
+import torch
+from torch import nn
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        # uninitialized memory a checkpoint would fill (whisper's positional_embedding): here NaN and huge
+        self.positional = nn.Parameter(torch.empty(3, 4))
+        with torch.no_grad():
+            self.positional[0, 0] = float("nan")
+            self.positional[1, 1] = 1e30
+        self.register_buffer("mask", torch.full((3, 3), float("-inf")).triu(1), persistent=False)
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        scores = (x + self.positional) @ (x + self.positional).transpose(-1, -2) + self.mask
+        return self.proj(scores.softmax(-1) @ x)
+'''
+
+MS_EMPTY = '''
+import numpy
+import mindspore
+from mindspore import mint, nn
+
+
+class Decoder(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.positional = mindspore.Parameter(mint.zeros((3, 4)))
+        self.mask = mindspore.Tensor(numpy.triu(numpy.full((3, 3), -numpy.inf, numpy.float32), 1))
+        self.proj = mint.nn.Linear(4, 4)
+
+    def construct(self, x):
+        scores = (x + self.positional) @ (x + self.positional).swapaxes(-1, -2) + self.mask
+        return self.proj(mint.softmax(scores, -1) @ x)
+'''
+
+
+@pytest.mark.slow
+@needs_frameworks
+def test_parameters_left_uninitialized_get_defined_values_and_buffers_keep_theirs(tmp_path: Path) -> None:
+    """Without a checkpoint, a NaN or huge value in a torch parameter (uninitialized memory) would make both
+    runs compare garbage; it gets seeded values, while the causal mask of -inf (a buffer) stays."""
+    (tmp_path / "tempty.py").write_text(TORCH_EMPTY)
+    (tmp_path / "mempty.py").write_text(MS_EMPTY)
+    spec = CompareSpec("empty", f"{tmp_path}/tempty.py:Decoder()", f"{tmp_path}/mempty.py:Decoder()",
+                       [InputSpec((3, 4))], modes=("pynative",))
+    result = compare_models(spec)
+    assert result.status == "match", result
+    outputs = result.to_json()["modes"][0]["outputs"]
+    assert outputs["max_abs"] is not None and outputs["max_abs"] < 1e-4  # numbers, not NaN against NaN
+
+
+@needs_frameworks
+def test_which_parameters_get_defined_values() -> None:
+    import torch
+
+    from msmigrate.compare.worker_torch import _define_uninitialized
+
+    namespace: dict = {}
+    exec(compile(TORCH_EMPTY, "tempty.py", "exec"), namespace)  # noqa: S102 - the test's own model text
+    model = namespace["Decoder"]()
+    assert _define_uninitialized(torch, model, 0) == ["positional"]
+    assert bool(torch.isfinite(model.positional).all()) and float(model.positional.abs().max()) < 1.0
+    assert model.mask[0, 1].item() == float("-inf") and model.mask[1, 0].item() == 0.0
