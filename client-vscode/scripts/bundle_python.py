@@ -132,7 +132,7 @@ def smoke_test(libs: Path) -> None:
         "import msmigrate, msmigrate.paths as p\n"
         "assert msmigrate.__file__.startswith(sys.argv[1]), msmigrate.__file__\n"
         "assert (p.data_dir() / 'mapping-2.6.json').is_file(), p.data_dir()\n"
-        "from msmigrate.lsp.server import create_server; create_server()\n"
+        "from msmigrate.lsp.features import create_server; create_server()\n"
         "print('bundle ok:', msmigrate.__version__, p.data_dir())\n"
     )
     subprocess.run([sys.executable, "-I", "-S", "-c", code, str(libs)], check=True)
