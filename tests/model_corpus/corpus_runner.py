@@ -84,23 +84,11 @@ def _forget(project: str) -> None:
     importlib.invalidate_caches()
 
 
-def _defined(model, torch) -> None:  # noqa: ANN001 - a torch module and the torch package
-    """Give defined values to weights left as uninitialized memory (``nn.Parameter(torch.empty(n, d))``
-    that a checkpoint fills: whisper's ``TextDecoder.positional_embedding``): a NaN, an infinity or a huge
-    value there makes the torch run's own outputs NaN, by chance. Such a tensor gets N(0, 0.02) values
-    drawn from a fixed seed; the converted weights carry them to the MindSpore run. Parameters only: a buffer
-    may hold infinities on purpose (open_clip's causal mask of -inf)."""
-    generator = torch.Generator().manual_seed(0)
-    with torch.no_grad():
-        for tensor in model.parameters():
-            if tensor.is_floating_point() and tensor.numel() and (
-                    not torch.isfinite(tensor).all() or tensor.abs().max() > 1e4):
-                tensor.copy_(torch.randn(tensor.shape, generator=generator) * 0.02)
-
-
 def run_torch(job: dict) -> dict:
     import numpy as np
     import torch
+
+    from msmigrate.compare.worker_torch import define_uninitialized
 
     out = Path(job["out"])
     data = np.load(job["inputs"])
@@ -108,7 +96,8 @@ def run_torch(job: dict) -> dict:
     torch.manual_seed(0)
     module = _stage("import", lambda: importlib.import_module(job["module"]))
     model = _stage("build", lambda: eval(job["expr"], vars(module)))  # noqa: S307 - the harness's own text
-    _defined(model, torch)
+    # weights left as uninitialized memory get seeded values (compare does the same without a checkpoint)
+    define_uninitialized(torch, model, 0)
     state = {k: v.detach().clone() for k, v in model.state_dict().items()}
     torch.save(state, out / "state.pt")
     np.savez(

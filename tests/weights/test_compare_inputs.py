@@ -254,12 +254,12 @@ def test_parameters_left_uninitialized_get_defined_values_and_buffers_keep_their
 def test_which_parameters_get_defined_values() -> None:
     import torch
 
-    from msmigrate.compare.worker_torch import _define_uninitialized
+    from msmigrate.compare.worker_torch import define_uninitialized
 
     namespace: dict = {}
     exec(compile(TORCH_EMPTY, "tempty.py", "exec"), namespace)  # noqa: S102 - the test's own model text
     model = namespace["Decoder"]()
-    assert _define_uninitialized(torch, model, 0) == ["positional"]
+    assert define_uninitialized(torch, model, 0) == ["positional"]
     positional = model.positional.detach()
     assert bool(torch.isfinite(positional).all()) and float(positional.abs().max()) < 1.0
     assert model.mask[0, 1].item() == float("-inf") and model.mask[1, 0].item() == 0.0

@@ -53,13 +53,14 @@ def _randomize_norms(torch: Any, model: Any, seed: int) -> None:
                         param.copy_(torch.rand(param.shape, generator=gen) + low)
 
 
-def _define_uninitialized(torch: Any, model: Any, seed: int) -> list[str]:
+def define_uninitialized(torch: Any, model: Any, generator_seed: int) -> list[str]:
     """Parameters left as uninitialized memory (``nn.Parameter(torch.empty(n, d))`` that a checkpoint would
     fill: whisper's ``positional_embedding``) hold whatever the memory held, NaN and huge values included,
     which makes torch's own outputs NaN by chance. Without a checkpoint, each such parameter (a non-finite
-    value or one above 1e4) gets N(0, 0.02) values from the seed; the converted weights carry them to the
-    MindSpore side. Buffers are left alone: they may hold infinities on purpose (a causal mask of -inf)."""
-    gen = torch.Generator().manual_seed(seed + 2)
+    value or one above 1e4) gets N(0, 0.02) values from ``generator_seed``; the converted weights carry them
+    to the MindSpore side. Buffers are left alone: they may hold infinities on purpose (a causal mask of
+    -inf). The corpus harness (tests/model_corpus/corpus_runner.py) calls it too; returns the names set."""
+    gen = torch.Generator().manual_seed(generator_seed)
     defined = []
     with torch.no_grad():
         for name, param in model.named_parameters():
@@ -124,7 +125,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         _load_checkpoint(torch, model, request["checkpoint"], request.get("key"))
     else:
         _randomize_norms(torch, model, seed)
-        _define_uninitialized(torch, model, seed)
+        define_uninitialized(torch, model, seed + 2)
     model.eval()
     to_numpy = _numpy(torch)
     arrays = make_arrays(np, request["inputs"], seed)
