@@ -74,7 +74,8 @@ def _headers(text: str, array: str) -> list[int]:
 
 
 def _key_line(text: str, array: str, index: int, key: str) -> int:
-    """The line of ``key`` (bare or quoted, as a key or a sub-table) inside entry ``index``; else its header."""
+    """The line of ``key`` (bare or quoted, as a key or a sub-table) inside entry ``index``, else of the
+    entry's header."""
     headers = _headers(text, array)
     start = headers[index - 1]
     end = headers[index] if index < len(headers) else len(text.splitlines()) + 1
@@ -87,7 +88,8 @@ def _key_line(text: str, array: str, index: int, key: str) -> int:
 
 
 def _problem(value: Any, field: Field) -> str | None:
-    if not isinstance(value, _KINDS[field.kind]) or (field.kind in ("int", "number") and isinstance(value, bool)):
+    if not isinstance(value, _KINDS[field.kind]) or (field.kind in ("int", "number")
+                                                      and isinstance(value, bool)):
         return f"must be {field.kind}, not {type(value).__name__}"
     if field.kind == "strings" and not all(isinstance(item, str) for item in value):
         return "must be a list of strings"

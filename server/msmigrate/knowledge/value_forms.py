@@ -103,7 +103,8 @@ def output_shape_primitive(torch_api: str | None, mindspore_api: str | None) -> 
     return OUTPUT_SHAPE_PRIMITIVES.get((torch_api or "", mindspore_api or ""))
 
 
-# check notes (``check/spec_table.py``) recording a difference that a result form corrects: the form
+# check notes (``knowledge/facts/check_specs.toml``) recording a difference that a result form corrects: the
+# form
 CORRECTED_BY: dict[str, str] = {"bincount_float_output": INT64, "bool_tensor_result": PYTHON_BOOL}
 
 
