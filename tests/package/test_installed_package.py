@@ -93,7 +93,8 @@ def check_installed(bin_dir: Path, home: Path) -> None:
     advice_args = ["lookup", "torch.optim.LBFGS", "--mindspore-version", "2.6", "--json"]
     advice = run([msmigrate, *advice_args], work, env)  # the missing-API catalogue, read from the package
     assert advice.returncode == 0, advice.stderr
-    assert json.loads(advice.stdout)["advice"].startswith("**Missing API: ask the MindSpore community** (MSM204)")
+    said = json.loads(advice.stdout)["advice"]
+    assert said.startswith("**Missing API: ask the MindSpore community** (MSM204)")
     assert advice.stdout == checkout(advice_args, work, env).stdout
 
     scan_args = ["scan", str(project), "--format", "json", "-j", "2", "--no-cache",
