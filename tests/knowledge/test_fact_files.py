@@ -10,6 +10,7 @@ import pytest
 from msmigrate.check.spec_table import build_table, read_table
 from msmigrate.knowledge.advice_catalogue import Policy, catalogue, read_catalogue
 from msmigrate.knowledge.fact_files import FACTS_DIR, FactFileError
+from msmigrate.knowledge.mindspore_calls import mindspore_calls, read_mindspore_calls
 
 ADVICE = """\
 # two entries
@@ -138,7 +139,8 @@ def test_a_spec_key_given_twice_is_an_error(tmp_path):
 
 
 def test_the_shipped_files_load_and_hold_what_the_code_held():
-    assert sorted(p.name for p in FACTS_DIR.iterdir()) == ["check_specs.toml", "missing_advice.toml"]
+    assert sorted(p.name for p in FACTS_DIR.iterdir()) == [
+        "check_specs.toml", "mindspore_calls.toml", "missing_advice.toml"]
     advice = catalogue()
     assert len(advice.entries) == 307 and len(advice.recipe_apis) == 52 and len(advice.recipe_notes) == 32
     scatter = advice.entries["torch.Tensor.scatter_"]
@@ -147,3 +149,73 @@ def test_the_shipped_files_load_and_hold_what_the_code_held():
     table = build_table()
     assert len(table) == 876
     assert table["torch.Tensor.size -> mindspore.Tensor.shape"].ms_call == "subscript"
+    calls = mindspore_calls()
+    pair = ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements")
+    assert calls.pair_companions[pair] == (("reduction", "'add'", ()),)
+    assert calls.pair_renames[pair] == {"dim": "axis", "index": "indices", "src": "updates"}
+    assert calls.companions["mindspore.nn.MaxPool2d"] == (
+        ("pad_mode", "'pad'", ("padding", "dilation", "return_indices", "ceil_mode")),)
+    assert calls.default_from["mindspore.nn.MaxPool2d"] == (("stride", "kernel_size"),)
+    assert calls.class_as_partial == {("torch.nn.Fold", "mindspore.ops.fold"),
+                                      ("torch.nn.Unfold", "mindspore.ops.unfold")}
+
+
+CALLS = """\
+[[api]]
+mindspore = ["mindspore.ops.bincount", "mindspore.Tensor.bincount"]
+result_form = {form = "int64", unless = ["weights"]}
+
+[[api]]
+mindspore = ["mindspore.ops.tensor_scatter_elements"]
+torch = ["torch.scatter_add"]
+companions = [{param = "reduction", value = "'add'"}]
+{bad}
+"""
+
+
+def test_call_facts_are_keyed_by_api_and_by_pair(tmp_path):
+    path = _write(tmp_path, "calls.toml", CALLS.replace("{bad}", 'renames = {dim = "axis"}'))
+    calls = read_mindspore_calls(path)
+    assert calls.result_forms == {"mindspore.ops.bincount": ("int64", ("weights",)),
+                                  "mindspore.Tensor.bincount": ("int64", ("weights",))}
+    pair = ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements")
+    assert calls.pair_companions == {pair: (("reduction", "'add'", ()),)}
+    assert calls.pair_renames == {pair: {"dim": "axis"}} and calls.companions == {}
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ('argument_forms = {index = "int32"}',
+         "{path}:9: [[api]] 2: 'argument_forms' is no fact of a pair (an entry with torch)"),
+        ('renames = {dim = 1}', "{path}:9: [[api]] 2: 'renames': 'dim' is 1, not a string"),
+        ("class_as_partial = false", "{path}:9: [[api]] 2: 'class_as_partial' is written only as true"),
+        ('companions = [{param = "x"}]', "Cannot overwrite"),
+    ],
+)
+def test_a_bad_call_fact_names_file_and_line(tmp_path, bad, message):
+    path = _write(tmp_path, "calls.toml", CALLS.replace("{bad}", bad))
+    found = _error(read_mindspore_calls, path)
+    if "Cannot overwrite" in message:  # a key given twice in one entry is no valid TOML
+        assert found.startswith(f"{path}:9: not valid TOML: Cannot overwrite a value")
+    else:
+        assert found == message.format(path=path)
+
+
+def test_a_pair_fact_given_twice_is_named(tmp_path):
+    text = CALLS.replace("{bad}", "") + '\n[[api]]\nmindspore = ["mindspore.ops.tensor_scatter_elements"]\n' \
+        'torch = ["torch.scatter_add"]\ncompanions = [{param = "reduction", value = "\'add\'"}]\n'
+    path = _write(tmp_path, "calls.toml", text)
+    assert _error(read_mindspore_calls, path) == (
+        f"{path}:14: [[api]] 3: 'companions' of ('torch.scatter_add', "
+        "'mindspore.ops.tensor_scatter_elements') is given twice")
+
+
+def test_the_form_names_are_those_of_value_forms():
+    from msmigrate.knowledge import mindspore_calls as calls
+    from msmigrate.knowledge import value_forms as forms
+
+    assert calls.ARGUMENT_FORMS == {forms.INT32, forms.TENSOR, forms.TENSOR_PAIR, forms.LIST, forms.TUPLE}
+    assert calls.CALL_FORMS == {forms.CLASS_INDICES}
+    assert calls.RESULT_FORMS == {forms.FIRST_OUTPUT, forms.INT64, forms.PYTHON_BOOL,
+                                  forms.SORTED_FIRST_OUTPUT}

@@ -54,7 +54,11 @@ class Entry:
     path: Path
     array: str
     index: int  # 1-based, among the file's entries of ``array``
-    line: int  # of the entry's ``[[array]]`` header
+
+    @property
+    def line(self) -> int:
+        """The line of the entry's ``[[array]]`` header (found only when asked: an error is rare)."""
+        return _headers(_text(self.path), self.array)[self.index - 1]
 
     def error(self, problem: str, key: str | None = None) -> FactFileError:
         """A :class:`FactFileError` at this entry (at the line of ``key`` inside it, when found)."""
@@ -113,10 +117,9 @@ def read_entries(path: Path, array: str, schema: Mapping[str, Field]) -> list[En
     unknown = sorted(set(document) - {array})
     if unknown:
         raise FactFileError(f"{path}:1: only [[{array}]] entries belong here, not {', '.join(unknown)}")
-    lines = _headers(_text(path), array)
     entries = []
     for index, data in enumerate(document.get(array, []), 1):
-        entry = Entry(data, path, array, index, lines[index - 1])
+        entry = Entry(data, path, array, index)
         for key in data:
             if key not in schema:
                 raise entry.error(f"key {key!r} is not known (known: {', '.join(schema)})", key)
