@@ -40,6 +40,12 @@ def _error(read, path: Path) -> str:
     return str(raised.value)
 
 
+def _says(read, path: Path, message: str) -> None:
+    """The error of reading ``path`` is ``message`` (its start, for a message ending in a list of choices)."""
+    found, expected = _error(read, path), message.format(path=path)
+    assert found.startswith(expected) if expected.endswith("one of ") else found == expected
+
+
 def test_a_good_file_is_read_in_order(tmp_path):
     path = _write(tmp_path, "advice.toml", ADVICE.format(bad='policy = "community"'))
     read = read_catalogue(path)
@@ -66,10 +72,7 @@ def test_a_good_file_is_read_in_order(tmp_path):
     ],
 )
 def test_a_bad_advice_entry_names_file_and_line(tmp_path, bad, message):
-    path = _write(tmp_path, "advice.toml", ADVICE.format(bad=bad))
-    found = _error(read_catalogue, path)
-    expected = message.format(path=path)
-    assert found.startswith(expected) if expected.endswith("one of ") else found == expected
+    _says(read_catalogue, _write(tmp_path, "advice.toml", ADVICE.format(bad=bad)), message)
 
 
 def test_an_api_advised_twice_is_named_at_its_second_line(tmp_path):
@@ -126,10 +129,7 @@ def test_a_spec_file_is_read_with_its_defaults(tmp_path):
     ],
 )
 def test_a_bad_spec_entry_names_file_and_line(tmp_path, bad, message):
-    path = _write(tmp_path, "specs.toml", SPEC.format(bad=bad))
-    found = _error(read_table, path)
-    expected = message.format(path=path)
-    assert found.startswith(expected) if expected.endswith("one of ") else found == expected
+    _says(read_table, _write(tmp_path, "specs.toml", SPEC.format(bad=bad)), message)
 
 
 def test_a_spec_key_given_twice_is_an_error(tmp_path):
