@@ -1,6 +1,7 @@
-"""The answers for the most frequent missing APIs of real code (knowledge/missing_advice_frequent.py): the
-finding says the note, in English and Chinese; a type reference is renamed; lookup shows the note; and (slow)
-every fact the notes state about MindSpore 2.10 holds in the installed MindSpore, checked against torch."""
+"""The answers for the most frequent missing APIs of real code (recipe entries of
+knowledge/facts/missing_advice.toml): the finding says the note, in English and Chinese; a type reference
+is renamed; lookup shows the note; and (slow) every fact the notes state about MindSpore 2.10 holds in the
+installed MindSpore, checked against torch."""
 
 from __future__ import annotations
 
