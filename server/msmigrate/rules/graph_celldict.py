@@ -1,4 +1,4 @@
-"""MSM709: a subclass of ``nn.ModuleDict`` (``mindspore.nn.CellDict`` once migrated) that is called.
+"""MSM709: a subclass of ``mindspore.nn.CellDict`` that is called.
 
 Met by ``msmigrate compare`` on torchvision's DenseNet: ``class _DenseBlock(nn.ModuleDict)`` has a
 ``forward`` that runs its layers (``for name, layer in self.items()``); migrated, it derives from
@@ -6,7 +6,9 @@ Met by ``msmigrate compare`` on torchvision's DenseNet: ``class _DenseBlock(nn.M
 a dictionary, so calling it stops with "The object is not callable" at the call (in DenseNet, inside
 SequentialCell's loop). A subclass of ``nn.Cell`` holding the same children (``insert_child_to_cell``) with
 an ``items()`` method compiles (checked by the rule's test). What is flagged: the name of a class that
-derives from ``torch.nn.ModuleDict`` or ``mindspore.nn.CellDict`` and defines ``forward`` or ``construct``.
+derives from ``mindspore.nn.CellDict`` and defines ``construct``. A torch ``nn.ModuleDict`` subclass is not
+flagged: the helper module's ``ModuleDict`` composition (a Cell with ``items()``) is what it migrates to
+where that composition is offered, and it compiles; ``CellDict`` is what ``--unsafe-fixes`` wrote before.
 """
 
 from __future__ import annotations
@@ -23,24 +25,22 @@ from msmigrate.rules.support import new_finding
 
 GRAPH_CALLED_DICT = Rule("MSM709", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
 RULES = [GRAPH_CALLED_DICT]
-DICT_BASES = frozenset(
-    {"torch.nn.ModuleDict", "torch.nn.modules.container.ModuleDict", "mindspore.nn.CellDict"}
-)
-ENTRIES = frozenset({"forward", "construct"})
+DICT_BASES = frozenset({"mindspore.nn.CellDict", "mindspore.nn.layer.container.CellDict"})
+ENTRIES = frozenset({"construct"})
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM709.title": (
-        "A called subclass of nn.ModuleDict (CellDict) does not compile in GRAPH_MODE",
-        "被调用的 nn.ModuleDict（CellDict）子类无法在 GRAPH_MODE 下编译",
+        "A called subclass of CellDict does not compile in GRAPH_MODE",
+        "被调用的 CellDict 子类无法在 GRAPH_MODE 下编译",
     ),
     "rule.MSM709.explanation": (
-        "A class deriving from nn.ModuleDict with its own forward is migrated to a subclass of "
-        "mindspore.nn.CellDict with a construct. It runs in PyNative mode, but GRAPH_MODE (MindSpore 2.10) "
+        "A subclass of mindspore.nn.CellDict with its own construct (a torch nn.ModuleDict subclass with "
+        "a forward, migrated) runs in PyNative mode, but GRAPH_MODE (MindSpore 2.10) "
         "compiles a CellDict as a dictionary, so calling it fails with \"The object is not callable\". "
         "Derive the class from nn.Cell instead, add its children with insert_child_to_cell (or as "
         "attributes), and give it an items() method that returns self._cells.items().",
-        "继承 nn.ModuleDict 并带有自己 forward 的类会被迁移为带 construct 的 mindspore.nn.CellDict 子类。"
-        "它在 PyNative 模式下可以运行，但 GRAPH_MODE（MindSpore 2.10）把 CellDict 当作字典编译，"
+        "带有自己 construct 的 mindspore.nn.CellDict 子类（例如迁移后的、带 forward 的 torch nn.ModuleDict "
+        "子类）在 PyNative 模式下可以运行，但 GRAPH_MODE（MindSpore 2.10）把 CellDict 当作字典编译，"
         "调用它会报 \"The object is not callable\"。请改为继承 nn.Cell，用 insert_child_to_cell（或属性）"
         "添加子 Cell，并提供返回 self._cells.items() 的 items() 方法。",
     ),
@@ -54,11 +54,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
     "MSM709": (
-        "import torch.nn as nn\n\n\nclass Block(nn.ModuleDict):\n    def forward(self, x):\n"
+        "import torch\nfrom mindspore import nn\n\n\nclass Block(nn.CellDict):\n    def construct(self, x):\n"
         "        for _, layer in self.items():\n            x = layer(x)\n        return x\n",
-        "import torch.nn as nn\n\n\nclass Heads(nn.ModuleDict):\n    def names(self):\n"
+        "import torch\nfrom mindspore import nn\n\n\nclass Heads(nn.CellDict):\n    def names(self):\n"
         "        return list(self.keys())\n",
-        [(4, 7)],
+        [(5, 7)],
     ),
 }
 
@@ -70,7 +70,7 @@ def _name_range(ctx, node: ast.ClassDef) -> tuple[int, int, int, int]:
 
 
 def check(ctx) -> Iterable[Finding]:
-    if "ModuleDict" not in ctx.source and "CellDict" not in ctx.source:
+    if "CellDict" not in ctx.source:
         return []
     imports = _imports(ctx.tree)
     found: list[Finding] = []
