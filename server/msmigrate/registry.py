@@ -30,6 +30,7 @@ RULE_MODULES: tuple[str, ...] = (
     "graph_device",
     "graph_empty_device",
     "graph_helpers",
+    "graph_list_compare",
     "graph_mode",
     "init_helpers",
     "inplace_methods",

@@ -1,9 +1,9 @@
 """MSM709: a called subclass of ``CellDict`` (met by ``msmigrate compare`` on torchvision's DenseNet, whose
 ``_DenseBlock(nn.ModuleDict)`` has a ``forward`` and became a CellDict subclass). Flagged on the migrated
 class, in a file that still names torch too; not on the torch class (the helper module's Cell-based
-``ModuleDict`` composition compiles); the last test compiles the MindSpore forms under MindSpore 2.10: a called CellDict subclass
-stops with "The object is not callable" (alone and inside a SequentialCell, as in DenseNet), the Cell the
-message advises compiles and gives the same result."""
+``ModuleDict`` composition compiles); the last test compiles the MindSpore forms under MindSpore 2.10: a
+called CellDict subclass stops with "The object is not callable" (alone and inside a SequentialCell, as in
+DenseNet), the Cell the message advises compiles and gives the same result."""
 
 from __future__ import annotations
 

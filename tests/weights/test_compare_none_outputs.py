@@ -111,9 +111,11 @@ def test_an_attention_that_returns_its_weights_where_torch_returns_none_matches(
     ]
     assert render_text(report, "en").splitlines()[4:6] == [
         "    3 layer outputs compared: 0 differ, 0 have no MindSpore cell of that name",
-        "    1 layer outputs hold a tensor where torch's hold None (not compared; not a divergence: the migrated "
-        "code computes a result the torch code skips, e.g. attention weights): attn (output 2, shape [2, 3, 3])",
+        "    1 layer outputs hold a tensor where torch's hold None (not compared; not a divergence: the "
+        "migrated code computes a result the torch code skips, e.g. attention weights): "
+        "attn (output 2, shape [2, 3, 3])",
     ]
-    assert ("1 个层输出在 torch 为 None 的位置上是张量（未比较，不算不一致：迁移后的代码计算了 torch 代码跳过的结果，"
-            "例如注意力权重）：attn（第 2 项输出，形状 [2, 3, 3]）") in render_text(report, "zh")
+    zh = ("1 个层输出在 torch 为 None 的位置上是张量（未比较，不算不一致：迁移后的代码计算了 torch "
+          "代码跳过的结果，例如注意力权重）：attn（第 2 项输出，形状 [2, 3, 3]）")
+    assert zh in render_text(report, "zh")
     assert "attn \\(output 2, shape \\[2, 3, 3\\]\\)" in render_markdown(report, "en")

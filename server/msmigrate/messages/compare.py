@@ -87,8 +87,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.report.extra_layers": (
         "{count} layer outputs hold a tensor where torch's hold None (not compared; not a divergence: the "
         "migrated code computes a result the torch code skips, e.g. attention weights): {layers}",
-        "{count} 个层输出在 torch 为 None 的位置上是张量（未比较，不算不一致：迁移后的代码计算了 torch 代码跳过的"
-        "结果，例如注意力权重）：{layers}"),
+        "{count} 个层输出在 torch 为 None 的位置上是张量（未比较，不算不一致：迁移后的代码计算了 "
+        "torch 代码跳过的结果，例如注意力权重）：{layers}"),
     "compare.report.extra_outputs": (
         "the model's output {positions} is a tensor where torch's is None (not compared)",
         "模型输出的第 {positions} 项在 torch 中为 None，在 MindSpore 中为张量（未比较）"),
