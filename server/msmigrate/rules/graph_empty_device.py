@@ -21,7 +21,7 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph_mode import DOC, _full_name, _imports, compiled_functions
+from msmigrate.rules.graph_mode import DOC, _full_name, _imports, compiled_nodes
 from msmigrate.rules.support import new_finding
 
 GRAPH_EMPTY_DEVICE = Rule("MSM708", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
@@ -88,23 +88,12 @@ def check(ctx) -> Iterable[Finding]:
         return []
     imports = _imports(ctx.tree)
     found: list[Finding] = []
-    seen: set[int] = set()
-    for owner, function in compiled_functions(ctx, imports):
-        for node in ast.walk(function):
-            if not isinstance(node, ast.Call) or id(node) in seen:
-                continue
-            name = _full_name(node.func, imports)
-            device = next((k for k in node.keywords if k.arg == "device"), None)
-            if name in EMPTY_CALLS and device is not None and _refused(device.value):
-                seen.add(id(node))
-                found.append(
-                    new_finding(
-                        GRAPH_EMPTY_DEVICE,
-                        ctx.node_range(device),
-                        "finding.MSM708",
-                        {"name": name, "function": owner, "op": EMPTY_CALLS[name]},
-                    )
-                )
+    for owner, node in compiled_nodes(ctx, imports, ast.Call):
+        name = _full_name(node.func, imports)
+        device = next((k for k in node.keywords if k.arg == "device"), None)
+        if name in EMPTY_CALLS and device is not None and _refused(device.value):
+            found.append(new_finding(GRAPH_EMPTY_DEVICE, ctx.node_range(device), "finding.MSM708",
+                                     {"name": name, "function": owner, "op": EMPTY_CALLS[name]}))
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
