@@ -6,13 +6,10 @@ device) compile."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import subprocess
-import sys
 import textwrap
 
 import pytest
+from graph_probe import compile_net, needs_mindspore
 
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.rules.graph_family import graph_findings
@@ -95,38 +92,11 @@ def test_a_helper_called_from_forward_is_flagged_and_the_message_is_in_both_lang
     )
 
 
-PROBE = """
-import importlib.util, json, sys
-import numpy as np
-import mindspore as ms
-spec = importlib.util.spec_from_file_location("case", sys.argv[1])
-module = sys.modules["case"] = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-x = ms.Tensor(np.ones((2, 3), np.float32))
-ms.set_context(mode=ms.PYNATIVE_MODE)
-module.Net()(x)  # every form runs in PyNative mode
-ms.set_context(mode=ms.GRAPH_MODE)
-try:
-    module.Net()(x)
-    out = None
-except Exception as exc:
-    out = str(exc).strip().splitlines()[0]
-print("RESULT " + json.dumps(out), flush=True)
-"""
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, reason="needs mindspore")
+@needs_mindspore
 @pytest.mark.parametrize("body", [b for b in BODIES if "Ascend" not in b])  # 'Ascend' runs on Ascend only
 def test_every_flagged_form_fails_to_compile_and_every_other_compiles(tmp_path, body: str) -> None:  # noqa: ANN001
-    # one process per form: MindSpore 2.10 has aborted after several failed compilations in one process
-    path = tmp_path / "case.py"
-    path.write_text(_source(MS, body, "mint"), encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, timeout=900, cwd=tmp_path
-    )
-    line = next((line for line in run.stdout.splitlines() if line.startswith("RESULT ")), None)
-    assert line is not None, run.stderr[-2000:]
     op = "EmptyLike" if "empty_like" in body else "Empty"
     refused = f"For '{op}', the device must be 'Ascend' or 'npu' in GRAPH mode."
-    assert json.loads(line.removeprefix("RESULT ")) == (refused if BODIES[body] else None)
+    assert compile_net(tmp_path, _source(MS, body, "mint")) == {
+        "pynative": [2, 3], "graph": refused if BODIES[body] else [2, 3]}
