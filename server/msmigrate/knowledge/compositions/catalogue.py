@@ -110,7 +110,7 @@ COMPOSITIONS: tuple[Composition, ...] = (
     Composition("torch.nn.ModuleList", "ModuleList", needs=("parameter_prefix",), replaces=UNSAFE_USES),
     # a Cell's modules and named parameters (torchvision's weight init loops, open_clip's per-block init),
     # checked by a program: the same cells and parameters, in the same order, under the same names
-    Composition("torch.nn.Module.modules", "modules", METHOD),
+    Composition("torch.nn.Module.modules", "modules", METHOD, refused=("remove_duplicate",)),
     Composition("torch.nn.Module.named_parameters", "named_parameters", METHOD,
                 refused=("remove_duplicate",)),
 )
