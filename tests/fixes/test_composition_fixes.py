@@ -56,7 +56,8 @@ ALL_HELPERS = ("Conv1d", "Conv2d", "GELU", "Hardsigmoid", "Hardswish", "layer_no
                "rms_norm", "RMSNorm", "ReLU", "ReLU6", "SiLU", "addcdiv_", "addcmul_", "broadcast_all",
                "bucketize", "concatenate", "conv1d", "conv2d", "einsum", "hann_window", "isin", "lerp_",
                "modules", "multi_head_attention_forward", "named_parameters", "neg_", "pad_sequence",
-               "scaled_dot_product_attention", "solve_triangular", "sqrt_", "take_along_dim", "unflatten", "unfold", "unsqueeze_")
+               "scaled_dot_product_attention", "solve_triangular", "sqrt_", "take_along_dim", "unflatten",
+               "unfold", "unsqueeze_")
 
 
 def test_the_models_exercise_every_composition() -> None:
