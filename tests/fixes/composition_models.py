@@ -357,12 +357,10 @@ import torch.nn as nn
 
 class Block(nn.ModuleDict):
     def __init__(self, width, count):
-        super().__init__()
-        for i in range(count):
-            self.add_module("layer%d" % (i + 1), nn.Linear(width, width))
+        super().__init__({"layer%d" % (i + 1): nn.Linear(width, width) for i in range(count)})
 
     def forward(self, x):
-        for _, layer in self.items():
+        for layer in self.values():
             x = torch.tanh(layer(x))
         return x
 
@@ -396,12 +394,10 @@ import mindspore
 
 class Block(ms_compat.ModuleDict):
     def __init__(self, width, count):
-        super().__init__()
-        for i in range(count):
-            ms_compat.add_module(self, "layer%d" % (i + 1), mindspore.mint.nn.Linear(width, width))
+        super().__init__({"layer%d" % (i + 1): mindspore.mint.nn.Linear(width, width) for i in range(count)})
 
     def construct(self, x):
-        for _, layer in self.items():
+        for layer in self.values():
             x = mindspore.mint.tanh(layer(x))
         return x
 

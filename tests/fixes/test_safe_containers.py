@@ -179,14 +179,6 @@ EXPECTED_NAMES = sorted(
 )
 
 
-@pytest.mark.slow
-@needs_frameworks
-def test_the_safe_containers_compute_and_name_what_torch_does(tmp_path: Path) -> None:
-    expression = f"(set_all(Net())(t(2, 4)), d([float(names(Net()) == {EXPECTED_NAMES!r})]))"
-    outputs = run_both(tmp_path, TORCH, expression, unsafe=False, setup=NAMES)
-    assert outputs["torch"][1].tolist() == [1.0]  # the names this test expects are torch's own
-    assert_same(outputs)
-
 CHANGED_NAMES = sorted(
     [f"layers.{i}.0.{p}" for i in range(2) for p in ("weight", "bias")]
     + [f"blocks.{i}.{p}" for i in range(3) for p in ("weight", "bias")]
@@ -196,8 +188,11 @@ CHANGED_NAMES = sorted(
 
 @pytest.mark.slow
 @needs_frameworks
-def test_the_helpers_compute_and_name_what_torch_does(tmp_path: Path) -> None:
-    expression = f"(set_all(Net())(t(2, 4)), d([float(names(Net()) == {CHANGED_NAMES!r})]))"
-    outputs = run_both(tmp_path, CHANGED, expression, unsafe=False, setup=NAMES)
+@pytest.mark.parametrize(("source", "expected"), [(TORCH, EXPECTED_NAMES), (CHANGED, CHANGED_NAMES)],
+                         ids=["verified_pairs", "helpers"])  # helpers: CellList would say 0.0.weight
+def test_the_safe_containers_compute_and_name_what_torch_does(tmp_path: Path, source: str,
+                                                              expected: list[str]) -> None:
+    expression = f"(set_all(Net())(t(2, 4)), d([float(names(Net()) == {expected!r})]))"
+    outputs = run_both(tmp_path, source, expression, unsafe=False, setup=NAMES)
     assert outputs["torch"][1].tolist() == [1.0]  # the names this test expects are torch's own
-    assert_same(outputs)  # CellList would name the appended cells 0.0.weight, 1.0.weight
+    assert_same(outputs)
