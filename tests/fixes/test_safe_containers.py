@@ -196,3 +196,17 @@ def test_the_safe_containers_compute_and_name_what_torch_does(tmp_path: Path, so
     outputs = run_both(tmp_path, source, expression, unsafe=False, setup=NAMES)
     assert outputs["torch"][1].tolist() == [1.0]  # the names this test expects are torch's own
     assert_same(outputs)
+
+
+def test_an_annotation_of_a_changed_list_keeps_cell_list() -> None:
+    source = ("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.heads = nn.ModuleList([])\n"
+              "        self.heads.append(nn.Linear(4, 4))\n\n"
+              "    def get(self) -> nn.ModuleList:  # a built-in-one-call list is a CellList too\n"
+              "        return self.heads\n")
+    findings = analyze_source(source, "model.py", get_knowledge_base("2.6")).findings
+    assert [(f.line, f.rule, f.mindspore_api, f.resolution.safety_reason, is_safe(f)) for f in findings
+            if f.torch_api == "torch.nn.ModuleList"] == [
+        (7, "MSM205", "ms_compat.ModuleList", "rule", True),
+        (10, "MSM101", "mindspore.nn.CellList", "reference", True),  # a type named computes nothing
+    ]
