@@ -19,7 +19,8 @@ def test_the_rule_families_keep_their_texts_and_examples():
     names = {module.__name__.rpartition(".")[2]: module for module in WITH_TEXTS}
     assert sorted(names) == ["autograd_function", "buffers", "cell_children", "cell_parameters",
                              "data_parallel", "device_compositions", "dynamic_attributes", "dynamic_shape",
-                             "einops_layers", "grad_mode", "graph_device", "graph_helpers", "graph_mode",
+                             "einops_layers", "grad_mode", "graph_celldict", "graph_device",
+                             "graph_empty_device", "graph_helpers", "graph_list_compare", "graph_mode",
                              "init_helpers", "inplace_methods", "missing_api", "numpy_operands", "patterns",
                              "recompute", "sparse", "sparse_buffers", "torch_checks", "torch_types",
                              "weights_download"]
