@@ -349,6 +349,83 @@ MODELS: dict[str, tuple[str, str, str]] = {
         "        return x\n",
         "set_all(Block())(t(2, 4, 8))",
     ),
+    "model_containers.py": (  # torchvision's DenseNet and init loops, vit-pytorch's layers, open_clip's init
+        """\
+import torch
+import torch.nn as nn
+
+
+class Block(nn.ModuleDict):
+    def __init__(self, width, count):
+        super().__init__({"layer%d" % (i + 1): nn.Linear(width, width) for i in range(count)})
+
+    def forward(self, x):
+        for layer in self.values():
+            x = torch.tanh(layer(x))
+        return x
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([])
+        for _ in range(2):
+            pair = nn.ModuleList([nn.Linear(4, 4), nn.ReLU()])
+            self.layers.append(pair)
+        self.fixed = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+        stage = nn.Sequential(nn.Linear(4, 3))
+        self.heads = nn.ModuleDict({"block": Block(4, 2), "stage": stage})
+
+    def positions(self):
+        linear = [i for i, m in enumerate(self.modules()) if isinstance(m, nn.Linear)]
+        return linear + [len(n) * i for i, (n, _) in enumerate(self.heads.named_parameters())]
+
+    def forward(self, x):
+        for fc, act in self.layers:
+            x = act(fc(x))
+        for fc in self.fixed:
+            x = fc(x)
+        return self.heads["stage"](self.heads["block"](x))
+""",
+        """\
+import ms_compat
+import mindspore
+
+
+class Block(ms_compat.ModuleDict):
+    def __init__(self, width, count):
+        super().__init__({"layer%d" % (i + 1): mindspore.mint.nn.Linear(width, width) for i in range(count)})
+
+    def construct(self, x):
+        for layer in self.values():
+            x = mindspore.mint.tanh(layer(x))
+        return x
+
+
+class Net(mindspore.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = ms_compat.ModuleList([])
+        for _ in range(2):
+            pair = mindspore.nn.CellList([mindspore.mint.nn.Linear(4, 4), mindspore.mint.nn.ReLU()])
+            self.layers.append(pair)
+        self.fixed = mindspore.nn.CellList([mindspore.mint.nn.Linear(4, 4) for _ in range(2)])
+        stage = mindspore.nn.SequentialCell([mindspore.mint.nn.Linear(4, 3)])
+        self.heads = ms_compat.ModuleDict({"block": Block(4, 2), "stage": stage})
+
+    def positions(self):
+        linear = [i for i, m in enumerate(ms_compat.modules(self)) if isinstance(m, mindspore.mint.nn.Linear)]
+        return linear + [len(n) * i for i, (n, _) in enumerate(ms_compat.named_parameters(self.heads))]
+
+    def construct(self, x):
+        for fc, act in self.layers:
+            x = act(fc(x))
+        for fc in self.fixed:
+            x = fc(x)
+        return self.heads["stage"](self.heads["block"](x))
+""",
+        "(set_all(Net())(t(2, 4)), d(Net().positions()))",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -376,6 +453,8 @@ EXERCISED: dict[str, tuple[str, ...]] = {
                          "torch.Tensor.neg_", "torch.Tensor.sqrt_", "torch.Tensor.unsqueeze_"),
     "model_mha.py": ("torch.nn.functional.multi_head_attention_forward",),
     "model_mha_class.py": ("torch.nn.MultiheadAttention",),
+    "model_containers.py": ("torch.nn.ModuleDict", "torch.nn.ModuleList", "torch.nn.Module.modules",
+                            "torch.nn.Module.named_parameters"),
 }
 
 RUNNER = """

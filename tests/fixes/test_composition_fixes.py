@@ -52,11 +52,12 @@ def _project(tmp_path: Path) -> Path:
 
 
 ALL_HELPERS = ("Conv1d", "Conv2d", "GELU", "Hardsigmoid", "Hardswish", "layer_norm", "LayerNorm",
-               "MultiheadAttention", "finfo",
+               "parameter_prefix", "add_module", "ModuleDict", "ModuleList", "MultiheadAttention", "finfo",
                "rms_norm", "RMSNorm", "ReLU", "ReLU6", "SiLU", "addcdiv_", "addcmul_", "broadcast_all",
                "bucketize", "concatenate", "conv1d", "conv2d", "einsum", "hann_window", "isin", "lerp_",
-               "multi_head_attention_forward", "neg_", "pad_sequence", "scaled_dot_product_attention",
-               "solve_triangular", "sqrt_", "take_along_dim", "unflatten", "unfold", "unsqueeze_")
+               "modules", "multi_head_attention_forward", "named_parameters", "neg_", "pad_sequence",
+               "scaled_dot_product_attention", "solve_triangular", "sqrt_", "take_along_dim", "unflatten",
+               "unfold", "unsqueeze_")
 
 
 def test_the_models_exercise_every_composition() -> None:
@@ -76,9 +77,10 @@ def test_msmigrate_fix_rewrites_every_composition_and_writes_one_helper_module(t
     helper = result.to_json()["helper_module"]
     assert helper == {"path": "ms_compat.py", "status": "created", "helpers": list(ALL_HELPERS),
                       "error": None}
-    assert result.fixes_by_rule()["MSM202"] == 36  # every call of the modules
-    # uses nn.LayerNorm/Conv2d cannot take, einsum/conv* on CPU, six activation classes passed as values
-    assert result.fixes_by_rule()["MSM205"] == 19
+    assert result.fixes_by_rule()["MSM202"] == 38  # every call of the modules
+    # uses nn.LayerNorm/Conv2d cannot take, einsum/conv* on CPU, six activation classes passed as values,
+    # ModuleDict (a base class, a call) and the ModuleList appended to
+    assert result.fixes_by_rule()["MSM205"] == 22
     again = fix_paths([str(project)], FixOptions(mindspore_version="2.6"))  # nothing left: nothing rewritten
     assert again.helper_module.status == "unchanged" and not any(f.applied for f in again.files)
 

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from msmigrate.cli import main
 from msmigrate.fixes import project
 from msmigrate.fixes.api import fix_all
+from msmigrate.fixes.compositions import CompatModule
 from msmigrate.fixes.project import FileStatus, FixOptions, fix_paths, fix_source
 from msmigrate.knowledge.base import get_knowledge_base
 
@@ -213,10 +214,12 @@ def test_not_a_regular_file_is_never_read(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("rel", ["models/resnet.py", "train.py", "utils/metrics.py", "data/dataset.py"])
 def test_same_engine_as_the_editor_fix_all(rel: str) -> None:
-    """With --unsafe-fixes and every rule, a file's result is exactly the editor's fix-all."""
+    """With --unsafe-fixes and every rule, a file's result is exactly the editor's fix-all (with the
+    editor's helper module, beside the file: ``self.modules()`` is a composition)."""
     kb = get_knowledge_base("2.6")
     data = (EXAMPLE / rel).read_bytes()
-    new_data, record = fix_source(data, rel, kb, FixOptions(mindspore_version="2.6", unsafe=True))
+    new_data, record = fix_source(data, rel, kb, FixOptions(mindspore_version="2.6", unsafe=True),
+                                  compat=CompatModule.beside(rel))
     editor, applied = fix_all(data.decode("utf-8"), rel, kb)
     assert (new_data or data).decode("utf-8") == editor
     assert len(record.applied) == len(applied)

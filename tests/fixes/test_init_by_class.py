@@ -30,6 +30,7 @@ class Net(nn.Module):
 '''
 I_ = "mindspore.common.initializer"
 FIXED = f'''\
+import ms_compat
 import mindspore
 
 
@@ -39,7 +40,7 @@ class Net(mindspore.nn.Cell):
         self.conv = mindspore.nn.Conv2d(3, 4, 3, has_bias=True, pad_mode='pad')
         self.bn = mindspore.nn.BatchNorm2d(4)
         self.gn = mindspore.mint.nn.GroupNorm(2, 4)
-        for m in (cell for _, cell in self.cells_and_names()):
+        for m in ms_compat.modules(self):
             if isinstance(m, (mindspore.nn.BatchNorm2d, mindspore.mint.nn.GroupNorm)):
                 if isinstance(m, mindspore.nn.BatchNorm2d):
                     m.gamma.set_data({I_}.initializer({I_}.Constant(0.5), m.gamma.shape, m.gamma.dtype))

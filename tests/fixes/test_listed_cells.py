@@ -26,6 +26,7 @@ class Net(nn.Module):
                     self.found.append((name, param.shape[0]))
 '''
 FIXED = '''\
+import ms_compat
 import mindspore
 
 
@@ -36,7 +37,7 @@ class Net(mindspore.nn.Cell):
         self.layer2 = mindspore.nn.SequentialCell([mindspore.mint.nn.Linear(3, 2)])
         self.found = []
         for block in [self.layer1, self.layer2]:
-            for name, param in block.parameters_and_names(expand=True):
+            for name, param in ms_compat.named_parameters(block, recurse=True):
                 if name.endswith("0.bias"):
                     self.found.append((name, param.shape[0]))
 '''

@@ -120,7 +120,7 @@ def test_init_calls_become_initializers(kb26):
     init = "mindspore.common.initializer"
     body = _body(INIT, kb26)
     assert body[5:] == [
-        "        for m in (cell for _, cell in self.cells_and_names()):",
+        "        for m in ms_compat.modules(self):",
         "            if isinstance(m, mindspore.nn.Conv2d):",
         f'                m.weight.set_data({init}.initializer({init}.HeNormal(mode="fan_out", '
         'nonlinearity="relu"), m.weight.shape, m.weight.dtype))',
@@ -135,7 +135,7 @@ def test_init_calls_become_initializers(kb26):
         "                else:",
         f"                    m.bias.set_data({init}.initializer({init}.Constant(0), m.bias.shape, "
         "m.bias.dtype))",
-        "        for m in (cell for _, cell in self.cells_and_names()):",
+        "        for m in ms_compat.modules(self):",
         "            if isinstance(m, Block):",
         f"                m.bn.gamma.set_data({init}.initializer({init}.Zero(), m.bn.gamma.shape, "
         "m.bn.gamma.dtype))",

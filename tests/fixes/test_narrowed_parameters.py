@@ -24,6 +24,7 @@ class Net(nn.Module):
                 m.bias.data.fill_(0.5)
 '''
 FIXED = '''\
+import ms_compat
 import mindspore
 
 
@@ -32,7 +33,7 @@ class Net(mindspore.nn.Cell):
         super().__init__()
         self.conv = mindspore.nn.Conv2d(3, 4, 3, has_bias=False, pad_mode='pad')
         self.bn = mindspore.nn.BatchNorm2d(4)
-        for m in (cell for _, cell in self.cells_and_names()):
+        for m in ms_compat.modules(self):
             if isinstance(m, mindspore.nn.BatchNorm2d):
                 m.gamma.assign_value(mindspore.ops.full_like(m.gamma, 2))
                 m.beta.assign_value(mindspore.ops.full_like(m.beta, 0.5))

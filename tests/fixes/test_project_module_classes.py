@@ -44,20 +44,21 @@ class Net(nn.Module):
 '''
 FIXED = '''
 from blocks import MLP
+import ms_compat
 import mindspore
 
 
 class Block(MLP):
     def __init__(self, width):
         super().__init__(width)
-        self.count = len(list((cell for _, cell in self.cells_and_names())))
+        self.count = len(list(ms_compat.modules(self)))
 
 
 class Net(mindspore.nn.Cell):
     def __init__(self):
         super().__init__()
         self.mlp = MLP(3)
-        found = list((cell for _, cell in self.mlp.cells_and_names()))
+        found = list(ms_compat.modules(self.mlp))
         self.linears = sum(isinstance(m, mindspore.mint.nn.Linear) for m in found)
 
     def construct(self, x):

@@ -46,7 +46,9 @@ def test_fixed_models_import_only_mindspore_and_name_no_torch(tmp_path: Path, ve
     assert "m.gamma.set_data(mindspore.common.initializer.initializer(mindspore.common.initializer." \
            "Constant(1), m.gamma.shape, m.gamma.dtype))" in source
     assert "m.bn3.gamma.set_data(" in source
-    assert "for m in (cell for _, cell in self.cells_and_names()):" in source
+    assert "from . import ms_compat\n" in source  # the helper module, in the package
+    assert "for m in ms_compat.modules(self):" in source
+    assert "def modules(input):" in (models / "ms_compat.py").read_text(encoding="utf-8")
 
 
 TORCH_PROGRAM = """

@@ -27,9 +27,10 @@ EXPECTED_KINDS = {
     "composition": {
         "torch.nn.functional.scaled_dot_product_attention", "torch.distributions.utils.broadcast_all",
         "torch.finfo", "torch.finfo.eps", "torch.Tensor.neg_", "torch.Tensor.addcdiv_",
-        "torch.Tensor.addcmul_", "torch.nn.RMSNorm", "torch.Tensor.unfold",
+        "torch.Tensor.addcmul_", "torch.nn.RMSNorm", "torch.Tensor.unfold", "torch.nn.Module.modules",
+        "torch.nn.Module.named_parameters",
     },
-    "fix": {"torch.nn.Module.modules", "torch.Tensor.detach", "torch.nn.Module.named_parameters"},
+    "fix": {"torch.Tensor.detach"},
 }
 
 

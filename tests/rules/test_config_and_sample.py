@@ -102,7 +102,7 @@ def test_sample_compliance_demo_findings(sample_report):
 def test_sample_reports_every_family(sample_report):
     found = {(file.path, f.rule) for file, f in sample_report.findings()}
     expected = {
-        ("models/resnet.py", "MSM201"),  # nn.Module, nn.MaxPool2d: equivalent replacements
+        ("models/resnet.py", "MSM202"),  # self.modules(): the verified composition ms_compat.modules
         ("models/resnet.py", "MSM501"),  # forward → construct
         ("models/resnet.py", "MSM502"),  # nn.Sequential → nn.SequentialCell
         ("models/resnet.py", "MSM503"),  # nn.init.kaiming_normal_ / constant_

@@ -92,7 +92,8 @@ def test_real_world_code_reports_at_least_100_catalogued_apis(analyze):
                 continue
             assert finding.rule == RULE_FOR_POLICY[CATALOGUE[cited].policy], finding
     assert composed == {"torch.nn.RMSNorm", "torch.nn.functional.rms_norm", "torch.nn.utils.rnn.pad_sequence",
-                        "torch.take_along_dim", "torch.nn.functional.layer_norm"}
+                        "torch.take_along_dim", "torch.nn.functional.layer_norm", "torch.nn.ModuleList",
+                        "torch.nn.ModuleDict", "torch.nn.Module.modules", "torch.nn.Module.named_parameters"}
 
 
 def test_real_world_code_policies_at_exact_places(analyze):

@@ -167,7 +167,8 @@ def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageK
         if cls is not None and _runs_forward(cls) and _module_class(kb, torch_api):
             claims.details.append(ref("analysis.detail.base_forward", cls=cls.name, mindspore_api=target))
             claims.handled_elsewhere = True
-    claims.unverified_form = unverified_list_form(index.tree, torch_api, call)
+    if usage is not UsageKind.REFERENCE:  # a type named computes nothing (an annotation keeps CellList)
+        claims.unverified_form = unverified_list_form(index.tree, torch_api, call)
     calls = [call] if call is not None else _calls_of_assigned(index, ref_node) if ref_node else []
     refused: dict[str, str] = {}
     for one in calls:

@@ -5,7 +5,8 @@ Values use the input-spec encoding of ``check/spec.py`` (``T`` random tensor, ``
 ``D`` fixed values, ``DT`` a dtype, ``TUP`` a tuple). For a ``method`` composition ``args[0]`` is the
 tensor; for a class, ``init_*`` build the module (its parameters get random values, copied to the Cell) and
 ``args`` are the forward inputs. ``read``: attributes of the result compared (``finfo``); ``compare``:
-``values`` or ``shape_dtype`` (random results: dropout).
+``values``, ``shape_dtype`` (random results: dropout) or ``program`` (a container: the program of
+``check/worker_programs.HELPER_PROGRAMS``, outputs and parameter names).
 """
 
 from __future__ import annotations
@@ -260,4 +261,8 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case("tensor_weight", (T(3, 4), T(3, 4), T(3, 4))),
         Case("large_weight", (T(2, 5), T(2, 5), 0.9)),
     ),
+    "torch.nn.ModuleList": (Case("program", compare="program"),),
+    "torch.nn.ModuleDict": (Case("program", compare="program"),),
+    "torch.nn.Module.modules": (Case("program", compare="program"),),
+    "torch.nn.Module.named_parameters": (Case("program", compare="program"),),
 }

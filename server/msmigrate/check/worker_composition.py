@@ -90,7 +90,11 @@ def _read(value: Any, names: list[str]) -> Any:
 
 
 def run_composition(fw: Any, request: dict[str, Any]) -> dict[str, Any]:
-    """Compare torch's API with the helper on one case."""
+    """Compare torch's API with the helper on one case (a container's: its program)."""
+    if request.get("compare") == "program":
+        from msmigrate.check.worker_programs import run_helper_program
+
+        return {**run_helper_program(fw, request, helper), "mindspore_api": f"ms_compat.{request['helper']}"}
     seed = int(request.get("seed", 0))
     specs = request.get("tensors", {})
     arrays = fw.make_arrays(specs, seed)

@@ -4,9 +4,10 @@ of the project's helper module (``knowledge/compositions``; ``fixes/compositions
 The helpers take torch's parameters, so the call keeps its arguments (comments and layout in the call stay):
 ``F.scaled_dot_product_attention(q, k, v, is_causal=True)`` → ``ms_compat.scaled_dot_product_attention(q, k,
 v, is_causal=True)``; a Tensor method becomes a function of the tensor: ``x.unfold(1, 3, 2)`` →
-``ms_compat.unfold(x, 1, 3, 2)``. A call passing a parameter the helper does not take (``out=``), more
-positional arguments than it takes, or an unknown keyword is left alone, as is a file that uses the module's
-name for something else. The import goes at the end of the file's leading imports (a position the
+``ms_compat.unfold(x, 1, 3, 2)``, and a module's a function of the cell: ``self.modules()`` →
+``ms_compat.modules(self)``. A call passing a parameter the helper does not take (``out=``), more positional
+arguments than it takes, or an unknown keyword is left alone, as is a file that uses the module's name for
+something else. The import goes at the end of the file's leading imports (a position the
 ``import mindspore`` of other fixes never takes, so both land in the same pass).
 """
 
@@ -31,6 +32,8 @@ from msmigrate.model.finding import Finding, UsageKind
 
 RULE = "MSM202"
 _CALL_USAGES = (UsageKind.CALL, UsageKind.ATTRIBUTE)
+# a method composition: a Tensor's (``x.unfold(…)``) or a module's (``self.modules()``)
+_METHOD_USAGES = (UsageKind.TENSOR_METHOD, UsageKind.MODULE_METHOD)
 # a mapped API's composition (``Composition.replaces``) also takes the name where it is a base class or a
 # type named (``rules/device_compositions.py`` decides which uses)
 _NAMED_USAGES = (UsageKind.BASE_CLASS, UsageKind.REFERENCE)
@@ -74,7 +77,7 @@ def call_fits(composition: Composition, call: ast.Call) -> bool:
 def applies(composition: Composition, finding: Finding, call: ast.Call | None) -> bool:
     """Whether the fix can rewrite this use of the API (a call it fits; a function named, not called)."""
     if composition.form == METHOD:
-        return (finding.usage is UsageKind.TENSOR_METHOD and call is not None
+        return (finding.usage in _METHOD_USAGES and call is not None
                 and isinstance(call.func, ast.Attribute) and call_fits(composition, call))
     if finding.usage not in _CALL_USAGES:
         return bool(composition.replaces) and finding.usage in _NAMED_USAGES

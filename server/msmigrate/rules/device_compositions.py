@@ -13,6 +13,8 @@ plan rewrites a call it sees, but not the arguments handed to a class used as a 
 * ``EVERY_USE`` (``LayerNorm``, ``layer_norm``): every use of the torch name, ``isinstance`` tests too, so
   that the classes the code builds and tests agree; on CPU also where the target takes torch's arguments
   but its fix is not known to keep the results there (``mint.nn.functional.layer_norm``: no CPU kernel);
+* ``UNSAFE_USES`` (``ModuleList``): on the check device, the uses whose target's own fix is not safe (a
+  list changed after its call, which ``CellList`` names otherwise); the others keep the target;
 * ``TORCH_ARGUMENTS`` (``Conv1d``, ``Conv2d``, subclasses of MindSpore's classes): base classes, values, and
   calls passing ``padding``/``padding_mode`` otherwise than as the literal the target takes as torch does;
   a type test keeps MindSpore's class, which the composition's instances are.
@@ -30,7 +32,13 @@ from msmigrate.fixes.composition_fixes import applies
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix
 from msmigrate.i18n import MessageRef, ref
-from msmigrate.knowledge.compositions.catalogue import EVERY_USE, INT_LITERAL, TORCH_ARGUMENTS, Composition
+from msmigrate.knowledge.compositions.catalogue import (
+    EVERY_USE,
+    INT_LITERAL,
+    TORCH_ARGUMENTS,
+    UNSAFE_USES,
+    Composition,
+)
 from msmigrate.knowledge.compositions.verified import CHECK_DEVICE, offered_composition
 from msmigrate.knowledge.resolution import same_parameters
 from msmigrate.model.finding import Finding, UsageKind
@@ -70,6 +78,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "use.MSM205.every_use": ("every use takes the composition, so that the classes agree",
                              "所有用法都改用组合实现，以保持类一致"),
+    "use.MSM205.unsafe_use": ("its own fix is not known to keep the results here",
+                              "此处其自身的修复无法保证结果不变"),
     "use.MSM205.base_class": ("a base class", "用作基类"),
     "use.MSM205.value": ("passed as a value", "作为值传递"),
     "use.MSM205.argument": ("{argument} as passed here", "此处传入的 {argument}"),
@@ -110,16 +120,19 @@ def check(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
 
 
 def _otherwise(composition: Composition, finding: Finding, target: str, kb) -> bool:  # noqa: ANN001
-    """Whether the target does not do what torch's API does with torch's arguments: it takes other
-    parameters; or, for a composition of every use, on the device the composition was checked on, the
+    """Whether the target does not do what torch's API does with torch's arguments: for a composition of
+    the unsafe uses, on the device the composition was checked on, the target's fix is not safe; it takes
+    other parameters; or, for a composition of every use, on the device the composition was checked on, the
     target's own fix is not known to keep the results (no check passed there: ``mint``'s layer_norm has
     no CPU kernel); or, for a class taking ``inplace`` whose arguments the fix cannot see, on CPU (mint's
     in-place activations have no CPU kernel: ``InplaceSiLU``, ``InplaceReLU``)."""
+    resolution = finding.resolution
+    on_cpu = resolution is not None and resolution.device == CHECK_DEVICE
+    if composition.replaces == UNSAFE_USES:  # the safe uses keep the target
+        return on_cpu and resolution.safety is not Safety.SAFE
     if composition.other_meaning or not same_parameters(kb.torch_signatures(finding.torch_api),
                                                         kb.mindspore_signatures(target)):
         return True
-    resolution = finding.resolution
-    on_cpu = resolution is not None and resolution.device == CHECK_DEVICE
     if (composition.replaces == TORCH_ARGUMENTS and on_cpu
             and any(p["name"] == "inplace" for s in kb.torch_signatures(finding.torch_api) for p in s)):
         return True  # arguments out of sight may say inplace=True: mint's in-place kernels are not on CPU
@@ -131,6 +144,8 @@ def _use(composition: Composition, finding: Finding, call: ast.Call | None, kb) 
     """Why this use takes the composition (a message reference), None when the target's own fix stands."""
     if composition.replaces == EVERY_USE:
         return ref("use.MSM205.every_use")
+    if composition.replaces == UNSAFE_USES:
+        return ref("use.MSM205.unsafe_use")
     if composition.replaces != TORCH_ARGUMENTS:
         return None
     if finding.usage is UsageKind.BASE_CLASS:

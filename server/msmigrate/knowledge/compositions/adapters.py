@@ -32,10 +32,10 @@ ADAPTERS: tuple[Adapter, ...] = (
     # checkpoints (rules/weights_download.py)
     Adapter("torch.hub.load_state_dict_from_url", "load_url"),
     # a named child added to a Cell with its parameters named by their path (fixes/add_module_fixes.py)
-    Adapter("torch.nn.Module.add_module", "add_module"),
+    Adapter("torch.nn.Module.add_module", "add_module", ("parameter_prefix",)),
 )
 # helpers of no name of their own, with what they need
-SUPPORT: dict[str, tuple[str, ...]] = {"einops_backend": ()}
+SUPPORT: dict[str, tuple[str, ...]] = {"einops_backend": (), "parameter_prefix": ()}
 # import statements a helper needs beyond the module's own (statement, name it binds, module bound)
 HELPER_IMPORTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "einops_backend": (("import einops", "einops", "einops"),),

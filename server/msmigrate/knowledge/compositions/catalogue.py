@@ -20,7 +20,12 @@ tuple, ``epsilon``, begin axes): ``EVERY_USE`` (every use of the torch name, ``i
 that the classes agree) or ``TORCH_ARGUMENTS`` (the uses that hand torch's arguments to the class out of
 the fix's sight: a base class, the class passed as a value, and the calls passing an ``as_written``
 parameter otherwise than as the literal the target takes as torch does: ``padding=p``). Such a helper
-subclasses the target or names its parameters as torch does (``rules/device_compositions.py``, MSM205).
+subclasses the target or names its parameters as torch does (``rules/device_compositions.py``, MSM205);
+``UNSAFE_USES``: the uses whose own fix is not safe on the check device (an ``nn.ModuleList`` changed after
+its call: ``analysis/container_forms.py``), where the target's fix stands for the others.
+
+A container's composition (``nn.ModuleDict``, ``nn.ModuleList``) is checked by a program run alike on both
+sides (``check/worker_programs.py``: outputs and parameter names), not by calls.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from functools import cache
 CALL = "call"
 METHOD = "method"
 EVERY_USE = "every_use"
+UNSAFE_USES = "unsafe_uses"
 TORCH_ARGUMENTS = "torch_arguments"
 INT_LITERAL = "int"  # in ``as_written``: any int literal
 
@@ -97,6 +103,16 @@ COMPOSITIONS: tuple[Composition, ...] = (
     # open_clip's AttentionPool2d (separate q/k/v weights); fixed keys and values (static_k/v) not composed
     Composition("torch.nn.functional.multi_head_attention_forward", "multi_head_attention_forward",
                 refused=("static_k", "static_v")),
+    # containers: CellDict refuses a SequentialCell value (torchvision's IntermediateLayerGetter holds
+    # ResNet's stages); CellList names a cell appended later otherwise than torch (0.weight for
+    # blocks.0.weight): checked by a program (outputs and parameter names)
+    Composition("torch.nn.ModuleDict", "ModuleDict", needs=("add_module",), replaces=EVERY_USE),
+    Composition("torch.nn.ModuleList", "ModuleList", needs=("parameter_prefix",), replaces=UNSAFE_USES),
+    # a Cell's modules and named parameters (torchvision's weight init loops, open_clip's per-block init),
+    # checked by a program: the same cells and parameters, in the same order, under the same names
+    Composition("torch.nn.Module.modules", "modules", METHOD, refused=("remove_duplicate",)),
+    Composition("torch.nn.Module.named_parameters", "named_parameters", METHOD,
+                refused=("remove_duplicate",)),
 )
 
 
