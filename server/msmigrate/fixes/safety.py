@@ -2,11 +2,12 @@
 
 A fix is safe when the rewrite cannot change what the program computes:
 
-* the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
+* a rule module's fix, as the module declares next to its fixers (``FIX_SAFETY``: a ``Safety``, or
+  ``(kb, finding) -> Safety``; ``fixes/registry.declared_safety``); for the flat modules not yet moved into
+  a family, the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
   ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*`` → ``set_data(initializer(...))`` with the same
   distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``, einops'
-  names imported from the helper module that gives einops a MindSpore backend): declared
-  here by rule;
+  names imported from the helper module that gives einops a MindSpore backend): listed here by rule;
 * the fix of an API finding (MSM100 / MSM101) whose resolution says so (``Resolution.safety``, decided once
   by ``knowledge/resolution.safety_of`` for the target the fix writes on the resolution's device, the
   device of ``msmigrate fix --device`` / the editor's ``device`` setting), and the MSM201 rename of a type
@@ -40,6 +41,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.resolution import MAPPED_RULES
+from msmigrate.fixes.registry import declared_safety
 from msmigrate.knowledge.resolution import same_parameters  # noqa: F401  (read from here by tests)
 from msmigrate.model.finding import UsageKind
 from msmigrate.model.resolution import Safety
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
 
 EXACT_PATTERN_RULES: frozenset[str] = frozenset(
     {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM507", "MSM508", "MSM513", "MSM514",
-     "MSM515", "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
+     "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
 )
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 # einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter
@@ -66,7 +68,11 @@ STRING_ANNOTATION = ("MSM104", "finding.MSM104.string")
 def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     """Whether the fix of ``finding`` cannot change the program's results (see the module doc): a tested
     pattern rule, or an API finding whose resolution is safe. ``kb`` is not read (the resolution was made
-    with the table and device of the analysis); it stays for callers that pass it."""
+    with the table and device of the analysis) unless the rule's module declares its fix safety as a
+    function of it."""
+    declared = declared_safety(finding.rule)
+    if declared is not None:
+        return (declared if isinstance(declared, Safety) else declared(kb, finding)) is Safety.SAFE
     if finding.rule in EXACT_PATTERN_RULES or finding.rule in ADAPTER_RULES:
         return True
     if finding.rule == RENAME_RULE and finding.usage is UsageKind.REFERENCE:  # a type named computes nothing
