@@ -50,24 +50,19 @@ RULE_MODULES: tuple[str, ...] = (
     "inplace_methods",
     "missing_api",
     "numpy_operands",
-    "patterns",
     "sparse",
     "sparse_buffers",
     "torch_checks",
     "torch_types",
-    "weights_download",
 )
 
 FIX_MODULES: tuple[str, ...] = (
     "add_module_fixes",
     "api_fixes",
     "composition_fixes",
-    "construct_super_fixes",
     "container_fixes",
     "derived_fixes",
-    "device_default_fixes",
     "graph_form_fixes",
-    "init_by_class_fixes",
     "string_annotation_fixes",
 )
 

@@ -245,18 +245,18 @@ def test_every_import_by_name_is_listed():
 @pytest.mark.parametrize(
     ("module", "source", "expected"),
     [
-        ("msmigrate.knowledge.lookup", "from msmigrate.rules.patterns import check\n",
-         ["msmigrate.knowledge.lookup:1 (knowledge) imports msmigrate.rules.patterns (rules)"]),
+        ("msmigrate.knowledge.lookup", "from msmigrate.rules.support import report\n",
+         ["msmigrate.knowledge.lookup:1 (knowledge) imports msmigrate.rules.support (rules)"]),
         ("msmigrate.model.finding", "def f():\n    import msmigrate.analysis.parse\n",
          ["msmigrate.model.finding:2 (model) imports msmigrate.analysis.parse (analysis)"]),
         ("msmigrate.fixes.api", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-         "    from msmigrate.rules import patterns\n",
-         ["msmigrate.fixes.api:3 (fixes) imports msmigrate.rules.patterns (rules)"]),
+         "    from msmigrate.rules import examples\n",
+         ["msmigrate.fixes.api:3 (fixes) imports msmigrate.rules.examples (rules)"]),
         ("msmigrate.analysis.usages", "from ..rules import support\n",
          ["msmigrate.analysis.usages:1 (analysis) imports msmigrate.rules.support (rules)"]),
         ("msmigrate.analysis.usages", "from msmigrate import rules\n",
          ["msmigrate.analysis.usages:1 (analysis) imports msmigrate.rules (rules)"]),
-        ("msmigrate.rules.patterns",
+        ("msmigrate.rules.framework.msm501_module_forward",
          "from msmigrate.fixes.model import Fix\nfrom msmigrate.model import rule\n", []),
         ("msmigrate.knowledge.verified", "from msmigrate.check.runner import run\n",
          ["msmigrate.knowledge.verified:1 (knowledge) imports msmigrate.check.runner (tools)"]),

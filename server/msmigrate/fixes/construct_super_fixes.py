@@ -33,5 +33,3 @@ def super_construct(ctx: FixContext, finding: Finding) -> Fix | None:
         return Fix("MSM501", "fix.pattern.construct", edits) if edits else None
     return None
 
-
-FIXERS = {"MSM501": super_construct}

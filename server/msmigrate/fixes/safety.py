@@ -51,8 +51,7 @@ if TYPE_CHECKING:
     from msmigrate.model.finding import Finding
 
 EXACT_PATTERN_RULES: frozenset[str] = frozenset(
-    {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM507", "MSM508", "MSM513", "MSM514",
-     "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
+    {"MSM507", "MSM513", "MSM514", "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
 )
 COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
 # einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter

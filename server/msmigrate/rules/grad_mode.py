@@ -18,7 +18,7 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.patterns import module_classes
+from msmigrate.rules.module_classes import module_classes
 from msmigrate.rules.support import (
     IDIOM_TAKE_OVER,
     named_nodes,

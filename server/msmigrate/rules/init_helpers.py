@@ -14,7 +14,6 @@ from msmigrate.fixes.init_helper_fixes import (
     GAIN,
     gain_value,
     init_helper_fix,
-    slice_or_new_tensor_init,
     truncated_normal_fix,
     truncated_normal_steps,
 )
@@ -121,4 +120,4 @@ def check(ctx) -> Iterable[Finding]:
 
 
 CHECKERS = [check]
-FIXERS = {"MSM518": init_helper_fix, "MSM519": truncated_normal_fix, "MSM503": slice_or_new_tensor_init}
+FIXERS = {"MSM518": init_helper_fix, "MSM519": truncated_normal_fix}
