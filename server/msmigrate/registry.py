@@ -33,26 +33,14 @@ RULE_FAMILIES: dict[str, str] = {
 RULE_FILE = re.compile(r"^msm(\d{3})_[a-z0-9_]+\.py$")
 
 RULE_MODULES: tuple[str, ...] = (
-    "autograd_function",
-    "buffers",
-    "cell_children",
-    "cell_parameters",
-    "data_parallel",
     "device_compositions",
-    "dynamic_attributes",
     "dynamic_shape",
-    "einops_layers",
-    "grad_mode",
     "graph_device",
     "graph_helpers",
     "graph_mode",
-    "init_helpers",
-    "inplace_methods",
     "missing_api",
-    "numpy_operands",
     "sparse",
     "sparse_buffers",
-    "torch_checks",
     "torch_types",
 )
 
