@@ -31,6 +31,8 @@ RULE_FAMILIES: dict[str, str] = {
     "graph": "MSM7xx",
 }
 RULE_FILE = re.compile(r"^msm(\d{3})_[a-z0-9_]+\.py$")
+# the first rule id a flat module defines (``Rule("MSM201", ...``) or reports (``RULE = "MSM201"``)
+_FLAT_RULE_ID = re.compile(r'(?:\bRule\(\s*|^RULE = )"MSM(\d{3})"', re.MULTILINE)
 
 RULE_MODULES: tuple[str, ...] = (
     "device_compositions",
@@ -55,10 +57,11 @@ FIX_MODULES: tuple[str, ...] = (
 )
 
 
-def family_rule_modules(folder: Path = RULES_FOLDER) -> tuple[str, ...]:
+def family_rule_modules(folder: Path | None = None) -> tuple[str, ...]:
     """The rule modules of the family packages under ``folder``, as names relative to ``msmigrate.rules``
     (``framework.msm515_recompute``), in rule-id order. Any other ``.py`` file of a family that does not
     start with ``_`` raises: a misnamed rule file would otherwise be skipped silently."""
+    folder = folder or RULES_FOLDER
     found: list[tuple[str, str]] = []
     for family in RULE_FAMILIES:
         for path in sorted((folder / family).glob("*.py")):
@@ -77,9 +80,16 @@ def family_rule_modules(folder: Path = RULES_FOLDER) -> tuple[str, ...]:
 
 
 def rule_module_names() -> tuple[str, ...]:
-    """Every rule module, relative to ``msmigrate.rules``: the family modules, then :data:`RULE_MODULES`."""
+    """Every rule module, relative to ``msmigrate.rules``, in rule-id order: the family modules by their
+    file name, the flat modules of :data:`RULE_MODULES` by the first rule id their source names (a tie
+    keeps the list's order). A flat module runs where its rules will run once moved into its family."""
     found = family_rule_modules()
-    return (*found, *(name for name in RULE_MODULES if name not in found))
+    keyed = [(name.partition(".")[2][3:6], name) for name in found]
+    for name in RULE_MODULES:
+        if name not in found:
+            match = _FLAT_RULE_ID.search((RULES_FOLDER / f"{name}.py").read_text(encoding="utf-8"))
+            keyed.append((match.group(1) if match else "999", name))
+    return tuple(name for _, name in sorted(keyed, key=lambda item: item[0]))
 
 
 def rule_module(name: str) -> str:

@@ -27,6 +27,7 @@ from msmigrate.model.rule import Rule
 from msmigrate.registry import rule_module, rule_module_names, rule_module_path
 
 _OWN_KEY = re.compile(r"^(rule|finding)\.(MSM\d{3})\b")
+_RULE_ID = re.compile(r"^MSM\d{3}$")
 
 
 class RuleModuleError(ValueError):
@@ -43,6 +44,7 @@ class RuleModule:
     fixers: dict[str, tuple[Callable, ...]]
     safety: dict[str, Safety | Callable]
     examples: dict[str, tuple[str, str, list[tuple[int, int]]]]
+    after: tuple[str, ...] = ()  # DETECT_AFTER: rule ids whose detectors must run before this one's
 
 
 @cache
@@ -66,8 +68,15 @@ def _load(name: str) -> RuleModule:
         fixers = {rule.upper(): tuple(items) if isinstance(items, list | tuple) else (items,)
                   for rule, items in getattr(module, "FIXERS", {}).items()}
         return RuleModule(module, tuple(getattr(module, "RULES", ())), tuple(getattr(module, "CHECKERS", ())),
-                          fixers, {}, dict(getattr(module, "EXAMPLES", {})))
+                          fixers, {}, dict(getattr(module, "EXAMPLES", {})), _after(module, where))
     return _checked(module, where)
+
+
+def _after(module: ModuleType, where: str) -> tuple[str, ...]:
+    after = getattr(module, "DETECT_AFTER", ())
+    if not (isinstance(after, tuple) and all(isinstance(rule, str) and _RULE_ID.match(rule) for rule in after)):
+        raise RuleModuleError(f"{where}: DETECT_AFTER is a tuple of rule ids")
+    return after
 
 
 def _checked(module: ModuleType, where: str) -> RuleModule:
@@ -117,7 +126,8 @@ def _checked(module: ModuleType, where: str) -> RuleModule:
         if not (isinstance(declared, Safety) or (callable(declared) and not isinstance(declared, type))):
             raise fail("FIXERS without FIX_SAFETY (a Safety, or (kb, finding) -> Safety)")
         safety[rule.id] = declared
-    return RuleModule(module, (rule,), (detect,), {rule.id: fixers} if fixers else {}, safety, dict(examples))
+    return RuleModule(module, (rule,), (detect,), {rule.id: fixers} if fixers else {}, safety, dict(examples),
+                      _after(module, where))
 
 
 @cache
@@ -143,8 +153,23 @@ def get_rule(rule_id: str) -> Rule:
 
 @cache
 def detectors() -> tuple[Callable, ...]:
-    """The detectors (``detect`` of a family module, ``CHECKERS`` of a flat one), in module order."""
-    return tuple(detector for entry in loaded() for detector in entry.detectors)
+    """The detectors (``detect`` of a family module, ``CHECKERS`` of a flat one), in module order (rule-id
+    order), except that a module declaring ``DETECT_AFTER`` runs once the detectors of those rules have
+    run (a detector that refines what another rule reported: MSM201's type names after MSM504)."""
+    pending = list(loaded())
+    known = {rule.id for entry in pending for rule in entry.rules}
+    done: set[str] = set()
+    ordered: list[RuleModule] = []
+    while pending:
+        ready = next((entry for entry in pending if all(rule in done or rule not in known
+                                                        for rule in entry.after)), None)
+        if ready is None:
+            names = ", ".join(entry.module.__name__ for entry in pending)
+            raise RuleModuleError(f"DETECT_AFTER makes a circle: {names}")
+        pending.remove(ready)
+        ordered.append(ready)
+        done.update(rule.id for rule in ready.rules)
+    return tuple(detector for entry in ordered for detector in entry.detectors)
 
 
 @cache
