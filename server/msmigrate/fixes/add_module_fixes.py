@@ -26,7 +26,7 @@ from msmigrate.model.finding import Finding
 
 HELPER = "add_module"
 APIS = frozenset({"torch.nn.Module.add_module", "torch.nn.Module.register_module"})
-ADD_MODULE_KEY = "finding.MSM521.add_module"  # the finding (rules/cell_children.py)
+ADD_MODULE_KEY = "finding.MSM521.add_module"  # the finding (rules/framework/_add_module.py)
 _PARAMETERS = ("name", "module")
 
 

@@ -1,7 +1,7 @@
 """MSM501, with the rename of ``def forward``: the class's ``super().forward(...)`` calls (whisper's
 ``class LayerNorm(nn.LayerNorm): def forward(self, x): return super().forward(x.float())``) call the base
 cell's ``construct``; MindSpore's Cell has no ``forward``. Its edits sit beside the rename's
-(``rules/patterns.py``: ``construct``), so both apply in one pass.
+(``rules/framework/msm501_module_forward.py``: ``construct``), so both apply in one pass.
 """
 
 from __future__ import annotations

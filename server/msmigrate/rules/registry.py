@@ -44,7 +44,8 @@ class RuleModule:
     fixers: dict[str, tuple[Callable, ...]]
     safety: dict[str, Safety | Callable]
     examples: dict[str, tuple[str, str, list[tuple[int, int]]]]
-    after: tuple[str, ...] = ()  # DETECT_AFTER: rule ids whose detectors must run before this one's
+    after: tuple[str, ...] = ()  # DETECT_AFTER: rule ids whose detectors run before this one's
+    before: tuple[str, ...] = ()  # DETECT_BEFORE: rule ids whose detectors run after this one's
 
 
 @cache
@@ -68,15 +69,20 @@ def _load(name: str) -> RuleModule:
         fixers = {rule.upper(): tuple(items) if isinstance(items, list | tuple) else (items,)
                   for rule, items in getattr(module, "FIXERS", {}).items()}
         return RuleModule(module, tuple(getattr(module, "RULES", ())), tuple(getattr(module, "CHECKERS", ())),
-                          fixers, {}, dict(getattr(module, "EXAMPLES", {})), _after(module, where))
+                          fixers, {}, dict(getattr(module, "EXAMPLES", {})), *_order(module, where))
     return _checked(module, where)
 
 
-def _after(module: ModuleType, where: str) -> tuple[str, ...]:
-    after = getattr(module, "DETECT_AFTER", ())
-    if not (isinstance(after, tuple) and all(isinstance(rule, str) and _RULE_ID.match(rule) for rule in after)):
-        raise RuleModuleError(f"{where}: DETECT_AFTER is a tuple of rule ids")
-    return after
+def _order(module: ModuleType, where: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The module's ``DETECT_AFTER`` and ``DETECT_BEFORE`` (tuples of rule ids)."""
+    found = []
+    for name in ("DETECT_AFTER", "DETECT_BEFORE"):
+        rules = getattr(module, name, ())
+        if not isinstance(rules, tuple) or not all(isinstance(rule, str) and _RULE_ID.match(rule)
+                                                    for rule in rules):
+            raise RuleModuleError(f"{where}: {name} is a tuple of rule ids")
+        found.append(rules)
+    return found[0], found[1]
 
 
 def _checked(module: ModuleType, where: str) -> RuleModule:
@@ -127,7 +133,7 @@ def _checked(module: ModuleType, where: str) -> RuleModule:
             raise fail("FIXERS without FIX_SAFETY (a Safety, or (kb, finding) -> Safety)")
         safety[rule.id] = declared
     return RuleModule(module, (rule,), (detect,), {rule.id: fixers} if fixers else {}, safety, dict(examples),
-                      _after(module, where))
+                      *_order(module, where))
 
 
 @cache
@@ -154,22 +160,30 @@ def get_rule(rule_id: str) -> Rule:
 @cache
 def detectors() -> tuple[Callable, ...]:
     """The detectors (``detect`` of a family module, ``CHECKERS`` of a flat one), in module order (rule-id
-    order), except that a module declaring ``DETECT_AFTER`` runs once the detectors of those rules have
-    run (a detector that refines what another rule reported: MSM201's type names after MSM504)."""
-    pending = list(loaded())
-    known = {rule.id for entry in pending for rule in entry.rules}
-    done: set[str] = set()
-    ordered: list[RuleModule] = []
-    while pending:
-        ready = next((entry for entry in pending if all(rule in done or rule not in known
-                                                        for rule in entry.after)), None)
-        if ready is None:
-            names = ", ".join(entry.module.__name__ for entry in pending)
-            raise RuleModuleError(f"DETECT_AFTER makes a circle: {names}")
-        pending.remove(ready)
-        ordered.append(ready)
-        done.update(rule.id for rule in ready.rules)
-    return tuple(detector for entry in ordered for detector in entry.detectors)
+    order), but for the modules that declare where they run among the others: one with ``DETECT_BEFORE``
+    moves just before the first module of those rules, then one with ``DETECT_AFTER`` just after the last
+    (a detector that must see an API finding before another rule refines it, or refines what another rule
+    reported). Everything else keeps its order."""
+    order = list(loaded())
+
+    def places(rules: tuple[str, ...]) -> list[int]:
+        return [index for index, entry in enumerate(order) if any(rule.id in rules for rule in entry.rules)]
+
+    for entry in [entry for entry in order if entry.before]:
+        targets = places(entry.before)
+        if targets and order.index(entry) > targets[0]:
+            order.remove(entry)
+            order.insert(targets[0], entry)
+    for entry in [entry for entry in order if entry.after]:
+        targets = places(entry.after)
+        if targets and order.index(entry) < targets[-1]:
+            order.remove(entry)
+            order.insert(places(entry.after)[-1] + 1, entry)
+    for index, entry in enumerate(order):
+        if any(place > index for place in places(entry.after)) or any(
+                place < index for place in places(entry.before)):
+            raise RuleModuleError(f"{entry.module.__name__}: DETECT_BEFORE and DETECT_AFTER contradict")
+    return tuple(detector for entry in order for detector in entry.detectors)
 
 
 @cache

@@ -21,6 +21,7 @@ from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
 from msmigrate.rules.module_classes import module_classes
 from msmigrate.rules.support import (
+    BEFORE_MISSING_API,
     IDIOM_TAKE_OVER,
     named_nodes,
     reference_range,
@@ -227,5 +228,6 @@ def _calls_backward(scope: ast.AST) -> bool:
     return False
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (grad_mode_fix,)
 FIX_SAFETY = Safety.SAFE  # the same gradients: the mode switch taken away, or written as stop_gradient

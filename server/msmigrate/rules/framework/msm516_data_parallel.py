@@ -20,7 +20,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
+from msmigrate.rules.support import BEFORE_MISSING_API, IDIOM_TAKE_OVER, reference_range, report, tree_index
 
 RULE = Rule("MSM516", C.FRAMEWORK_PATTERN, S.INFORMATION,
                      "https://www.mindspore.cn/docs/en/r2.6.0/api_python/nn/mindspore.nn.Cell.html",
@@ -170,5 +170,6 @@ def _module_reads(ctx: FixContext, wrapper: str) -> list[TextEdit]:
     return edits
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (data_parallel_fix,)
 FIX_SAFETY = Safety.SAFE  # one process computes the same module

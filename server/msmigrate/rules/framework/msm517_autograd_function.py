@@ -12,7 +12,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
+from msmigrate.rules.support import BEFORE_MISSING_API, IDIOM_TAKE_OVER, reference_range, report, tree_index
 
 RULE = Rule("MSM517", C.FRAMEWORK_PATTERN, S.INFORMATION,
                          "https://www.mindspore.cn/docs/en/r2.6.0/api_python/nn/mindspore.nn.Cell.html",
@@ -75,5 +75,6 @@ def detect(ctx) -> Iterable[Finding]:
     return found
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (autograd_function_fix,)
 FIX_SAFETY = Safety.SAFE  # the same forward and gradients, as a Cell with bprop

@@ -18,7 +18,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
+from msmigrate.rules.support import BEFORE_MISSING_API, IDIOM_TAKE_OVER, reference_range, report, tree_index
 
 DOCS = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore.common.initializer.html"
 RULE = Rule("MSM519", C.FRAMEWORK_PATTERN, S.INFORMATION, DOCS, fixable=True)
@@ -76,5 +76,6 @@ def detect(ctx) -> Iterable[Finding]:
     return [f for f in found if f is not None]
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (truncated_normal_fix,)
 FIX_SAFETY = Safety.SAFE  # the same distribution

@@ -19,7 +19,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import new_finding, tree_index
+from msmigrate.rules.support import BEFORE_MISSING_API, new_finding, tree_index
 
 RULE = Rule("MSM520", C.FRAMEWORK_PATTERN, S.WARNING,
                          "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore.nn.html", fixable=True)
@@ -112,5 +112,6 @@ def detect(ctx) -> Iterable[Finding]:
     return found
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (dynamic_attribute_fix,)
 FIX_SAFETY = Safety.SAFE  # the same names, looked up in MindSpore's modules

@@ -26,7 +26,7 @@ from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
 from msmigrate.rules.framework._add_module import add_module_findings
-from msmigrate.rules.support import attribute_range, new_finding
+from msmigrate.rules.support import BEFORE_MISSING_API, attribute_range, new_finding
 
 RULE = Rule("MSM521", C.FRAMEWORK_PATTERN, S.INFORMATION,
                       "https://www.mindspore.cn/docs/en/r2.6.0/api_python/nn/mindspore.nn.Embedding.html",
@@ -235,5 +235,6 @@ def cell_parameter_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     return Fix("MSM521", "fix.cell_parameter", [edit], {"name": name, "cls": finding.message_args.get("cls")})
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (add_module, cell_parameter_fix)
 FIX_SAFETY = Safety.SAFE  # the parameters keep torch's names: the same checkpoint keys

@@ -25,7 +25,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import new_finding
+from msmigrate.rules.support import BEFORE_MISSING_API, new_finding
 
 DOC = "https://www.mindspore.cn/tutorials/en/r2.6.0/model_migration/model_migration.html"
 RULE = Rule("MSM530", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC, fixable=True)
@@ -159,5 +159,6 @@ def einops_import(ctx: FixContext, finding: Finding) -> Fix | None:
                                                      "module": compat.name}, helpers=helpers)
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (einops_import,)
 FIX_SAFETY = Safety.SAFE  # einops through the helper module's MindSpore backend (tested against einops)

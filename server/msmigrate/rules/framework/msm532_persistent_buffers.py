@@ -25,7 +25,7 @@ from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
 from msmigrate.rules.buffers import buffer_arguments
-from msmigrate.rules.support import attribute_range, report
+from msmigrate.rules.support import BEFORE_MISSING_API, attribute_range, report
 
 DOC = "https://www.mindspore.cn/tutorials/en/r2.6.0/model_migration/model_migration.html"
 RULE = Rule("MSM532", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC, fixable=True)
@@ -136,5 +136,6 @@ def persistent_buffer(ctx: FixContext, finding: Finding) -> Fix | None:
     return None
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (persistent_buffer,)
 FIX_SAFETY = Safety.SAFE  # an untrained Parameter: the same values, saved and loaded with the weights

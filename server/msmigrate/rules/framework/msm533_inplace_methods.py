@@ -27,7 +27,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import new_finding
+from msmigrate.rules.support import BEFORE_MISSING_API, new_finding
 
 _DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.full_like.html"
 RULE = Rule("MSM533", C.FRAMEWORK_PATTERN, S.HINT, _DOC, fixable=True)  # a fact of CPU only
@@ -254,5 +254,6 @@ def inplace_fix(ctx: FixContext, finding: Finding) -> Fix | None:
                {"form": _FORMS[method]})
 
 
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (inplace_fix,)
 FIX_SAFETY = Safety.UNSAFE  # assign_value of the out-of-place form; normal_ and uniform_ draw other numbers
