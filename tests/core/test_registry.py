@@ -204,7 +204,8 @@ BROKEN = [
     ("no docstring line", GOOD.replace('"""MSM599: a rule', '"""A rule'),
      "the module docstring starts with 'MSM599: "),
     ("examples of another id", GOOD.replace('EXAMPLES = {"MSM599"', 'EXAMPLES = {"MSM598"'), "EXAMPLES = "),
-    ("an order that is no rule id", GOOD + 'DETECT_AFTER = ("MSM5",)\n', "DETECT_AFTER is a tuple of rule ids"),
+    ("an order that is no rule id", GOOD + 'DETECT_AFTER = ("MSM5",)\n',
+     "DETECT_AFTER is a tuple of rule ids"),
 ]
 
 
