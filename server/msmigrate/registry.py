@@ -5,7 +5,7 @@ that read a kind of module import the ones named (``tests/core/test_registry.py`
   (:data:`RULE_FAMILIES`), one rule each, named ``msmNNN_<name>.py`` and taken in rule-id order (a file whose
   name starts with ``_`` is the family's shared code, not a rule); then the flat modules of
   :data:`RULE_MODULES` (``msmigrate/rules/<name>.py``, several rules each, in name order: the form the rules
-  have until they are moved into their family). ``rules/registry.py`` imports them all and checks each one's
+  have until they are moved into their family). ``rules/loader.py`` imports them all and checks each one's
   contract (``docs/ARCHITECTURE.md``, "A rule"); ``i18n.py`` reads their ``MESSAGES`` from the source
   (:func:`rule_module_path`), without importing them.
 * :data:`FIX_MODULES` – ``msmigrate/fixes/<name>.py`` whose ``FIXERS`` fix the API findings the analysis

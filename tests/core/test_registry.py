@@ -13,12 +13,12 @@ import pytest
 
 from msmigrate import i18n, registry
 from msmigrate.analysis.analyzer import analyze_source, rule_checkers
-from msmigrate.fixes import registry as fix_registry
+from msmigrate.fixes import fixers as fix_registry
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.lsp.features import OPTIONAL_FEATURES
 from msmigrate.registry import FIX_MODULES, RULE_FAMILIES, RULE_MODULES, rule_module_names
-from msmigrate.rules import registry as rule_registry
-from msmigrate.rules.registry import RuleModuleError
+from msmigrate.rules import loader as rule_registry
+from msmigrate.rules.loader import RuleModuleError
 
 PACKAGE = Path(registry.__file__).parent
 RULE_PARTS = {"RULES", "RULE", "MESSAGES", "CHECKERS", "FIXERS", "EXAMPLES", "FIX_SAFETY"}
@@ -119,7 +119,7 @@ def extra_rules(tmp_path, monkeypatch):
     monkeypatch.setattr(framework, "__path__", [*framework.__path__, str(folder)])
     monkeypatch.setattr(registry, "family_rule_modules", families)
     monkeypatch.setattr(i18n, "_PACKAGE", tmp_path)  # only the texts test reads them (from tmp_path)
-    caches = (rule_checkers, fix_registry._registry, rule_registry.loaded, rule_registry._registry,
+    caches = (rule_checkers, fix_registry._fixers_by_rule, rule_registry.loaded, rule_registry._rules_by_id,
               rule_registry.detectors, rule_registry.rule_fixers, rule_registry.fix_safeties)
     for cached in caches:
         cached.cache_clear()

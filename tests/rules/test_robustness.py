@@ -10,7 +10,7 @@ from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source, analyze
 from msmigrate.analysis.source_text import segment
 from msmigrate.fixes.api import fixes_for
 from msmigrate.fixes.text import apply_edits
-from msmigrate.rules.registry import detectors
+from msmigrate.rules.loader import detectors
 
 AWKWARD = [
     "import torch\ns = '数据'; y = torch.masked_select(x, x > 0) if (x := torch.ones(2)) is not None "

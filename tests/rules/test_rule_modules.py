@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from msmigrate.fixes.registry import fixers_for
+from msmigrate.fixes.fixers import fixers_for
 from msmigrate.i18n import catalogue, rule_messages
 from msmigrate.registry import RULE_MODULES, rule_module_names, rule_module_path
 from msmigrate.rules.examples import CASES
-from msmigrate.rules.registry import get_rule, rule_examples, rule_modules
+from msmigrate.rules.loader import get_rule, rule_examples, rule_modules
 
 MODULES = dict(zip(rule_module_names(), rule_modules(), strict=True))
 FLAT = [MODULES[name] for name in RULE_MODULES]

@@ -3,7 +3,7 @@
 A fix is safe when the rewrite cannot change what the program computes:
 
 * a rule module's fix, as the module declares next to its fixers (``FIX_SAFETY``: a ``Safety``, or
-  ``(kb, finding) -> Safety``; ``fixes/registry.declared_safety``): the framework rewrites whose exactness
+  ``(kb, finding) -> Safety``; ``fixes/fixers.declared_safety``): the framework rewrites whose exactness
   the project tests (``forward`` → ``construct``, ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*``
   → ``set_data(initializer(...))`` with the same distribution, device moves, ``train()/eval()`` →
   ``set_train``, ``lr`` → ``learning_rate``, einops' names imported from the helper module that gives
@@ -43,7 +43,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.resolution import MAPPED_RULES
-from msmigrate.fixes.registry import declared_safety
+from msmigrate.fixes.fixers import declared_safety
 from msmigrate.knowledge.resolution import same_parameters  # noqa: F401  (read from here by tests)
 from msmigrate.model.finding import UsageKind
 from msmigrate.model.resolution import Safety

@@ -137,7 +137,7 @@ def _checked(module: ModuleType, where: str) -> RuleModule:
 
 
 @cache
-def _registry() -> dict[str, Rule]:
+def _rules_by_id() -> dict[str, Rule]:
     from msmigrate.analysis import api_rules
 
     found: dict[str, Rule] = {}
@@ -150,11 +150,11 @@ def _registry() -> dict[str, Rule]:
 
 
 def all_rules() -> list[Rule]:
-    return list(_registry().values())
+    return list(_rules_by_id().values())
 
 
 def get_rule(rule_id: str) -> Rule:
-    return _registry()[rule_id.upper()]
+    return _rules_by_id()[rule_id.upper()]
 
 
 @cache
