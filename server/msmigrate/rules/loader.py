@@ -7,7 +7,8 @@ names; ``Rule`` itself is in ``model/rule.py``.
 A rule module of a family (``rules/<family>/msmNNN_<name>.py``) defines exactly one ``RULE``, its
 ``MESSAGES`` (keys of that rule only: ``rule.<ID>.…``, ``finding.<ID>…``, ``fix.…``), ``EXAMPLES`` (its id →
 (example, counter-example, [(line, column)])), ``detect(ctx)``, ``FIXERS`` (a tuple, tried in order) and,
-when ``FIXERS`` is not empty, ``FIX_SAFETY`` (a ``Safety`` or ``(kb, finding) -> Safety``). A module that
+when ``FIXERS`` is not empty, ``FIX_SAFETY`` (a ``Safety`` or ``(kb, finding) -> Safety``); it may declare
+where its detector runs among the others (``DETECT_BEFORE``, ``DETECT_AFTER``: rule ids). A module that
 does not import, or breaks the contract, raises :class:`RuleModuleError` naming its file. A flat module of
 ``RULE_MODULES`` (the old form) declares ``RULES``, ``CHECKERS`` and a ``FIXERS`` dict instead.
 """
