@@ -11,11 +11,18 @@ export interface Localizer {
 /** Opens a file at a 1-based line: the one command the compare page may run from its links. */
 export const OPEN_SOURCE_COMMAND = "msmigrate.openSourceLine";
 
+/** A position where MindSpore returns a tensor and torch returns None (1-based; not compared). */
+export interface CompareExtra {
+  index: number;
+  shape: number[];
+}
+
 export interface CompareNumbers {
   status?: string | null;
   max_abs?: number | null;
   max_rel?: number | null;
   detail?: string | null;
+  extra?: CompareExtra[] | null;
 }
 
 export interface CompareLayer extends CompareNumbers {
@@ -274,9 +281,23 @@ function layerTable(mode: CompareMode, l10n: Localizer): string {
         ),
       )} <a href="#first-divergence">${escapeHtml(l10n.t("Show in the table"))}</a></p>`
     : "";
+  const extra = layers.filter((l) => l.extra && l.extra.length);
+  const items = extra
+    .slice(0, 5)
+    .flatMap((l) => (l.extra ?? []).map((e) => `${layerName(l)} (${e.index}, [${e.shape.join(", ")}])`));
+  const extraLine = extra.length
+    ? `<p class="note">${escapeHtml(
+        l10n.t(
+          "{0} layer outputs hold a tensor where torch's hold None (not compared, not a divergence: the migrated code computes a result the torch code skips): {1}",
+          extra.length,
+          items.join("; ") + (extra.length > 5 ? ", …" : ""),
+        ),
+      )}</p>`
+    : "";
   return [
     `<h3>${escapeHtml(l10n.t("Layers"))}</h3>`,
     `<p>${escapeHtml(l10n.t("{0} layer outputs compared: {1} differ, {2} have no MindSpore cell of that name", layers.length, diverging, missing))}</p>`,
+    extraLine,
     firstLine,
     `<table class="layers"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`,
     `<tbody>${rows.join("")}</tbody></table>`,
@@ -308,6 +329,10 @@ function modeSection(mode: CompareMode, l10n: Localizer): string {
     );
     if (out.detail) {
       parts.push(`<p>${escapeHtml(out.detail)}</p>`);
+    }
+    if (out.extra && out.extra.length) {
+      const positions = out.extra.map((e) => String(e.index)).join(", ");
+      parts.push(`<p class="note">${escapeHtml(l10n.t("The model's output {0} is a tensor where torch's is None (not compared)", positions))}</p>`);
     }
     if (mode.training) {
       parts.push(trainingSection(mode.training, l10n));

@@ -124,6 +124,22 @@ describe("compareHtml", () => {
     assert.ok(html.includes("conversion: 3 parameters, 1 torch entries dropped"));
   });
 
+  it("notes a tensor MindSpore returns where torch returns None, without calling it a divergence", () => {
+    const withNone = report();
+    const pynative = withNone.modes![0];
+    pynative.outputs = { status: "match", max_abs: 0, max_rel: 0, extra: [{ index: 2, shape: [1, 6] }] };
+    pynative.layers = [{ ...layer("attn<i>", "match", 0), extra: [{ index: 2, shape: [1, 6, 4, 4] }] }];
+    const page = compareHtml(withNone, english);
+    assert.ok(page.includes('<p class="note">The model&#39;s output 2 is a tensor where torch&#39;s is None (not compared)</p>'));
+    assert.ok(
+      page.includes(
+        "1 layer outputs hold a tensor where torch&#39;s hold None (not compared, not a divergence: the migrated code " +
+          "computes a result the torch code skips): attn&lt;i&gt; (2, [1, 6, 4, 4])</p>",
+      ),
+    );
+    assert.ok(!compareHtml(report(), english).includes('class="note"'));
+  });
+
   it("says why a comparison did not complete", () => {
     const failed = { ...report(), status: "error", modes: [], error: { key: "weights.error.timeout", message: "the torch worker <gave> no answer" } };
     const page = compareHtml(failed, english);

@@ -37,8 +37,11 @@ _FLAT_RULE_ID = re.compile(r'(?:\bRule\(\s*|^RULE = )"MSM(\d{3})"', re.MULTILINE
 RULE_MODULES: tuple[str, ...] = (
     "device_compositions",
     "dynamic_shape",
+    "graph_celldict",
     "graph_device",
+    "graph_empty_device",
     "graph_helpers",
+    "graph_list_compare",
     "graph_mode",
     "missing_api",
     "sparse",

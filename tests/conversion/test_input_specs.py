@@ -1,5 +1,5 @@
-"""Input specs (check/spec_table.py) of APIs whose generic inputs cannot run: their torch programs run,
-and the APIs a single-process CPU program cannot call are skipped with a precise reason."""
+"""Input specs (knowledge/facts/check_specs.toml) of APIs whose generic inputs cannot run: their torch
+programs run, and the APIs a single-process CPU program cannot call are skipped with a precise reason."""
 
 from __future__ import annotations
 

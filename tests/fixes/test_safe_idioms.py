@@ -1,6 +1,6 @@
 """Idioms of real model code fixed in safe mode where a check verified the written form (issue 24, items 3
 and 6): ``x.size(0)`` → ``x.shape[0]`` and ``x.size()`` → ``x.shape`` (checked as the fix writes them,
-``check/spec_as_written.py``), ``nn.Parameter(t)`` (checked as a value), ``nn.Dropout2d`` (2.6's
+``knowledge/facts/check_specs.toml``), ``nn.Parameter(t)`` (checked as a value), ``nn.Dropout2d`` (2.6's
 ``mint.nn.Dropout2d`` has no CPU implementation: "Not implement exception" in training mode, recorded as no
 kernel; the 2.4 table's ``nn.Dropout2d`` is written), ``nn.InstanceNorm2d`` (``nn.InstanceNorm2d`` has no CPU
 kernel: ``mint.nn.GroupNorm`` with one group per channel, a CPU alternative verified on CPU). Where nothing

@@ -3,7 +3,8 @@
 benchmarks/corpus_compare.py``), its outcome pinned in expected_compare.json with the reason unless both modes
 match; here a sample runs the same commands: a torchvision CNN (matches in both modes), segment-anything's
 PromptEncoder (its forward takes ``points=(coords, labels)``, a tuple: PyNative matches, GRAPH_MODE stops at
-``Parameter.device``) and a vit-pytorch ViT (einops: PyNative only). An outcome that changes either way
+``Parameter.device``), a vit-pytorch ViT (einops: PyNative only) and whisper's audio encoder (its attention returns
+a tensor where torch's returns None: a note, and a match in both modes). An outcome that changes either way
 fails until the file is refreshed with ``python benchmarks/corpus_compare.py --write-expected``.
 """
 
@@ -20,7 +21,7 @@ needs_frameworks = pytest.mark.skipif(
     importlib.util.find_spec("torch") is None or importlib.util.find_spec("mindspore") is None,
     reason="the model corpus needs torch and mindspore (pip install -e '.[check]')",
 )
-SAMPLE = ("tv_squeezenet", "sam_prompt_encoder", "vit_simple_vit")
+SAMPLE = ("tv_squeezenet", "sam_prompt_encoder", "vit_simple_vit", "whisper_audio_encoder")
 
 
 def test_every_passing_case_is_pinned_with_a_reason() -> None:

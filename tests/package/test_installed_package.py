@@ -67,6 +67,11 @@ def check_installed(bin_dir: Path, home: Path) -> None:
     assert shipped == sorted(p.name for p in (REPO / "mapping_data").glob("*.json"))
     for name in shipped:
         assert (package_dir / "_data" / name).read_bytes() == (REPO / "mapping_data" / name).read_bytes()
+    # the curated facts ship as data beside the code that reads them
+    facts = sorted((REPO / "server" / "msmigrate" / "knowledge" / "facts").glob("*.toml"))
+    assert [p.name for p in facts] == ["check_specs.toml", "mindspore_calls.toml", "missing_advice.toml"]
+    for path in facts:
+        assert (package_dir / "knowledge" / "facts" / path.name).read_bytes() == path.read_bytes()
 
     version = run([msmigrate, "--version"], work, env)
     assert version.returncode == 0, version.stderr
@@ -84,6 +89,13 @@ def check_installed(bin_dir: Path, home: Path) -> None:
     assert (found["status"], found["mindspore_api"]) == ("mapped", linear["mindspore_api"])
     assert lookup.stdout == checkout(["lookup", "torch.nn.Linear", "--mindspore-version", "2.6", "--json"],
                                      work, env).stdout
+
+    advice_args = ["lookup", "torch.optim.LBFGS", "--mindspore-version", "2.6", "--json"]
+    advice = run([msmigrate, *advice_args], work, env)  # the missing-API catalogue, read from the package
+    assert advice.returncode == 0, advice.stderr
+    said = json.loads(advice.stdout)["advice"]
+    assert said.startswith("**Missing API: ask the MindSpore community** (MSM204)")
+    assert advice.stdout == checkout(advice_args, work, env).stdout
 
     scan_args = ["scan", str(project), "--format", "json", "-j", "2", "--no-cache",
                  "--mindspore-version", "2.6"]

@@ -258,3 +258,23 @@ def test_message_references_come_back_from_the_cache_as_analysed(tmp_path: Path,
             "out_features→out_channels；请参阅差异对比页面）。"
         )
     assert scans[1].to_json("zh") == scans[2].to_json("zh") == scans[0].to_json("zh")
+
+
+def test_a_changed_fact_file_changes_the_code_fingerprint(tmp_path: Path, monkeypatch) -> None:
+    """Curated facts are data files (``knowledge/facts/*.toml``): editing one invalidates cached results as
+    editing a module does."""
+    from msmigrate.scan import cache
+
+    package = tmp_path / "msmigrate"
+    facts = package / "knowledge" / "facts"
+    facts.mkdir(parents=True)
+    (facts / "missing_advice.toml").write_text("[[advice]]\n", encoding="utf-8")
+    monkeypatch.setattr(cache, "_PACKAGE_DIR", package)
+    cache.code_fingerprint.cache_clear()
+    try:
+        before = cache.code_fingerprint()
+        (facts / "missing_advice.toml").write_text("[[advice]]\n\n", encoding="utf-8")
+        cache.code_fingerprint.cache_clear()
+        assert cache.code_fingerprint() != before
+    finally:
+        cache.code_fingerprint.cache_clear()

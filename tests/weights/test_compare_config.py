@@ -215,3 +215,56 @@ def test_the_tolerance_scales_with_the_tensor() -> None:
     both = compare_all([(np.arange(3), "int64")], [(np.arange(3, dtype=np.int32), "int32")], 1e-4, 1e-4)
     assert (both["status"], both["detail"]) == ("match", "dtype 0: int64 vs int32")
     assert compare_all([(t, "float32")], [], 1e-4, 1e-4)["reason"] == "structure"
+
+
+DENSE = """import mindspore
+from mindspore import nn
+
+
+class Block(nn.CellDict):
+    def construct(self, x):
+        for _, layer in self.items():
+            x = layer(x)
+        return x
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.SequentialCell([Block(), nn.ReLU()])
+
+    def construct(self, x):
+        return self.features(x)
+"""
+
+NOT_CALLABLE = """The object is not callable. Please check code.
+
+----------------------------------------------------
+- The Traceback of Net Construct Code:
+----------------------------------------------------
+# 0 In file {path}:18, 15~31
+        return self.features(x)
+               ^~~~~~~~~~~~~~~~
+# 1 In file {lib}/mindspore/nn/layer/container.py:303, 25~41
+            input_data = cell(input_data)
+"""
+
+
+def test_a_called_celldict_is_placed_at_its_class_with_msm709(tmp_path: Path) -> None:
+    # MindSpore names the call (inside its own SequentialCell), not the class: the class flagged by MSM709
+    path = tmp_path / "dense.py"
+    path.write_text(DENSE)
+    reply = {"type": "ValueError", "message": NOT_CALLABLE.format(path=path, lib=tmp_path / "site")}
+    assert place(reply, path).to_json() == {
+        "message": "The object is not callable. Please check code.",
+        "type": "ValueError",
+        "file": str(path),
+        "line": 5,
+        "end_line": 5,
+        "source": "class Block(nn.CellDict):",
+        "rule": "MSM709",
+        "during": "forward",
+    }
+    # without such a class, the innermost frame as before, without a rule
+    path.write_text(DENSE.replace("nn.CellDict", "nn.Cell"))
+    assert (place(reply, path).line, place(reply, path).rule) == (303, None)

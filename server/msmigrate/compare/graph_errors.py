@@ -6,12 +6,18 @@ it, found by analysing the file, so the editor shows the same place before anyon
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from msmigrate.model.finding import Finding
 
 _FRAME = re.compile(r"^# ?\d+ In file (?P<file>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, [\d~]+)?\s*$")
-GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704", "MSM705", "MSM706", "MSM707")
+GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704", "MSM705", "MSM706", "MSM707", "MSM708", "MSM709",
+               "MSM710")
+NOT_CALLABLE = "The object is not callable"
 _UNSUPPORTED_OP = re.compile(r"Unsupported op \[(?P<op>\w+)\] on (?P<device>\w+)")
 MAX_FILES = 300  # files of the model's package searched for a kernel failure's call
 
@@ -76,9 +82,8 @@ def _rule_at(path: Path, line: int, end_line: int) -> str | None:
     return None
 
 
-def _kernel_call(op: str, model_file: Path) -> tuple[Path, int, str] | None:
-    """A kernel failure names the operator, not the line: the MSM704 finding in the model's package whose
-    method the operator is (``Chunk`` ← ``x.chunk(…, dim=…)``)."""
+def _package_finding(model_file: Path, chosen: Callable[[Finding], bool]) -> tuple[Path, int, str] | None:
+    """The first finding ``chosen`` accepts in the model's package, its own file first."""
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.rules.graph_family import graph_findings
     from msmigrate.weights.model_spec import import_root
@@ -91,9 +96,17 @@ def _kernel_call(op: str, model_file: Path) -> tuple[Path, int, str] | None:
         except (OSError, UnicodeDecodeError):
             continue
         for finding in graph_findings(source, str(path), get_knowledge_base("auto")):
-            if finding.rule == "MSM704" and op.lower().startswith(finding.message_args["method"]):
+            if chosen(finding):
                 return path, finding.line, source.splitlines()[finding.line - 1].strip()
     return None
+
+
+def _kernel_call(op: str, model_file: Path) -> tuple[Path, int, str] | None:
+    """A kernel failure names the operator, not the line: the MSM704 finding in the model's package whose
+    method the operator is (``Chunk`` ← ``x.chunk(…, dim=…)``)."""
+    return _package_finding(
+        model_file, lambda f: f.rule == "MSM704" and op.lower().startswith(f.message_args["method"])
+    )
 
 
 def place(reply: dict[str, Any], model_file: Path | None = None) -> GraphError:
@@ -113,10 +126,19 @@ def place(reply: dict[str, Any], model_file: Path | None = None) -> GraphError:
             )
     if not found:
         return error
-    # the innermost frame a rule flags (a library's code fails inside: einops' try, MSM705 at the call in
-    # construct), else the innermost frame
     ruled = [(frame, rule) for frame in reversed(found)
              if (rule := _rule_at(Path(frame[0]), frame[1], frame[2])) is not None]
+    if not ruled and error.message.startswith(NOT_CALLABLE) and model_file is not None:
+        # a CellDict subclass called (MSM709) fails where it is called, often inside MindSpore's own
+        # SequentialCell: the class is the place to change
+        cls = _package_finding(model_file, lambda f: f.rule == "MSM709")
+        if cls is not None:
+            path, line, source = cls
+            return GraphError(
+                error.message, error.kind, str(path), line, line, source, "MSM709", error.during
+            )
+    # the innermost frame a rule flags (a library's code fails inside: einops' try, MSM705 at the call in
+    # construct), else the innermost frame
     (file, line, end), rule = ruled[0] if ruled else (found[-1], None)
     path = Path(file)
     source = None

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from msmigrate.compare.report import MODE_LABEL, CompareReport, ModeResult
+from msmigrate.compare.report import MODE_LABEL, CompareReport, ModeResult, extra_notes
 from msmigrate.i18n import t
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -170,6 +170,8 @@ def _mode_section(mode: ModeResult, lang: str | None, base: Path | None) -> list
     )
     if out.get("detail"):
         lines += ["", text(out["detail"])]
+    for note in extra_notes(mode, lang):
+        lines += ["", text(note)]
     lines.append("")
     if mode.training is not None:
         lines += [*_training_lines(mode, lang), ""]

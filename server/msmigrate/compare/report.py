@@ -30,6 +30,11 @@ class ModeResult:
         return next((row for row in self.layers if row["status"] == "diverge"), None)
 
     @property
+    def extra_layers(self) -> list[dict[str, Any]]:
+        """The layers whose MindSpore output holds a tensor where torch's holds ``None`` (a note)."""
+        return [row for row in self.layers if row.get("extra")]
+
+    @property
     def training_status(self) -> str | None:
         if self.training is None:
             return None
@@ -122,6 +127,26 @@ def _layer_line(row: dict[str, Any], lang: str | None) -> list[str]:
     ]
 
 
+def extra_notes(mode: ModeResult, lang: str | None, limit: int = 5) -> list[str]:
+    """The notes on tensors MindSpore returns where torch returns ``None``: the model's outputs, then the
+    layers (the first ``limit`` named)."""
+    notes = []
+    outputs = (mode.outputs or {}).get("extra") or []
+    if outputs:
+        positions = ", ".join(str(item["index"]) for item in outputs)
+        notes.append(t("compare.report.extra_outputs", lang, positions=positions))
+    rows = mode.extra_layers
+    if rows:
+        items = [
+            t("compare.report.extra_item", lang, name=row["name"] or "(model)", position=item["index"],
+              shape=item["shape"])
+            for row in rows[:limit] for item in row["extra"]
+        ]
+        more = ", …" if len(rows) > limit else ""
+        notes.append(t("compare.report.extra_layers", lang, count=len(rows), layers="; ".join(items) + more))
+    return notes
+
+
 def _table(rows: list[list[str]], head: list[str]) -> list[str]:
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head) - 1)]
     return [
@@ -202,14 +227,16 @@ def _mode_lines(mode: ModeResult, lang: str | None, every_layer: bool) -> list[s
     ]
     if out.get("detail"):
         lines.append("    " + str(out["detail"]))
+    first = mode.first_divergence
     if mode.layers:
-        first = mode.first_divergence
         diverging = sum(1 for r in mode.layers if r["status"] == "diverge")
         missing = sum(1 for r in mode.layers if r["status"] == "missing")
         lines.append(
             "    "
             + t("compare.report.layers", lang, count=len(mode.layers), diverging=diverging, missing=missing)
         )
+    lines += ["    " + note for note in extra_notes(mode, lang)]
+    if mode.layers:
         if first is not None:
             lines.append(
                 "    "

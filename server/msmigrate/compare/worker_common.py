@@ -51,11 +51,15 @@ def arrange(
     return args, {**named, **kwargs}
 
 
-def flatten(value: Any, is_tensor: Any, to_numpy: Any) -> list[tuple[Any, str]]:
-    """``(array, dtype name)`` of every tensor in an output: tuples, lists, dicts (in order), nested."""
+def flatten(value: Any, is_tensor: Any, to_numpy: Any) -> list[tuple[Any, str] | None]:
+    """``(array, dtype name)`` of every tensor in an output: tuples, lists, dicts (in order), nested; a
+    ``None`` in it stays a ``None`` leaf, so that positions agree between the two sides (whisper's attention
+    returns ``(out, None)`` in torch's SDPA path, ``(out, qk)`` in the other)."""
+    if value is None:
+        return [None]
     if is_tensor(value):
         return [to_numpy(value)]
-    found: list[tuple[Any, str]] = []
+    found: list[tuple[Any, str] | None] = []
     if isinstance(value, dict):
         for item in value.values():
             found += flatten(item, is_tensor, to_numpy)
@@ -65,10 +69,17 @@ def flatten(value: Any, is_tensor: Any, to_numpy: Any) -> list[tuple[Any, str]]:
     return found
 
 
-def save_arrays(np: Any, folder: Path, prefix: str, leaves: list[tuple[Any, str]]) -> list[dict[str, Any]]:
+def save_arrays(
+    np: Any, folder: Path, prefix: str, leaves: list[tuple[Any, str] | None]
+) -> list[dict[str, Any]]:
+    """Each leaf as ``PREFIXi.npy`` with its shape and dtype; a ``None`` leaf as ``{"file": None}``."""
     folder.mkdir(parents=True, exist_ok=True)
-    saved = []
-    for index, (array, dtype) in enumerate(leaves):
+    saved: list[dict[str, Any]] = []
+    for index, leaf in enumerate(leaves):
+        if leaf is None:
+            saved.append({"file": None, "shape": None, "dtype": None})
+            continue
+        array, dtype = leaf
         file = folder / f"{prefix}{index}.npy"
         np.save(file, np.ascontiguousarray(array), allow_pickle=False)
         saved.append({"file": str(file), "shape": list(array.shape), "dtype": dtype})

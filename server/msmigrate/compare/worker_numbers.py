@@ -4,7 +4,8 @@ An element differs when ``|m - t| > atol + rtol · max|t|``: the tolerance scale
 torch tensor as a whole, not with each element, because float32 rounding in a layer grows with the values
 it sums (a convolution output near zero carries the rounding of its large terms). ``max_rel`` is
 ``max|m - t| / max|t|``. NaN and infinity must sit at the same places; tensors must agree in number and
-shape (a different dtype is reported, and the values still compared).
+shape (a different dtype is reported, and the values still compared); a ``None`` torch returns where
+MindSpore returns a tensor is a note (``extra``), not a divergence.
 """
 
 from __future__ import annotations
@@ -58,18 +59,22 @@ def compare_pair(torch_value: Any, ms_value: Any, rtol: float, atol: float) -> d
     return result
 
 
+def _structure(detail: str) -> dict[str, Any]:
+    return {"status": "diverge", "reason": "structure", "max_abs": None, "max_rel": None, "detail": detail}
+
+
 def compare_all(
-    torch_values: list[tuple[Any, str]], ms_values: list[tuple[Any, str]], rtol: float, atol: float
+    torch_values: list[tuple[Any, str] | None], ms_values: list[tuple[Any, str] | None], rtol: float,
+    atol: float,
 ) -> dict[str, Any]:
-    """Every tensor of an output against its counterpart (the worst one decides)."""
+    """Every tensor of an output against the one at the same position (the worst one decides); a ``None``
+    leaf (``worker_common.flatten``) is a position too. Where torch has ``None`` and MindSpore a tensor (an
+    optional result the migrated code computes, whisper's attention weights) nothing is compared and the
+    position is listed in ``extra`` (1-based, with the tensor's shape): a note, not a divergence. A tensor
+    torch has and MindSpore has not, or another number of positions, diverges (``structure``)."""
     if len(torch_values) != len(ms_values):
-        return {
-            "status": "diverge",
-            "reason": "structure",
-            "max_abs": None,
-            "max_rel": None,
-            "detail": f"{len(torch_values)} torch tensors, {len(ms_values)} MindSpore tensors",
-        }
+        count = [sum(leaf is not None for leaf in side) for side in (torch_values, ms_values)]
+        return _structure(f"{count[0]} torch tensors, {count[1]} MindSpore tensors")
     total: dict[str, Any] = {
         "status": "match",
         "reason": None,
@@ -77,13 +82,17 @@ def compare_all(
         "max_rel": 0.0,
         "detail": None,
     }
-    dtypes = [
-        f"{i}: {td} vs {md}"
-        for i, ((_, td), (_, md)) in enumerate(zip(torch_values, ms_values, strict=True))
-        if td != md
-    ]
-    for (t, _), (m, _) in zip(torch_values, ms_values, strict=True):
-        one = compare_pair(t, m, rtol, atol)
+    dtypes, extra = [], []
+    for index, (t, m) in enumerate(zip(torch_values, ms_values, strict=True)):
+        if t is None:
+            if m is not None:
+                extra.append({"index": index + 1, "shape": list(m[0].shape)})
+            continue
+        if m is None:
+            return _structure(f"output {index + 1}: torch a tensor {list(t[0].shape)}, MindSpore None")
+        if t[1] != m[1]:
+            dtypes.append(f"{index}: {t[1]} vs {m[1]}")
+        one = compare_pair(t[0], m[0], rtol, atol)
         if one["max_abs"] is None:
             return one
         total["max_abs"] = max(total["max_abs"], one["max_abs"])
@@ -92,4 +101,6 @@ def compare_all(
             total.update(status="diverge", reason="values")
     if dtypes:
         total["detail"] = "dtype " + "; ".join(dtypes)
+    if extra:
+        total["extra"] = extra
     return total

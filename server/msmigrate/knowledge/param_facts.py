@@ -15,8 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from msmigrate.knowledge.mindspore_calls import Companion, mindspore_calls
+
 Param = dict[str, Any]
 Signature = Sequence[Param]
+_calls = mindspore_calls()  # knowledge/facts/mindspore_calls.toml: the reviewed facts, with their reasons
 
 POSITIONAL = ("positional_only", "positional_or_keyword")
 _VARIADIC = ("var_positional", "var_keyword")
@@ -62,17 +65,9 @@ def receiver_first(torch_kind: str | None, mindspore_kind: str | None) -> bool:
     return torch_kind in ("tensor_method", "method") and mindspore_kind == "function"
 
 
-# torch classes whose instance computes what a MindSpore function does with the constructor's arguments
-# bound by keyword and the instance's input passed first: the fix writes the instance as
-# ``functools.partial(function, name=value, …)`` (``nn.Unfold(2)`` →
-# ``functools.partial(mindspore.ops.unfold, kernel_size=2)``, which compiles in GRAPH_MODE as a Cell
-# attribute called in ``construct``). Reviewed against MindSpore 2.10: the function's parameters after
-# its input are the constructor's (same names, same defaults), the module has no parameters, buffers or
-# training mode; the numeric check decides whether the pair is offered.
-CLASS_AS_PARTIAL: frozenset[tuple[str, str]] = frozenset({
-    ("torch.nn.Fold", "mindspore.ops.fold"),
-    ("torch.nn.Unfold", "mindspore.ops.unfold"),
-})
+# torch classes whose instance is written ``functools.partial(function, name=value, …)`` of a MindSpore
+# function (``nn.Unfold(2)`` → ``functools.partial(mindspore.ops.unfold, kernel_size=2)``)
+CLASS_AS_PARTIAL: frozenset[tuple[str, str]] = frozenset(_calls.class_as_partial)
 
 
 def class_as_partial(torch_api: str | None, mindspore_api: str | None) -> bool:
@@ -285,61 +280,17 @@ def default_differences(torch_signature: Signature, mindspore_overload: Signatur
     return found
 
 
-# MindSpore-only parameters whose default changes what a torch call computes, and the value that makes
-# MindSpore compute what torch does (reviewed; checked under MindSpore 2.10), with the MindSpore parameters
-# whose passing makes the companion necessary (empty: always). The nn convolutions pad to keep the size by
-# default (pad_mode='same') and reject padding unless pad_mode='pad', while torch pads by ``padding``
-# (default 0); the nn pools reject padding, dilation, return_indices and ceil_mode unless pad_mode='pad'
-# (their default 'valid' is torch's padding=0). mint.distributed's gather/scatter require the tensor list
-# that torch leaves out on the ranks other than the root (None): an empty list there gave torch's results on
-# CPU (2 ranks, MindSpore 2.10; ``value_forms.LIST`` for a value that may be None).
-Companion = tuple[str, str, tuple[str, ...]]
-_POOL_PADDED = ("padding", "dilation", "return_indices", "ceil_mode")
-COMPANIONS: dict[str, tuple[Companion, ...]] = {
-    **{f"mindspore.nn.{name}": (("pad_mode", "'pad'", ()),)
-       for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")},
-    **{f"mindspore.nn.{name}": (("pad_mode", "'pad'", _POOL_PADDED),)
-       for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")},
-    # torch's std/var are unbiased by default (correction=1); MindSpore's ddof defaults to 0
-    **{f"mindspore.{where}.{name}": (("ddof", "1", ()),)
-       for where in ("ops", "Tensor") for name in ("std", "var", "std_mean", "var_mean")},
-    "mindspore.mint.distributed.gather": (("gather_list", "[]", ()),),
-    "mindspore.mint.distributed.scatter": (("scatter_list", "[]", ()),),
-    # torch's GELU is exact by default (approximate='none'); nn.GELU's default True is the tanh approximation
-    # (up to 4e-4 apart at |x| = 2: checked on CPU)
-    "mindspore.nn.GELU": (("approximate", "False", ()),),
-}
+# MindSpore-only parameters whose default changes what a torch call computes: (parameter, the value that
+# makes MindSpore compute what torch does, the MindSpore parameters whose passing makes it necessary)
+COMPANIONS: dict[str, tuple[Companion, ...]] = _calls.companions
 
 
-# The same, for one torch API mapped to a MindSpore API that other torch APIs map to as well: torch's
-# scatter_add is tensor_scatter_elements with reduction='add' (Tensor.scatter, mapped to the same
-# function in some tables, is the plain 'none').
-PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = {
-    # torch.dot of two vectors is tensor_dot contracting one axis (MindSpore's axes has no default)
-    ("torch.dot", "mindspore.ops.tensor_dot"): (("axes", "1", ()),),
-    ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
-    ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): (("reduction", "'add'", ()),),
-    # zero padding is constant padding with the value 0 (CPU alternatives of mint.nn.ZeroPad*)
-    **{(f"torch.nn.ZeroPad{n}d", f"mindspore.nn.ConstantPad{n}d"): (("value", "0", ()),) for n in (1, 2, 3)},
-    # F.normalize's defaults dim=1, eps=1e-12 (L2Normalize's axis=0, epsilon=1e-4; epsilon bounds the sum of
-    # squares: VALUE_MEANINGS)
-    ("torch.nn.functional.normalize", "mindspore.ops.L2Normalize"): (("axis", "1", ()),
-                                                                     ("epsilon", "1e-24", ())),
-}
+# the same, for one torch API mapped to a MindSpore API that other torch APIs map to as well
+PAIR_COMPANIONS: dict[tuple[str, str], tuple[Companion, ...]] = _calls.pair_companions
 
 
-# Parameter renames of one torch API → MindSpore API pair, where the row that offers the pair has none (a
-# candidate from an older table, whose renames were not documented): reviewed against both signatures.
-_SCATTER_ADD = {"dim": "axis", "index": "indices", "src": "updates"}
-PAIR_RENAMES: dict[tuple[str, str], dict[str, str]] = {
-    # ops.lu_solve(b, LU_data, LU_pivots) takes linalg.lu_solve(LU, pivots, B)'s tensors in another order
-    ("torch.linalg.lu_solve", "mindspore.ops.lu_solve"): {"LU": "LU_data", "pivots": "LU_pivots", "B": "b"},
-    ("torch.scatter_add", "mindspore.ops.tensor_scatter_elements"): {"input": "input_x", **_SCATTER_ADD},
-    ("torch.Tensor.scatter_add", "mindspore.ops.tensor_scatter_elements"): _SCATTER_ADD,
-    # an instance norm's channels are the groups of a group norm with one group per channel
-    **{(f"torch.nn.InstanceNorm{n}d", "mindspore.mint.nn.GroupNorm"): {"num_features": "num_groups"}
-       for n in (1, 2, 3)},
-}
+# parameter renames of one torch API → MindSpore API pair, where the row that offers the pair has none
+PAIR_RENAMES: dict[tuple[str, str], dict[str, str]] = _calls.pair_renames
 
 
 def pair_renames(torch_api: str, mindspore_api: str) -> dict[str, str]:
@@ -360,17 +311,8 @@ def companions(mindspore_api: str, overload: Signature, passed_targets: set[str]
             and (not needed_with or passed_targets & set(needed_with))]
 
 
-# Parameters whose torch default (None) means the value of another parameter, where MindSpore's default is a
-# value of its own: (parameter, the parameter whose value it takes). The pools' stride is kernel_size in
-# torch, 1 in MindSpore's nn pools and ops.avg_pool* functions (ops.max_pool*'s None means kernel_size too).
-DEFAULT_FROM: dict[str, tuple[tuple[str, str], ...]] = {
-    **{f"mindspore.nn.{name}": (("stride", "kernel_size"),)
-       for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")},
-    **{f"mindspore.ops.{name}": (("stride", "kernel_size"),)
-       for name in ("avg_pool1d", "avg_pool2d", "avg_pool3d")},
-    # GroupNorm written for an InstanceNorm (one group per channel): its required channels are the groups
-    "mindspore.mint.nn.GroupNorm": (("num_channels", "num_groups"),),
-}
+# (parameter, the parameter whose value it takes): torch's default (None) means another parameter's value
+DEFAULT_FROM: dict[str, tuple[tuple[str, str], ...]] = _calls.default_from
 
 
 def defaults_from(mindspore_api: str, overload: Signature,
@@ -384,42 +326,12 @@ def defaults_from(mindspore_api: str, overload: Signature,
 
 # MindSpore parameters that take torch's values in another meaning, and how a torch value is written for
 # them: ``COMPLEMENT`` (MindSpore's value is ``1 - torch's``), ``SQUARE`` (``torch's ** 2``) or a table of
-# literal values (checked under MindSpore 2.10). The nn BatchNorm layers weight the running statistic by
-# ``momentum`` (moving_mean = moving_mean * momentum + batch_mean * (1 - momentum); ``_BatchNorm`` passes
-# ``1.0 - momentum`` to ``ops.BatchNorm``), torch weights the batch statistic: torch's 0.1 is MindSpore's
-# 0.9. torch's ``track_running_stats=True`` (batch statistics in training, running ones in eval) is
-# ``use_batch_statistics=None``; ``False`` (batch statistics always) is ``True``: MindSpore's ``False``
-# means the moving statistics always. (``mindspore.mint.nn.BatchNorm*``, ``ops.batch_norm`` and
-# ``nn.InstanceNorm*`` take torch's momentum; GroupNorm has no running statistics.)
+# literal values (the BatchNorm momentum, L2Normalize's epsilon, backend names…)
 COMPLEMENT = "1 - value"
 SQUARE = "value ** 2"
 KEEP_OTHERS = "*"  # in a table of values: the values it does not list mean the same in MindSpore
 Conversion = str | dict[str, str]
-VALUE_MEANINGS: dict[str, dict[str, Conversion]] = {
-    **{f"mindspore.nn.{name}": {"momentum": COMPLEMENT,
-                                "use_batch_statistics": {"True": "None", "False": "True"}}
-       for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")},
-    # torch's normalize divides by max(norm, eps); L2Normalize by sqrt(max(sum of squares, epsilon)): the
-    # same for epsilon = eps ** 2 (measured on CPU with MindSpore 2.10, also where the clamp applies)
-    "mindspore.ops.L2Normalize": {"epsilon": SQUARE},
-    # torch's backend names a device's collective library (gloo: CPU, nccl: CUDA). communication.init's
-    # None picks the library of the device MindSpore runs on (mccl on CPU, nccl on GPU, hccl on Ascend);
-    # "gloo"/"nccl" raise there. mint.distributed.init_process_group accepts "hccl" only (ValueError else).
-    "mindspore.communication.init": {"backend_name": {"'gloo'": "None", "'nccl'": "None"}},
-    "mindspore.mint.distributed.init_process_group": {
-        "backend": {"'gloo'": "'hccl'", "'nccl'": "'hccl'"},
-        # torch's "env://" (its default: the launcher's environment) is mint's None (msrun's environment);
-        # a URL mint reads itself (it parses "tcp://host:port" only: "env://" raises RuntimeError there)
-        "init_method": {"'env://'": "None", KEEP_OTHERS: KEEP_OTHERS}},
-    # torch's pad modes are lower case; ops.stft pads with ops.Pad, whose modes are upper case ('reflect'
-    # raises a ValueError); torch's 'replicate' and 'circular' have no mode there
-    "mindspore.ops.stft": {"pad_mode": {"'reflect'": "'REFLECT'", "'constant'": "'CONSTANT'"}},
-    # torch's 'none'/'tanh' is nn.GELU's bool approximate (see COMPANIONS)
-    "mindspore.nn.GELU": {"approximate": {"'none'": "False", "'tanh'": "True"}},
-    # torch's None on the ranks other than the root is mint's empty list (see COMPANIONS)
-    "mindspore.mint.distributed.gather": {"gather_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
-    "mindspore.mint.distributed.scatter": {"scatter_list": {"None": "[]", KEEP_OTHERS: KEEP_OTHERS}},
-}
+VALUE_MEANINGS: dict[str, dict[str, Conversion]] = _calls.value_meanings
 
 
 def converts(mindspore_api: str, param: str | None) -> bool:
@@ -481,46 +393,13 @@ def _normal(default: str) -> str:
     return default.replace('"', "'").replace("torch.", "").replace("mindspore.", "")
 
 
-# torch calls that no argument-by-argument rewrite keeps the meaning of, for a MindSpore target, and the
-# message key of what to write by hand (fields: torch_api, mindspore_api; read in MindSpore 2.10's source):
-# the comm_func *_with_output_shape functions take the shape of torch's output tensor(s) and return the
-# result ``(output, handle)`` (torch writes into the tensors passed); create_group takes the new group's name
-# first and returns None (torch's new_group returns the group that later calls pass).
-MANUAL_REWRITES: dict[tuple[str, str], str] = {
-    ("torch.distributed.all_to_all_single",
-     "mindspore.communication.comm_func.all_to_all_single_with_output_shape"): "fix.manual.result_returned",
-    ("torch.distributed.all_to_all",
-     "mindspore.communication.comm_func.all_to_all_with_output_shape"): "fix.manual.result_returned",
-    ("torch.distributed.new_group", "mindspore.communication.create_group"): "fix.manual.group_name",
-    # ops.svd returns (s, u, v) where torch.svd returns (U, S, V); its full_matrices is torch's ``not some``
-    ("torch.svd", "mindspore.ops.svd"): "fix.manual.svd_outputs",
-    ("torch.Tensor.svd", "mindspore.Tensor.svd"): "fix.manual.svd_outputs",
-}
+# torch calls that no argument-by-argument rewrite keeps the meaning of, and the message key of what to
+# write by hand (fields: torch_api, mindspore_api)
+MANUAL_REWRITES: dict[tuple[str, str], str] = _calls.manual_rewrites
 
 
-# torch parameters MindSpore's API does not take, and the values that mean what it does without them (the
-# argument is dropped; KEEP_OTHERS: any value): torch's init_method "env://" (its default) reads the
-# launcher's environment, communication.init reads msrun's.
-# torch optimizers' execution options choose how a step runs, not what it computes: foreach (one multi-tensor
-# operation or a loop) and fused (one kernel) left to torch's choice or off, capturable (CUDA graph capture)
-# and differentiable (autograd through the step) off, as MindSpore's torch-style optimizers always run;
-# Adam's decoupled_weight_decay off (on, it is AdamW).
-_OPTIMIZER_OPTIONS = {"foreach": ("None", "False"), "fused": ("None", "False"), "capturable": ("False",),
-                      "differentiable": ("False",)}
-ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = {
-    "mindspore.communication.init": {"init_method": ("'env://'",)},
-    **{f"mindspore.{ns}.optim.{name}": {**_OPTIMIZER_OPTIONS, "decoupled_weight_decay": ("False",)}
-       for ns in ("mint", "experimental") for name in ("Adam", "AdamW")},
-    # torch.batch_norm's cudnn_enabled picks the cuDNN kernel where one applies, not what is computed
-    "mindspore.ops.batch_norm": {"cudnn_enabled": (KEEP_OTHERS,)},
-    # L2Normalize computes the 2-norm (F.normalize's default p); out=None is no output tensor
-    "mindspore.ops.L2Normalize": {"p": ("2", "2.0", "2."), "out": ("None",)},
-    # torch's reduce written as all_reduce where mint's reduce has no kernel (device_targets.DEVICE_ONLY):
-    # every rank gets the result, dst's included (torch leaves the others' tensors unspecified)
-    "mindspore.mint.distributed.all_reduce": {"dst": (KEEP_OTHERS,)},
-    # GroupNorm written for an InstanceNorm: no running statistics, which torch's momentum would weight
-    "mindspore.mint.nn.GroupNorm": {"momentum": (KEEP_OTHERS,), "track_running_stats": ("False",)},
-}
+# torch parameters MindSpore's API does not take, and the values that mean what it does without them
+ABSENT_MEANS: dict[str, dict[str, tuple[str, ...]]] = _calls.absent_means
 
 
 def means_absent(mindspore_api: str, torch_param: str, torch_value: str) -> bool:

@@ -10,7 +10,7 @@ PRIMITIVE = "mindspore.ops.Primitive"
 
 # (torch function, Primitive class) pairs whose Primitive, built with the torch call's other arguments,
 # takes the call's tensors in torch's order and returns torch's result (reviewed against both APIs'
-# documentation; checked on CPU with MindSpore 2.10, see ``check/spec_table.py``)
+# documentation; checked on CPU with MindSpore 2.10, see ``knowledge/facts/check_specs.toml``)
 PRIMITIVE_CALLS: frozenset[tuple[str, str]] = frozenset({
     # x / max(||x||_2, eps) along dim; L2Normalize: x / sqrt(max(sum(x ** 2), epsilon)) along axis
     ("torch.nn.functional.normalize", "mindspore.ops.L2Normalize"),

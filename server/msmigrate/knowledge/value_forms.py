@@ -1,5 +1,7 @@
 """Values a MindSpore API takes or returns in another form than torch's, and how a call is adapted.
 
+The facts per MindSpore API are data (``knowledge/facts/mindspore_calls.toml``, read by ``mindspore_calls``).
+
 Reviewed against MindSpore 2.10 and checked on CPU with the conversion suite (``tests/conversion``);
 ``ops.multilabel_margin_loss`` has no CPU kernel: its int32 target is what its TypeError states.
 
@@ -47,6 +49,10 @@ from __future__ import annotations
 
 import ast
 
+from msmigrate.knowledge.mindspore_calls import mindspore_calls
+
+_calls = mindspore_calls()  # knowledge/facts/mindspore_calls.toml: the reviewed facts, with their reasons
+
 INT32 = "int32"
 TENSOR = "tensor"
 TENSOR_PAIR = "tensor_pair"
@@ -58,44 +64,21 @@ SORTED_FIRST_OUTPUT = "sorted_first_output"
 LIST = "list"
 TUPLE = "tuple"
 
-ARGUMENT_FORMS: dict[str, dict[str, str]] = {
-    "mindspore.ops.index_add": {"indices": INT32},
-    "mindspore.Tensor.index_add": {"indices": INT32, "index": INT32},
-    "mindspore.mint.index_add": {"index": INT32},
-    "mindspore.ops.index_fill": {"index": INT32},
-    "mindspore.Tensor.index_fill": {"index": INT32},
-    "mindspore.ops.multilabel_margin_loss": {"target": INT32},
-    "mindspore.ops.bartlett_window": {"window_length": TENSOR},
-    "mindspore.ops.blackman_window": {"window_length": TENSOR},
-    "mindspore.ops.fold": {"output_size": TENSOR_PAIR},
-    # torch's order n is an int; the Polygamma primitive raises "input[0] should be a Tensor" for one
-    "mindspore.ops.polygamma": {"n": TENSOR},
-    "mindspore.mint.distributed.gather": {"gather_list": LIST},
-    "mindspore.mint.distributed.scatter": {"scatter_list": LIST},
-    "mindspore.mint.permute": {"dims": TUPLE},
-}
+# MindSpore API → {parameter: form} (the forms above)
+ARGUMENT_FORMS: dict[str, dict[str, str]] = _calls.argument_forms
 
 # MindSpore class → {parameter of its ``construct``: form}
-CALL_FORMS: dict[str, dict[str, str]] = {
-    "mindspore.nn.CrossEntropyLoss": {"labels": CLASS_INDICES},
-}
+CALL_FORMS: dict[str, dict[str, str]] = _calls.call_forms
 
-RESULT_FORMS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "mindspore.ops.ctc_loss": (FIRST_OUTPUT, ()),
-    "mindspore.ops.bincount": (INT64, ("weights",)),
-    "mindspore.Tensor.bincount": (INT64, ("weights",)),
-    "mindspore.numpy.array_equal": (PYTHON_BOOL, ()),
-    "mindspore.ops.unique": (SORTED_FIRST_OUTPUT, ("sorted", "return_inverse", "return_counts", "dim")),
-}
+# MindSpore API → (form, the parameters whose passing means no form)
+RESULT_FORMS: dict[str, tuple[str, tuple[str, ...]]] = _calls.result_forms
 
 # forms the check worker applies to MindSpore's result before comparing (``check/worker.py``), and the
 # MindSpore function each one writes
 CHECKED_FORMS: dict[str, str] = {SORTED_FIRST_OUTPUT: "mindspore.ops.sort"}
 
 # (torch API as the table spells it, MindSpore Primitive) → the writer in ``fixes/shape_primitives.py``
-OUTPUT_SHAPE_PRIMITIVES: dict[tuple[str, str], str] = {
-    ("torch.nn.functional.conv_transpose2d", "mindspore.ops.Conv2DTranspose"): "transposed_convolution",
-}
+OUTPUT_SHAPE_PRIMITIVES: dict[tuple[str, str], str] = _calls.output_shape_primitives
 
 
 def output_shape_primitive(torch_api: str | None, mindspore_api: str | None) -> str | None:
@@ -103,7 +86,8 @@ def output_shape_primitive(torch_api: str | None, mindspore_api: str | None) -> 
     return OUTPUT_SHAPE_PRIMITIVES.get((torch_api or "", mindspore_api or ""))
 
 
-# check notes (``check/spec_table.py``) recording a difference that a result form corrects: the form
+# check notes (``knowledge/facts/check_specs.toml``) recording a difference that a result form corrects: the
+# form
 CORRECTED_BY: dict[str, str] = {"bincount_float_output": INT64, "bool_tensor_result": PYTHON_BOOL}
 
 
@@ -118,9 +102,7 @@ def corrects(mindspore_api: str, note: str | None, reason: str | None) -> bool:
 
 # MindSpore API → (its dtype parameter, the parameter torch infers the dtype from, the dtype MindSpore
 # uses when none is passed)
-DTYPE_FROM: dict[str, tuple[str, str, str]] = {
-    "mindspore.ops.full": ("dtype", "fill_value", "mindspore.int64"),
-}
+DTYPE_FROM: dict[str, tuple[str, str, str]] = _calls.dtype_from
 
 # torch's dtype of a tensor made from a Python literal (its default float dtype being float32)
 _LITERAL_DTYPES = {bool: "mindspore.bool_", int: "mindspore.int64", float: "mindspore.float32",

@@ -1,4 +1,5 @@
-"""The answers for the most frequent missing APIs of real code (``knowledge/missing_advice_frequent.py``):
+"""The answers for the most frequent missing APIs of real code (the ``recipe = true`` entries of
+``knowledge/facts/missing_advice.toml``):
 the advice notes, and the finding message that says the note (English, Chinese)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {

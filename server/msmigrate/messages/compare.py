@@ -84,6 +84,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.report.layers": (
         "{count} layer outputs compared: {diverging} differ, {missing} have no MindSpore cell of that name",
         "比较了 {count} 个层输出：{diverging} 个不一致，{missing} 个没有同名的 MindSpore Cell"),
+    "compare.report.extra_layers": (
+        "{count} layer outputs hold a tensor where torch's hold None (not compared; not a divergence: the "
+        "migrated code computes a result the torch code skips, e.g. attention weights): {layers}",
+        "{count} 个层输出在 torch 为 None 的位置上是张量（未比较，不算不一致：迁移后的代码计算了 "
+        "torch 代码跳过的结果，例如注意力权重）：{layers}"),
+    "compare.report.extra_outputs": (
+        "the model's output {positions} is a tensor where torch's is None (not compared)",
+        "模型输出的第 {positions} 项在 torch 中为 None，在 MindSpore 中为张量（未比较）"),
+    "compare.report.extra_item": ("{name} (output {position}, shape {shape})",
+                                  "{name}（第 {position} 项输出，形状 {shape}）"),
     "compare.report.first_divergence": (
         "first layer that differs: {name} (call {call}; torch {torch_class}, MindSpore {mindspore_class}): "
         "max abs error {max_abs} ({status})",

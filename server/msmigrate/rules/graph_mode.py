@@ -322,6 +322,19 @@ def compiled_functions(
     return list(found.values())
 
 
+def compiled_nodes(
+    ctx, imports: dict[str, str], kind: type | tuple[type, ...]
+) -> Iterator[tuple[str, ast.AST]]:
+    """``(owner, node)`` of every node of type ``kind`` in the functions GRAPH_MODE compiles, each node once
+    (a function reached from two entry points is walked twice by :func:`compiled_functions`)."""
+    seen: set[int] = set()
+    for owner, function in compiled_functions(ctx, imports):
+        for node in ast.walk(function):
+            if isinstance(node, kind) and id(node) not in seen:
+                seen.add(id(node))
+                yield owner, node
+
+
 def _keyword_range(ctx, node: ast.stmt) -> tuple[int, int, int, int]:
     keyword = _KEYWORDS.get(type(node), "")
     return (node.lineno, node.col_offset + 1, node.lineno, node.col_offset + 1 + len(keyword))

@@ -92,10 +92,11 @@ def file_stamp(stat: os.stat_result) -> str:
 
 @cache
 def code_fingerprint() -> str:
-    """Changes whenever a module of msmigrate or a file of the mapping data changes (size or mtime)."""
+    """Changes whenever a module of msmigrate, a curated fact file (``knowledge/facts/*.toml``) or a file of
+    the mapping data changes (size or mtime)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{__version__}/{CACHE_FORMAT}".encode())
-    for folder, pattern in ((_PACKAGE_DIR, "*.py"), (data_dir(), "*.json")):
+    for folder, pattern in ((_PACKAGE_DIR, "*.py"), (_PACKAGE_DIR, "*.toml"), (data_dir(), "*.json")):
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob(pattern)):
