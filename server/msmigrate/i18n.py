@@ -3,9 +3,9 @@
 Each area of the product keeps its catalogue in ``msmigrate/messages/<area>.py`` as
 ``MESSAGES = {"key": ("English text", "中文文本")}``; keys are prefixed by area
 (``kb.``, ``scan.``, ``rule.``, ``lsp.``, ``check.``, ``report.``). Texts use ``str.format`` fields.
-A rule module (``msmigrate/rules/<rule>.py``, listed in ``msmigrate/registry.py``) keeps its own texts the
-same way, as a ``MESSAGES`` literal that the catalogue reads from the source without importing the rule (nor
-what the rule imports).
+A rule module (``msmigrate/rules/<family>/msmNNN_<name>.py``, or a flat module that ``msmigrate/registry.py``
+lists) keeps its own texts the same way, as a ``MESSAGES`` literal that the catalogue reads from the source
+without importing the rule (nor what the rule imports).
 
 A field written ``{name:messages}`` takes a sequence of *message references* instead of a ready-made
 string: ``(key, ((field, value), ...))`` pairs (see :func:`ref`), each rendered in the requested language
@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from msmigrate.registry import RULE_MODULES
+from msmigrate.registry import rule_module_names, rule_module_path
 
 Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")
@@ -33,7 +33,7 @@ LANGS: tuple[Lang, ...] = ("en", "zh")
 # A reference to a catalogue message with its fields: ``(key, ((field, value), ...))``.
 MessageRef = tuple[str, tuple[tuple[str, object], ...]]
 _MESSAGES_SPEC = "messages"
-_RULES_FOLDER = Path(__file__).resolve().parent / "rules"
+_PACKAGE = Path(__file__).resolve().parent
 _MESSAGES_LINE = re.compile(r"^MESSAGES\b[^\n]*=\s*\{$", re.MULTILINE)  # a rule module's texts start here
 
 
@@ -60,25 +60,28 @@ def catalogue() -> dict[str, tuple[str, str]]:
 
 
 def rule_messages() -> list[tuple[str, dict[str, tuple[str, str]]]]:
-    """The ``MESSAGES`` of each rule module listed in ``msmigrate/registry.py``, read from its source
+    """The ``MESSAGES`` of each rule module ``msmigrate/registry.py`` names, read from its source
     without importing the rule (nor what the rule imports): ``(path, texts)``.
 
     The texts are the module's top-level literal that starts with a line ``MESSAGES...= {`` and ends with
     the first line ``}`` after it; only that part of the file is parsed. A listed module without one, or
-    with anything but a literal there, raises.
+    with anything but a literal there, raises (naming the file).
     """
     found = []
-    for name in RULE_MODULES:
-        where = f"rules/{name}.py"
-        source = (_RULES_FOLDER / f"{name}.py").read_text(encoding="utf-8")
+    for name in rule_module_names():
+        where = rule_module_path(name)
+        source = (_PACKAGE / where).read_text(encoding="utf-8")
         start = _MESSAGES_LINE.search(source)
         end = source.find("\n}\n", start.start()) if start else -1
         if start is None or end < 0:
             raise ValueError(f"{where}: no MESSAGES literal (a line 'MESSAGES... = {{' up to a line '}}')")
-        assignment = ast.parse(source[start.start() : end + 3]).body[0]
-        if not isinstance(assignment, ast.AnnAssign | ast.Assign) or assignment.value is None:
-            raise ValueError(f"{where}: MESSAGES must be a literal assignment")
-        found.append((where, ast.literal_eval(assignment.value)))
+        try:
+            assignment = ast.parse(source[start.start() : end + 3]).body[0]
+            if not isinstance(assignment, ast.AnnAssign | ast.Assign) or assignment.value is None:
+                raise ValueError("not an assignment")
+            found.append((where, ast.literal_eval(assignment.value)))
+        except (SyntaxError, ValueError) as exc:
+            raise ValueError(f"{where}: MESSAGES must be a literal assignment ({exc})") from exc
     return found
 
 

@@ -1,67 +1,108 @@
 """The one registry of the modules rules and fixes come from, by name. Nothing is imported here: the layers
-that read a kind of module import the ones listed (``tests/core/test_registry.py`` keeps the lists whole).
+that read a kind of module import the ones named (``tests/core/test_registry.py`` keeps the lists whole).
 
-* :data:`RULE_MODULES` – ``msmigrate/rules/<name>.py``, each defining its rules' ``RULES``, texts
-  (``MESSAGES``, read by :func:`msmigrate.i18n.catalogue` from the source, without importing the rule),
-  checkers (``CHECKERS``, run by ``analysis/analyzer.py``), fixers (``FIXERS``, ``fixes/registry.py``) and
-  examples (``EXAMPLES``, ``rules/examples.py``). The other modules of ``rules/`` are helpers they import.
+* Rule modules, :func:`rule_module_names`: first the modules found in ``msmigrate/rules/<family>/``
+  (:data:`RULE_FAMILIES`), one rule each, named ``msmNNN_<name>.py`` and taken in rule-id order (a file whose
+  name starts with ``_`` is the family's shared code, not a rule); then the flat modules of
+  :data:`RULE_MODULES` (``msmigrate/rules/<name>.py``, several rules each, in name order: the form the rules
+  have until they are moved into their family). ``rules/loader.py`` imports them all and checks each one's
+  contract (``docs/ARCHITECTURE.md``, "A rule"); ``i18n.py`` reads their ``MESSAGES`` from the source
+  (:func:`rule_module_path`), without importing them.
 * :data:`FIX_MODULES` – ``msmigrate/fixes/<name>.py`` whose ``FIXERS`` fix the API findings the analysis
   reports itself (``analysis/api_rules.py``), collected before the rule modules' fixers.
 
-Both lists are in name order, which is the order the checkers run and the fixers are tried in. A listed
+The order of :func:`rule_module_names` is the order the detectors run and the fixers are tried in. A rule
 module that fails to import raises where it is imported: a broken rule stops the product loudly instead of
 silently reporting nothing.
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+RULES_FOLDER = Path(__file__).resolve().parent / "rules"
+# family package → the hundreds of its rule ids
+RULE_FAMILIES: dict[str, str] = {
+    "missing": "MSM2xx",
+    "dynamic_shape": "MSM3xx",
+    "sparse": "MSM4xx",
+    "framework": "MSM5xx",
+    "graph": "MSM7xx",
+}
+RULE_FILE = re.compile(r"^msm(\d{3})_[a-z0-9_]+\.py$")
+# the first rule id a flat module defines (``Rule("MSM201", ...``) or reports (``RULE = "MSM201"``)
+_FLAT_RULE_ID = re.compile(r'(?:\bRule\(\s*|^RULE = )"MSM(\d{3})"', re.MULTILINE)
+
 RULE_MODULES: tuple[str, ...] = (
-    "autograd_function",
-    "buffers",
-    "cell_children",
-    "cell_parameters",
-    "data_parallel",
     "device_compositions",
-    "dynamic_attributes",
     "dynamic_shape",
-    "einops_layers",
-    "grad_mode",
     "graph_celldict",
     "graph_device",
     "graph_empty_device",
     "graph_helpers",
     "graph_list_compare",
     "graph_mode",
-    "init_helpers",
-    "inplace_methods",
     "missing_api",
-    "numpy_operands",
-    "patterns",
-    "recompute",
     "sparse",
     "sparse_buffers",
-    "torch_checks",
     "torch_types",
-    "weights_download",
 )
 
 FIX_MODULES: tuple[str, ...] = (
     "add_module_fixes",
     "api_fixes",
     "composition_fixes",
-    "construct_super_fixes",
     "container_fixes",
     "derived_fixes",
-    "device_default_fixes",
     "graph_form_fixes",
-    "init_by_class_fixes",
     "string_annotation_fixes",
 )
+
+
+def family_rule_modules(folder: Path | None = None) -> tuple[str, ...]:
+    """The rule modules of the family packages under ``folder``, as names relative to ``msmigrate.rules``
+    (``framework.msm515_recompute``), in rule-id order. Any other ``.py`` file of a family that does not
+    start with ``_`` raises: a misnamed rule file would otherwise be skipped silently."""
+    folder = folder or RULES_FOLDER
+    found: list[tuple[str, str]] = []
+    for family in RULE_FAMILIES:
+        for path in sorted((folder / family).glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            match = RULE_FILE.match(path.name)
+            if match is None:
+                raise ValueError(f"rules/{family}/{path.name}: a rule module is named msmNNN_<name>.py "
+                                 "(a family's shared code starts with '_')")
+            found.append((match.group(1), f"{family}.{path.stem}"))
+    ids = [number for number, _ in found]
+    if len(set(ids)) != len(ids):
+        twice = sorted({number for number in ids if ids.count(number) > 1})
+        raise ValueError(f"two rule modules for MSM{twice[0]}")
+    return tuple(name for _, name in sorted(found))
+
+
+def rule_module_names() -> tuple[str, ...]:
+    """Every rule module, relative to ``msmigrate.rules``, in rule-id order: the family modules by their
+    file name, the flat modules of :data:`RULE_MODULES` by the first rule id their source names (a tie
+    keeps the list's order). A flat module runs where its rules will run once moved into its family."""
+    found = family_rule_modules()
+    keyed = [(name.partition(".")[2][3:6], name) for name in found]
+    for name in RULE_MODULES:
+        if name not in found:
+            match = _FLAT_RULE_ID.search((RULES_FOLDER / f"{name}.py").read_text(encoding="utf-8"))
+            keyed.append((match.group(1) if match else "999", name))
+    return tuple(name for _, name in sorted(keyed, key=lambda item: item[0]))
 
 
 def rule_module(name: str) -> str:
     """The dotted name of rule module ``name``."""
     return f"msmigrate.rules.{name}"
+
+
+def rule_module_path(name: str) -> str:
+    """Rule module ``name``'s file, relative to ``msmigrate/`` (``rules/framework/msm515_recompute.py``)."""
+    return f"rules/{name.replace('.', '/')}.py"
 
 
 def fix_module(name: str) -> str:

@@ -1,6 +1,7 @@
-"""``msmigrate/registry.py`` lists every rule module and fix module, and everything that collects rules,
-checkers, fixers, texts or examples reads that list: a module left out is reported here, a listed one that
-does not import fails loudly."""
+"""``msmigrate/registry.py`` names every rule module (found in the family packages of ``rules/``, or listed
+flat) and every fix module, and everything that collects rules, detectors, fixers, texts or examples reads
+those names: a module left out is reported here, one that does not import or breaks the rule contract fails
+loudly, naming its file."""
 
 from __future__ import annotations
 
@@ -10,18 +11,17 @@ from pathlib import Path
 
 import pytest
 
-import msmigrate.rules
 from msmigrate import i18n, registry
-from msmigrate.analysis import analyzer
 from msmigrate.analysis.analyzer import analyze_source, rule_checkers
-from msmigrate.fixes import registry as fix_registry
+from msmigrate.fixes import fixers as fix_registry
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.lsp.features import OPTIONAL_FEATURES
-from msmigrate.registry import FIX_MODULES, RULE_MODULES
-from msmigrate.rules import registry as rule_registry
+from msmigrate.registry import FIX_MODULES, RULE_FAMILIES, RULE_MODULES, rule_module_names
+from msmigrate.rules import loader as rule_registry
+from msmigrate.rules.loader import RuleModuleError
 
 PACKAGE = Path(registry.__file__).parent
-RULE_PARTS = {"RULES", "MESSAGES", "CHECKERS", "FIXERS", "EXAMPLES"}
+RULE_PARTS = {"RULES", "RULE", "MESSAGES", "CHECKERS", "FIXERS", "EXAMPLES", "FIX_SAFETY"}
 
 
 def top_level_names(path: Path) -> set[str]:
@@ -34,12 +34,31 @@ def top_level_names(path: Path) -> set[str]:
     return names
 
 
-def test_every_module_defining_rule_parts_is_a_listed_rule_module():
+def test_every_module_defining_rule_parts_is_a_rule_module():
     defining = sorted(path.stem for path in (PACKAGE / "rules").glob("*.py")
                       if top_level_names(path) & RULE_PARTS)
     assert list(RULE_MODULES) == defining
     for name in RULE_MODULES:
         assert {"RULES", "MESSAGES"} <= top_level_names(PACKAGE / "rules" / f"{name}.py"), name
+    families = sorted(path.parent.name for path in (PACKAGE / "rules").glob("*/__init__.py"))
+    assert set(families) <= set(RULE_FAMILIES)
+    in_families = {f"{path.parent.name}.{path.stem}" for family in families
+                   for path in (PACKAGE / "rules" / family).glob("*.py") if not path.name.startswith("_")}
+    assert in_families == {name for name in rule_module_names() if "." in name}
+    shared = [path for family in families for path in (PACKAGE / "rules" / family).glob("_*.py")
+              if path.name != "__init__.py"]
+    assert [path.name for path in shared if top_level_names(path) & RULE_PARTS] == []
+
+
+def test_rule_modules_are_in_rule_id_order():
+    names = rule_module_names()
+    assert sorted(names) == sorted([*registry.family_rule_modules(), *RULE_MODULES])
+    first_ids = [min(rule.id for rule in module.RULES) if module.RULES else module.RULE
+                 for module in (rule_registry.rule_modules()[names.index(name)] for name in RULE_MODULES)]
+    ids = {name: first for name, first in zip(RULE_MODULES, first_ids, strict=True)}
+    ids |= {name: f"MSM{name.partition('.')[2][3:6]}" for name in names if "." in name}
+    assert [ids[name] for name in names] == sorted(ids[name] for name in names)
+    assert "framework.msm515_recompute" in names
 
 
 def test_every_fix_module_with_fixers_is_listed():
@@ -51,64 +70,187 @@ def test_every_optional_feature_module_of_the_server_is_listed():
     assert list(OPTIONAL_FEATURES) == sorted(path.stem for path in (PACKAGE / "lsp").glob("*_feature.py"))
 
 
-def test_the_collectors_read_the_listed_modules_in_order():
+def test_the_collectors_read_the_rule_modules_in_order():
+    names = rule_module_names()
     assert [module.__name__ for module in rule_registry.rule_modules()] == [
-        f"msmigrate.rules.{name}" for name in RULE_MODULES]
-    assert [where for where, _ in i18n.rule_messages()] == [f"rules/{name}.py" for name in RULE_MODULES]
-    checkers = [checker for module in rule_registry.rule_modules() for checker in module.CHECKERS]
-    assert list(rule_checkers()) == checkers
+        f"msmigrate.rules.{name}" for name in names]
+    assert [where for where, _ in i18n.rule_messages()] == [f"rules/{name.replace('.', '/')}.py"
+                                                            for name in names]
+    detectors = [detector for name, module in zip(names, rule_registry.rule_modules(), strict=True)
+                 for detector in ([module.detect] if "." in name else module.CHECKERS)]
+    assert sorted(map(id, rule_checkers())) == sorted(map(id, detectors))
+
+
+def test_detectors_run_in_rule_id_order_but_where_a_module_says():
+    from msmigrate.rules import missing_api, torch_types
+    from msmigrate.rules.framework import msm504_device, msm507_grad_mode, msm508_learning_rate
+
+    order = [detector.__module__ for detector in rule_checkers()]
+    where = {module.__name__: order.index(module.__name__)
+             for module in (missing_api, torch_types, msm504_device, msm507_grad_mode, msm508_learning_rate)}
+    # MSM507 takes over the API finding before MSM201-MSM204 refine it; torch_types refines MSM504's
+    assert msm507_grad_mode.DETECT_BEFORE == ("MSM201", "MSM202", "MSM203", "MSM204")
+    assert torch_types.DETECT_AFTER == ("MSM504",)
+    assert [name.rpartition(".")[2] for name in sorted(where, key=where.get)] == [
+        "msm507_grad_mode", "missing_api", "msm504_device", "torch_types", "msm508_learning_rate"]
+
+
+def test_a_rule_modules_fixers_and_safety_are_found_by_its_rule_id():
+    from msmigrate.model.resolution import Safety
+    from msmigrate.rules.framework import msm515_recompute as module
+
+    assert fix_registry.fixers_for("MSM515") == module.FIXERS == (module.direct_call,)
+    assert fix_registry.declared_safety("MSM515") is Safety.SAFE
+    assert fix_registry.declared_safety("MSM100") is None
 
 
 @pytest.fixture
-def broken_rule(tmp_path, monkeypatch):
-    """A listed rule module ``broken_rule`` whose import raises (an error at its first line)."""
-    (tmp_path / "broken_rule.py").write_text(
-        'raise RuntimeError("broken rule module")\nMESSAGES: dict = {\n}\n', encoding="utf-8")
-    monkeypatch.setattr(msmigrate.rules, "__path__", [*msmigrate.rules.__path__, str(tmp_path)])
-    listed = (*RULE_MODULES, "broken_rule")
-    for module in (analyzer, fix_registry, rule_registry):
-        monkeypatch.setattr(module, "RULE_MODULES", listed)
-    caches = (rule_checkers, fix_registry._registry, rule_registry.rule_modules, rule_registry._registry)
+def extra_rules(tmp_path, monkeypatch):
+    """Add rule modules in ``tmp_path/framework/`` to the framework family (``write(name, text)``)."""
+    from msmigrate.rules import framework
+
+    folder = tmp_path / "framework"
+    folder.mkdir()
+    found = registry.family_rule_modules
+
+    def families() -> tuple[str, ...]:
+        return tuple(sorted([*found(), *found(tmp_path)], key=lambda name: name.partition(".")[2]))
+
+    monkeypatch.setattr(framework, "__path__", [*framework.__path__, str(folder)])
+    monkeypatch.setattr(registry, "family_rule_modules", families)
+    monkeypatch.setattr(i18n, "_PACKAGE", tmp_path)  # only the texts test reads them (from tmp_path)
+    caches = (rule_checkers, fix_registry._fixers_by_rule, rule_registry.loaded, rule_registry._rules_by_id,
+              rule_registry.detectors, rule_registry.rule_fixers, rule_registry.fix_safeties)
     for cached in caches:
         cached.cache_clear()
-    yield
+    written: list[str] = []
+
+    def write(name: str, text: str) -> None:
+        (folder / f"{name}.py").write_text(text, encoding="utf-8")
+        written.append(f"msmigrate.rules.framework.{name}")
+
+    yield write
     monkeypatch.undo()
-    sys.modules.pop("msmigrate.rules.broken_rule", None)
+    for name in written:
+        sys.modules.pop(name, None)
     for cached in caches:
         cached.cache_clear()
 
 
-def test_a_rule_module_that_does_not_import_fails_loudly(broken_rule):
-    with pytest.raises(RuntimeError, match="broken rule module"):
+def test_a_rule_module_that_does_not_import_fails_loudly(extra_rules):
+    extra_rules("msm599_broken", 'raise RuntimeError("broken rule module")\n')
+    message = r"^rules/framework/msm599_broken.py: does not import: RuntimeError: broken rule module$"
+    with pytest.raises(RuleModuleError, match=message):
         rule_checkers()
-    with pytest.raises(RuntimeError, match="broken rule module"):
+    with pytest.raises(RuleModuleError, match=message):
         fix_registry.fixers_for("MSM100")
-    with pytest.raises(RuntimeError, match="broken rule module"):
+    with pytest.raises(RuleModuleError, match=message):
         rule_registry.all_rules()
     # a file analysed meanwhile says so instead of reporting nothing
     result = analyze_source("import torch\nx = torch.ones(2)\n", "a.py", get_knowledge_base())
     assert (result.findings, result.error_key) == ([], "analysis.internal_error")
-    assert result.error_args == {"detail": "RuntimeError: broken rule module"}
+    detail = ("RuleModuleError: rules/framework/msm599_broken.py: does not import: "
+              "RuntimeError: broken rule module")
+    assert result.error_args == {"detail": detail}
 
 
-def test_a_listed_rule_module_without_texts_is_refused(tmp_path, monkeypatch):
-    (tmp_path / "textless.py").write_text("RULES = []\nCHECKERS = []\n", encoding="utf-8")
-    (tmp_path / "computed.py").write_text("MESSAGES = {\n    **dict(),\n}\n", encoding="utf-8")
-    monkeypatch.setattr(i18n, "_RULES_FOLDER", tmp_path)
-    monkeypatch.setattr(i18n, "RULE_MODULES", ("textless",))
+GOOD = '''"""MSM599: a rule for the contract test."""
+
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
+from msmigrate.model.rule import Rule
+
+RULE = Rule("MSM599", C.FRAMEWORK_PATTERN, S.INFORMATION, "https://example.org", fixable=True)
+MESSAGES = {
+    "rule.MSM599.title": ("T", "标"),
+    "rule.MSM599.explanation": ("E", "解"),
+}
+EXAMPLES = {"MSM599": ("import torch\\n", "import numpy\\n", [])}
+
+
+def detect(ctx):
+    return []
+
+
+def fixer(ctx, finding):
+    return None
+
+
+FIXERS = (fixer,)
+FIX_SAFETY = Safety.SAFE
+'''
+
+BROKEN = [
+    ("no RULE", GOOD.replace("RULE = Rule", "OTHER = Rule"), "no RULE = Rule(...)"),
+    ("FIXERS without FIX_SAFETY", GOOD.replace("FIX_SAFETY = Safety.SAFE", ""), "FIXERS without FIX_SAFETY"),
+    ("a key of another rule",
+     GOOD.replace('"rule.MSM599.explanation": ("E", "解"),',
+                  '"rule.MSM599.explanation": ("E", "解"),\n    "finding.MSM598": ("F", "发"),'),
+     "MESSAGES key 'finding.MSM598' is not MSM599's"),
+    ("a title missing", GOOD.replace('"rule.MSM599.title": ("T", "标"),', ""),
+     "MESSAGES has no rule.MSM599.title"),
+    ("one language", GOOD.replace('("E", "解")', '("E", "")'),
+     r"MESSAGES\['rule.MSM599.explanation'\] is not"),
+    ("two rules",
+     GOOD.replace("EXAMPLES =", "TWO = Rule('MSM598', C.FRAMEWORK_PATTERN, S.HINT, '')\nEXAMPLES ="),
+     "more than one Rule"),
+    ("no detector", GOOD.replace("def detect(ctx)", "def find(ctx)"), r"no detect\(ctx\)"),
+    ("fixers as a dict", GOOD.replace("FIXERS = (fixer,)", 'FIXERS = {"MSM599": fixer}'),
+     "FIXERS is a tuple"),
+    ("fixable without fixers", GOOD.replace("FIXERS = (fixer,)", "FIXERS = ()"),
+     r"Rule\(fixable=True\) but 0"),
+    ("another id in the name", GOOD, "RULE is MSM599, the file name says otherwise"),
+    ("no docstring line", GOOD.replace('"""MSM599: a rule', '"""A rule'),
+     "the module docstring starts with 'MSM599: "),
+    ("examples of another id", GOOD.replace('EXAMPLES = {"MSM599"', 'EXAMPLES = {"MSM598"'), "EXAMPLES = "),
+    ("an order that is no rule id", GOOD + 'DETECT_AFTER = ("MSM5",)\n',
+     "DETECT_AFTER is a tuple of rule ids"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "message"), BROKEN, ids=[case for case, _, _ in BROKEN])
+def test_a_rule_module_that_breaks_the_contract_is_refused_with_its_file(extra_rules, case, text, message):
+    name = "msm598_misnamed" if case == "another id in the name" else "msm599_contract"
+    extra_rules(name, text)
+    with pytest.raises(RuleModuleError, match=rf"^rules/framework/{name}.py: {message}"):
+        rule_registry.all_rules()
+
+
+def test_a_rule_module_that_keeps_the_contract_is_loaded(extra_rules):
+    extra_rules("msm599_contract", GOOD)
+    assert [fixer.__name__ for fixer in fix_registry.fixers_for("MSM599")] == ["fixer"]
+    assert "MSM599" in [rule.id for rule in rule_registry.all_rules()]
+
+
+def test_a_misnamed_file_in_a_family_is_refused(tmp_path):
+    (tmp_path / "framework").mkdir()
+    (tmp_path / "framework" / "recompute.py").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^rules/framework/recompute.py: a rule module is named msmNNN_"):
+        registry.family_rule_modules(tmp_path)
+
+
+def test_a_rule_module_without_texts_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "textless.py").write_text("RULES = []\nCHECKERS = []\n", encoding="utf-8")
+    (tmp_path / "rules" / "computed.py").write_text("MESSAGES = {\n    **dict(),\n}\n", encoding="utf-8")
+    monkeypatch.setattr(i18n, "_PACKAGE", tmp_path)
+    monkeypatch.setattr(i18n, "rule_module_names", lambda: ("textless",))
     with pytest.raises(ValueError, match=r"^rules/textless.py: no MESSAGES literal"):
         i18n.rule_messages()
-    monkeypatch.setattr(i18n, "RULE_MODULES", ("computed",))
-    with pytest.raises(ValueError, match="malformed node"):
+    monkeypatch.setattr(i18n, "rule_module_names", lambda: ("computed",))
+    with pytest.raises(ValueError, match=r"^rules/computed.py: MESSAGES must be a literal assignment"):
         i18n.rule_messages()
 
 
-def test_only_listed_modules_give_texts(tmp_path, monkeypatch):
-    (tmp_path / "listed.py").write_text(
-        'RULES = []\nMESSAGES: dict[str, tuple[str, str]] = {\n    "rule.X.title": ("T", "标"),\n}\n',
+def test_only_rule_modules_give_texts(tmp_path, monkeypatch):
+    (tmp_path / "rules" / "framework").mkdir(parents=True)
+    (tmp_path / "rules" / "framework" / "msm599_listed.py").write_text(
+        'RULE = None\nMESSAGES: dict[str, tuple[str, str]] = {\n    "rule.X.title": ("T", "标"),\n}\n',
         encoding="utf-8")
-    (tmp_path / "unlisted.py").write_text('MESSAGES = {\n    "rule.Y.title": ("U", "未"),\n}\n',
-                                          encoding="utf-8")
-    monkeypatch.setattr(i18n, "_RULES_FOLDER", tmp_path)
-    monkeypatch.setattr(i18n, "RULE_MODULES", ("listed",))
-    assert i18n.rule_messages() == [("rules/listed.py", {"rule.X.title": ("T", "标")})]
+    (tmp_path / "rules" / "framework" / "_shared.py").write_text(
+        'MESSAGES = {\n    "rule.Y.title": ("U", "未"),\n}\n', encoding="utf-8")
+    monkeypatch.setattr(i18n, "_PACKAGE", tmp_path)
+    monkeypatch.setattr(i18n, "rule_module_names",
+                        lambda: registry.family_rule_modules(tmp_path / "rules"))
+    assert i18n.rule_messages() == [("rules/framework/msm599_listed.py", {"rule.X.title": ("T", "标")})]

@@ -1,51 +1,58 @@
-"""A rule module holds its rule, texts, examples with positions, checker and fixer; registries find them."""
+"""A rule module holds its rule, texts, examples with positions, detector and fixers; the registries find
+them. A family module (``rules/<family>/msmNNN_<name>.py``) holds exactly one rule (its contract is checked
+where it is loaded, ``tests/core/test_registry.py``); a flat module not yet moved holds a small family."""
 
 from __future__ import annotations
 
 import pytest
 
-from msmigrate.fixes.registry import fixers_for
+from msmigrate.fixes.fixers import fixers_for
 from msmigrate.i18n import catalogue, rule_messages
-from msmigrate.rules import patterns
+from msmigrate.registry import RULE_MODULES, rule_module_names, rule_module_path
 from msmigrate.rules.examples import CASES
-from msmigrate.rules.registry import get_rule, rule_modules
+from msmigrate.rules.loader import get_rule, rule_examples, rule_modules
 
-WITH_TEXTS = [module for module in rule_modules() if hasattr(module, "MESSAGES")]
-EXAMPLES = {rule: example for module in rule_modules() if module.__name__ != "msmigrate.rules.examples"
-            for rule, example in getattr(module, "EXAMPLES", {}).items()}
+MODULES = dict(zip(rule_module_names(), rule_modules(), strict=True))
+FLAT = [MODULES[name] for name in RULE_MODULES]
+FAMILY = {name: module for name, module in MODULES.items() if "." in name}
+EXAMPLES = rule_examples()
 
 
-def test_the_rule_families_keep_their_texts_and_examples():
-    names = {module.__name__.rpartition(".")[2]: module for module in WITH_TEXTS}
-    assert sorted(names) == ["autograd_function", "buffers", "cell_children", "cell_parameters",
-                             "data_parallel", "device_compositions", "dynamic_attributes", "dynamic_shape",
-                             "einops_layers", "grad_mode", "graph_celldict", "graph_device",
-                             "graph_empty_device", "graph_helpers", "graph_list_compare", "graph_mode",
-                             "init_helpers", "inplace_methods", "missing_api", "numpy_operands", "patterns",
-                             "recompute", "sparse", "sparse_buffers", "torch_checks", "torch_types",
-                             "weights_download"]
-    for module in names.values():
+def test_the_flat_rule_modules_keep_their_texts_and_examples():
+    for module in FLAT:
         ids = [rule.id for rule in module.RULES]
-        assert sorted(module.EXAMPLES) == ids
+        assert sorted(getattr(module, "EXAMPLES", {})) == ids
         assert {key for key in module.MESSAGES if key.startswith("rule.")} == {
             f"rule.{rule}.{part}" for rule in ids for part in ("title", "explanation")}
 
 
-def test_the_pattern_family_is_one_module():
-    ids = [rule.id for rule in patterns.RULES]
-    assert ids == [f"MSM5{n:02d}" for n in range(1, 13) if n != 7]  # MSM507: rules/grad_mode.py
-    assert sorted(patterns.EXAMPLES) == ids
-    assert {key for key in patterns.MESSAGES if key.startswith("rule.")} == {
-        f"rule.{rule}.{part}" for rule in ids for part in ("title", "explanation")}
-    assert sorted(patterns.FIXERS) == [rule.id for rule in patterns.RULES if rule.fixable]
+def test_a_family_module_is_one_rule_with_its_own_texts_example_and_fixers():
+    for name, module in FAMILY.items():
+        rule = module.RULE
+        assert name.partition(".")[2].startswith(f"msm{rule.id[3:]}_")
+        assert get_rule(rule.id) is rule
+        assert list(module.EXAMPLES) == [rule.id]
+        assert all(rule.id in key or key.startswith("fix.") for key in module.MESSAGES)
+        assert set(module.FIXERS) <= set(fixers_for(rule.id))
+        assert module.__doc__.startswith(f"{rule.id}: ")
+
+
+def test_the_framework_family_is_one_module_per_rule():
+    ids = [module.RULE.id for name, module in FAMILY.items() if name.startswith("framework.")]
+    assert ids == [f"MSM5{n:02d}" for n in [*range(1, 22), 29, 30, 32, 33]]
     assert [fixer.__name__ for fixer in fixers_for("MSM505")] == ["set_train"]
-    assert [get_rule(rule) for rule in ids] == patterns.RULES
+    assert [fixer.__name__ for fixer in fixers_for("MSM501")] == ["super_construct", "construct"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM503")] == [
+        "init_by_class", "slice_or_new_tensor_init", "init_rewrite"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM504")] == ["device_default", "device"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM512")] == ["checkpoint", "download"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM521")] == ["add_module", "cell_parameter_fix"]
 
 
-@pytest.mark.parametrize("module", WITH_TEXTS, ids=lambda m: m.__name__)
-def test_the_catalogue_reads_a_rule_modules_texts_as_imported(module):
-    read = dict(rule_messages())[f"rules/{module.__name__.rpartition('.')[2]}.py"]
-    assert read == module.MESSAGES
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_the_catalogue_reads_a_rule_modules_texts_as_imported(name):
+    read = dict(rule_messages())[rule_module_path(name)]
+    assert read == MODULES[name].MESSAGES
     assert all(catalogue()[key] == texts for key, texts in read.items())
 
 

@@ -1,9 +1,9 @@
-"""``analyze_source``: one file's text → its findings (API usages, then the rule checkers' findings).
+"""``analyze_source``: one file's text → its findings (API usages, then the rule detectors' findings).
 
 Pipeline: decode → parse (with recovery) → one walk collecting usages (``usages.py``) → categories from
-the knowledge base (``categorize.py``) → possible Tensor APIs (``possible.py``) → rule checkers
-(``CHECKERS`` of every rule module listed in ``msmigrate/registry.py``) → severity settings, disabled
-rules and ``# msmigrate: ignore`` comments → findings sorted by (line, column, rule). Never raises.
+the knowledge base (``categorize.py``) → possible Tensor APIs (``possible.py``) → rule detectors
+(of every rule module ``msmigrate/registry.py`` names, ``rules/loader.detectors``) → severity settings,
+disabled rules and ``# msmigrate: ignore`` comments → findings sorted by (line, column, rule). Never raises.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from msmigrate.analysis.tensor_evidence import TensorEvidence
 from msmigrate.analysis.usages import Candidate, UsageCollector
 from msmigrate.analysis.values import Foreign, Opaque
 from msmigrate.model.finding import FileResult, Finding, Severity, UsageKind
-from msmigrate.registry import RULE_MODULES, rule_module
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
@@ -287,12 +286,10 @@ def _settle(
 
 @cache
 def rule_checkers() -> tuple[Checker, ...]:
-    """``CHECKERS`` of every rule module of ``msmigrate/registry.py``, in its order. A rule module that
-    fails to import raises: a broken rule must not silently stop reporting."""
-    found: list[Checker] = []
-    for name in RULE_MODULES:
-        found.extend(getattr(importlib.import_module(rule_module(name)), "CHECKERS", ()))
-    return tuple(found)
+    """The rule modules' detectors, in their order (``rules/loader.py``, imported by name: the rules sit
+    above the analysis). A rule module that fails to import or breaks the rule contract raises: a broken
+    rule must not silently stop reporting."""
+    return importlib.import_module("msmigrate.rules.loader").detectors()
 
 
 @contextmanager

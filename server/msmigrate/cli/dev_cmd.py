@@ -34,3 +34,27 @@ def generate(check: bool, root: Path | None) -> None:
         sys.exit(1 if outdated else 0)
     for relative in write(root):
         click.echo(t("dev.wrote", "en", path=relative))
+
+
+@dev.command("new-rule")
+@click.argument("rule_id")
+@click.argument("name")
+@click.option("--family", required=True, help=t("dev.help.new_rule_family", "en"))
+@click.option("--fix", is_flag=True, help=t("dev.help.new_rule_fix", "en"))
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=t("dev.help.root", "en"))
+def new_rule(rule_id: str, name: str, family: str, fix: bool, root: Path | None) -> None:
+    """Write a new rule's module and its test file (docs/ARCHITECTURE.md, "A rule")."""
+    from msmigrate.rules.scaffold import ScaffoldError
+    from msmigrate.rules.scaffold import new_rule as scaffold
+
+    root = root or repo_root()
+    if root is None:
+        raise click.UsageError(t("dev.no_repository", "en"))
+    try:
+        written = scaffold(root, rule_id, name, family, fix)
+    except ScaffoldError as exc:
+        raise click.UsageError(t(exc.key, "en", **exc.fields)) from None
+    for path in written:
+        click.echo(t("dev.wrote", "en", path=path.relative_to(root)))
+    click.echo(t("dev.new_rule.next", "en", test=written[1].relative_to(root)))

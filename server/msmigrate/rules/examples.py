@@ -1,9 +1,9 @@
 """One short PyTorch example per rule: ``msmigrate rules MSM301`` shows it, and the rule tests check that
 each example triggers its rule (and that the counter-example next to it does not).
 
-The table below holds the examples of rules whose module has none; a rule module may define its own,
-``EXAMPLES = {rule id: (example, counter-example, [(line, column) of its findings in the example])}``,
-and ``CASES`` / ``EXAMPLES`` here include them.
+The table below holds the examples of the API rules the analysis reports itself; every rule module defines
+its own, ``EXAMPLES = {rule id: (example, counter-example, [(line, column) of its findings in the
+example])}`` (``rules/loader.rule_examples``), and ``CASES`` / ``EXAMPLES`` here include them.
 """
 
 from __future__ import annotations
@@ -62,14 +62,13 @@ def positions() -> dict[str, list[tuple[int, int]]]:
 
 @cache
 def _examples() -> dict[str, tuple[str, str, list[tuple[int, int]]]]:
-    from msmigrate.rules.registry import rule_modules
+    from msmigrate.rules.loader import rule_examples
 
     found = dict(_CASES)
-    for module in rule_modules():
-        for rule, example in getattr(module, "EXAMPLES", {}).items():
-            if rule in found:
-                raise ValueError(f"two examples for {rule}")
-            found[rule] = example
+    for rule, example in rule_examples().items():
+        if rule in found:
+            raise ValueError(f"two examples for {rule}")
+        found[rule] = example
     return dict(sorted(found.items()))
 
 

@@ -30,7 +30,7 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.patterns import is_module_base
+from msmigrate.rules.module_classes import is_module_base
 from msmigrate.rules.support import attribute_range, new_finding, usage_at
 
 DOC = "https://www.mindspore.cn/tutorials/en/r2.3.1/beginner/accelerate_with_static_graph.html"

@@ -19,13 +19,13 @@ from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
 from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
 
-RECOMPUTE = Rule("MSM515", C.FRAMEWORK_PATTERN, S.INFORMATION,
-                 "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.recompute.html",
-                 fixable=True)
-RULES = [RECOMPUTE]
+RULE = Rule("MSM515", C.FRAMEWORK_PATTERN, S.INFORMATION,
+            "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.recompute.html",
+            fixable=True)
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM515.title": ("Activation checkpointing", "激活重计算（checkpoint）"),
@@ -65,12 +65,12 @@ _OWN = frozenset({"use_reentrant", "preserve_rng_state", "context_fn", "determin
 _TAKE_OVER = IDIOM_TAKE_OVER
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     found = []
     for call in tree_index(ctx).nodes(ast.Call):
         written = ctx.qualified_name(call.func)
         if written and ctx.kb.canonical(written) == CHECKPOINT:
-            finding = report(ctx, RECOMPUTE, reference_range(ctx, call.func), "finding.MSM515",
+            finding = report(ctx, RULE, reference_range(ctx, call.func), "finding.MSM515",
                              {"api": CHECKPOINT}, apis=[CHECKPOINT, written], convertible=_TAKE_OVER,
                              fixable=_parts(call) is not None, torch_api=CHECKPOINT)
             if finding is not None:
@@ -103,5 +103,5 @@ def direct_call(ctx: FixContext, finding: Finding) -> Fix | None:
                {"block": ctx.text(block)})
 
 
-CHECKERS = [check]
-FIXERS = {"MSM515": direct_call}
+FIXERS = (direct_call,)
+FIX_SAFETY = Safety.SAFE  # the block called directly computes what checkpoint's forward does
