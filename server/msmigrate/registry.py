@@ -38,7 +38,6 @@ RULE_MODULES: tuple[str, ...] = (
     "cell_children",
     "cell_parameters",
     "data_parallel",
-    "device_compositions",
     "dynamic_attributes",
     "dynamic_shape",
     "einops_layers",
@@ -48,7 +47,6 @@ RULE_MODULES: tuple[str, ...] = (
     "graph_mode",
     "init_helpers",
     "inplace_methods",
-    "missing_api",
     "numpy_operands",
     "patterns",
     "sparse",
@@ -61,7 +59,6 @@ RULE_MODULES: tuple[str, ...] = (
 FIX_MODULES: tuple[str, ...] = (
     "add_module_fixes",
     "api_fixes",
-    "composition_fixes",
     "construct_super_fixes",
     "container_fixes",
     "derived_fixes",

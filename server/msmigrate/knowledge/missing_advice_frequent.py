@@ -13,7 +13,7 @@ The frequency list they answer: ``tests/realcode/missing_top50.json``
 
 from __future__ import annotations
 
-# A first replacement that is a MindSpore class renames type references to it (rules/missing_api.py): only
+# A first replacement that is a MindSpore class renames type references to it (rules/missing/_refine.py): only
 # where the class is the counterpart (torch.dtype → mindspore.Type), never a class the note merely names.
 GROUPS: tuple[tuple[int, str, str], ...] = (
     (1, "torch.dtype mindspore.Type", "dtype_class"),
