@@ -49,8 +49,6 @@ RULE_MODULES: tuple[str, ...] = (
     "inplace_methods",
     "numpy_operands",
     "patterns",
-    "sparse",
-    "sparse_buffers",
     "torch_checks",
     "torch_types",
     "weights_download",
