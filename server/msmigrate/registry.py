@@ -42,9 +42,6 @@ RULE_MODULES: tuple[str, ...] = (
     "dynamic_shape",
     "einops_layers",
     "grad_mode",
-    "graph_device",
-    "graph_helpers",
-    "graph_mode",
     "init_helpers",
     "inplace_methods",
     "numpy_operands",
@@ -61,7 +58,6 @@ FIX_MODULES: tuple[str, ...] = (
     "container_fixes",
     "derived_fixes",
     "device_default_fixes",
-    "graph_form_fixes",
     "init_by_class_fixes",
     "string_annotation_fixes",
 )

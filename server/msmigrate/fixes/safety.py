@@ -52,9 +52,8 @@ EXACT_PATTERN_RULES: frozenset[str] = frozenset(
      "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
 )
 # einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter
-# that is not trained (the same values, saved and loaded with the weights); a Tensor method's form that also
-# runs in GRAPH_MODE (the same call in torch's meaning)
-ADAPTER_RULES = frozenset({"MSM530", "MSM532", "MSM704"})
+# that is not trained (the same values, saved and loaded with the weights)
+ADAPTER_RULES = frozenset({"MSM530", "MSM532"})
 # MSM104 on a string annotation: its torch names written as their MindSpore types (an annotation computes
 # nothing; fixes/string_annotation_fixes.py)
 STRING_ANNOTATION = ("MSM104", "finding.MSM104.string")

@@ -1,6 +1,6 @@
-"""The GRAPH_MODE family's findings for any Python source (``graph_mode.py`` MSM70x, ``graph_device.py``
-MSM706, ``graph_helpers.py`` MSM707), MindSpore code included: the analysis itself only looks at files that
-name torch, while ``msmigrate compare`` names the rule of a graph failure with these."""
+"""The GRAPH_MODE family's findings for any Python source (every rule module of ``rules/graph/``, MSM7xx),
+MindSpore code included: the analysis itself only looks at files that name torch, while ``msmigrate
+compare`` names the rule of a graph failure with these."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import ast
 from msmigrate.analysis.context import AnalysisContext
 from msmigrate.analysis.parse import split_lines
 from msmigrate.model.finding import Finding
-from msmigrate.rules import graph_device, graph_helpers, graph_mode
+from msmigrate.rules.registry import loaded
+
+_FAMILY = "msmigrate.rules.graph."
 
 
 def graph_findings(source: str, path: str, kb) -> list[Finding]:  # noqa: ANN001
@@ -19,5 +21,6 @@ def graph_findings(source: str, path: str, kb) -> list[Finding]:  # noqa: ANN001
     except (SyntaxError, ValueError, RecursionError):
         return []
     ctx = AnalysisContext(source, split_lines(source), tree, path, kb, [])
-    found = [*graph_mode.check(ctx), *graph_device.check(ctx), *graph_helpers.check(ctx)]
+    found = [finding for entry in loaded() if entry.module.__name__.startswith(_FAMILY)
+             for detect in entry.detectors for finding in detect(ctx)]
     return sorted(found, key=lambda f: (f.line, f.column))
