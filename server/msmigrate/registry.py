@@ -39,7 +39,6 @@ RULE_MODULES: tuple[str, ...] = (
     "cell_parameters",
     "data_parallel",
     "dynamic_attributes",
-    "dynamic_shape",
     "einops_layers",
     "grad_mode",
     "init_helpers",
