@@ -5,7 +5,7 @@ that read a kind of module import the ones named (``tests/core/test_registry.py`
   (:data:`RULE_FAMILIES`), one rule each, named ``msmNNN_<name>.py`` and taken in rule-id order (a file whose
   name starts with ``_`` is the family's shared code, not a rule); then the flat modules of
   :data:`RULE_MODULES` (``msmigrate/rules/<name>.py``, several rules each, in name order: the form the rules
-  have until they are moved into their family). ``rules/registry.py`` imports them all and checks each one's
+  have until they are moved into their family). ``rules/loader.py`` imports them all and checks each one's
   contract (``docs/ARCHITECTURE.md``, "A rule"); ``i18n.py`` reads their ``MESSAGES`` from the source
   (:func:`rule_module_path`), without importing them.
 * :data:`FIX_MODULES` – ``msmigrate/fixes/<name>.py`` whose ``FIXERS`` fix the API findings the analysis
@@ -31,41 +31,27 @@ RULE_FAMILIES: dict[str, str] = {
     "graph": "MSM7xx",
 }
 RULE_FILE = re.compile(r"^msm(\d{3})_[a-z0-9_]+\.py$")
+# the first rule id a flat module defines (``Rule("MSM201", ...``) or reports (``RULE = "MSM201"``)
+_FLAT_RULE_ID = re.compile(r'(?:\bRule\(\s*|^RULE = )"MSM(\d{3})"', re.MULTILINE)
 
 RULE_MODULES: tuple[str, ...] = (
-    "autograd_function",
-    "buffers",
-    "cell_children",
-    "cell_parameters",
-    "data_parallel",
-    "dynamic_attributes",
-    "einops_layers",
-    "grad_mode",
-    "init_helpers",
-    "inplace_methods",
-    "numpy_operands",
-    "patterns",
-    "torch_checks",
     "torch_types",
-    "weights_download",
 )
 
 FIX_MODULES: tuple[str, ...] = (
     "add_module_fixes",
     "api_fixes",
-    "construct_super_fixes",
     "container_fixes",
     "derived_fixes",
-    "device_default_fixes",
-    "init_by_class_fixes",
     "string_annotation_fixes",
 )
 
 
-def family_rule_modules(folder: Path = RULES_FOLDER) -> tuple[str, ...]:
+def family_rule_modules(folder: Path | None = None) -> tuple[str, ...]:
     """The rule modules of the family packages under ``folder``, as names relative to ``msmigrate.rules``
     (``framework.msm515_recompute``), in rule-id order. Any other ``.py`` file of a family that does not
     start with ``_`` raises: a misnamed rule file would otherwise be skipped silently."""
+    folder = folder or RULES_FOLDER
     found: list[tuple[str, str]] = []
     for family in RULE_FAMILIES:
         for path in sorted((folder / family).glob("*.py")):
@@ -84,9 +70,16 @@ def family_rule_modules(folder: Path = RULES_FOLDER) -> tuple[str, ...]:
 
 
 def rule_module_names() -> tuple[str, ...]:
-    """Every rule module, relative to ``msmigrate.rules``: the family modules, then :data:`RULE_MODULES`."""
+    """Every rule module, relative to ``msmigrate.rules``, in rule-id order: the family modules by their
+    file name, the flat modules of :data:`RULE_MODULES` by the first rule id their source names (a tie
+    keeps the list's order). A flat module runs where its rules will run once moved into its family."""
     found = family_rule_modules()
-    return (*found, *(name for name in RULE_MODULES if name not in found))
+    keyed = [(name.partition(".")[2][3:6], name) for name in found]
+    for name in RULE_MODULES:
+        if name not in found:
+            match = _FLAT_RULE_ID.search((RULES_FOLDER / f"{name}.py").read_text(encoding="utf-8"))
+            keyed.append((match.group(1) if match else "999", name))
+    return tuple(name for _, name in sorted(keyed, key=lambda item: item[0]))
 
 
 def rule_module(name: str) -> str:

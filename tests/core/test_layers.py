@@ -50,9 +50,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 # Modules that import project modules by name (``importlib``), with those modules, read from the tables
 # that name them: these edges count as written imports, for the layers and for the cycles.
 BY_NAME: dict[str, tuple[str, ...]] = {
-    "msmigrate.analysis.analyzer": ("msmigrate.rules.registry",),
-    "msmigrate.rules.registry": tuple(map(rule_module, rule_module_names())),
-    "msmigrate.fixes.registry": (*map(fix_module, FIX_MODULES), "msmigrate.rules.registry"),
+    "msmigrate.analysis.analyzer": ("msmigrate.rules.loader",),
+    "msmigrate.rules.loader": tuple(map(rule_module, rule_module_names())),
+    "msmigrate.fixes.fixers": (*map(fix_module, FIX_MODULES), "msmigrate.rules.loader"),
     "msmigrate.i18n": tuple(f"msmigrate.messages.{path.stem}" for path in (PACKAGE / "messages").glob("*.py")
                             if path.stem != "__init__"),
     "msmigrate.lsp.features": tuple(f"msmigrate.lsp.{name}" for name in OPTIONAL_FEATURES),
@@ -64,9 +64,9 @@ BY_NAME: dict[str, tuple[str, ...]] = {
 FOREIGN_BY_NAME = {"msmigrate.check.worker_shared", "msmigrate.weights.worker",
                    "msmigrate.weights.worker_model", "msmigrate.knowledge.inventory.discover",
                    "msmigrate.knowledge.inventory.introspect"}
-# Upward edges allowed, all by name: the rule modules' detectors and fixers, read from ``rules/registry.py``.
+# Upward edges allowed, all by name: the rule modules' detectors and fixers, read from ``rules/loader.py``.
 UPWARD_BY_NAME: set[tuple[str, str]] = {("msmigrate.analysis.analyzer", "rules"),
-                                       ("msmigrate.fixes.registry", "rules")}
+                                       ("msmigrate.fixes.fixers", "rules")}
 
 
 def layer_of(module: str) -> int | None:
@@ -245,18 +245,18 @@ def test_every_import_by_name_is_listed():
 @pytest.mark.parametrize(
     ("module", "source", "expected"),
     [
-        ("msmigrate.knowledge.lookup", "from msmigrate.rules.patterns import check\n",
-         ["msmigrate.knowledge.lookup:1 (knowledge) imports msmigrate.rules.patterns (rules)"]),
+        ("msmigrate.knowledge.lookup", "from msmigrate.rules.support import report\n",
+         ["msmigrate.knowledge.lookup:1 (knowledge) imports msmigrate.rules.support (rules)"]),
         ("msmigrate.model.finding", "def f():\n    import msmigrate.analysis.parse\n",
          ["msmigrate.model.finding:2 (model) imports msmigrate.analysis.parse (analysis)"]),
         ("msmigrate.fixes.api", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-         "    from msmigrate.rules import patterns\n",
-         ["msmigrate.fixes.api:3 (fixes) imports msmigrate.rules.patterns (rules)"]),
+         "    from msmigrate.rules import examples\n",
+         ["msmigrate.fixes.api:3 (fixes) imports msmigrate.rules.examples (rules)"]),
         ("msmigrate.analysis.usages", "from ..rules import support\n",
          ["msmigrate.analysis.usages:1 (analysis) imports msmigrate.rules.support (rules)"]),
         ("msmigrate.analysis.usages", "from msmigrate import rules\n",
          ["msmigrate.analysis.usages:1 (analysis) imports msmigrate.rules (rules)"]),
-        ("msmigrate.rules.patterns",
+        ("msmigrate.rules.framework.msm501_module_forward",
          "from msmigrate.fixes.model import Fix\nfrom msmigrate.model import rule\n", []),
         ("msmigrate.knowledge.verified", "from msmigrate.check.runner import run\n",
          ["msmigrate.knowledge.verified:1 (knowledge) imports msmigrate.check.runner (tools)"]),

@@ -13,12 +13,12 @@ import pytest
 
 from msmigrate import i18n, registry
 from msmigrate.analysis.analyzer import analyze_source, rule_checkers
-from msmigrate.fixes import registry as fix_registry
+from msmigrate.fixes import fixers as fix_registry
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.lsp.features import OPTIONAL_FEATURES
 from msmigrate.registry import FIX_MODULES, RULE_FAMILIES, RULE_MODULES, rule_module_names
-from msmigrate.rules import registry as rule_registry
-from msmigrate.rules.registry import RuleModuleError
+from msmigrate.rules import loader as rule_registry
+from msmigrate.rules.loader import RuleModuleError
 
 PACKAGE = Path(registry.__file__).parent
 RULE_PARTS = {"RULES", "RULE", "MESSAGES", "CHECKERS", "FIXERS", "EXAMPLES", "FIX_SAFETY"}
@@ -50,12 +50,15 @@ def test_every_module_defining_rule_parts_is_a_rule_module():
     assert [path.name for path in shared if top_level_names(path) & RULE_PARTS] == []
 
 
-def test_family_modules_come_first_in_rule_id_order():
+def test_rule_modules_are_in_rule_id_order():
     names = rule_module_names()
-    family = [name for name in names if "." in name]
-    assert list(names) == [*family, *RULE_MODULES]
-    assert family == sorted(family, key=lambda name: name.partition(".")[2])
-    assert "framework.msm515_recompute" in family
+    assert sorted(names) == sorted([*registry.family_rule_modules(), *RULE_MODULES])
+    first_ids = [min(rule.id for rule in module.RULES) if module.RULES else module.RULE
+                 for module in (rule_registry.rule_modules()[names.index(name)] for name in RULE_MODULES)]
+    ids = {name: first for name, first in zip(RULE_MODULES, first_ids, strict=True)}
+    ids |= {name: f"MSM{name.partition('.')[2][3:6]}" for name in names if "." in name}
+    assert [ids[name] for name in names] == sorted(ids[name] for name in names)
+    assert "framework.msm515_recompute" in names
 
 
 def test_every_fix_module_with_fixers_is_listed():
@@ -75,7 +78,24 @@ def test_the_collectors_read_the_rule_modules_in_order():
                                                             for name in names]
     detectors = [detector for name, module in zip(names, rule_registry.rule_modules(), strict=True)
                  for detector in ([module.detect] if "." in name else module.CHECKERS)]
-    assert list(rule_checkers()) == detectors
+    assert sorted(map(id, rule_checkers())) == sorted(map(id, detectors))
+
+
+def test_detectors_run_in_rule_id_order_but_where_a_module_says():
+    from msmigrate.rules import torch_types
+    from msmigrate.rules.framework import msm504_device, msm507_grad_mode, msm508_learning_rate
+    from msmigrate.rules.missing import msm201_equivalent, msm204_community
+
+    order = [detector.__module__ for detector in rule_checkers()]
+    where = {module.__name__: order.index(module.__name__)
+             for module in (msm201_equivalent, msm204_community, torch_types, msm504_device, msm507_grad_mode,
+                            msm508_learning_rate)}
+    # MSM507 takes over the API finding before MSM201-MSM204 refine it; torch_types refines MSM504's
+    assert msm507_grad_mode.DETECT_BEFORE == ("MSM201", "MSM202", "MSM203", "MSM204")
+    assert torch_types.DETECT_AFTER == ("MSM504",)
+    assert [name.rpartition(".")[2] for name in sorted(where, key=where.get)] == [
+        "msm507_grad_mode", "msm201_equivalent", "msm204_community", "msm504_device", "torch_types",
+        "msm508_learning_rate"]
 
 
 def test_a_rule_modules_fixers_and_safety_are_found_by_its_rule_id():
@@ -102,7 +122,7 @@ def extra_rules(tmp_path, monkeypatch):
     monkeypatch.setattr(framework, "__path__", [*framework.__path__, str(folder)])
     monkeypatch.setattr(registry, "family_rule_modules", families)
     monkeypatch.setattr(i18n, "_PACKAGE", tmp_path)  # only the texts test reads them (from tmp_path)
-    caches = (rule_checkers, fix_registry._registry, rule_registry.loaded, rule_registry._registry,
+    caches = (rule_checkers, fix_registry._fixers_by_rule, rule_registry.loaded, rule_registry._rules_by_id,
               rule_registry.detectors, rule_registry.rule_fixers, rule_registry.fix_safeties)
     for cached in caches:
         cached.cache_clear()
@@ -187,6 +207,8 @@ BROKEN = [
     ("no docstring line", GOOD.replace('"""MSM599: a rule', '"""A rule'),
      "the module docstring starts with 'MSM599: "),
     ("examples of another id", GOOD.replace('EXAMPLES = {"MSM599"', 'EXAMPLES = {"MSM598"'), "EXAMPLES = "),
+    ("an order that is no rule id", GOOD + 'DETECT_AFTER = ("MSM5",)\n',
+     "DETECT_AFTER is a tuple of rule ids"),
 ]
 
 

@@ -18,7 +18,7 @@ from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.fixes.project import FixOptions, fix_paths
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.knowledge.compositions.helper_module import module_text
-from msmigrate.rules.einops_layers import from_helper_module
+from msmigrate.rules.framework.msm530_einops_layers import from_helper_module
 
 ROOT = Path(__file__).resolve().parents[2]
 

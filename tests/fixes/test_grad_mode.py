@@ -1,6 +1,7 @@
-"""MSM507: torch's gradient-mode switches taken away by ``msmigrate fix`` (rules/grad_mode.py,
-fixes/grad_mode_fixes.py): the exact rewritten source, and the rewrite run in MindSpore against torch —
-outputs and, where the switch stops a gradient inside a network, the gradients of the weights."""
+"""MSM507: torch's gradient-mode switches taken away by ``msmigrate fix``
+(rules/framework/msm507_grad_mode.py, fixes/grad_mode_fixes.py): the exact rewritten source, and the
+rewrite run in MindSpore against torch — outputs and, where the switch stops a gradient inside a network,
+the gradients of the weights."""
 
 from __future__ import annotations
 

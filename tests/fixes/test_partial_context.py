@@ -12,7 +12,7 @@ from msmigrate.analysis.analyzer import AnalysisOptions
 from msmigrate.analysis.incremental import IncrementalAnalyzer
 from msmigrate.fixes.api import fixes_by_finding
 from msmigrate.fixes.context import FixContext
-from msmigrate.fixes.registry import fixers_for
+from msmigrate.fixes.fixers import fixers_for
 from msmigrate.knowledge.base import get_knowledge_base
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,6 +1,7 @@
 """MSM513 (feature checks on torch) and MSM514 (TorchScript/FX marks, torch backend settings): the exact
-source ``msmigrate fix`` writes (rules/torch_checks.py, fixes/torch_check_fixes.py, fixes/constant_fold.py)
-and the rewritten module run in MindSpore against torch."""
+source ``msmigrate fix`` writes (rules/framework/msm513_feature_checks.py, msm514_torch_marks.py,
+fixes/torch_check_fixes.py, fixes/constant_fold.py) and the rewritten module run in MindSpore against
+torch."""
 
 from __future__ import annotations
 

@@ -131,7 +131,7 @@ def test_sarif_validates_against_the_official_schema(report: ScanReport) -> None
     assert log["version"] == "2.1.0"
     run = log["runs"][0]
     rules = run["tool"]["driver"]["rules"]
-    from msmigrate.rules.registry import all_rules
+    from msmigrate.rules.loader import all_rules
 
     assert [r["id"] for r in rules] == [r.id for r in all_rules()]
     assert [r["id"] for r in rules][:4] == ["MSM100", "MSM101", "MSM102", "MSM103"]

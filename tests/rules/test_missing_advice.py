@@ -21,7 +21,7 @@ from msmigrate.knowledge.missing_advice import (
 from msmigrate.knowledge.missing_advice_frequent import RECIPE_NOTES, rows
 from msmigrate.knowledge.snippets import SNIPPETS
 from msmigrate.model.finding import FindingCategory
-from msmigrate.rules.registry import get_rule
+from msmigrate.rules.loader import get_rule
 
 FIXTURE = Path(__file__).parent / "fixtures" / "real_world_training.py"
 

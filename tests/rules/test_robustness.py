@@ -10,7 +10,7 @@ from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source, analyze
 from msmigrate.analysis.source_text import segment
 from msmigrate.fixes.api import fixes_for
 from msmigrate.fixes.text import apply_edits
-from msmigrate.rules.registry import detectors
+from msmigrate.rules.loader import detectors
 
 AWKWARD = [
     "import torch\ns = '数据'; y = torch.masked_select(x, x > 0) if (x := torch.ones(2)) is not None "
@@ -32,8 +32,8 @@ AWKWARD = [
 def test_checkers_do_not_raise(kb, source):
     result, ctx = analyze_text(source, "a.py", kb, AnalysisOptions(use_jedi=False, run_checkers=False))
     assert ctx is not None
-    for checker in detectors():  # every rule module's, the flat modules' CHECKERS included
-        list(checker(ctx))
+    for detector in detectors():
+        list(detector(ctx))
 
 
 @pytest.mark.parametrize("source", AWKWARD)

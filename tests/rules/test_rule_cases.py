@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from msmigrate.rules.examples import CASES, positions
-from msmigrate.rules.registry import all_rules
+from msmigrate.rules.loader import all_rules
 
 
 def test_every_rule_has_cases():

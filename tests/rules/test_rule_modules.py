@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from msmigrate.fixes.registry import fixers_for
+from msmigrate.fixes.fixers import fixers_for
 from msmigrate.i18n import catalogue, rule_messages
 from msmigrate.registry import RULE_MODULES, rule_module_names, rule_module_path
-from msmigrate.rules import patterns
 from msmigrate.rules.examples import CASES
-from msmigrate.rules.registry import get_rule, rule_examples, rule_modules
+from msmigrate.rules.loader import get_rule, rule_examples, rule_modules
 
 MODULES = dict(zip(rule_module_names(), rule_modules(), strict=True))
 FLAT = [MODULES[name] for name in RULE_MODULES]
@@ -38,15 +37,16 @@ def test_a_family_module_is_one_rule_with_its_own_texts_example_and_fixers():
         assert module.__doc__.startswith(f"{rule.id}: ")
 
 
-def test_the_pattern_family_is_one_module():
-    ids = [rule.id for rule in patterns.RULES]
-    assert ids == [f"MSM5{n:02d}" for n in range(1, 13) if n != 7]  # MSM507: rules/grad_mode.py
-    assert sorted(patterns.EXAMPLES) == ids
-    assert {key for key in patterns.MESSAGES if key.startswith("rule.")} == {
-        f"rule.{rule}.{part}" for rule in ids for part in ("title", "explanation")}
-    assert sorted(patterns.FIXERS) == [rule.id for rule in patterns.RULES if rule.fixable]
+def test_the_framework_family_is_one_module_per_rule():
+    ids = [module.RULE.id for name, module in FAMILY.items() if name.startswith("framework.")]
+    assert ids == [f"MSM5{n:02d}" for n in [*range(1, 22), 29, 30, 32, 33]]
     assert [fixer.__name__ for fixer in fixers_for("MSM505")] == ["set_train"]
-    assert [get_rule(rule) for rule in ids] == patterns.RULES
+    assert [fixer.__name__ for fixer in fixers_for("MSM501")] == ["super_construct", "construct"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM503")] == [
+        "init_by_class", "slice_or_new_tensor_init", "init_rewrite"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM504")] == ["device_default", "device"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM512")] == ["checkpoint", "download"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM521")] == ["add_module", "cell_parameter_fix"]
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

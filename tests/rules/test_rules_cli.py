@@ -7,8 +7,8 @@ import json
 from click.testing import CliRunner
 
 from msmigrate.cli import main
-from msmigrate.fixes.registry import fixable_rules
-from msmigrate.rules.registry import all_rules
+from msmigrate.fixes.fixers import fixable_rules
+from msmigrate.rules.loader import all_rules
 
 
 def run(*args: str):
@@ -78,7 +78,7 @@ def test_unknown_rule_is_a_clear_error():
 
 
 def test_fixable_rules_have_fixers_and_fixers_have_rules():
-    from msmigrate.fixes.registry import fixable_rules
+    from msmigrate.fixes.fixers import fixable_rules
 
     fixable = {rule.id for rule in all_rules() if rule.fixable}
     assert fixable == set(fixable_rules())

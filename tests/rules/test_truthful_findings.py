@@ -296,7 +296,7 @@ def test_param_groups_reads_are_no_finding(analyze):
 def test_torchscript_decorators_are_removed(analyze, decorator):
     result = analyze(f"import torch\n@torch.jit.{decorator}\ndef f(x):\n    return x\n")
     [finding] = result.findings
-    assert quads(result) == [(2, 2, "MSM514", "hint")]  # rules/torch_checks.py, with its fix
+    assert quads(result) == [(2, 2, "MSM514", "hint")]  # rules/framework/msm514_torch_marks.py, with its fix
     english = (f"torch.jit.{decorator} prepares code for TorchScript or FX; MindSpore needs no such mark: "
                "remove it")
     assert (finding.message(), finding.fixable) == (english, True)

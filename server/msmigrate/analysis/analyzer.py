@@ -2,7 +2,7 @@
 
 Pipeline: decode → parse (with recovery) → one walk collecting usages (``usages.py``) → categories from
 the knowledge base (``categorize.py``) → possible Tensor APIs (``possible.py``) → rule detectors
-(of every rule module ``msmigrate/registry.py`` names, ``rules/registry.detectors``) → severity settings,
+(of every rule module ``msmigrate/registry.py`` names, ``rules/loader.detectors``) → severity settings,
 disabled rules and ``# msmigrate: ignore`` comments → findings sorted by (line, column, rule). Never raises.
 """
 
@@ -286,10 +286,10 @@ def _settle(
 
 @cache
 def rule_checkers() -> tuple[Checker, ...]:
-    """The rule modules' detectors, in their order (``rules/registry.py``, imported by name: the rules sit
+    """The rule modules' detectors, in their order (``rules/loader.py``, imported by name: the rules sit
     above the analysis). A rule module that fails to import or breaks the rule contract raises: a broken
     rule must not silently stop reporting."""
-    return importlib.import_module("msmigrate.rules.registry").detectors()
+    return importlib.import_module("msmigrate.rules.loader").detectors()
 
 
 @contextmanager

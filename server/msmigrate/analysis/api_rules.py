@@ -1,7 +1,7 @@
 """Rules for torch API references, one per finding category of the mapping analysis.
 
 The analysis itself reports them (``analysis/categorize.py``), so they live here; the rule registry
-(``rules/registry.py``) lists them with the rule modules' rules."""
+(``rules/loader.py``) lists them with the rule modules' rules."""
 
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S

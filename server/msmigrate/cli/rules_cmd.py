@@ -38,7 +38,7 @@ def example_for(rule_id: str) -> str | None:
 def rules(rule_id: str | None, as_json: bool, lang: str) -> None:
     """List the analysis rules, or explain RULE_ID."""
     from msmigrate.reports.common import category_label
-    from msmigrate.rules.registry import all_rules, get_rule
+    from msmigrate.rules.loader import all_rules, get_rule
 
     lang = normalize_lang(lang)
     if rule_id is None:

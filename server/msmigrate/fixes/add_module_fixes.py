@@ -26,7 +26,7 @@ from msmigrate.model.finding import Finding
 
 HELPER = "add_module"
 APIS = frozenset({"torch.nn.Module.add_module", "torch.nn.Module.register_module"})
-ADD_MODULE_KEY = "finding.MSM521.add_module"  # the finding (rules/cell_children.py)
+ADD_MODULE_KEY = "finding.MSM521.add_module"  # the finding (rules/framework/_add_module.py)
 _PARAMETERS = ("name", "module")
 
 
@@ -101,4 +101,4 @@ def _sequential_subclass(ctx: FixContext, owner: ast.ClassDef) -> bool:
         for f in ctx.findings)
 
 
-FIXERS = {"MSM521": add_module, "MSM100": sequential_attribute, "MSM101": sequential_attribute}
+FIXERS = {"MSM100": sequential_attribute, "MSM101": sequential_attribute}  # MSM521: its rule module

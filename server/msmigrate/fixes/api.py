@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from msmigrate.analysis.severity import carried_fix
 from msmigrate.fixes.compositions import CompatModule
 from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.fixers import fixers_for
 from msmigrate.fixes.imports import IMPORT_LINE
 from msmigrate.fixes.model import Fix, TextEdit
-from msmigrate.fixes.registry import fixers_for
 from msmigrate.fixes.text import apply_edits, overlaps, sorted_edits
 from msmigrate.model.finding import Finding
 

@@ -1,7 +1,7 @@
 """MSM501, with the rename of ``def forward``: the class's ``super().forward(...)`` calls (whisper's
 ``class LayerNorm(nn.LayerNorm): def forward(self, x): return super().forward(x.float())``) call the base
 cell's ``construct``; MindSpore's Cell has no ``forward``. Its edits sit beside the rename's
-(``rules/patterns.py``: ``construct``), so both apply in one pass.
+(``rules/framework/msm501_module_forward.py``: ``construct``), so both apply in one pass.
 """
 
 from __future__ import annotations
@@ -33,5 +33,3 @@ def super_construct(ctx: FixContext, finding: Finding) -> Fix | None:
         return Fix("MSM501", "fix.pattern.construct", edits) if edits else None
     return None
 
-
-FIXERS = {"MSM501": super_construct}

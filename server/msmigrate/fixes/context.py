@@ -1,6 +1,6 @@
 """What a fixer gets: the parsed file, the knowledge base and helpers in Finding coordinates.
 
-A fixer is ``fixer(ctx: FixContext, finding: Finding) -> Fix | None`` (see ``fixes/registry.py``).
+A fixer is ``fixer(ctx: FixContext, finding: Finding) -> Fix | None`` (see ``fixes/fixers.py``).
 Coordinates are those of :class:`~msmigrate.model.finding.Finding`: 1-based lines, 1-based
 code-point columns, exclusive ends. ``ast`` reports UTF-8 byte columns; :meth:`FixContext.node_range`
 converts them.

@@ -51,5 +51,3 @@ def _parameter_defaulting_to(ctx: FixContext, call: ast.Call) -> tuple[str, ast.
             return parameter.arg, function
     return None
 
-
-FIXERS = {"MSM504": device_default}

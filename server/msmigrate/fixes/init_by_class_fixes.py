@@ -68,5 +68,3 @@ def init_by_class(ctx: FixContext, finding: Finding) -> Fix | None:
     return Fix("MSM503", "fix.pattern.initializer", [edit, *edits, *more],
                {"initializer": f"{INITIALIZER_MODULE}.{initializer}"})
 
-
-FIXERS = {"MSM503": init_by_class}

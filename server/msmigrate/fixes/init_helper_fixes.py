@@ -1,4 +1,5 @@
-"""Quick-fixes of the initialization idioms (rules/init_helpers.py):
+"""Quick-fixes of the initialization idioms (rules/framework/msm518_init_helpers.py,
+msm519_truncated_normal.py):
 
 * MSM518: ``nn.init.calculate_gain("relu")`` → the gain itself (``math.sqrt(2.0)``);
   ``nn.init._calculate_fan_in_and_fan_out(w)`` → the two products of ``w.shape``;

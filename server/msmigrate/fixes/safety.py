@@ -3,11 +3,11 @@
 A fix is safe when the rewrite cannot change what the program computes:
 
 * a rule module's fix, as the module declares next to its fixers (``FIX_SAFETY``: a ``Safety``, or
-  ``(kb, finding) -> Safety``; ``fixes/registry.declared_safety``); for the flat modules not yet moved into
-  a family, the framework-pattern rewrites whose exactness the project tests (``forward`` → ``construct``,
-  ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*`` → ``set_data(initializer(...))`` with the same
-  distribution, device moves, ``train()/eval()`` → ``set_train``, ``lr`` → ``learning_rate``, einops'
-  names imported from the helper module that gives einops a MindSpore backend): listed here by rule;
+  ``(kb, finding) -> Safety``; ``fixes/fixers.declared_safety``): the framework rewrites whose exactness
+  the project tests (``forward`` → ``construct``, ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*``
+  → ``set_data(initializer(...))`` with the same distribution, device moves, ``train()/eval()`` →
+  ``set_train``, ``lr`` → ``learning_rate``, einops' names imported from the helper module that gives
+  einops a MindSpore backend, …) declare ``Safety.SAFE``;
 * the fix of an API finding (MSM100 / MSM101) whose resolution says so (``Resolution.safety``, decided once
   by ``knowledge/resolution.safety_of`` for the target the fix writes on the resolution's device, the
   device of ``msmigrate fix --device`` / the editor's ``device`` setting), and the torch names of a string
@@ -29,9 +29,10 @@ Everything else is *unsafe* (the resolution gives the reason: a check that found
 without a kernel on the device, an in-place call rewritten to ``assign_value`` of its out-of-place
 counterpart, a module instance written as ``functools.partial`` of a function (no Cell any more), a function
 written as a Primitive called with its output shape (batched inputs only), a replacement chosen by a
-reviewed fact rather than a check, nothing verified), and so are the other rules' fixes (checkpoint
-loading, which needs the file converted; the training step rewritten with ``value_and_grad``, which moves
-code into a function): the editor still offers them, ``msmigrate fix`` applies them only when asked.
+reviewed fact rather than a check, nothing verified), and so are the fixes their rule module declares
+``Safety.UNSAFE`` (checkpoint loading, which needs the file converted; the training step rewritten with
+``value_and_grad``, which moves code into a function): the editor still offers them, ``msmigrate fix``
+applies them only when asked.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.resolution import MAPPED_RULES
-from msmigrate.fixes.registry import declared_safety
+from msmigrate.fixes.fixers import declared_safety
 from msmigrate.knowledge.resolution import same_parameters  # noqa: F401  (read from here by tests)
 from msmigrate.model.resolution import Safety
 
@@ -47,13 +48,6 @@ if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.model.finding import Finding
 
-EXACT_PATTERN_RULES: frozenset[str] = frozenset(
-    {"MSM501", "MSM502", "MSM503", "MSM504", "MSM505", "MSM507", "MSM508", "MSM513", "MSM514",
-     "MSM516", "MSM517", "MSM518", "MSM519", "MSM520", "MSM521"}
-)
-# einops through the helper module's backend (tested against einops); a persistent buffer as a Parameter
-# that is not trained (the same values, saved and loaded with the weights)
-ADAPTER_RULES = frozenset({"MSM530", "MSM532"})
 # MSM104 on a string annotation: its torch names written as their MindSpore types (an annotation computes
 # nothing; fixes/string_annotation_fixes.py)
 STRING_ANNOTATION = ("MSM104", "finding.MSM104.string")
@@ -67,8 +61,6 @@ def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     declared = declared_safety(finding.rule)
     if declared is not None:
         return (declared if isinstance(declared, Safety) else declared(kb, finding)) is Safety.SAFE
-    if finding.rule in EXACT_PATTERN_RULES or finding.rule in ADAPTER_RULES:
-        return True
     if (finding.rule, finding.message_key) == STRING_ANNOTATION:
         return True
     if finding.rule not in MAPPED_RULES or not finding.torch_api or finding.resolution is None:

@@ -1,5 +1,6 @@
 """MSM513 and MSM514 quick-fixes: feature checks on torch written as what they are once torch is gone,
-and TorchScript/FX/backend marks taken away (see ``rules/torch_checks.py``)."""
+and TorchScript/FX/backend marks taken away (see ``rules/framework/msm513_feature_checks.py``,
+``msm514_torch_marks.py``)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from lsprotocol import types
 
 from msmigrate.fixes.api import fix_all, fixes_by_finding
 from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.fixers import fixers_for
 from msmigrate.fixes.model import Fix
-from msmigrate.fixes.registry import fixers_for
 from msmigrate.i18n import t
 from msmigrate.lsp import compositions
 from msmigrate.lsp.analysis import analysis_options

@@ -21,7 +21,7 @@ from msmigrate.lsp.positions import LineIndex
 from msmigrate.lsp.protocol import send_data
 from msmigrate.lsp.server import AnalyzedDocument, MsMigrateServer, release_memory
 from msmigrate.model.finding import FileResult, Finding
-from msmigrate.rules.registry import get_rule
+from msmigrate.rules.loader import get_rule
 
 SOURCE = "msmigrate"
 SEVERITY = {

@@ -40,32 +40,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{mindspore_api} takes these keywords under other names: {items}.",
         "{mindspore_api} 的这些关键字参数名称不同：{items}。",
     ),
-    "finding.MSM512.pickle": (
-        "{api} saves Python objects here ({saved}), not weights: mindspore.save_checkpoint stores only "
-        "parameters, so keep pickle (or json) for them",
-        "{api} 在此保存的是 Python 对象（{saved}），不是权重：mindspore.save_checkpoint 只保存参数，"
-        "请继续用 pickle（或 json）保存它们",
-    ),
-    "finding.MSM510.sampler": (
-        "{api}: use mindspore.dataset.DistributedSampler(num_shards=get_group_size(), shard_id=get_rank()) "
-        "and give it to the dataset as sampler=; it takes no dataset (passed first, the dataset would be "
-        "read as num_shards)",
-        "{api}：请使用 mindspore.dataset.DistributedSampler(num_shards=get_group_size(), "
-        "shard_id=get_rank())，并通过 sampler= 传给数据集；它不接收数据集参数"
-        "（若把数据集作为第一个参数传入，会被当作 num_shards）",
-    ),
-    "finding.MSM504.cast": (
-        "{call} moves data between devices and casts to {dtype}: keep the cast (.astype({dtype})); MindSpore "
-        "uses the device set once with mindspore.set_device",
-        "{call} 在设备间迁移数据并转换为 {dtype}：请保留类型转换（.astype({dtype}）；MindSpore 使用通过 "
-        "mindspore.set_device 统一指定的设备",
-    ),
-    "finding.MSM509.disabled": (
-        "{api}(enabled=False) turns mixed precision off for its block: MindSpore has no region autocast, so "
-        "drop the with (or decorator) and keep the block as it is",
-        "{api}(enabled=False) 在其代码块内关闭混合精度：MindSpore 没有按代码块的 autocast，"
-        "请去掉 with（或装饰器），保留代码块本身",
-    ),
     "analysis.api.return_field": (
         "{torch_api}: torch's {function} returns a named tuple ({fields}); MindSpore's returns a plain tuple "
         "in the same order: read .{field} as [{index}].",

@@ -437,17 +437,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fix.pattern.cell_values": (
         "Rewrite as the cells of cells_and_names()", "改写为 cells_and_names() 中的各个 Cell"
     ),
-    "fix.pattern.initializer": (
-        "Initialize with {initializer} via set_data(initializer(...))",
-        "通过 set_data(initializer(...)) 用 {initializer} 初始化",
-    ),
-    "fix.pattern.checkpoint": ("Rewrite with {function}", "改写为 {function}"),
-    "fix.pattern.checkpoint_load": (
-        "Rewrite with mindspore.load_checkpoint; the file must be a MindSpore checkpoint: convert the torch "
-        "file once with msmigrate convert-weights FILE -o FILE.ckpt --model <migrated model>",
-        "改写为 mindspore.load_checkpoint；该文件必须是 MindSpore 检查点：请先用 msmigrate convert-weights "
-        "FILE -o FILE.ckpt --model <迁移后的模型> 转换一次 torch 文件",
-    ),
     "fix.pattern.cells": ("Rewrite as cells()", "改写为 cells()"),
     "fix.pattern.mindspore_name": ("Replace with {name}", "替换为 {name}"),
     "fix.pattern.receiver_function": ("Rewrite .{method}() as {name}(…)", "将 .{method}() 改写为 {name}(…)"),

@@ -19,7 +19,7 @@ import attr
 import sarif_om as om
 
 from msmigrate.model.finding import Severity
-from msmigrate.rules.registry import all_rules
+from msmigrate.rules.loader import all_rules
 from msmigrate.scan.model import ScanReport
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -3,7 +3,7 @@ each example triggers its rule (and that the counter-example next to it does not
 
 The table below holds the examples of the API rules the analysis reports itself; every rule module defines
 its own, ``EXAMPLES = {rule id: (example, counter-example, [(line, column) of its findings in the
-example])}`` (``rules/registry.rule_examples``), and ``CASES`` / ``EXAMPLES`` here include them.
+example])}`` (``rules/loader.rule_examples``), and ``CASES`` / ``EXAMPLES`` here include them.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def positions() -> dict[str, list[tuple[int, int]]]:
 
 @cache
 def _examples() -> dict[str, tuple[str, str, list[tuple[int, int]]]]:
-    from msmigrate.rules.registry import rule_examples
+    from msmigrate.rules.loader import rule_examples
 
     found = dict(_CASES)
     for rule, example in rule_examples().items():

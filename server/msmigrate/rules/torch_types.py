@@ -23,6 +23,7 @@ from msmigrate.model.finding import FindingCategory as C
 
 RULE = "MSM201"  # an equivalent replacement of a missing API (rules/missing/msm201_equivalent.py)
 RULES: list = []
+DETECT_AFTER = ("MSM504",)  # torch.device named as a type: MSM504 reported it, this says what it is
 TYPE_NAMES: dict[str, str] = {"torch.dtype": "mindspore.Type", "torch.device": "str"}
 TYPED_TENSORS: dict[str, str] = {
     "torch.FloatTensor": "float32", "torch.DoubleTensor": "float64", "torch.HalfTensor": "float16",

@@ -1,6 +1,7 @@
 """Adapters: helpers of the project's helper module that let a third-party library's torch-only parts work
-on MindSpore tensors, written where the migrated code used those parts (``rules/einops_layers.py``), and
-torch's download of pretrained weights for MindSpore checkpoints (``rules/weights_download.py``).
+on MindSpore tensors, written where the migrated code used those parts
+(``rules/framework/msm530_einops_layers.py``), and torch's download of pretrained weights for MindSpore
+checkpoints (``rules/framework/_weights_download.py``).
 
 einops (``einops.layers.torch.Rearrange``, ``einops.rearrange`` on tensors) reads its patterns itself and
 calls a backend of the tensor's framework for the operators; MindSpore has none in einops 0.8. The adapter
@@ -29,7 +30,7 @@ ADAPTERS: tuple[Adapter, ...] = (
     *(Adapter(f"einops.{name}", name, _EINOPS)
       for name in ("rearrange", "repeat", "reduce", "pack", "unpack")),
     # torch's download of a state dict (torch.utils.model_zoo.load_url is the same function), for MindSpore
-    # checkpoints (rules/weights_download.py)
+    # checkpoints (rules/framework/_weights_download.py)
     Adapter("torch.hub.load_state_dict_from_url", "load_url"),
     # a named child added to a Cell with its parameters named by their path (fixes/add_module_fixes.py)
     Adapter("torch.nn.Module.add_module", "add_module"),

@@ -11,7 +11,7 @@ import ast
 from collections.abc import Iterator
 
 from msmigrate.analysis.source_text import dotted_name
-from msmigrate.rules.patterns import is_module_base
+from msmigrate.rules.module_classes import is_module_base
 
 DOC = "https://www.mindspore.cn/tutorials/en/r2.3.1/beginner/accelerate_with_static_graph.html"
 JIT_CLASS_DOC = (

@@ -9,7 +9,7 @@ import ast
 from msmigrate.analysis.context import AnalysisContext
 from msmigrate.analysis.parse import split_lines
 from msmigrate.model.finding import Finding
-from msmigrate.rules.registry import loaded
+from msmigrate.rules.loader import loaded
 
 _FAMILY = "msmigrate.rules.graph."
 

@@ -25,12 +25,12 @@ from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import new_finding
+from msmigrate.rules.support import BEFORE_MISSING_API, new_finding
 
 _DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.full_like.html"
 RULE = Rule("MSM533", C.FRAMEWORK_PATTERN, S.HINT, _DOC, fixable=True)  # a fact of CPU only
-RULES = [RULE]
 DEVICE = "CPU"
 # method → torch's parameters (name, default) of the arguments the out-of-place form takes
 METHODS: dict[str, tuple[tuple[str, str | None], ...]] = {
@@ -88,7 +88,7 @@ _FORMS = {"fill_": "ops.full_like(x, value)", "zero_": "ops.zeros_like(x)", "tri
           "uniform_": "ops.uniform(shape, low, high)"}
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     if not any(f".{m}(" in ctx.source for m in METHODS) and "inplace=True" not in ctx.source:
         return []
     devices = {u.resolution.device for u in ctx.usages if u.resolution is not None}
@@ -254,5 +254,6 @@ def inplace_fix(ctx: FixContext, finding: Finding) -> Fix | None:
                {"form": _FORMS[method]})
 
 
-CHECKERS = [check]
-FIXERS = {"MSM533": inplace_fix}
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
+FIXERS = (inplace_fix,)
+FIX_SAFETY = Safety.UNSAFE  # assign_value of the out-of-place form; normal_ and uniform_ draw other numbers

@@ -17,12 +17,12 @@ from msmigrate.fixes.instance_calls import parents
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import new_finding, tree_index
+from msmigrate.rules.support import BEFORE_MISSING_API, new_finding, tree_index
 
-DYNAMIC_ATTRIBUTE = Rule("MSM520", C.FRAMEWORK_PATTERN, S.WARNING,
+RULE = Rule("MSM520", C.FRAMEWORK_PATTERN, S.WARNING,
                          "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore.nn.html", fixable=True)
-RULES = [DYNAMIC_ATTRIBUTE]
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM520.title": ("Dynamic attribute access on a torch module", "对 torch 模块的动态属性访问"),
@@ -79,7 +79,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 }
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     found: list[Finding] = []
     up: dict[int, ast.AST] | None = None
     for call in tree_index(ctx).nodes(ast.Call):
@@ -93,7 +93,7 @@ def check(ctx) -> Iterable[Finding]:
         names = possible_names(parts[1], up)
         args = {"module": module}
         if not names:
-            found.append(new_finding(DYNAMIC_ATTRIBUTE, ctx.node_range(call), "finding.MSM520.unknown", args))
+            found.append(new_finding(RULE, ctx.node_range(call), "finding.MSM520.unknown", args))
             continue
         parent = up.get(id(call))
         called = parent if isinstance(parent, ast.Call) and parent.func is call else None
@@ -101,16 +101,17 @@ def check(ctx) -> Iterable[Finding]:
         args["names"] = ", ".join(names)
         if targets.missing and parts[2] is None:
             args["missing"] = ", ".join(targets.missing)
-            found.append(new_finding(DYNAMIC_ATTRIBUTE, ctx.node_range(call), "finding.MSM520.missing", args))
+            found.append(new_finding(RULE, ctx.node_range(call), "finding.MSM520.missing", args))
         else:  # the fix writes it for MindSpore: a replacement to look at, not code that fails
             key = "finding.MSM520.default" if targets.missing else "finding.MSM520"
             if targets.missing:
                 args["missing"] = ", ".join(targets.missing)
-            finding = new_finding(DYNAMIC_ATTRIBUTE, ctx.node_range(call), key, args, fixable=True)
+            finding = new_finding(RULE, ctx.node_range(call), key, args, fixable=True)
             finding.severity = S.INFORMATION
             found.append(finding)
     return found
 
 
-CHECKERS = [check]
-FIXERS = {"MSM520": dynamic_attribute_fix}
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
+FIXERS = (dynamic_attribute_fix,)
+FIX_SAFETY = Safety.SAFE  # the same names, looked up in MindSpore's modules

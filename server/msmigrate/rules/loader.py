@@ -27,6 +27,7 @@ from msmigrate.model.rule import Rule
 from msmigrate.registry import rule_module, rule_module_names, rule_module_path
 
 _OWN_KEY = re.compile(r"^(rule|finding)\.(MSM\d{3})\b")
+_RULE_ID = re.compile(r"^MSM\d{3}$")
 
 
 class RuleModuleError(ValueError):
@@ -43,6 +44,8 @@ class RuleModule:
     fixers: dict[str, tuple[Callable, ...]]
     safety: dict[str, Safety | Callable]
     examples: dict[str, tuple[str, str, list[tuple[int, int]]]]
+    after: tuple[str, ...] = ()  # DETECT_AFTER: rule ids whose detectors run before this one's
+    before: tuple[str, ...] = ()  # DETECT_BEFORE: rule ids whose detectors run after this one's
 
 
 @cache
@@ -66,8 +69,20 @@ def _load(name: str) -> RuleModule:
         fixers = {rule.upper(): tuple(items) if isinstance(items, list | tuple) else (items,)
                   for rule, items in getattr(module, "FIXERS", {}).items()}
         return RuleModule(module, tuple(getattr(module, "RULES", ())), tuple(getattr(module, "CHECKERS", ())),
-                          fixers, {}, dict(getattr(module, "EXAMPLES", {})))
+                          fixers, {}, dict(getattr(module, "EXAMPLES", {})), *_order(module, where))
     return _checked(module, where)
+
+
+def _order(module: ModuleType, where: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The module's ``DETECT_AFTER`` and ``DETECT_BEFORE`` (tuples of rule ids)."""
+    found = []
+    for name in ("DETECT_AFTER", "DETECT_BEFORE"):
+        rules = getattr(module, name, ())
+        if not isinstance(rules, tuple) or not all(isinstance(rule, str) and _RULE_ID.match(rule)
+                                                    for rule in rules):
+            raise RuleModuleError(f"{where}: {name} is a tuple of rule ids")
+        found.append(rules)
+    return found[0], found[1]
 
 
 def _checked(module: ModuleType, where: str) -> RuleModule:
@@ -117,11 +132,12 @@ def _checked(module: ModuleType, where: str) -> RuleModule:
         if not (isinstance(declared, Safety) or (callable(declared) and not isinstance(declared, type))):
             raise fail("FIXERS without FIX_SAFETY (a Safety, or (kb, finding) -> Safety)")
         safety[rule.id] = declared
-    return RuleModule(module, (rule,), (detect,), {rule.id: fixers} if fixers else {}, safety, dict(examples))
+    return RuleModule(module, (rule,), (detect,), {rule.id: fixers} if fixers else {}, safety, dict(examples),
+                      *_order(module, where))
 
 
 @cache
-def _registry() -> dict[str, Rule]:
+def _rules_by_id() -> dict[str, Rule]:
     from msmigrate.analysis import api_rules
 
     found: dict[str, Rule] = {}
@@ -134,17 +150,40 @@ def _registry() -> dict[str, Rule]:
 
 
 def all_rules() -> list[Rule]:
-    return list(_registry().values())
+    return list(_rules_by_id().values())
 
 
 def get_rule(rule_id: str) -> Rule:
-    return _registry()[rule_id.upper()]
+    return _rules_by_id()[rule_id.upper()]
 
 
 @cache
 def detectors() -> tuple[Callable, ...]:
-    """The detectors (``detect`` of a family module, ``CHECKERS`` of a flat one), in module order."""
-    return tuple(detector for entry in loaded() for detector in entry.detectors)
+    """The detectors (``detect`` of a family module, ``CHECKERS`` of a flat one), in module order (rule-id
+    order), but for the modules that declare where they run among the others: one with ``DETECT_BEFORE``
+    moves just before the first module of those rules, then one with ``DETECT_AFTER`` just after the last
+    (a detector that must see an API finding before another rule refines it, or refines what another rule
+    reported). Everything else keeps its order."""
+    order = list(loaded())
+
+    def places(rules: tuple[str, ...]) -> list[int]:
+        return [index for index, entry in enumerate(order) if any(rule.id in rules for rule in entry.rules)]
+
+    for entry in [entry for entry in order if entry.before]:
+        targets = places(entry.before)
+        if targets and order.index(entry) > targets[0]:
+            order.remove(entry)
+            order.insert(targets[0], entry)
+    for entry in [entry for entry in order if entry.after]:
+        targets = places(entry.after)
+        if targets and order.index(entry) < targets[-1]:
+            order.remove(entry)
+            order.insert(places(entry.after)[-1] + 1, entry)
+    for index, entry in enumerate(order):
+        if any(place > index for place in places(entry.after)) or any(
+                place < index for place in places(entry.before)):
+            raise RuleModuleError(f"{entry.module.__name__}: DETECT_BEFORE and DETECT_AFTER contradict")
+    return tuple(detector for entry in order for detector in entry.detectors)
 
 
 @cache

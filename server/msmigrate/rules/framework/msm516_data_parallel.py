@@ -18,13 +18,13 @@ from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
+from msmigrate.rules.support import BEFORE_MISSING_API, IDIOM_TAKE_OVER, reference_range, report, tree_index
 
-DATA_PARALLEL = Rule("MSM516", C.FRAMEWORK_PATTERN, S.INFORMATION,
+RULE = Rule("MSM516", C.FRAMEWORK_PATTERN, S.INFORMATION,
                      "https://www.mindspore.cn/docs/en/r2.6.0/api_python/nn/mindspore.nn.Cell.html",
                      fixable=True)
-RULES = [DATA_PARALLEL]
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM516.title": ("Single-process data parallelism", "单进程数据并行"),
@@ -61,7 +61,7 @@ FUNCTIONS = frozenset({"torch.nn.parallel.data_parallel"})
 _TAKE_OVER = IDIOM_TAKE_OVER | {"MSM510"}
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     found = []
     for call in tree_index(ctx).nodes(ast.Call):
         written = ctx.qualified_name(call.func)
@@ -69,7 +69,7 @@ def check(ctx) -> Iterable[Finding]:
         if api in WRAPPERS or api in FUNCTIONS or written in WRAPPERS or written in FUNCTIONS:
             name = written if written in WRAPPERS | FUNCTIONS else api
             fixable = (_module(call) is not None) if name in WRAPPERS else _call_parts(call) is not None
-            finding = report(ctx, DATA_PARALLEL, reference_range(ctx, call.func), "finding.MSM516",
+            finding = report(ctx, RULE, reference_range(ctx, call.func), "finding.MSM516",
                              {"api": name}, apis=[name, written], convertible=_TAKE_OVER, fixable=fixable,
                              torch_api=name)
             if finding is not None:
@@ -170,5 +170,6 @@ def _module_reads(ctx: FixContext, wrapper: str) -> list[TextEdit]:
     return edits
 
 
-CHECKERS = [check]
-FIXERS = {"MSM516": data_parallel_fix}
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
+FIXERS = (data_parallel_fix,)
+FIX_SAFETY = Safety.SAFE  # one process computes the same module

@@ -27,12 +27,12 @@ from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
 from msmigrate.rules.support import new_finding
 
 _DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.Tensor.html"
 RULE = Rule("MSM529", C.FRAMEWORK_PATTERN, S.WARNING, _DOC, fixable=True)
-RULES = [RULE]
 _COMMUTING = (ast.Mult, ast.Add)
 _SYMBOLS = {ast.Mult: "*", ast.Add: "+"}
 _ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
@@ -150,7 +150,7 @@ def tensor_valued(ctx, node: ast.expr, mindspore: dict[str, str]) -> bool:  # no
     return ctx.is_tensor(node)
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     names = numpy_names(ctx.tree)
     if not names:
         return []
@@ -183,5 +183,5 @@ def numpy_operand_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     return Fix(RULE.id, "fix.numpy_operand", [TextEdit(*span, text)], {"text": text})
 
 
-CHECKERS = [check]
-FIXERS = {"MSM529": numpy_operand_fix}
+FIXERS = (numpy_operand_fix,)
+FIX_SAFETY = Safety.UNSAFE  # no equivalence check of the swapped operands is recorded

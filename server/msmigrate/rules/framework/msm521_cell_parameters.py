@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from msmigrate.fixes.add_module_fixes import add_module
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.instance_calls import parents
 from msmigrate.fixes.model import Fix, TextEdit
@@ -22,13 +23,14 @@ from msmigrate.knowledge.cell_parameters import parameter_name, renamed_paramete
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import attribute_range, new_finding
+from msmigrate.rules.framework._add_module import add_module_findings
+from msmigrate.rules.support import BEFORE_MISSING_API, attribute_range, new_finding
 
-CELL_PARAMETER = Rule("MSM521", C.FRAMEWORK_PATTERN, S.INFORMATION,
+RULE = Rule("MSM521", C.FRAMEWORK_PATTERN, S.INFORMATION,
                       "https://www.mindspore.cn/docs/en/r2.6.0/api_python/nn/mindspore.nn.Embedding.html",
                       fixable=True)
-RULES = [CELL_PARAMETER]
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM521.title": ("Parameter names of MindSpore cells", "MindSpore Cell 的参数名"),
@@ -54,6 +56,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{owner} 的 {param}：{owner} 改为 {cls} 后，该参数名为 {name}",
     ),
     "fix.cell_parameter": ("Use {name}, {cls}'s name for it", "改用 {cls} 的参数名 {name}"),
+    "finding.MSM521.add_module": (
+        "{api} → mindspore.nn.Cell.insert_child_to_cell does not name the child's parameters by their path "
+        "(the checkpoint keys differ from torch's) and a SequentialCell does not run the child: the helper "
+        "module's add_module adds it as torch does",
+        "{api} → mindspore.nn.Cell.insert_child_to_cell 不会按路径为子 Cell 的参数命名"
+        "（检查点键与 torch 不同），SequentialCell 也不会执行该子 Cell：辅助模块的 add_module 以与 torch "
+        "相同的方式添加它",
+    ),
 }
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
@@ -70,7 +80,8 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 }
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
+    add_module_findings(ctx)  # (first: it was its own checker, run before this one)
     renamed = renamed_parameters()
     if not any(name in ctx.source for name in renamed):
         return []
@@ -93,7 +104,7 @@ def check(ctx) -> Iterable[Finding]:
         args = {"param": node.attr, "owner": ast.unparse(node.value), "name": names.pop(),
                 "cls": mindspore_class or candidates[0]}
         key = "finding.MSM521" if mindspore_class else "finding.MSM521.after"
-        found.append(new_finding(CELL_PARAMETER, attribute_range(ctx, node), key, args,
+        found.append(new_finding(RULE, attribute_range(ctx, node), key, args,
                                  fixable=bool(mindspore_class)))
     return found
 
@@ -224,5 +235,6 @@ def cell_parameter_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     return Fix("MSM521", "fix.cell_parameter", [edit], {"name": name, "cls": finding.message_args.get("cls")})
 
 
-CHECKERS = [check]
-FIXERS = {"MSM521": cell_parameter_fix}
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
+FIXERS = (add_module, cell_parameter_fix)
+FIX_SAFETY = Safety.SAFE  # the parameters keep torch's names: the same checkpoint keys

@@ -17,9 +17,11 @@ from msmigrate.fixes.instance_calls import parents
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.patterns import module_classes
+from msmigrate.rules.module_classes import module_classes
 from msmigrate.rules.support import (
+    BEFORE_MISSING_API,
     IDIOM_TAKE_OVER,
     named_nodes,
     reference_range,
@@ -28,11 +30,10 @@ from msmigrate.rules.support import (
     usage_at,
 )
 
-GRAD_MODE = Rule(
+RULE = Rule(
     "MSM507", C.FRAMEWORK_PATTERN, S.INFORMATION, "https://www.mindspore.cn/tutorials/en/r2.3.1/beginner/autograd.html",
     fixable=True,
 )
-RULES = [GRAD_MODE]
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM507.title": (
@@ -130,7 +131,7 @@ _TAKE_OVER = IDIOM_TAKE_OVER
 _BACKWARD = frozenset({"backward", "value_and_grad"})
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     names = [*named_nodes(ctx, ast.Attribute), *named_nodes(ctx, ast.Name)]
     inner = {id(n.value) for n in names if isinstance(n, ast.Attribute)}
     sites = []
@@ -159,7 +160,7 @@ def check(ctx) -> Iterable[Finding]:
                 key = "finding.MSM507.unknown"
                 args["argument"] = ast.unparse(call.args[0] if call.args else call.keywords[0].value)
         span = reference_range(ctx, node)
-        finding = report(ctx, GRAD_MODE, span, key, args, apis=[api, written], convertible=_TAKE_OVER,
+        finding = report(ctx, RULE, span, key, args, apis=[api, written], convertible=_TAKE_OVER,
                          fixable=True, torch_api=api)
         if finding is not None:
             found.append(finding)
@@ -227,5 +228,6 @@ def _calls_backward(scope: ast.AST) -> bool:
     return False
 
 
-CHECKERS = [check]
-FIXERS = {"MSM507": grad_mode_fix}
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
+FIXERS = (grad_mode_fix,)
+FIX_SAFETY = Safety.SAFE  # the same gradients: the mode switch taken away, or written as stop_gradient

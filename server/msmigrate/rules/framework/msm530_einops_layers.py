@@ -23,12 +23,12 @@ from msmigrate.knowledge.compositions.adapters import adapter_for
 from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import new_finding
+from msmigrate.rules.support import BEFORE_MISSING_API, new_finding
 
 DOC = "https://www.mindspore.cn/tutorials/en/r2.6.0/model_migration/model_migration.html"
 RULE = Rule("MSM530", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC, fixable=True)
-RULES = [RULE]
 LAYERS = "einops.layers.torch"
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -94,7 +94,7 @@ def adapted(node: ast.ImportFrom) -> tuple[list[ast.alias], list[ast.alias]]:
     return found, [a for a in node.names if a not in found]
 
 
-def check(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
+def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     if "einops" not in ctx.source:
         return []
     imports = _einops_imports(ctx.tree)
@@ -122,7 +122,6 @@ def check(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     return found
 
 
-CHECKERS = [check]
 
 
 def from_helper_module(statement: str, names: str) -> str:
@@ -160,4 +159,6 @@ def einops_import(ctx: FixContext, finding: Finding) -> Fix | None:
                                                      "module": compat.name}, helpers=helpers)
 
 
-FIXERS = {"MSM530": einops_import}
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
+FIXERS = (einops_import,)
+FIX_SAFETY = Safety.SAFE  # einops through the helper module's MindSpore backend (tested against einops)

@@ -10,13 +10,13 @@ from msmigrate.fixes.autograd_function_fixes import FUNCTION_BASES, autograd_fun
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
+from msmigrate.rules.support import BEFORE_MISSING_API, IDIOM_TAKE_OVER, reference_range, report, tree_index
 
-AUTOGRAD_FUNCTION = Rule("MSM517", C.FRAMEWORK_PATTERN, S.INFORMATION,
+RULE = Rule("MSM517", C.FRAMEWORK_PATTERN, S.INFORMATION,
                          "https://www.mindspore.cn/docs/en/r2.6.0/api_python/nn/mindspore.nn.Cell.html",
                          fixable=True)
-RULES = [AUTOGRAD_FUNCTION]
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM517.title": (
@@ -60,13 +60,13 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 _TAKE_OVER = IDIOM_TAKE_OVER
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     found = []
     for cls in tree_index(ctx).nodes(ast.ClassDef):
         for base in cls.bases:
             written = ctx.qualified_name(base)
             if written and (written in FUNCTION_BASES or ctx.kb.canonical(written) in FUNCTION_BASES):
-                finding = report(ctx, AUTOGRAD_FUNCTION, reference_range(ctx, base), "finding.MSM517",
+                finding = report(ctx, RULE, reference_range(ctx, base), "finding.MSM517",
                                  {"cls": cls.name}, apis=[written, ctx.kb.canonical(written)],
                                  convertible=_TAKE_OVER, fixable=plan(cls) is not None,
                                  torch_api="torch.autograd.Function")
@@ -75,5 +75,6 @@ def check(ctx) -> Iterable[Finding]:
     return found
 
 
-CHECKERS = [check]
-FIXERS = {"MSM517": autograd_function_fix}
+DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
+FIXERS = (autograd_function_fix,)
+FIX_SAFETY = Safety.SAFE  # the same forward and gradients, as a Cell with bprop

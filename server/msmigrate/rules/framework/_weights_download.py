@@ -20,29 +20,11 @@ from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding, UsageKind
 
-RULE = "MSM512"  # defined with the other framework patterns (rules/patterns.py)
-RULES: list = []
+RULE_ID = "MSM512"  # rules/framework/msm512_checkpoint.py
 DOWNLOADS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
 HELPER = "load_url"
 PARAMETERS = ("url", "model_dir", "map_location", "progress", "check_hash", "file_name", "weights_only")
 
-MESSAGES: dict[str, tuple[str, str]] = {
-    "finding.MSM512.url": (
-        "{api} downloads a torch checkpoint: the helper module's load_url downloads a MindSpore checkpoint "
-        "and reads it with mindspore.load_checkpoint; convert the torch file once with msmigrate "
-        "convert-weights and give the converted file's URL",
-        "{api} 下载的是 torch 检查点：辅助模块的 load_url 下载 MindSpore 检查点并用 "
-        "mindspore.load_checkpoint 读取；请先用 msmigrate convert-weights 把 torch 文件转换一次，"
-        "并使用转换后文件的 URL",
-    ),
-    "fix.pattern.checkpoint_url": (
-        "Download with {module}.load_url, which reads a MindSpore checkpoint: the URL must name the file "
-        "msmigrate convert-weights converted",
-        "改用 {module}.load_url 下载并读取 MindSpore 检查点：URL 必须指向经 msmigrate convert-weights "
-        "转换的文件",
-    ),
-}
-EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {}
 
 
 def fits(call: ast.Call) -> bool:
@@ -52,18 +34,15 @@ def fits(call: ast.Call) -> bool:
     return all(k.arg in PARAMETERS for k in call.keywords)
 
 
-def check(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
+def downloads(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     for finding in ctx.usages:
         if finding.torch_api not in DOWNLOADS or finding.usage is not UsageKind.CALL:
             continue
         call = ctx.call_of(finding)
-        finding.rule, finding.message_key = RULE, "finding.MSM512.url"
+        finding.rule, finding.message_key = RULE_ID, "finding.MSM512.url"
         finding.message_args = {"api": finding.torch_api}
         finding.fixable = call is not None and call.func is not None and fits(call)
     return ()
-
-
-CHECKERS = [check]
 
 
 def download(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -78,8 +57,5 @@ def download(ctx: FixContext, finding: Finding) -> Fix | None:
     if statement is None or binds_otherwise(ctx.tree, compat.local, statement):
         return None
     edit = TextEdit(*ctx.node_range(call.func), f"{compat.local}.{HELPER}")
-    return Fix(RULE, "fix.pattern.checkpoint_url", [edit, *import_edit(ctx, statement)],
+    return Fix(RULE_ID, "fix.pattern.checkpoint_url", [edit, *import_edit(ctx, statement)],
                {"module": compat.name}, helpers=(HELPER,))
-
-
-FIXERS = {RULE: download}
