@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from msmigrate.analysis.arguments import Binding, argument_kind, bind, bound
 from msmigrate.model.finding import Finding
@@ -25,11 +24,11 @@ from msmigrate.rules.dynamic_shape._operations import (
 )
 from msmigrate.rules.dynamic_shape._shapes import StaticShapes, assignments, shapes_differ
 from msmigrate.rules.host_code import is_host_scope
+from msmigrate.rules.sites import Site, new_findings, sites_of
 from msmigrate.rules.support import (
     Flow,
     call_argument,
     method_receiver_ok,
-    new_finding,
     reference_range,
     short,
     tree_index,
@@ -39,29 +38,9 @@ from msmigrate.rules.support import (
 DOC = "https://www.mindspore.cn/docs/en/r2.3.1/migration_guide/dynamic_shape.html"
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
-    """One finding to be: its rule, range, message key and fields, the torch API it is about."""
-
-    rule: str
-    span: tuple[int, int, int, int]
-    key: str
-    args: dict
-    torch_api: str | None = None
-
-
 def findings(ctx, rule: Rule) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     """``rule``'s findings, new ones: the API finding at the same place (its replacement and fix) stays."""
-    return [new_finding(rule, site.span, site.key, site.args, torch_api=site.torch_api)
-            for site in sites(ctx) if site.rule == rule.id]
-
-
-def sites(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
-    """The sites of MSM301–MSM307 in the file, in walk order (one walk per file)."""
-    found = ctx.memo.get("dynamic_shape_sites")
-    if found is None:
-        found = ctx.memo["dynamic_shape_sites"] = _walk(ctx)
-    return found
+    return new_findings(rule, sites_of(ctx, rule, "dynamic_shape_sites", _walk))
 
 
 def _walk(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
@@ -202,7 +181,7 @@ class _ScopeChecker:
 
     def _add(self, rule: str, span, key: str, args: dict, torch_api: str | None = None) -> None:  # noqa: ANN001
         """A new site: the API finding at the same place (with its replacement and fix) stays."""
-        self.found.append(Site(rule, span, key, args, torch_api))
+        self.found.append(Site(rule, span, key, args, torch_api=torch_api))
 
     def _call(self, call: ast.Call) -> None:
         ctx = self.ctx

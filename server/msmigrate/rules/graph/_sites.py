@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from msmigrate.analysis.source_text import dotted_name
 from msmigrate.knowledge.graph_mode_forms import failing_form
@@ -18,7 +17,8 @@ from msmigrate.rules.graph._compiled import (
     network_classes,
     own_nodes,
 )
-from msmigrate.rules.support import attribute_range, new_finding, usage_at
+from msmigrate.rules.sites import Site, new_findings, sites_of
+from msmigrate.rules.support import attribute_range, usage_at
 
 # einops called in a compiled function, or its layers held by a cell (the library, or the helper module's
 # adapters MSM530 writes): einops' own code (backend lookup, try statements) does not compile
@@ -29,29 +29,9 @@ SUBCELL_METHODS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
-    """One finding to be: its rule, range, message key and fields, whether it has a quick-fix."""
-
-    rule: str
-    span: tuple[int, int, int, int]
-    key: str
-    args: dict
-    fixable: bool = False
-
-
 def findings(ctx, rule: Rule) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
-    """``rule``'s findings in the functions GRAPH_MODE compiles, by position."""
-    return [new_finding(rule, site.span, site.key, site.args, fixable=site.fixable)
-            for site in sites(ctx) if site.rule == rule.id]
-
-
-def sites(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
-    """The sites of MSM701–MSM705 in the file, by position (one walk per file)."""
-    found = ctx.memo.get("graph_sites")
-    if found is None:
-        found = ctx.memo["graph_sites"] = _walk(ctx)
-    return found
+    """``rule``'s findings in the functions GRAPH_MODE compiles, by position (one walk per file)."""
+    return new_findings(rule, sites_of(ctx, rule, "graph_sites", _walk))
 
 
 # syntax node -> (what the finding calls it, MindSpore's word: statement | expression, MindSpore's node name)

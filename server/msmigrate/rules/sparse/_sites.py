@@ -4,10 +4,10 @@ accept them): the sparse sites of a file, found in one walk, each under the rule
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from msmigrate.model.finding import Finding
 from msmigrate.model.rule import Rule
+from msmigrate.rules.sites import Site, sites_of
 from msmigrate.rules.support import (
     TAKEN_OVER_API_RULES,
     method_receiver_ok,
@@ -86,29 +86,16 @@ _TRIGGERS = ("parse", "smm", "spmm", "sspaddmm", "coalesce", "dense", "indices",
 _METHODS = frozenset({*LAYOUT_OF_METHOD, *SPARSE_METHODS, *AMBIGUOUS_SPARSE_METHODS})
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
-    """A sparse-tensor site: the rule it is reported under, the node, the message's fields and key."""
-
-    rule: str
-    node: ast.expr
-    args: dict
-    key: str = ""
-
-
 def findings(ctx, rule: Rule) -> list[Finding]:  # noqa: ANN001 - the analysis context
     """``rule``'s findings: its sites, each taking over the analyzer's API finding there (one diagnostic a
-    site) or reported anew."""
-    found = [_report(ctx, rule, site) for site in sites(ctx) if site.rule == rule.id]
+    site) or reported anew (one walk per file)."""
+    found = [report(ctx, rule, site.span, site.key, site.args, convertible=TAKEN_OVER_API_RULES,
+                    torch_api=site.torch_api) for site in sites_of(ctx, rule, "sparse_sites", _sites)]
     return [f for f in found if f is not None]
 
 
-def sites(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
-    """Every sparse site of the file, in source-walk order (found once per file, for the four rules)."""
-    found = ctx.memo.get("sparse_sites")
-    if found is None:
-        found = ctx.memo["sparse_sites"] = _sites(ctx)
-    return found
+def _site(ctx, rule: str, node: ast.expr, args: dict, key: str = "") -> Site:  # noqa: ANN001
+    return Site(rule, reference_range(ctx, node), key or f"finding.{rule}", args, torch_api=args.get("api"))
 
 
 def _sites(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
@@ -132,20 +119,8 @@ def _sites(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
             layout = LAYOUTS.get(ctx.qualified_name(node) or "")
             if layout:
                 rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
-                found.append(Site(rule, node, {"api": ctx.qualified_name(node), "layout": layout}))
+                found.append(_site(ctx, rule, node, {"api": ctx.qualified_name(node), "layout": layout}))
     return found
-
-
-def _report(ctx, rule: Rule, site: Site) -> Finding | None:  # noqa: ANN001 - the analysis context
-    return report(
-        ctx,
-        rule,
-        reference_range(ctx, site.node),
-        site.key or f"finding.{rule.id}",
-        site.args,
-        convertible=TAKEN_OVER_API_RULES,
-        torch_api=site.args.get("api"),
-    )
 
 
 def _layout_keyword(ctx, call: ast.Call) -> str | None:
@@ -163,27 +138,27 @@ def _call(ctx, call: ast.Call) -> Site | None:  # noqa: ANN001 - the analysis co
         layout = LAYOUT_OF_CONSTRUCTOR.get(name) or _layout_keyword(ctx, call) or "CSR"
         rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
         key = "finding.MSM401.coo" if name == "torch.sparse_coo_tensor" else ""  # indices transposed
-        return Site(rule, func, {"api": name, "layout": layout}, key)
+        return _site(ctx, rule, func, {"api": name, "layout": layout}, key)
     if name in TOP_LEVEL_SPARSE_OPS or (name and name.startswith("torch.sparse.") and name.count(".") == 2):
-        return Site(SPARSE_OPERATION, func, {"api": name})
+        return _site(ctx, SPARSE_OPERATION, func, {"api": name})
     if name in SPARSE_GRADIENT_APIS or name == "torch.optim.SparseAdam":
         sparse = any(
             k.arg == "sparse" and isinstance(k.value, ast.Constant) and k.value.value is True
             for k in call.keywords
         )
         if sparse or name == "torch.optim.SparseAdam":
-            return Site(SPARSE_GRADIENT, func, {"api": name})
+            return _site(ctx, SPARSE_GRADIENT, func, {"api": name})
         return None
     if isinstance(func, ast.Attribute) and name is None and method_receiver_ok(ctx, func):
         method = func.attr
         if method in LAYOUT_OF_METHOD:
             layout = _layout_keyword(ctx, call) or LAYOUT_OF_METHOD[method]
             rule = SUPPORTED_SPARSE if layout in SUPPORTED_LAYOUTS else UNSUPPORTED_LAYOUT
-            return Site(rule, func, {"api": f"torch.Tensor.{method}", "layout": layout})
+            return _site(ctx, rule, func, {"api": f"torch.Tensor.{method}", "layout": layout})
         ambiguous = (method in AMBIGUOUS_SPARSE_METHODS and ctx.is_tensor(func.value)
                      and not _nested(ctx, func))
         if method in SPARSE_METHODS or ambiguous:
-            return Site(SPARSE_OPERATION, func, {"api": f"torch.Tensor.{method}"})
+            return _site(ctx, SPARSE_OPERATION, func, {"api": f"torch.Tensor.{method}"})
     return None
 
 
