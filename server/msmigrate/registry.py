@@ -35,27 +35,14 @@ RULE_FILE = re.compile(r"^msm(\d{3})_[a-z0-9_]+\.py$")
 _FLAT_RULE_ID = re.compile(r'(?:\bRule\(\s*|^RULE = )"MSM(\d{3})"', re.MULTILINE)
 
 RULE_MODULES: tuple[str, ...] = (
-    "device_compositions",
-    "dynamic_shape",
-    "graph_celldict",
-    "graph_device",
-    "graph_empty_device",
-    "graph_helpers",
-    "graph_list_compare",
-    "graph_mode",
-    "missing_api",
-    "sparse",
-    "sparse_buffers",
     "torch_types",
 )
 
 FIX_MODULES: tuple[str, ...] = (
     "add_module_fixes",
     "api_fixes",
-    "composition_fixes",
     "container_fixes",
     "derived_fixes",
-    "graph_form_fixes",
     "string_annotation_fixes",
 )
 

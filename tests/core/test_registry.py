@@ -82,17 +82,20 @@ def test_the_collectors_read_the_rule_modules_in_order():
 
 
 def test_detectors_run_in_rule_id_order_but_where_a_module_says():
-    from msmigrate.rules import missing_api, torch_types
+    from msmigrate.rules import torch_types
     from msmigrate.rules.framework import msm504_device, msm507_grad_mode, msm508_learning_rate
+    from msmigrate.rules.missing import msm201_equivalent, msm204_community
 
     order = [detector.__module__ for detector in rule_checkers()]
     where = {module.__name__: order.index(module.__name__)
-             for module in (missing_api, torch_types, msm504_device, msm507_grad_mode, msm508_learning_rate)}
+             for module in (msm201_equivalent, msm204_community, torch_types, msm504_device, msm507_grad_mode,
+                            msm508_learning_rate)}
     # MSM507 takes over the API finding before MSM201-MSM204 refine it; torch_types refines MSM504's
     assert msm507_grad_mode.DETECT_BEFORE == ("MSM201", "MSM202", "MSM203", "MSM204")
     assert torch_types.DETECT_AFTER == ("MSM504",)
     assert [name.rpartition(".")[2] for name in sorted(where, key=where.get)] == [
-        "msm507_grad_mode", "missing_api", "msm504_device", "torch_types", "msm508_learning_rate"]
+        "msm507_grad_mode", "msm201_equivalent", "msm204_community", "msm504_device", "torch_types",
+        "msm508_learning_rate"]
 
 
 def test_a_rule_modules_fixers_and_safety_are_found_by_its_rule_id():

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.rules.graph_family import graph_findings
+from msmigrate.rules.graph._family import graph_findings
 
 TORCH = """import torch
 from torch import nn

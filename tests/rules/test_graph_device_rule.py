@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.rules.graph_family import graph_findings
+from msmigrate.rules.graph._family import graph_findings
 
 TORCH = """import torch
 import torch.nn as nn

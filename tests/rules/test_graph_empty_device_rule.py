@@ -12,7 +12,7 @@ import pytest
 from graph_probe import compile_net, needs_mindspore
 
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.rules.graph_family import graph_findings
+from msmigrate.rules.graph._family import graph_findings
 
 TORCH = """import torch
 import torch.nn as nn

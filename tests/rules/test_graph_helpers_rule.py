@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.rules.graph_family import graph_findings
+from msmigrate.rules.graph._family import graph_findings
 
 TEMPLATE = (Path(__file__).resolve().parents[2] / "server/msmigrate/knowledge/compositions/templates"
             / "einsum.py.txt")

@@ -13,7 +13,7 @@ import pytest
 from graph_probe import compile_net, needs_mindspore
 
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.rules.graph_family import graph_findings
+from msmigrate.rules.graph._family import graph_findings
 
 TORCH = """import collections
 import torch.nn as nn

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.rules.graph_family import graph_findings
+from msmigrate.rules.graph._family import graph_findings
 
 TORCH_HEAD = (
     "import contextlib\nimport warnings\nimport torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"

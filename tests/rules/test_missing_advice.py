@@ -199,7 +199,7 @@ def test_advice_json_is_bilingual(kb):
 def test_every_catalogue_entry_has_a_message_for_its_finding(version):
     """The message a missing-API finding gets exists in both languages for every catalogued API (an API
     asking the community had a ``finding.MSM204.drop`` key that no catalogue holds: the scan crashed)."""
-    from msmigrate.rules.missing_api import message_key
+    from msmigrate.rules.missing._refine import message_key
 
     kb = get_knowledge_base(version)
     keys = {}

@@ -116,7 +116,8 @@ def test_a_dtype_annotation_is_renamed_to_mindspore_type():
     source = ("from typing import Optional\n\nimport torch\n\n\n"
               "def cast(x, dtype: Optional[torch.dtype] = None):\n"
               "    return x if dtype is None else x.astype(dtype)\n")
-    # a type named, renamed: a safe fix (fixes/safety.py, RENAME_RULE), so safe and unsafe fixes agree
+    # a type named, renamed: a safe fix (FIX_SAFETY of rules/missing/msm201_equivalent.py), so safe and
+    # unsafe fixes agree
     assert fixed(source) == fixed(source, unsafe=True) == (
         "from typing import Optional\n\nimport mindspore\n\n\n"
         "def cast(x, dtype: Optional[mindspore.Type] = None):\n"

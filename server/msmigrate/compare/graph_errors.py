@@ -1,6 +1,6 @@
 """Where a GRAPH_MODE failure comes from: MindSpore's message carries "The Traceback of Net Construct Code",
 frames ``# 0 In file /path/model.py:24, 15~24`` (or ``:12~14``) each followed by the source; the last frame
-is where compilation stopped. The static rule that flags that line (``rules/graph_mode.py``) is named with
+is where compilation stopped. The static rule that flags that line (``rules/graph/``) is named with
 it, found by analysing the file, so the editor shows the same place before anyone runs."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def first_line(message: str) -> str:
 
 def _rule_at(path: Path, line: int, end_line: int) -> str | None:
     from msmigrate.knowledge.base import get_knowledge_base
-    from msmigrate.rules.graph_family import graph_findings
+    from msmigrate.rules.graph._family import graph_findings
 
     try:
         source = path.read_text(encoding="utf-8")
@@ -85,7 +85,7 @@ def _rule_at(path: Path, line: int, end_line: int) -> str | None:
 def _package_finding(model_file: Path, chosen: Callable[[Finding], bool]) -> tuple[Path, int, str] | None:
     """The first finding ``chosen`` accepts in the model's package, its own file first."""
     from msmigrate.knowledge.base import get_knowledge_base
-    from msmigrate.rules.graph_family import graph_findings
+    from msmigrate.rules.graph._family import graph_findings
     from msmigrate.weights.model_spec import import_root
 
     root = import_root(model_file)[0]

@@ -8,7 +8,8 @@ v, is_causal=True)``; a Tensor method becomes a function of the tensor: ``x.unfo
 ``ms_compat.modules(self)``. A call passing a parameter the helper does not take (``out=``), more positional
 arguments than it takes, or an unknown keyword is left alone, as is a file that uses the module's name for
 something else. The import goes at the end of the file's leading imports (a position the
-``import mindspore`` of other fixes never takes, so both land in the same pass).
+``import mindspore`` of other fixes never takes, so both land in the same pass). The rules that offer
+:func:`compose` register it (``rules/missing/msm202_composition.py``, ``msm205_device_composition.py``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ _CALL_USAGES = (UsageKind.CALL, UsageKind.ATTRIBUTE)
 # a method composition: a Tensor's (``x.unfold(…)``) or a module's (``self.modules()``)
 _METHOD_USAGES = (UsageKind.TENSOR_METHOD, UsageKind.MODULE_METHOD)
 # a mapped API's composition (``Composition.replaces``) also takes the name where it is a base class or a
-# type named (``rules/device_compositions.py`` decides which uses)
+# type named (``rules/missing/msm205_device_composition.py`` decides which uses)
 _NAMED_USAGES = (UsageKind.BASE_CLASS, UsageKind.REFERENCE)
 
 
@@ -184,5 +185,3 @@ def _after_open_paren(ctx: FixContext, call: ast.Call) -> tuple[int, int]:
             return line, found + 2
         line, column = line + 1, 1
 
-
-FIXERS = {RULE: compose}

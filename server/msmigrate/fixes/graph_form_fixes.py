@@ -3,7 +3,8 @@
 overload without a CPU kernel passed by position), ``x.transpose(1, 2)`` → ``x.swapaxes(1, 2)``. Both mean the
 same in torch, so the fix applies to torch code and to migrated code alike. Only where the keyword is the
 call's first keyword and every parameter before it is passed by position (then dropping ``dim=`` leaves it
-in its place); std/median have no such form (their positional overloads compute otherwise).
+in its place); std/median have no such form (their positional overloads compute otherwise). Registered by
+the rule's module, ``rules/graph/msm704_tensor_form.py``.
 """
 
 from __future__ import annotations
@@ -57,5 +58,3 @@ def graph_form(ctx: FixContext, finding: Finding) -> Fix | None:
     value = ctx.node_range(first.value)[:2]
     return Fix(RULE, "fix.graph_form", [TextEdit(*start, *value, "")], {"form": f"x.{method}(…, dim)"})
 
-
-FIXERS = {RULE: graph_form}

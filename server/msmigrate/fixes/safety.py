@@ -7,21 +7,18 @@ A fix is safe when the rewrite cannot change what the program computes:
   the project tests (``forward`` → ``construct``, ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*``
   → ``set_data(initializer(...))`` with the same distribution, device moves, ``train()/eval()`` →
   ``set_train``, ``lr`` → ``learning_rate``, einops' names imported from the helper module that gives
-  einops a MindSpore backend, …) declare ``Safety.SAFE``; for a flat module not yet moved into its
-  family, the rule is listed here (``ADAPTER_RULES``);
+  einops a MindSpore backend, …) declare ``Safety.SAFE``;
 * the fix of an API finding (MSM100 / MSM101) whose resolution says so (``Resolution.safety``, decided once
   by ``knowledge/resolution.safety_of`` for the target the fix writes on the resolution's device, the
-  device of ``msmigrate fix --device`` / the editor's ``device`` setting), and the MSM201 rename of a type
-  named (``torch.dtype`` → ``mindspore.Type``): a type *named* rather than
-  called (an annotation, an ``isinstance`` class, ``Optional[Tensor]``, a value of ``X.__annotations__ =
-  {...}``, the torch names of a string annotation (MSM104): naming it computes nothing); a
+  device of ``msmigrate fix --device`` / the editor's ``device`` setting), and the torch names of a string
+  annotation (MSM104): naming a type computes nothing (so is the MSM201 rename of a type named, declared
+  by its module); a
   written pair that passed the numeric check on that device (``verified-<table>-<device>.json``,
   ``verified-derived-CPU.json`` on CPU, a device replacement chosen by its check there); a *consistent*
   mapping whose two installed signatures have the same parameters in the same order;
-* a call of a missing API rewritten to its composition (MSM202, ``fixes/composition_fixes.py``): offered only
-  when every case of its numeric check passed (``verified-compositions-CPU.json``), with the call's own
-  arguments; safe on the device it was checked on (CPU); so is a mapped API's composition where its target
-  takes other arguments (MSM205, ``rules/device_compositions.py``).
+* a call of a missing API rewritten to its composition (MSM202, MSM205: declared by their modules in
+  ``rules/missing/``): offered only when every case of its numeric check passed
+  (``verified-compositions-CPU.json``), with the call's own arguments; safe on the device it was checked on.
 
 A container's pair is verified like an operator, by a program run alike on both sides
 (``check/worker_programs.py``: outputs and parameter names); ``nn.ModuleList`` → ``CellList`` then stays
@@ -45,18 +42,12 @@ from typing import TYPE_CHECKING
 from msmigrate.analysis.resolution import MAPPED_RULES
 from msmigrate.fixes.fixers import declared_safety
 from msmigrate.knowledge.resolution import same_parameters  # noqa: F401  (read from here by tests)
-from msmigrate.model.finding import UsageKind
 from msmigrate.model.resolution import Safety
 
 if TYPE_CHECKING:
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.model.finding import Finding
 
-COMPOSITION_RULES = frozenset({"MSM202", "MSM205"})
-# a Tensor method's form that also runs in GRAPH_MODE (the same call in torch's meaning; until MSM704's
-# module declares its FIX_SAFETY)
-ADAPTER_RULES = frozenset({"MSM704"})
-RENAME_RULE = "MSM201"  # its renames of a type named (torch.dtype → mindspore.Type) are safe
 # MSM104 on a string annotation: its torch names written as their MindSpore types (an annotation computes
 # nothing; fixes/string_annotation_fixes.py)
 STRING_ANNOTATION = ("MSM104", "finding.MSM104.string")
@@ -70,17 +61,8 @@ def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
     declared = declared_safety(finding.rule)
     if declared is not None:
         return (declared if isinstance(declared, Safety) else declared(kb, finding)) is Safety.SAFE
-    if finding.rule in ADAPTER_RULES:
-        return True
-    if finding.rule == RENAME_RULE and finding.usage is UsageKind.REFERENCE:  # a type named computes nothing
-        return True
     if (finding.rule, finding.message_key) == STRING_ANNOTATION:
         return True
-    if finding.rule in COMPOSITION_RULES:  # checked on CPU (knowledge/compositions/verified.py)
-        from msmigrate.knowledge.compositions.verified import CHECK_DEVICE, offered_composition
-
-        device = finding.resolution.device if finding.resolution is not None else CHECK_DEVICE
-        return device == CHECK_DEVICE and offered_composition(finding.torch_api) is not None
     if finding.rule not in MAPPED_RULES or not finding.torch_api or finding.resolution is None:
         return False
     return finding.resolution.safety is Safety.SAFE

@@ -1,21 +1,8 @@
 """The answers for the most frequent missing APIs of real code (the ``recipe = true`` entries of
-``knowledge/facts/missing_advice.toml``):
-the advice notes, and the finding message that says the note (English, Chinese)."""
+``knowledge/facts/missing_advice.toml``): the advice notes (English, Chinese); the finding message that says
+the note is its rule's (``finding.MSM20x.recipe``, ``rules/missing/``)."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    # the finding of an API whose note is its precise answer
-    "finding.MSM201.recipe": (
-        "{torch_api} has no MindSpore mapping. {recipe:messages}",
-        "{torch_api} 没有 MindSpore 映射。{recipe:messages}",
-    ),
-    "finding.MSM202.recipe": (
-        "{torch_api} has no MindSpore mapping; compose it. {recipe:messages}",
-        "{torch_api} 没有 MindSpore 映射；请组合实现。{recipe:messages}",
-    ),
-    "finding.MSM203.recipe": (
-        "{torch_api} has no MindSpore mapping; write a custom operator. {recipe:messages}",
-        "{torch_api} 没有 MindSpore 映射；请开发自定义算子。{recipe:messages}",
-    ),
     # advice notes
     "advice.note.dtype_class": (
         "MindSpore's dtype class is mindspore.Type (mindspore.float32 and a tensor's dtype are instances of "

@@ -21,7 +21,7 @@ from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.finding import FindingCategory as C
 
-RULE = "MSM201"  # an equivalent replacement of a missing API (rules/missing_api.py)
+RULE = "MSM201"  # an equivalent replacement of a missing API (rules/missing/msm201_equivalent.py)
 RULES: list = []
 DETECT_AFTER = ("MSM504",)  # torch.device named as a type: MSM504 reported it, this says what it is
 TYPE_NAMES: dict[str, str] = {"torch.dtype": "mindspore.Type", "torch.device": "str"}

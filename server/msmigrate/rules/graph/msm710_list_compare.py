@@ -11,7 +11,7 @@ namedtuple's field, a local list, the result kept in a variable); a tuple, an in
 ``len()``, or a list compared with a list are worked out (all checked by the rule's test). Every spelling is
 flagged: it is always False (``!=``: True) in Python, a mistake in the torch code too.
 
-What is flagged, in ``forward``/``construct`` and what they call (``graph_mode.compiled_functions``): ``A ==
+What is flagged, in ``forward``/``construct`` and what they call (``_compiled.compiled_functions``): ``A ==
 B`` or ``A != B`` where one side is a number, string or bool literal and the other a list seen in the same
 file: a list display or comprehension or ``list(...)``, a local name assigned one, ``self.NAME`` the class
 assigns one, or ``X.NAME`` where a call of the file passes ``NAME=[...]`` (a namedtuple's field). A list
@@ -28,11 +28,10 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph_mode import DOC, _imports, compiled_functions, network_classes
+from msmigrate.rules.graph._compiled import DOC, compiled_functions, imports_of, network_classes
 from msmigrate.rules.support import new_finding
 
-GRAPH_LIST_COMPARE = Rule("MSM710", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
-RULES = [GRAPH_LIST_COMPARE]
+RULE = Rule("MSM710", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM710.title": (
@@ -119,10 +118,10 @@ def _scalar(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, int | float | str | bool)
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     if "==" not in ctx.source and "!=" not in ctx.source:
         return []
-    imports = _imports(ctx.tree)
+    imports = imports_of(ctx.tree)
     fields = _list_fields(ctx.tree)
     by_method = {id(f): cls for cls in network_classes(ctx, imports) for f in cls.body}
     found: list[Finding] = []
@@ -144,11 +143,11 @@ def check(ctx) -> Iterable[Finding]:
                 continue
             seen.add(id(node))
             found.append(new_finding(
-                GRAPH_LIST_COMPARE, ctx.node_range(node), "finding.MSM710",
+                RULE, ctx.node_range(node), "finding.MSM710",
                 {"expr": ast.unparse(node), "function": owner, "other": ast.unparse(other),
                  "result": "False" if isinstance(node.ops[0], ast.Eq) else "True"},
             ))
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
-CHECKERS = [check]
+FIXERS = ()

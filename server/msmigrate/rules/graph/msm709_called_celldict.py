@@ -20,11 +20,10 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph_mode import DOC, _full_name, _imports
+from msmigrate.rules.graph._compiled import DOC, full_name, imports_of
 from msmigrate.rules.support import new_finding
 
-GRAPH_CALLED_DICT = Rule("MSM709", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
-RULES = [GRAPH_CALLED_DICT]
+RULE = Rule("MSM709", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
 DICT_BASES = frozenset({"mindspore.nn.CellDict", "mindspore.nn.layer.container.CellDict"})
 ENTRIES = frozenset({"construct"})
 
@@ -69,19 +68,19 @@ def _name_range(ctx, node: ast.ClassDef) -> tuple[int, int, int, int]:
     return (node.lineno, column, node.lineno, column + len(node.name))
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     if "CellDict" not in ctx.source:
         return []
-    imports = _imports(ctx.tree)
+    imports = imports_of(ctx.tree)
     found: list[Finding] = []
     for node in ctx.nodes_of(ast.ClassDef):
         methods = [n.name for n in node.body if isinstance(n, ast.FunctionDef) and n.name in ENTRIES]
         for base in node.bases:
-            name = _full_name(base, imports)
+            name = full_name(base, imports)
             if name in DICT_BASES and methods:
                 found.append(
                     new_finding(
-                        GRAPH_CALLED_DICT,
+                        RULE,
                         _name_range(ctx, node),
                         "finding.MSM709",
                         {"name": node.name, "base": name, "method": methods[0]},
@@ -90,4 +89,4 @@ def check(ctx) -> Iterable[Finding]:
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
-CHECKERS = [check]
+FIXERS = ()

@@ -1,4 +1,6 @@
-"""MSM205: a mapped torch API whose MindSpore target takes other arguments than torch's, used where the fix
+"""MSM205: a mapped API whose MindSpore target takes other arguments, where the fix cannot rewrite them.
+
+A mapped torch API whose MindSpore target takes other arguments than torch's, used where the fix
 cannot rewrite those arguments: the verified composition of the project's helper module takes torch's.
 
 On CPU (MindSpore 2.10) ``mint.nn.LayerNorm`` and ``mint.nn.Conv2d`` have no kernel, so the fix writes
@@ -46,10 +48,10 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
+from msmigrate.rules.missing._composition_safety import composition_safety
 
 DOC = "https://www.mindspore.cn/docs/en/r2.6.0/note/api_mapping/pytorch_api_mapping.html"
 RULE = Rule("MSM205", C.DIFFERENCES, S.INFORMATION, DOC, fixable=True)
-RULES = [RULE]
 MAPPED = frozenset({"MSM100", "MSM101"})
 _VALUES = frozenset({UsageKind.ATTRIBUTE, UsageKind.BASE_CLASS})
 
@@ -76,13 +78,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} → {mindspore_api} 的参数不同（{use:messages}）；组合实现 {helper} 接受 torch 的参数"
         "（已与 torch 对比验证）",
     ),
-    "use.MSM205.every_use": ("every use takes the composition, so that the classes agree",
+    "finding.MSM205.use.every_use": ("every use takes the composition, so that the classes agree",
                              "所有用法都改用组合实现，以保持类一致"),
-    "use.MSM205.unsafe_use": ("its own fix is not known to keep the results here",
+    "finding.MSM205.use.unsafe_use": ("its own fix is not known to keep the results here",
                               "此处其自身的修复无法保证结果不变"),
-    "use.MSM205.base_class": ("a base class", "用作基类"),
-    "use.MSM205.value": ("passed as a value", "作为值传递"),
-    "use.MSM205.argument": ("{argument} as passed here", "此处传入的 {argument}"),
+    "finding.MSM205.use.base_class": ("a base class", "用作基类"),
+    "finding.MSM205.use.value": ("passed as a value", "作为值传递"),
+    "finding.MSM205.use.argument": ("{argument} as passed here", "此处传入的 {argument}"),
 }
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
@@ -94,7 +96,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 }
 
 
-def check(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
+def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     """Turn the mapped findings this applies to into MSM205 findings (see the module doc)."""
     for finding in ctx.usages:
         if finding.rule not in MAPPED or not finding.torch_api:
@@ -143,19 +145,19 @@ def _otherwise(composition: Composition, finding: Finding, target: str, kb) -> b
 def _use(composition: Composition, finding: Finding, call: ast.Call | None, kb) -> MessageRef | None:  # noqa: ANN001
     """Why this use takes the composition (a message reference), None when the target's own fix stands."""
     if composition.replaces == EVERY_USE:
-        return ref("use.MSM205.every_use")
+        return ref("finding.MSM205.use.every_use")
     if composition.replaces == UNSAFE_USES:
-        return ref("use.MSM205.unsafe_use")
+        return ref("finding.MSM205.use.unsafe_use")
     if composition.replaces != TORCH_ARGUMENTS:
         return None
     if finding.usage is UsageKind.BASE_CLASS:
-        return ref("use.MSM205.base_class")
+        return ref("finding.MSM205.use.base_class")
     if finding.usage in _VALUES and call is None:
-        return ref("use.MSM205.value")
+        return ref("finding.MSM205.use.value")
     if finding.usage is not UsageKind.CALL or call is None:
         return None
     argument = unread_argument(composition, call, kb.torch_signatures(finding.torch_api))
-    return ref("use.MSM205.argument", argument=argument) if argument else None
+    return ref("finding.MSM205.use.argument", argument=argument) if argument else None
 
 
 def unread_argument(composition: Composition, call: ast.Call, signatures: list[list[dict]]) -> str | None:
@@ -179,8 +181,6 @@ def unread_argument(composition: Composition, call: ast.Call, signatures: list[l
     return None
 
 
-CHECKERS = [check]
-
 
 def compose_device(ctx: FixContext, finding: Finding) -> Fix | None:
     """The composition fix, for this rule's findings."""
@@ -189,4 +189,5 @@ def compose_device(ctx: FixContext, finding: Finding) -> Fix | None:
     return compose(ctx, finding)
 
 
-FIXERS = {"MSM205": compose_device}
+FIXERS = (compose_device,)
+FIX_SAFETY = composition_safety  # checked against torch on CPU: safe there

@@ -5,7 +5,7 @@ module's ``einsum`` (``mint.einsum`` runs on Ascend only), whose Python reads th
 operations, ``max(..., default=0)``, ``chr`` and sets; the model matches in PyNative mode and GRAPH_MODE
 (MindSpore 2.10) stops with "Got an unexpected keyword argument 'default'". Flagged: a call of such a helper
 (``ms_compat.einsum(...)``, or the name imported from the helper module) in ``forward``/``construct`` and
-what they call (``graph_mode.compiled_functions``).
+what they call (``_compiled.compiled_functions``).
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph_mode import DOC, _full_name, _imports, compiled_functions
+from msmigrate.rules.graph._compiled import DOC, compiled_functions, full_name, imports_of
 from msmigrate.rules.support import new_finding
 
-GRAPH_HELPER = Rule("MSM707", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC)
-RULES = [GRAPH_HELPER]
+RULE = Rule("MSM707", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC)
 HELPER_MODULE = "ms_compat"
 # helper function -> the torch API it stands for, and what GRAPH_MODE says (checked by the rule's test)
 PYNATIVE_ONLY = {"einsum": ("torch.einsum", "Got an unexpected keyword argument 'default'")}
@@ -66,15 +65,15 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 
 def helper_call(call: ast.Call, imports: dict[str, str]) -> str | None:
     """The helper function ``call`` calls when it is one of ``PYNATIVE_ONLY``, else None."""
-    full = _full_name(call.func, imports) or dotted_name(call.func) or ""
+    full = full_name(call.func, imports) or dotted_name(call.func) or ""
     module, _, name = full.rpartition(".")
     return name if name in PYNATIVE_ONLY and module.rpartition(".")[2] == HELPER_MODULE else None
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     if HELPER_MODULE not in ctx.source:
         return []
-    imports = _imports(ctx.tree)
+    imports = imports_of(ctx.tree)
     found: list[Finding] = []
     seen: set[int] = set()
     for owner, function in compiled_functions(ctx, imports):
@@ -84,7 +83,7 @@ def check(ctx) -> Iterable[Finding]:
                 api, error = PYNATIVE_ONLY[name]
                 found.append(
                     new_finding(
-                        GRAPH_HELPER,
+                        RULE,
                         ctx.node_range(node.func),
                         "finding.MSM707",
                         {"name": name, "function": owner, "api": api, "error": error},
@@ -93,4 +92,4 @@ def check(ctx) -> Iterable[Finding]:
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
-CHECKERS = [check]
+FIXERS = ()

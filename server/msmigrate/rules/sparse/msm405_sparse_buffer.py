@@ -19,13 +19,13 @@ from msmigrate.fixes.model import Fix, TextEdit
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
 from msmigrate.rules.buffers import buffer_arguments
 from msmigrate.rules.support import attribute_range, report
 
 DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.COOTensor.html"
 RULE = Rule("MSM405", C.SPARSE, S.WARNING, DOC, fixable=True)
-RULES = [RULE]
 API = "torch.nn.Module.register_buffer"
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -82,7 +82,7 @@ def _statements(tree: ast.Module) -> Iterable[tuple[ast.Expr, ast.Call, str, ast
                 yield node, node.value, found[0], found[1]
 
 
-def check(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
+def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     if "to_sparse" not in ctx.source or "register_buffer" not in ctx.source:
         return []
     found = []
@@ -113,5 +113,7 @@ def sparse_buffer(ctx: FixContext, finding: Finding) -> Fix | None:
     return None
 
 
-CHECKERS = [check]
-FIXERS = {"MSM405": sparse_buffer}
+FIXERS = (sparse_buffer,)
+# the attribute holds the same COO tensor, but it is no buffer any more (not in the Cell's buffers, not
+# moved with the Cell): a change of the program's structure, applied only when asked
+FIX_SAFETY = Safety.UNSAFE

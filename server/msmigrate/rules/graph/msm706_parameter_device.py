@@ -4,7 +4,7 @@ Met by ``msmigrate compare`` on segment-anything's ``PromptEncoder``: ``_get_dev
 ``self.point_embeddings[0].weight.device`` (``.embedding_table.device`` once migrated) and ``forward`` calls
 it; the model matches in PyNative mode and GRAPH_MODE (MindSpore 2.10) stops with "the 'Parameter' object's
 method 'device' is not supported in 'construct'". A tensor's ``.device`` compiles; a Parameter's does not.
-What is flagged, in ``forward``/``construct`` and what they call (``graph_mode.compiled_functions``):
+What is flagged, in ``forward``/``construct`` and what they call (``_compiled.compiled_functions``):
 ``X.device`` where ``X`` is a layer's parameter attribute (``weight``, ``bias``, ``embedding_table``, the
 norms' ``gamma``/``beta``/``moving_mean``/``moving_variance``) or ``self.NAME`` assigned a ``Parameter(...)``
 or registered as a buffer in the class (the migration makes buffers Parameters).
@@ -19,11 +19,10 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph_mode import DOC, _imports, compiled_functions, network_classes
+from msmigrate.rules.graph._compiled import DOC, compiled_functions, imports_of, network_classes
 from msmigrate.rules.support import new_finding
 
-GRAPH_PARAMETER_DEVICE = Rule("MSM706", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
-RULES = [GRAPH_PARAMETER_DEVICE]
+RULE = Rule("MSM706", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
 LAYER_PARAMETERS = frozenset(
     {"weight", "bias", "embedding_table", "gamma", "beta", "moving_mean", "moving_variance"}
 )
@@ -93,10 +92,10 @@ def _is_parameter(node: ast.expr, held: set[str]) -> bool:
     return node.attr in LAYER_PARAMETERS
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     if ".device" not in ctx.source:
         return []
-    imports = _imports(ctx.tree)
+    imports = imports_of(ctx.tree)
     held: set[str] = set()
     for cls in network_classes(ctx, imports):
         held |= _held_parameters(cls)
@@ -113,7 +112,7 @@ def check(ctx) -> Iterable[Finding]:
                 seen.add(id(node))
                 found.append(
                     new_finding(
-                        GRAPH_PARAMETER_DEVICE,
+                        RULE,
                         ctx.node_range(node),
                         "finding.MSM706",
                         {"expr": ast.unparse(node.value), "function": owner, "error": ERROR},
@@ -122,4 +121,4 @@ def check(ctx) -> Iterable[Finding]:
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
-CHECKERS = [check]
+FIXERS = ()

@@ -6,7 +6,7 @@ runs in PyNative mode; GRAPH_MODE (MindSpore 2.10, CPU) stops with "For 'Empty',
 or 'npu' in GRAPH mode" (``EmptyLike`` alike) when the device is known while compiling: a string other than
 'Ascend'/'npu', or read from ``self`` (an attribute set in ``__init__``, as MSM706 advises for a Parameter's
 device, or a method's result); an input tensor's ``x.device`` compiles (checked by the rule's test). What is
-flagged, in ``forward``/``construct`` and what they call (``graph_mode.compiled_functions``): a call of
+flagged, in ``forward``/``construct`` and what they call (``_compiled.compiled_functions``): a call of
 ``torch.empty``/``torch.empty_like`` or ``mindspore.mint.empty``/``mindspore.mint.empty_like`` whose
 ``device`` is such a value (either side of a conditional expression). MindSpore places tensors by its
 context; dropping ``device=`` compiles.
@@ -21,11 +21,10 @@ from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph_mode import DOC, _full_name, _imports, compiled_nodes
+from msmigrate.rules.graph._compiled import DOC, compiled_nodes, full_name, imports_of
 from msmigrate.rules.support import new_finding
 
-GRAPH_EMPTY_DEVICE = Rule("MSM708", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
-RULES = [GRAPH_EMPTY_DEVICE]
+RULE = Rule("MSM708", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
 # the calls and what GRAPH_MODE names them in its message
 EMPTY_CALLS = {
     "torch.empty": "Empty",
@@ -83,18 +82,18 @@ def _refused(value: ast.expr) -> bool:
     return isinstance(root, ast.Name) and root.id == "self" and root is not value
 
 
-def check(ctx) -> Iterable[Finding]:
+def detect(ctx) -> Iterable[Finding]:
     if "empty" not in ctx.source or "device" not in ctx.source:
         return []
-    imports = _imports(ctx.tree)
+    imports = imports_of(ctx.tree)
     found: list[Finding] = []
     for owner, node in compiled_nodes(ctx, imports, ast.Call):
-        name = _full_name(node.func, imports)
+        name = full_name(node.func, imports)
         device = next((k for k in node.keywords if k.arg == "device"), None)
         if name in EMPTY_CALLS and device is not None and _refused(device.value):
-            found.append(new_finding(GRAPH_EMPTY_DEVICE, ctx.node_range(device), "finding.MSM708",
+            found.append(new_finding(RULE, ctx.node_range(device), "finding.MSM708",
                                      {"name": name, "function": owner, "op": EMPTY_CALLS[name]}))
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
-CHECKERS = [check]
+FIXERS = ()

@@ -1,0 +1,122 @@
+"""MSM201: an unmapped torch API with an equivalent replacement (refines MSM200 findings).
+
+The advice of the missing-API guide (``knowledge/missing_advice.py``) names the replacement; the quick-fix is
+the exact rewrite of the advice (``fixes/rewrites.py``) when it applies to the call as written, the function
+a receiver method becomes, or the MindSpore name of a dtype or of a type named (``torch.dtype`` →
+``mindspore.Type``). A type *named* (an annotation, an ``isinstance`` class) computes nothing, so its rename
+is safe; the other rewrites are not checked numerically here, so they are unsafe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.model import Fix, TextEdit
+from msmigrate.fixes.receiver_function_fixes import RECEIVER_FUNCTION, receiver_function
+from msmigrate.fixes.rewrites import rewrite, title_args
+from msmigrate.knowledge.missing_advice import NAME_FIX, advice_for
+from msmigrate.model.finding import Finding, UsageKind
+from msmigrate.model.finding import FindingCategory as C
+from msmigrate.model.finding import Severity as S
+from msmigrate.model.resolution import Safety
+from msmigrate.model.rule import Rule
+from msmigrate.rules.missing._refine import DOC, reference_rename, refine
+
+RULE = Rule("MSM201", C.MISSING, S.INFORMATION, DOC, fixable=True)  # a hint when a rename or a fix does it
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "rule.MSM201.title": (
+        "Missing API with an equivalent replacement",
+        "缺失接口：可等价替换",
+    ),
+    "rule.MSM201.explanation": (
+        "The torch API has no row in the mapping table, but the same result can be computed with another "
+        "API: a shape-only call becomes a reshape, adaptive pooling to size 1 becomes a mean or maximum over "
+        "the spatial axes with keepdims, max pooling whose indices are not used is max pooling with argmax, "
+        "a full sort is a top-k with k equal to the dimension size. When the rewrite is exact for the call "
+        "as written, a quick-fix applies it.",
+        "该 torch 接口在映射表中没有对应行，但可以用其他接口得到相同结果：只改变形状的调用可改为 reshape；"
+        "输出尺寸为 1 的自适应池化等价于在空间维上带 keepdims 的求均值或求最大值；不使用索引的最大池化与带 "
+        "argmax 的最大池化等价；全排序等价于 k 取该维长度的 top-k。若改写对当前写法完全等价，"
+        "可通过快速修复直接应用。",
+    ),
+    "finding.MSM201": (
+        "{torch_api} has no MindSpore mapping; equivalent replacement: {replacement}",
+        "{torch_api} 没有 MindSpore 映射；可等价替换为：{replacement}",
+    ),
+    "finding.MSM201.reference": (
+        "{torch_api} names a type here; in MindSpore it is {replacement}",
+        "{torch_api} 在此处作为类型引用；在 MindSpore 中为 {replacement}",
+    ),
+    "finding.MSM201.drop": (
+        "{torch_api} has no MindSpore counterpart and needs none: remove it",
+        "{torch_api} 在 MindSpore 中没有对应接口，也无需对应：请删除它",
+    ),
+    "finding.MSM201.recipe": (
+        "{torch_api} has no MindSpore mapping. {recipe:messages}",
+        "{torch_api} 没有 MindSpore 映射。{recipe:messages}",
+    ),
+}
+
+EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
+    "MSM201": (
+        "import torch.nn.functional as F\ny = F.adaptive_max_pool2d(x, 1)\n",
+        "import torch.nn.functional as F\ny = F.adaptive_avg_pool2d(x, 1)\n",
+        [(2, 5)],
+    ),
+}
+
+
+def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
+    return refine(ctx, RULE.id)
+
+
+def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
+    """MSM201: the exact rewrite of the advice, when it applies to the call as written."""
+    if not finding.torch_api:
+        return None
+    advice = advice_for(finding.torch_api, ctx.kb)
+    if advice is None:
+        return None
+    renamed = reference_rename(finding, advice, ctx.kb)
+    if renamed is not None:
+        return _mindspore_name(ctx, finding, renamed)
+    if advice.fix is None:
+        return None
+    if advice.fix == NAME_FIX:
+        return _mindspore_name(ctx, finding, advice.replacements[0])
+    if advice.fix == RECEIVER_FUNCTION:
+        return receiver_function(ctx, finding, advice.replacements[0])
+    call = ctx.call_of(finding)
+    if call is None:
+        return None
+    raw = rewrite(advice.fix, ctx, call, advice.torch_api)
+    if not raw:
+        return None
+    return Fix(
+        "MSM201",
+        f"fix.pattern.{advice.fix}",
+        [TextEdit(*edit) for edit in raw],
+        title_args(advice.fix, call, advice.torch_api, ctx),
+    )
+
+
+def _mindspore_name(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fix | None:
+    """A dtype such as ``torch.float32`` → ``mindspore.float32`` (plain references only, not imports)."""
+    reference = ctx.reference_of(finding)
+    if finding.usage not in (UsageKind.ATTRIBUTE, UsageKind.REFERENCE) or reference is None:
+        return None
+    name, import_edits = ctx.mindspore_reference(mindspore_api, finding.line)
+    edit = TextEdit(*ctx.node_range(reference), name)
+    return Fix("MSM201", "fix.pattern.mindspore_name", [edit, *import_edits], {"name": mindspore_api})
+
+
+def fix_safety(kb, finding: Finding) -> Safety:  # noqa: ANN001 - the knowledge base (not read)
+    """A type named (an annotation, an ``isinstance`` class, a string annotation's names) computes nothing:
+    its rename is safe; any other rewrite of this rule is not checked, so unsafe."""
+    return Safety.SAFE if finding.usage is UsageKind.REFERENCE else Safety.UNSAFE
+
+
+FIXERS = (missing_api,)
+FIX_SAFETY = fix_safety
