@@ -98,7 +98,7 @@ def test_a_target_used_another_way_falls_back_to_another_tables_target(kb26) -> 
 
 
 def test_cpu_alternatives_replace_targets_no_table_runs_on_cpu(kb26) -> None:
-    """No other table's target of these rows runs on CPU: the CPU alternatives (knowledge/derive_device.py)
+    """No other table's target of these rows runs on CPU: the CPU alternatives (datagen/derive_device.py)
     that passed the derived check are written, with their parameter names and companions."""
     source = (
         "import torch\nimport torch.nn as nn\n"

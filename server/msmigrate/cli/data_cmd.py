@@ -30,7 +30,7 @@ def data() -> None:
 )
 def build(sources: Path, out: Path | None) -> None:
     """Regenerate mapping-<version>.json from the official mapping tables and difference pages."""
-    from msmigrate.knowledge.importer import SourceError, build_all
+    from msmigrate.datagen.importer import SourceError, build_all
     from msmigrate.paths import data_dir
 
     target = out or data_dir()
@@ -53,7 +53,7 @@ def build(sources: Path, out: Path | None) -> None:
 )
 def derive(out: Path | None) -> None:
     """Derive mappings for torch APIs each table lacks, from the other tables and the inventories."""
-    from msmigrate.knowledge.derive import derive_all
+    from msmigrate.datagen.derive import derive_all
     from msmigrate.paths import data_dir
 
     for path in derive_all(out or data_dir()):

@@ -27,7 +27,7 @@ def _default_sources() -> Path | None:
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
 def inventory(out_dir: Path | None, package: str, sources: Path | None, lang: str) -> None:
     """Regenerate the torch / MindSpore API inventories from the installed packages."""
-    from msmigrate.knowledge.inventory import PACKAGES, generate
+    from msmigrate.datagen.inventory import PACKAGES, generate
     from msmigrate.paths import data_dir
 
     target = out_dir or data_dir()

@@ -176,7 +176,7 @@ def rename_resolution(kb: KnowledgeBase, row: MappingRow, old: str) -> str | Non
 
 def check_versions(versions: tuple[str, ...] | list[str] | None = None) -> ConsistencyReport:
     """Check the bundled tables of ``versions`` (all four by default) against the committed inventories."""
-    from msmigrate.knowledge.inventory.writer import read_header
+    from msmigrate.knowledge.inventory_index import read_header
     from msmigrate.paths import data_dir
 
     report = ConsistencyReport(

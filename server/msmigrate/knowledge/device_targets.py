@@ -8,7 +8,7 @@ error; only a target that passed its check replaces one of these): the table che
 ``verified-<table>-<device>.json`` for table rows, the derived check ``verified-derived-CPU.json`` for
 derived mappings. For such an API, the rows of the other official tables are tried, newest first, then
 the derived candidates of every table (this one first), then their CPU alternatives (other MindSpore APIs
-for table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); the first whose target
+for table rows whose target has no CPU kernel, ``datagen/derive_device.py``); the first whose target
 passed the numeric check on that device is the replacement; failing that, a target whose only recorded
 failure is int32 indices (or integers) where torch returns int64 (same values; the fix title says so),
 a table's first; last, a target whose only recorded difference is one the fix's result form corrects
