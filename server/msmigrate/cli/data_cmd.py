@@ -104,10 +104,8 @@ def _register_inventory_commands() -> None:
         from msmigrate.cli import data_inventory_cmd
     except ImportError:
         return
-    for name in ("inventory", "check"):
-        command = getattr(data_inventory_cmd, name, None)
-        if isinstance(command, click.Command):
-            data.add_command(command, name)
+    for command in (data_inventory_cmd.inventory, data_inventory_cmd.consistency):
+        data.add_command(command)
 
 
 _register_inventory_commands()
