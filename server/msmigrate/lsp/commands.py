@@ -180,11 +180,11 @@ class ProgressReporter:
 
 async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
     """Scan ``roots`` with progress; returns the ScanReport, or None when cancelled."""
-    from msmigrate.scan import CancellationToken, ConfigError, ScanCancelled, ScanOptions, scan_paths
+    from msmigrate.scan import CancelToken, ConfigError, ScanCancelled, ScanOptions, scan_paths
     from msmigrate.scan.options import DEFAULT_INCLUDE
 
     loop = asyncio.get_running_loop()
-    cancel = CancellationToken()
+    cancel = CancelToken()
     progress = ProgressReporter(server, t("lsp.progress.scan_title", server.lang))
     await progress.begin(cancel.cancel)
     settings = server.settings
