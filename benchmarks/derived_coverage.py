@@ -17,9 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
+from msmigrate.datagen.derive_candidates import counterpart_names
+from msmigrate.datagen.derive_exceptions import EXCEPTIONS
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
-from msmigrate.knowledge.derive_candidates import counterpart_names
-from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
 
 API_RULE_PREFIXES = ("MSM1", "MSM2", "MSM6")
 MISSING_RULES = frozenset({"MSM200", "MSM201", "MSM202", "MSM203", "MSM204"})

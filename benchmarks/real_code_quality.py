@@ -51,9 +51,9 @@ _COUNTERPARTS = (  # torch prefix → MindSpore prefixes tried with the same rem
 
 def counterpart(torch_api: str, mindspore: dict) -> str | None:
     """The MindSpore API of the same name under the corresponding namespace, if the inventory has one
-    under any spelling (pairs reviewed as different despite the name, knowledge/derive_exceptions.py,
+    under any spelling (pairs reviewed as different despite the name, datagen/derive_exceptions.py,
     are not counterparts)."""
-    from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
+    from msmigrate.datagen.derive_exceptions import EXCEPTIONS
 
     resolve = getattr(mindspore, "resolve", None)
     for prefix, targets in _COUNTERPARTS:

@@ -57,7 +57,7 @@ def inside_roots(
     return None
 
 
-def _check_name(name: str) -> None:
+def _validate_name(name: str) -> None:
     if not name or name in (".", "..") or "/" in name or os.sep in name or "\0" in name:
         raise UnsafePath(errno.EINVAL, "not a plain file or folder name", name)
 
@@ -117,7 +117,7 @@ def write_inside(root: str | os.PathLike[str], parts: Sequence[str], text: str) 
     if not parts:
         raise UnsafePath(errno.EINVAL, "no file name", str(root))
     for name in parts:
-        _check_name(name)
+        _validate_name(name)
     base = resolve(root)
     data = text.encode("utf-8")
     if not _DIR_FD:
@@ -160,7 +160,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
     target = Path(path)
     folder = target.parent
     name = target.name
-    _check_name(name)
+    _validate_name(name)
     data = text.encode("utf-8")
     if not _DIR_FD:
         _write_in_folder(folder, name, data)
@@ -201,7 +201,7 @@ def move_into(produced: str | os.PathLike[str], path: str | os.PathLike[str]) ->
     (``msmigrate convert-weights -o``): ``path`` must be absent or a regular file — a symlink, FIFO,
     device or folder there is refused (:class:`UnsafePath`), never written through."""
     target = Path(path)
-    _check_name(target.name)
+    _validate_name(target.name)
     try:
         existing = os.stat(target, follow_symlinks=False)
     except FileNotFoundError:

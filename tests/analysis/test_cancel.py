@@ -35,11 +35,11 @@ class CancelAt(CancelToken):
         self.calls = 0
         self.force = force
 
-    def check(self) -> None:
+    def raise_if_cancelled(self) -> None:
         self.calls += 1
         if self.calls == self.at:
             self.cancel(self.force)
-        super().check()
+        super().raise_if_cancelled()
 
 
 def full(kb, text: str) -> list:
@@ -92,7 +92,7 @@ def test_cancelled_before_it_starts(kb):
 def test_the_default_token_cannot_be_cancelled():
     NEVER.cancel()
     assert NEVER.cancelled is False
-    NEVER.check()
+    NEVER.raise_if_cancelled()
 
 
 def test_cancel_from_another_thread_stops_a_running_analysis(kb):
@@ -103,9 +103,9 @@ def test_cancel_from_another_thread_stops_a_running_analysis(kb):
     class Signalling(CancelToken):
         __slots__ = ()
 
-        def check(self) -> None:
+        def raise_if_cancelled(self) -> None:
             started.set()
-            token.check()
+            token.raise_if_cancelled()
 
     outcome: list[object] = []
 
@@ -206,13 +206,13 @@ def test_shield_withdraws_an_ordinary_cancel_but_not_a_forced_one():
     token = CancelToken()
     assert token.cancel() is True
     token.shield()
-    token.check()
+    token.raise_if_cancelled()
     assert token.cancel() is False and not token.cancelled
     assert token.cancel(force=True) is True
     with pytest.raises(Cancelled):
-        token.check()
+        token.raise_if_cancelled()
     forced = CancelToken()
     forced.cancel(force=True)
     forced.shield()
     with pytest.raises(Cancelled):
-        forced.check()
+        forced.raise_if_cancelled()

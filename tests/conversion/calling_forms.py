@@ -57,13 +57,13 @@ def call_form(call: ast.Call, signatures: list[list[dict[str, Any]]], method: bo
             "spelling": "method" if method else "function"}
 
 
-def scan(paths: list[Path], table: str = "2.6") -> dict[str, dict[str, Any]]:
+def scan(paths: list[Path], version: str = "2.6") -> dict[str, dict[str, Any]]:
     """API → counts of the forms its calls take in the Python files under ``paths``."""
     from msmigrate.analysis.analyzer import analyze_source
     from msmigrate.fixes.context import FixContext
     from msmigrate.knowledge.base import get_knowledge_base
 
-    kb = get_knowledge_base(table)
+    kb = get_knowledge_base(version)
     counts: dict[str, dict[str, Any]] = defaultdict(lambda: {
         "calls": 0, "position": defaultdict(int), "keyword": defaultdict(int),
         "sizes": defaultdict(int), "spelling": defaultdict(int)})

@@ -110,7 +110,7 @@ class Outcome:
 
 @dataclass(slots=True)
 class SuiteResult:
-    table: str
+    version: str
     outcomes: list[Outcome] = field(default_factory=list)
 
     def counts(self) -> dict[str, Counter]:
@@ -651,7 +651,7 @@ def _outcome(p: Program, torch_runs, fixed, ms_runs, retry, retry_runs, root: Pa
 def outcome_table(results: list[SuiteResult]) -> dict[str, dict[str, str]]:
     """table → API (``api [form]`` for a program of another form) → status, for every program that does
     not pass (the expected-failures file)."""
-    return {r.table: {form_key(o.api, o.form): o.status for o in r.outcomes if o.status != "pass"}
+    return {r.version: {form_key(o.api, o.form): o.status for o in r.outcomes if o.status != "pass"}
             for r in results}
 
 
@@ -660,7 +660,7 @@ def render_expected(results: list[SuiteResult]) -> str:
         "about": "APIs whose converted program does not (yet) run torch-free with the same result, by "
                  "table, with the outcome; written by `python benchmarks/conversion_suite.py "
                  "--write-expected`. Outcomes: see tests/conversion/harness.py.",
-        "tables": {r.table: {form_key(o.api, o.form): {"status": o.status, "detail": o.detail}
+        "tables": {r.version: {form_key(o.api, o.form): {"status": o.status, "detail": o.detail}
                              for o in r.outcomes if o.status != "pass"} for r in results},
     }
     return json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
@@ -671,4 +671,4 @@ def load_expected() -> dict[str, dict[str, str]]:
         return {}
     data = json.loads(EXPECTED.read_text(encoding="utf-8"))
     tables = data["tables"].items()
-    return {table: {api: e["status"] for api, e in entries.items()} for table, entries in tables}
+    return {version: {api: e["status"] for api, e in entries.items()} for version, entries in tables}

@@ -237,11 +237,11 @@ def test_a_crashing_program_costs_only_itself(tmp_path) -> None:
 
 @needs_frameworks
 @pytest.mark.slow
-@pytest.mark.parametrize("table", ["2.4", "2.6"])
-def test_every_mapped_api_converts_or_is_listed(table: str) -> None:
-    result = harness.run_suite(table)
-    got = harness.outcome_table([result])[table]
-    expected = harness.load_expected().get(table, {})
+@pytest.mark.parametrize("version", ["2.4", "2.6"])
+def test_every_mapped_api_converts_or_is_listed(version: str) -> None:
+    result = harness.run_suite(version)
+    got = harness.outcome_table([result])[version]
+    expected = harness.load_expected().get(version, {})
     changed = {
         api: (expected.get(api, "pass"), got.get(api, "pass"))
         for api in sorted(set(got) | set(expected))
@@ -253,7 +253,7 @@ def test_every_mapped_api_converts_or_is_listed(table: str) -> None:
         "`python benchmarks/conversion_suite.py --write-expected`"
     )
     # a generated program that fails in torch itself (its spec's inputs do not fit) is listed too
-    listed = harness.load_expected().get(table, {})
+    listed = harness.load_expected().get(version, {})
     assert all(listed.get(o.api) == "torch_error" for o in result.outcomes if o.status == "torch_error")
 
 

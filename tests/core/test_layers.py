@@ -5,14 +5,17 @@ functions and under ``TYPE_CHECKING``), with the modules a few modules import by
 checked against the table below. The order, lowest first:
 
   base (i18n, messages, paths, safe_paths, data_files, registry) ← model ← knowledge ← analysis ← fixes
-  ← rules ← scan ← reports / check / fixes.project / contract / weights / compare ← lsp ← cli
+  ← rules ← scan ← reports / check / fixes.project / contract / weights / compare ← lsp ← datagen ← cli
 
 ``fixes`` sits below ``rules`` because a rule module holds its fixers, built from the edit primitives of
 ``fixes/`` (``FixContext``, ``TextEdit``, ``rewrites``). The stored results of equivalence checks
 (``knowledge/verified.py``, ``check_result.py``, ``check_render.py``) are knowledge: device targets and the
 fix safety policy read them. ``fixes/project.py`` fixes whole projects with the scan's discovery and
 reading. ``contract`` (the lists the server shares with the clients: settings, commands) reads the report
-formats. The same graph has no cycle (:func:`cycles`), counting lazy and ``TYPE_CHECKING`` imports.
+formats. ``datagen`` (the build-time generators of ``mapping_data/``) sits just below ``cli``: only the
+``msmigrate data`` commands import it, and nothing the language server, ``scan``, ``fix`` or ``check`` loads
+reaches it (:func:`test_the_server_never_imports_the_generators`). The same graph has no cycle
+(:func:`cycles`), counting lazy and ``TYPE_CHECKING`` imports, between modules and between packages.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                "msmigrate.fixes.project_helper", "msmigrate.contract", "msmigrate.weights",
                "msmigrate.compare")),
     ("lsp", ("msmigrate.lsp",)),
+    ("datagen", ("msmigrate.datagen",)),
     ("cli", ("msmigrate.cli", "msmigrate.__main__")),
 ]
 
@@ -62,8 +66,8 @@ BY_NAME: dict[str, tuple[str, ...]] = {
 }
 # Modules that import other packages by name (torch, MindSpore, a model's modules): no project module.
 FOREIGN_BY_NAME = {"msmigrate.check.worker_shared", "msmigrate.weights.worker",
-                   "msmigrate.weights.worker_model", "msmigrate.knowledge.inventory.discover",
-                   "msmigrate.knowledge.inventory.introspect"}
+                   "msmigrate.weights.worker_model", "msmigrate.datagen.inventory.discover",
+                   "msmigrate.datagen.inventory.introspect"}
 # Upward edges allowed, all by name: the rule modules' detectors and fixers, read from ``rules/loader.py``.
 UPWARD_BY_NAME: set[tuple[str, str]] = {("msmigrate.analysis.analyzer", "rules"),
                                        ("msmigrate.fixes.fixers", "rules")}
@@ -215,6 +219,93 @@ def test_no_module_imports_itself_in_a_circle():
     assert [" → ".join(found) for found in cycles(import_graph())] == []
 
 
+def package_of(module: str) -> str:
+    """The unit of :data:`LAYERS` a module belongs to: its longest matching prefix
+    (``msmigrate.knowledge.compositions.catalogue`` → ``msmigrate.knowledge``, ``msmigrate.fixes.project`` →
+    itself, ``msmigrate.i18n`` → itself)."""
+    prefixes = [p for _, group in LAYERS for p in group
+                if module == p or (p != "msmigrate" and module.startswith(p + "."))]
+    return max(prefixes, key=len) if prefixes else module
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Package → the packages its modules import, without the declared upward imports by name
+    (:data:`UPWARD_BY_NAME`: the analyzer and the fixer registry collect the rule modules)."""
+    packages: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        kept = {t for t in targets if not (module in BY_NAME and t in BY_NAME[module]
+                                           and (module, LAYERS[layer_of(t) or 0][0]) in UPWARD_BY_NAME)}
+        packages.setdefault(package_of(module), set()).update(map(package_of, kept))
+    return {package: targets - {package} for package, targets in packages.items()}
+
+
+def test_no_package_imports_itself_in_a_circle():
+    """Between the packages of :data:`LAYERS` too: the layers keep different layers apart, this keeps the
+    packages of one layer (``reports``, ``check``, ``contract``, ``weights``, ``compare``, ``fixes.project``)
+    from leaning on each other both ways."""
+    assert [" → ".join(found) for found in cycles(package_graph(import_graph()))] == []
+
+
+def test_the_package_graph_is_read_from_the_modules():
+    graph = {"msmigrate.reports.html": {"msmigrate.check.x", "msmigrate.reports.text"},
+             "msmigrate.reports.text": set(), "msmigrate.check.x": {"msmigrate.reports"},
+             "msmigrate.reports": set(), "msmigrate.fixes.project": {"msmigrate.fixes.api"},
+             "msmigrate.fixes.api": set()}
+    assert package_graph(graph) == {"msmigrate.reports": {"msmigrate.check"},
+                                    "msmigrate.check": {"msmigrate.reports"},
+                                    "msmigrate.fixes.project": {"msmigrate.fixes"}, "msmigrate.fixes": set()}
+    assert cycles(package_graph(graph)) == [["msmigrate.check", "msmigrate.reports", "msmigrate.check"]]
+
+
+# what the language server and the analysing commands load: ``msmigrate serve`` (all of ``lsp/``), ``scan``,
+# ``fix``, ``check`` and ``lookup``; ``msmigrate.cli`` itself imports a command only when it runs
+RUN_TIME_ENTRIES = ("msmigrate.lsp", *(COMMANDS[name].partition(":")[0]
+                                       for name in ("serve", "scan", "fix", "check", "lookup")))
+
+
+def reachable(graph: dict[str, set[str]], starts: list[str]) -> dict[str, str]:
+    """Every module reachable from ``starts`` → the module that imports it first (breadth first)."""
+    seen = {start: start for start in starts}
+    queue = list(starts)
+    while queue:
+        node = queue.pop(0)
+        targets = set() if node == "msmigrate.cli" else graph.get(node, set())
+        for target in sorted(targets):
+            if target not in seen:
+                seen[target] = node
+                queue.append(target)
+    return seen
+
+
+# build-time generators: of mapping_data/ (``msmigrate data …``) and of the clients' copies of the contract
+# (``msmigrate dev generate``, beside the tables it writes out)
+GENERATORS = ("msmigrate.datagen", "msmigrate.contract.generate")
+
+
+def test_the_server_never_imports_the_generators():
+    """No import (at module level, inside a function, under ``TYPE_CHECKING`` or by name) leads from the
+    language server or ``scan``/``fix``/``check``/``lookup`` to a build-time generator."""
+    graph = import_graph()
+    starts = sorted(m for m in graph if any(m == e or m.startswith(e + ".") for e in RUN_TIME_ENTRIES))
+    assert "msmigrate.lsp.features" in starts and "msmigrate.cli.serve_cmd" in starts
+    seen = reachable(graph, starts)
+    generators = sorted(m for m in seen if any(m == g or m.startswith(g + ".") for g in GENERATORS))
+    assert [(module, seen[module]) for module in generators] == []
+    # the generators are real modules the graph holds, and their commands do reach them
+    assert "msmigrate.datagen.derive" in reachable(graph, ["msmigrate.cli.data_cmd"])
+    assert "msmigrate.contract.generate" in reachable(graph, ["msmigrate.cli.dev_cmd"])
+
+
+def test_an_import_of_the_generators_is_found():
+    graph = {"msmigrate.lsp.hover": {"msmigrate.knowledge.lookup"},
+             "msmigrate.knowledge.lookup": {"msmigrate.datagen.derive"}, "msmigrate.datagen.derive": set(),
+             "msmigrate.cli": {"msmigrate.datagen.derive"}}
+    first = reachable(graph, ["msmigrate.lsp.hover"])
+    assert first["msmigrate.datagen.derive"] == "msmigrate.knowledge.lookup"
+    assert "msmigrate.datagen.derive" not in reachable({**graph, "msmigrate.knowledge.lookup": set()},
+                                                       ["msmigrate.lsp.hover", "msmigrate.cli"])
+
+
 @pytest.mark.parametrize(
     ("graph", "expected"),
     [
@@ -261,6 +352,8 @@ def test_every_import_by_name_is_listed():
         ("msmigrate.knowledge.verified", "from msmigrate.check.runner import run\n",
          ["msmigrate.knowledge.verified:1 (knowledge) imports msmigrate.check.runner (tools)"]),
         ("msmigrate.newpackage.x", "import os\n", ["msmigrate.newpackage.x: no layer in LAYERS"]),
+        ("msmigrate.knowledge.lookup", "def f():\n    from msmigrate.datagen import derive\n",
+         ["msmigrate.knowledge.lookup:2 (knowledge) imports msmigrate.datagen.derive (datagen)"]),
     ],
 )
 def test_an_import_against_the_direction_is_reported(module, source, expected):

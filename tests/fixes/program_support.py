@@ -16,8 +16,8 @@ import harness  # noqa: E402
 __all__ = ["needs_frameworks", "run_program"]
 
 
-def run_program(table: str, name: str, torch_api: str, namespace: str, source: str) -> Any:
-    """The conversion suite's outcome of ``source`` (a program that sets ``result``) on table ``table``."""
+def run_program(version: str, name: str, torch_api: str, namespace: str, source: str) -> Any:
+    """The conversion suite's outcome of ``source`` (a program that sets ``result``) on table ``version``."""
     program = harness.Program(name, torch_api, "", namespace, source, {}, written=True)
-    [outcome] = harness.run_suite(table, programs=[program]).outcomes
+    [outcome] = harness.run_suite(version, programs=[program]).outcomes
     return outcome

@@ -47,15 +47,15 @@ WRITTEN = {
 }
 
 
-def _expected(table: str) -> str:
+def _expected(version: str) -> str:
     return "import mindspore\n\n" + INPUT.format("mindspore") + "".join(
-        f"m{i} = {layer}\n" for i, layer in enumerate(WRITTEN[table])) + CALLS.format("set_train(False)")
+        f"m{i} = {layer}\n" for i, layer in enumerate(WRITTEN[version])) + CALLS.format("set_train(False)")
 
 
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_inplace_by_position_is_dropped_and_shifted_arguments_passed_by_keyword(table: str) -> None:
-    fixed, _applied = fix_all(SOURCE, "m.py", get_knowledge_base(table))
-    assert fixed == _expected(table)
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_inplace_by_position_is_dropped_and_shifted_arguments_passed_by_keyword(version: str) -> None:
+    fixed, _applied = fix_all(SOURCE, "m.py", get_knowledge_base(version))
+    assert fixed == _expected(version)
 
 
 def test_the_plan_the_message_and_the_safety_say_it() -> None:
@@ -73,8 +73,8 @@ def test_the_plan_the_message_and_the_safety_say_it() -> None:
 
 
 @needs_frameworks
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_the_fixed_program_computes_what_torch_does(version: str) -> None:
     program = harness.Program("positions", "torch.nn.ReLU", "", "nn", SOURCE, {}, written=True)
-    [outcome] = harness.run_suite(table, programs=[program]).outcomes
-    assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", _expected(table))
+    [outcome] = harness.run_suite(version, programs=[program]).outcomes
+    assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", _expected(version))

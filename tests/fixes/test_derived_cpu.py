@@ -1,5 +1,5 @@
 """Derived mappings whose target has no CPU kernel in MindSpore 2.10 (``verified-derived-CPU.json``): the CPU
-replacements the general machinery offers for them (``knowledge/derive_device.py``: a Tensor method gets the
+replacements the general machinery offers for them (``datagen/derive_device.py``: a Tensor method gets the
 reviewed other names of the torch function it computes; ``knowledge/device_targets.out_of_place_target``: an
 in-place API whose verified replacements return a new tensor, or whose own target does, gets the result
 written back with ``Tensor.assign_value``)."""
@@ -7,9 +7,9 @@ written back with ``Tensor.assign_value``)."""
 from __future__ import annotations
 
 from msmigrate.analysis.analyzer import analyze_source
+from msmigrate.datagen.derive_device import device_names
 from msmigrate.fixes.api import fix_all, fixes_for
 from msmigrate.fixes.safety import is_safe
-from msmigrate.knowledge.derive_device import device_names
 from msmigrate.knowledge.device_targets import out_of_place_target, runnable_target
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from msmigrate.analysis.analyzer import analyze_source
+from msmigrate.datagen.derive_exceptions import EXCEPTIONS
 from msmigrate.fixes.api import fix_all, fixes_by_finding
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
 from msmigrate.knowledge.derived import read_json
 from msmigrate.paths import data_dir
 

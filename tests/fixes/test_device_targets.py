@@ -16,7 +16,7 @@ def _target(api: str, device: str = "CPU") -> tuple[str, str, bool, bool, str] |
     if found is None:
         return None
     derived = found.derived is not None
-    return (found.row.mindspore_api or "", found.table, derived, found.verified, found.replaced)
+    return (found.row.mindspore_api or "", found.version, derived, found.verified, found.replaced)
 
 
 def test_replacement_order_and_kinds() -> None:
@@ -98,7 +98,7 @@ def test_a_target_used_another_way_falls_back_to_another_tables_target(kb26) -> 
 
 
 def test_cpu_alternatives_replace_targets_no_table_runs_on_cpu(kb26) -> None:
-    """No other table's target of these rows runs on CPU: the CPU alternatives (knowledge/derive_device.py)
+    """No other table's target of these rows runs on CPU: the CPU alternatives (datagen/derive_device.py)
     that passed the derived check are written, with their parameter names and companions."""
     source = (
         "import torch\nimport torch.nn as nn\n"
@@ -201,7 +201,7 @@ def test_a_target_whose_only_difference_a_result_form_corrects_is_offered_unveri
     offered last, not safe, titled so; with weights the form does not apply and the title says the
     call's dtype was not checked."""
     (target,) = runnable_targets("torch.bincount", "2.6")
-    assert (target.row.mindspore_api, target.table, target.verified, target.note) == (
+    assert (target.row.mindspore_api, target.version, target.verified, target.note) == (
         "mindspore.ops.bincount", "2.4", False, "bincount_float_output")
     source = "import torch\ny = torch.bincount(idx, minlength=5)\nz = torch.bincount(idx, weights=w)\n"
     new, _applied = fix_all(source, "m.py", kb26)

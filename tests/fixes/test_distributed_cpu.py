@@ -151,8 +151,8 @@ def test_a_list_left_out_is_added_as_one_mindspore_requires(kb24, kb26):
 def test_a_reviewed_replacement_leaves_no_unchecked_cpu_alternative(kb26):
     # the 2.4 row's comm_func.reduce (no CPU kernel either: "Unsupported op [Reduce] on CPU") is not
     # derived as a CPU alternative of the reviewed target; init_process_group's reviewed one stays
+    from msmigrate.datagen.derive_device import device_alternatives
     from msmigrate.knowledge.base import get_knowledge_base
-    from msmigrate.knowledge.derive_device import device_alternatives
 
     found = device_alternatives(kb26, [get_knowledge_base(v) for v in ("2.4", "2.3", "1.10")])
     assert "torch.distributed.reduce" not in found

@@ -83,7 +83,7 @@ def test_off_ascend_title_says_why(kb26):
 def test_device_only_target_and_lookup_note(kb26):
     found = runnable_target("torch.distributed.init_process_group", "2.6", "CPU")
     assert found is not None
-    assert (found.row.mindspore_api, found.table, found.replaced, found.reason) == (
+    assert (found.row.mindspore_api, found.version, found.replaced, found.reason) == (
         "mindspore.communication.init", "2.4", "mindspore.mint.distributed.init_process_group",
         "fix.device_only.hccl")
     assert runnable_target("torch.distributed.init_process_group", "2.6", "Ascend") is None

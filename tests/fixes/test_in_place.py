@@ -14,11 +14,11 @@ from msmigrate.knowledge.device_targets import out_of_place_target, same_argumen
 
 def test_counterpart_targets() -> None:
     found = out_of_place_target("torch.Tensor.clamp_", "2.6")
-    assert (found.torch_api, found.row.mindspore_api, found.table, found.replaced) == (
+    assert (found.torch_api, found.row.mindspore_api, found.version, found.replaced) == (
         "torch.Tensor.clamp", "mindspore.Tensor.clamp", "2.6", "mindspore.Tensor.clamp_")
     # the counterpart's own table target has no CPU kernel either: its verified replacement (2.4 table)
     found = out_of_place_target("torch.nn.functional.elu_", "2.6")
-    assert (found.row.mindspore_api, found.table) == ("mindspore.ops.elu", "2.4")
+    assert (found.row.mindspore_api, found.version) == ("mindspore.ops.elu", "2.4")
     # torch's x.bernoulli_() samples with p=0.5, x.bernoulli() with the tensor's values (p required there)
     assert out_of_place_target("torch.Tensor.bernoulli_", "2.6") is None
     # not in place, a target with a CPU kernel, another device without derived checks: nothing

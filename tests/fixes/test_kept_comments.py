@@ -87,10 +87,10 @@ FIXED_24 = (FIXED_26.replace("mindspore.mint.nn.ReLU", "mindspore.nn.ReLU")
 FIXED = {"2.6": FIXED_26, "2.4": FIXED_24}
 
 
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_comments_and_layout_inside_rewritten_calls_are_kept(table: str) -> None:
-    fixed, _applied = fix_all(SOURCE, "m.py", get_knowledge_base(table), device="CPU")
-    assert fixed == FIXED[table]
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_comments_and_layout_inside_rewritten_calls_are_kept(version: str) -> None:
+    fixed, _applied = fix_all(SOURCE, "m.py", get_knowledge_base(version), device="CPU")
+    assert fixed == FIXED[version]
 
 
 def test_arguments_dropped_between_others_keep_the_comments_around_them() -> None:
@@ -119,7 +119,7 @@ def test_arguments_dropped_between_others_keep_the_comments_around_them() -> Non
 
 
 @needs_frameworks
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
-    outcome = run_program(table, "comments", "torch.nn.Sequential", "nn", SOURCE)
-    assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", FIXED[table])
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_the_fixed_program_computes_what_torch_does(version: str) -> None:
+    outcome = run_program(version, "comments", "torch.nn.Sequential", "nn", SOURCE)
+    assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", FIXED[version])

@@ -24,10 +24,10 @@ def test_the_recorded_failures_of_the_2_6_optimizers() -> None:
 
 
 def test_replacements_are_the_2_4_tables_verified_targets() -> None:
-    adam = [(t.row.mindspore_api, t.table, t.verified, t.failure)
+    adam = [(t.row.mindspore_api, t.version, t.verified, t.failure)
             for t in runnable_targets("torch.optim.Adam", "2.6")]
     assert adam == [("mindspore.experimental.optim.Adam", "2.4", True, NO_EFFECT)]
-    adamw = [(t.row.mindspore_api, t.table, t.verified, t.failure)
+    adamw = [(t.row.mindspore_api, t.version, t.verified, t.failure)
              for t in runnable_targets("torch.optim.AdamW", "2.6")]
     # the derived CPU alternative nn.AdamWeightDecay failed its check (other defaults, another update)
     assert adamw == [("mindspore.experimental.optim.AdamW", "2.4", True, NO_KERNEL)]

@@ -57,8 +57,8 @@ FIXED_26 = (
 )
 
 
-def _fixed(source: str, table: str) -> str:
-    fixed, _applied = fix_all(source, "m.py", get_knowledge_base(table))
+def _fixed(source: str, version: str) -> str:
+    fixed, _applied = fix_all(source, "m.py", get_knowledge_base(version))
     return fixed
 
 
@@ -89,9 +89,9 @@ def test_the_plan_the_message_and_the_safety_say_it() -> None:
 
 
 @needs_frameworks
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
-    outcome = run_program(table, "sizes", "torch.zeros", "torch", SOURCE)
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_the_fixed_program_computes_what_torch_does(version: str) -> None:
+    outcome = run_program(version, "sizes", "torch.zeros", "torch", SOURCE)
     assert (outcome.status, outcome.detail) == ("pass", "")
-    if table == "2.6":
+    if version == "2.6":
         assert outcome.fixed_source == FIXED_26

@@ -48,7 +48,7 @@ def test_the_target_is_the_devices() -> None:
     # 2.6 maps F.gelu to mint's, which has no CPU kernel in MindSpore 2.10: on CPU the 2.4 table's ops.gelu
     # (verified there) is written; on GPU nothing was recorded against mint's, so it stands
     cpu, gpu = _resolution(GELU, "2.6", "CPU"), _resolution(GELU, "2.6", "GPU")
-    assert (cpu.target, cpu.replacement.replaced, cpu.replacement.table, cpu.safety) == (
+    assert (cpu.target, cpu.replacement.replaced, cpu.replacement.version, cpu.safety) == (
         "mindspore.ops.gelu", "mindspore.mint.nn.functional.gelu", "2.4", Safety.SAFE)
     assert (gpu.target, gpu.replacement, gpu.safety) == (
         "mindspore.mint.nn.functional.gelu", None, Safety.UNSAFE)
@@ -121,11 +121,11 @@ def test_a_resolution_survives_json_and_refuses_damage() -> None:
 
 def test_the_check_of_an_api_checks_what_the_fix_writes_on_the_device() -> None:
     kb = get_knowledge_base("2.6")
-    target, table = resolved_target("torch.nn.functional.gelu", kb, "CPU")
-    assert (target.torch_api, target.mindspore_api, table) == (
+    target, version = resolved_target("torch.nn.functional.gelu", kb, "CPU")
+    assert (target.torch_api, target.mindspore_api, version) == (
         "torch.nn.functional.gelu", "mindspore.ops.gelu", "2.4")
-    target, table = resolved_target("torch.nn.functional.gelu", kb, "GPU")
-    assert (target.mindspore_api, table) == ("mindspore.mint.nn.functional.gelu", "2.6")
+    target, version = resolved_target("torch.nn.functional.gelu", kb, "GPU")
+    assert (target.mindspore_api, version) == ("mindspore.mint.nn.functional.gelu", "2.6")
 
 
 def test_msmigrate_check_gelu_on_cpu_passes_for_the_target_the_fix_writes() -> None:

@@ -44,9 +44,9 @@ FIXED = (
 )
 
 
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_safe_fixes_write_the_verified_forms(table: str) -> None:
-    kb = get_knowledge_base(table)
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_safe_fixes_write_the_verified_forms(version: str) -> None:
+    kb = get_knowledge_base(version)
     safe, _applied = fix_all(SOURCE, "m.py", kb, accept=lambda finding, _fix: is_safe(finding))
     assert safe == FIXED  # every fix is safe
     findings = analyze_source(SOURCE, "m.py", kb, AnalysisOptions(device="CPU")).findings
@@ -79,20 +79,20 @@ def test_no_target_without_a_kernel_on_the_device_the_fix_explains() -> None:
 
 
 @needs_frameworks
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
-    outcome = run_program(table, "idioms", "torch.nn.InstanceNorm2d", "nn", SOURCE)
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_the_fixed_program_computes_what_torch_does(version: str) -> None:
+    outcome = run_program(version, "idioms", "torch.nn.InstanceNorm2d", "nn", SOURCE)
     assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", FIXED)
 
 
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_a_method_left_as_it_is_on_a_target_without_a_kernel_is_explained(table: str) -> None:
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_a_method_left_as_it_is_on_a_target_without_a_kernel_is_explained(version: str) -> None:
     """``x.new_full(…)`` keeps its name in MindSpore, whose method has no CPU kernel ("new_full method support
     Ascend only"); nothing checked on CPU replaces it: the fix explains instead of leaving a call that cannot
     run there as if it were converted. ``x.uniform_()`` (InplaceUniform, no CPU kernel either) is written in
     its out-of-place form by MSM533."""
     source = "import torch\nx = torch.ones(2, 3)\ng = x.new_full((2, 3), 2.0)\nx.uniform_()\n"
-    kb = get_knowledge_base(table)
+    kb = get_knowledge_base(version)
     findings = analyze_source(source, "m.py", kb, AnalysisOptions(device="CPU")).findings
     fixes = {f.line: fix for f in findings for fix in fixes_for(source, "m.py", [f], kb)}
     assert [(line, fixes[line].title_key) for line in (3, 4)] == [

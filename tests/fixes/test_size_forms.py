@@ -62,10 +62,10 @@ FIXED_24 = FIXED_26.replace("e = mindspore.numpy.full((2, 3), 1.5)",
 FIXED = {"2.6": FIXED_26, "2.4": FIXED_24}
 
 
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_sizes_sizes_and_parameters_as_real_code_writes_them(table: str) -> None:
-    kb = get_knowledge_base(table)
-    assert fix_all(SOURCE, "m.py", kb, device="CPU")[0] == FIXED[table]
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_sizes_sizes_and_parameters_as_real_code_writes_them(version: str) -> None:
+    kb = get_knowledge_base(version)
+    assert fix_all(SOURCE, "m.py", kb, device="CPU")[0] == FIXED[version]
     findings = analyze_source(SOURCE, "m.py", kb, AnalysisOptions(device="CPU")).findings
     written = [f for f in findings if f.resolution is not None and f.resolution.write.value != "none"]
     assert len(written) == 11  # x.reshape(3, 2) and x.view(-1) stay as they are
@@ -76,7 +76,7 @@ def test_sizes_sizes_and_parameters_as_real_code_writes_them(table: str) -> None
 
 
 @needs_frameworks
-@pytest.mark.parametrize("table", ["2.6", "2.4"])
-def test_the_fixed_program_computes_what_torch_does(table: str) -> None:
-    outcome = run_program(table, "size_forms", "torch.empty", "torch", SOURCE)
-    assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", FIXED[table])
+@pytest.mark.parametrize("version", ["2.6", "2.4"])
+def test_the_fixed_program_computes_what_torch_does(version: str) -> None:
+    outcome = run_program(version, "size_forms", "torch.empty", "torch", SOURCE)
+    assert (outcome.status, outcome.detail, outcome.fixed_source) == ("pass", "", FIXED[version])

@@ -1,4 +1,4 @@
-"""CPU alternatives (knowledge/derive_device.py): other MindSpore APIs for the table rows (and derived
+"""CPU alternatives (datagen/derive_device.py): other MindSpore APIs for the table rows (and derived
 mappings) whose target has no CPU kernel, kept in ``derived-<v>.json`` (``cpu_alternatives``), checked
 with the derived candidates and never the offered mapping."""
 
@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from msmigrate.check.derived import render_derived_checks
+from msmigrate.datagen.derive_device import device_names
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.knowledge.check_result import CheckResult
-from msmigrate.knowledge.derive_device import device_names
 from msmigrate.knowledge.derived import load_derived
 from msmigrate.paths import data_dir
 

@@ -9,10 +9,10 @@ import pytest
 
 from msmigrate.analysis.analyzer import analyze_source
 from msmigrate.analysis.categorize import _categorize
+from msmigrate.datagen.derive import derive_all
+from msmigrate.datagen.derive_candidates import counterpart_names
+from msmigrate.datagen.derive_signature import compare_signatures
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base
-from msmigrate.knowledge.derive import derive_all
-from msmigrate.knowledge.derive_candidates import counterpart_names
-from msmigrate.knowledge.derive_signature import compare_signatures
 from msmigrate.knowledge.derived import NO_KERNEL, load_derived
 from msmigrate.knowledge.lookup import lookup
 from msmigrate.knowledge.missing_advice import advice_for
@@ -298,7 +298,7 @@ def test_a_table_target_listed_as_an_alias_is_not_gone() -> None:
 
 
 def test_reviewed_exceptions_are_not_offered_and_keep_their_reason() -> None:
-    from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
+    from msmigrate.datagen.derive_exceptions import EXCEPTIONS
 
     kb = get_knowledge_base("2.6")
     assert kb.row("torch.cond") is None and kb.derived("torch.cond") is None  # ops.cond is a matrix norm

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from msmigrate.knowledge.importer.align import align
-from msmigrate.knowledge.importer.build import Inventories, ReleaseSources, build_rows
-from msmigrate.knowledge.importer.classify import classify
-from msmigrate.knowledge.importer.diff_page import parse_diff_text
-from msmigrate.knowledge.importer.facts import facts_from_table, known_rename_pairs
-from msmigrate.knowledge.importer.mapping_table import parse_mapping_text
-from msmigrate.knowledge.importer.markdown import split_row
-from msmigrate.knowledge.importer.signatures import SigParam, parse_signatures
-from msmigrate.knowledge.importer.urls import diff_page_name, zh_url_from_en
+from msmigrate.datagen.importer.align import align
+from msmigrate.datagen.importer.build import Inventories, ReleaseSources, build_rows
+from msmigrate.datagen.importer.classify import classify
+from msmigrate.datagen.importer.diff_page import parse_diff_text
+from msmigrate.datagen.importer.facts import facts_from_table, known_rename_pairs
+from msmigrate.datagen.importer.mapping_table import parse_mapping_text
+from msmigrate.datagen.importer.markdown import split_row
+from msmigrate.datagen.importer.signatures import SigParam, parse_signatures
+from msmigrate.datagen.importer.urls import diff_page_name, zh_url_from_en
 from msmigrate.knowledge.model import MappingCategory
 
 MULTI_API_PAGE = """# Differences with torch.all
@@ -490,7 +490,7 @@ def test_function_arguments_filed_under_input_are_parameters() -> None:
 
 
 def test_a_letter_case_typo_names_the_one_torch_api_of_that_spelling() -> None:
-    from msmigrate.knowledge.importer.names import names_by_lower, torch_spelling_for
+    from msmigrate.datagen.importer.names import names_by_lower, torch_spelling_for
     from msmigrate.knowledge.inventory_index import InventoryIndex
 
     inventory = InventoryIndex.from_apis(

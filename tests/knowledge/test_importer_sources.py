@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.knowledge.importer import build_all
+from msmigrate.datagen.importer import build_all
 from msmigrate.paths import data_dir
 
 RELEASES = {"r1.10": "1.10", "r2.3.1": "2.3", "r2.4.10": "2.4", "r2.6.0": "2.6"}

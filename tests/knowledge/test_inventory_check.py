@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from msmigrate.cli import main
 from msmigrate.knowledge.base import KnowledgeBase
-from msmigrate.knowledge.consistency import check_table
+from msmigrate.knowledge.consistency import table_consistency
 from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.model import MappingCategory, MappingRow, MappingTable
 
@@ -36,7 +36,7 @@ def test_check_table_on_a_small_table():
         "mindspore.nn.SeLU": {"kind": "class"},
         "mindspore.ops.NMSWithMask": {"kind": "class"},
     })
-    check = check_table(kb)
+    check = table_consistency(kb)
     assert check.counts() == {"rows": 6, "missing_mindspore": 1, "missing_torch": 2, "unverified_torch": 1}
     assert check.missing_mindspore == (("torch.flip", "mindspore.ops.no_such_op"),)
     assert check.missing_torch == ("torch.Tensor.foo", "torch.nn.SeLU")

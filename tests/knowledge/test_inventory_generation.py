@@ -10,11 +10,11 @@ import textwrap
 
 import pytest
 
-from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker, callable_signatures
-from msmigrate.knowledge.inventory.params import from_inspect, stable_repr
-from msmigrate.knowledge.inventory.stubs import parse_stub
-from msmigrate.knowledge.inventory.table_names import _markdown_pairs, guessed_kind
-from msmigrate.knowledge.inventory.writer import document, dumps
+from msmigrate.datagen.inventory.introspect import Inventory, ModuleWalker, callable_signatures
+from msmigrate.datagen.inventory.params import from_inspect, stable_repr
+from msmigrate.datagen.inventory.stubs import parse_stub
+from msmigrate.datagen.inventory.table_names import _markdown_pairs, guessed_kind
+from msmigrate.datagen.inventory.writer import document, dumps
 from msmigrate.paths import data_dir
 
 STUB = textwrap.dedent(
@@ -263,7 +263,7 @@ def test_markdown_pairs_and_guessed_kind():
 
 def test_core_imports_do_not_load_frameworks():
     code = (
-        "import msmigrate.knowledge, msmigrate.knowledge.base, msmigrate.knowledge.inventory, "
+        "import msmigrate.knowledge, msmigrate.knowledge.base, msmigrate.datagen.inventory, "
         "msmigrate.knowledge.consistency, msmigrate.cli.data_inventory_cmd, sys; "
         "from msmigrate.knowledge.base import KnowledgeBase; kb = KnowledgeBase('2.6'); "
         "assert 'view' in kb.tensor_members; "

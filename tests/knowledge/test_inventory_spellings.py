@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from msmigrate.datagen.inventory.writer import document, dumps
 from msmigrate.knowledge.base import KnowledgeBase
-from msmigrate.knowledge.inventory.writer import document, dumps
 from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.lookup import lookup
 from msmigrate.paths import data_dir

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from msmigrate.knowledge.importer.build import dumps
+from msmigrate.datagen.importer.build import dumps
 from msmigrate.knowledge.model import MappingCategory, MappingRow, MappingTable
 from msmigrate.paths import data_dir
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from msmigrate.datagen.importer.facts import _without_reorders
 from msmigrate.knowledge.base import get_knowledge_base
-from msmigrate.knowledge.importer.facts import _without_reorders
 
 
 def test_pairs_that_only_move_parameters_are_dropped() -> None:

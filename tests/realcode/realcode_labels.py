@@ -95,12 +95,12 @@ def _module_class_index(package: str) -> tuple[Path, frozenset[str]]:
 Found = dict[tuple[str, str], dict[tuple[int, int], Any]]  # (package, file) -> (line, column) -> Finding
 
 
-def analyse(labels: list[dict[str, Any]], table: str = "2.6") -> Found:
+def analyse(labels: list[dict[str, Any]], version: str = "2.6") -> Found:
     """The findings of every labelled file by position, analysed as ``msmigrate scan`` of the package does."""
     from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
     from msmigrate.knowledge.base import get_knowledge_base
 
-    kb = get_knowledge_base(table)
+    kb = get_knowledge_base(version)
     files: dict[str, set[str]] = defaultdict(set)
     for label in labels:
         files[label["package"]].add(label["file"])

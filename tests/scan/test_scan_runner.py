@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.scan import CancellationToken, ConfigError, ScanCancelled, ScanOptions, scan_paths
+from msmigrate.scan import CancelToken, ConfigError, ScanCancelled, ScanOptions, scan_paths
 from msmigrate.scan.options import load_project_config
 
 FILES = {f"m{i}.py": "import torch\n" + "y = torch.abs(x)\n" * (i % 3) for i in range(6)}
@@ -24,7 +24,7 @@ def test_progress_reports_every_file(tmp_path: Path, make_tree, counting_analyze
 
 def test_cancellation_stops_between_files(tmp_path: Path, make_tree, counting_analyzer) -> None:
     root = make_tree(tmp_path / "p", FILES)
-    token = CancellationToken()
+    token = CancelToken()
 
     def progress(done: int, total: int) -> None:
         if done == 2:
@@ -103,7 +103,7 @@ def test_unknown_mindspore_version_is_a_config_error(tmp_path: Path, make_tree) 
 
 def test_cancellation_of_a_parallel_scan(tmp_path: Path, make_tree) -> None:
     root = make_tree(tmp_path / "p", {f"m{i}.py": "import torch\nx = torch.abs(y)\n" for i in range(12)})
-    token = CancellationToken()
+    token = CancelToken()
     token.cancel()
     with pytest.raises(ScanCancelled):
         scan_paths([root], ScanOptions(jobs=2, use_cache=False, cancel=token))

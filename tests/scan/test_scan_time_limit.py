@@ -75,15 +75,15 @@ def test_a_scan_outside_the_main_thread_is_bounded_by_a_deadline(tmp_path: Path,
 
 def test_a_deadline_token_expires_and_says_so() -> None:
     token = DeadlineToken(0.01)
-    token.check()  # not yet
+    token.raise_if_cancelled()  # not yet
     time.sleep(0.02)
     with pytest.raises(Cancelled):
-        token.check()
+        token.raise_if_cancelled()
     assert token.expired
     cancelled = DeadlineToken(60)
     cancelled.cancel()
     with pytest.raises(Cancelled):
-        cancelled.check()
+        cancelled.raise_if_cancelled()
     assert not cancelled.expired  # cancelled, not out of time: within_time lets it through
 
 
@@ -92,7 +92,7 @@ def test_within_time_lets_a_cancel_that_is_not_the_deadline_through() -> None:
 
     def run() -> None:
         try:
-            within_time(60, "a.py", lambda token: (token.cancel(), token.check()))
+            within_time(60, "a.py", lambda token: (token.cancel(), token.raise_if_cancelled()))
         except Cancelled as exc:
             raised.append(exc)
 

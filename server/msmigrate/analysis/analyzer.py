@@ -132,16 +132,16 @@ def analyze_parsed(
     collector = UsageCollector(facts_for(kb), options.module_classes)
     with _recursion_room():
         collector.run(parsed.tree, cancel)
-    cancel.check()
+    cancel.raise_if_cancelled()
     columns = ColumnMap(lines, text.isascii())
 
     usages: list[Finding] = []
     calls = {}
     nodes: dict[int, object] = {}  # id(finding) → its reference node (the resolution reads the code there)
     verdicts = verdict_cache(kb)
-    check = cancel.check
+    raise_if_cancelled = cancel.raise_if_cancelled
     for usage in collector.usages:
-        check()
+        raise_if_cancelled()
         verdict = verdicts.get(usage.torch_api) or categorize(usage.torch_api, kb, verdicts)
         node = usage.node
         span = columns.attribute_name_range(node) if usage.member else columns.node_range(node)
@@ -163,13 +163,13 @@ def analyze_parsed(
     resolver = Resolver(kb, options.device, parsed.tree, text, ctx.is_tensor, refine=options.run_checkers,
                         values=collector.values)
     for finding in usages:
-        check()
+        raise_if_cancelled()
         resolver.resolve(finding, nodes.get(id(finding)), calls.get(id(finding)))  # type: ignore[arg-type]
     extra: list[Finding] = []
     found_usages = list(usages)  # a checker may fold an API finding into its own (MSM501: the nn.Module base)
     if options.run_checkers:
         for checker in rule_checkers():
-            cancel.check()
+            cancel.raise_if_cancelled()
             try:
                 extra.extend(f for f in checker(ctx) if isinstance(f, Finding))
             except Exception:
@@ -178,7 +178,7 @@ def analyze_parsed(
         left = uncovered(torch_leftovers(parsed.tree, columns), [*found_usages, *usages, *extra])
         extra.extend(leftover_findings(left))
     for finding in usages:
-        check()
+        raise_if_cancelled()
         if finding.rule not in MAPPED_RULES:  # a checker's refinement (MSM201 …): its target as it says
             finding.resolution = plain_resolution(finding, kb, options.device)
         if is_api_finding(finding):

@@ -22,7 +22,7 @@ class Cancelled(BaseException):
 
 
 class CancelToken:
-    """Set from any thread (:meth:`cancel`), checked by the analysing thread (:meth:`check`)."""
+    """Set from any thread (:meth:`cancel`), checked by the analysing thread (:meth:`raise_if_cancelled`)."""
 
     __slots__ = ("cancelled", "requested_at", "shielded", "forced")
 
@@ -50,10 +50,13 @@ class CancelToken:
             self.cancelled = False
             self.requested_at = None
 
-    def check(self) -> None:
+    def raise_if_cancelled(self) -> None:
         """Raise :class:`Cancelled` once the token is cancelled."""
         if self.cancelled:
             raise Cancelled()
+
+    def check(self) -> None:  # the old name, for rules/ until ``renames.py --all raise_if_cancelled``
+        self.raise_if_cancelled()
 
     def waited_ms(self) -> float | None:
         """Milliseconds from the cancel request to now (``None`` when not cancelled)."""
@@ -73,7 +76,7 @@ class DeadlineToken(CancelToken):
         self.deadline = time.perf_counter() + seconds
         self.expired = False
 
-    def check(self) -> None:
+    def raise_if_cancelled(self) -> None:
         """Raise :class:`Cancelled` once cancelled or past the deadline (then ``expired`` is set)."""
         if self.cancelled:
             raise Cancelled()

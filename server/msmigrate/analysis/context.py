@@ -32,7 +32,7 @@ class AnalysisContext:
     _nodes: list[ast.AST] | None = field(default=None, repr=False)
     _by_type: dict[tuple[type, ...], list[ast.AST]] = field(default_factory=dict, repr=False)
     memo: dict[str, Any] = field(default_factory=dict, repr=False)  # per-file data the checkers share
-    # the analysis's cancel token: a checker with a long loop calls ``ctx.cancel.check()`` in it
+    # the analysis's cancel token: a checker with a long loop calls ``ctx.cancel.raise_if_cancelled()`` in it
     cancel: CancelToken = field(default=NEVER, repr=False)
 
     def qualified_name(self, node: ast.expr) -> str | None:

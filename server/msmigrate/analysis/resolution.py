@@ -141,11 +141,11 @@ class Resolver:
         apply_verdict(finding, found)
         return found.plan
 
-    def verdict_for(self, torch_api: str, call: ast.Call | None, row: MappingRow, table: str,
+    def verdict_for(self, torch_api: str, call: ast.Call | None, row: MappingRow, version: str,
                     derived: DerivedMapping | None) -> tuple[ApiVerdict | CallVerdict, ArgPlan | None]:
-        """The verdict (and the call's plan) for writing ``row``'s target (of table ``table``, or the
+        """The verdict (and the call's plan) for writing ``row``'s target (of table ``version``, or the
         ``derived`` candidate) for this usage: the call's own when it is called."""
-        kb = get_knowledge_base(table)
+        kb = get_knowledge_base(version)
         verdict = _row_verdict(torch_api, kb, row, derived)
         if call is not None:
             found = call_verdict_memo(verdict, call, kb, self.is_tensor, self.text, row)
@@ -274,7 +274,7 @@ class _Resolution:
             elif choice.write is Write.NONE and target and row is not None and not same_shape(
                     kb, self.torch_api, target):
                 candidate = same_shape_candidate(kb, self.torch_api, target, self.r.device)
-                other = candidate and self.candidate(candidate.row, candidate.table, candidate.derived,
+                other = candidate and self.candidate(candidate.row, candidate.version, candidate.derived,
                                                      candidate.replacement, choice.by_call)
                 if other is not None and other.write is not Write.NONE:  # (else nothing is written)
                     choice = other
@@ -302,8 +302,9 @@ class _Resolution:
         """The first replacement this call can be written for; else the first one's explanation."""
         first: _Choice | None = None
         for index, swap in enumerate(swaps):
-            verdict, plan = self.r.verdict_for(self.torch_api, self.call, swap.row, swap.table, swap.derived)
-            choice = _Choice(swap.row, swap.table, swap.derived, device_replacement(swap),
+            verdict, plan = self.r.verdict_for(self.torch_api, self.call, swap.row, swap.version,
+                                               swap.derived)
+            choice = _Choice(swap.row, swap.version, swap.derived, device_replacement(swap),
                              swap.row.mindspore_api, plan, verdict, index > 0)
             if swap.form and (plan is None or plan.result_form != swap.form):
                 # checked with its result in torch's form, which this call does not get written
@@ -322,8 +323,8 @@ class _Resolution:
             first.by_call = True
             return first
         swap = swaps[0]
-        verdict, plan = self.r.verdict_for(self.torch_api, self.call, swap.row, swap.table, swap.derived)
-        return _Choice(swap.row, swap.table, swap.derived, device_replacement(swap), swap.row.mindspore_api,
+        verdict, plan = self.r.verdict_for(self.torch_api, self.call, swap.row, swap.version, swap.derived)
+        return _Choice(swap.row, swap.version, swap.derived, device_replacement(swap), swap.row.mindspore_api,
                        plan, verdict, True, Write.NONE)
 
     def write_back(self, out: OutOfPlaceTarget) -> _Choice | None:
@@ -334,12 +335,12 @@ class _Resolution:
             return None
         if tensor is TEMPORARY:
             return self.temporary(out)
-        verdict, plan = self.r.verdict_for(out.torch_api, self.call, out.row, out.table, out.derived)
+        verdict, plan = self.r.verdict_for(out.torch_api, self.call, out.row, out.version, out.derived)
         own = out.replaced == out.row.mindspore_api  # the API's own target returns a new tensor
         method = self.finding.usage is UsageKind.TENSOR_METHOD
         if own and not _positions_named(plan, self.call, method):
             return None  # checked with its arguments placed for it, which this call may not get
-        choice = _Choice(out.row, out.table, out.derived, write_back_replacement(out, tensor),
+        choice = _Choice(out.row, out.version, out.derived, write_back_replacement(out, tensor),
                          out.row.mindspore_api, plan, verdict, False)
         choice.write, choice.explain = self.write_of(choice, wrapped=True, torch_api=out.torch_api)
         if choice.write is Write.NONE:
@@ -349,18 +350,18 @@ class _Resolution:
     def temporary(self, out: OutOfPlaceTarget) -> _Choice | None:
         """An in-place method on a temporary (``image.mul(f).clamp_(0, 1)``): its out-of-place counterpart,
         whose result is all the code reads."""
-        verdict, plan = self.r.verdict_for(out.torch_api, self.call, out.row, out.table, out.derived)
-        replacement = Replacement("temporary", out.replaced, out.table, out.device, NO_KERNEL,
+        verdict, plan = self.r.verdict_for(out.torch_api, self.call, out.row, out.version, out.derived)
+        replacement = Replacement("temporary", out.replaced, out.version, out.device, NO_KERNEL,
                                   derived=out.derived is not None)
-        choice = _Choice(out.row, out.table, out.derived, replacement, out.row.mindspore_api, plan, verdict,
+        choice = _Choice(out.row, out.version, out.derived, replacement, out.row.mindspore_api, plan, verdict,
                          True)
         choice.write, choice.explain = self.write_of(choice, wrapped=True, torch_api=out.torch_api)
         return None if choice.write is Write.NONE else choice
 
-    def candidate(self, row: MappingRow, table: str, derived: DerivedMapping | None,
+    def candidate(self, row: MappingRow, version: str, derived: DerivedMapping | None,
                   replacement: Replacement, by_call: bool) -> _Choice:
-        verdict, plan = self.r.verdict_for(self.torch_api, self.call, row, table, derived)
-        choice = _Choice(row, table, derived, replacement, row.mindspore_api, plan, verdict, by_call)
+        verdict, plan = self.r.verdict_for(self.torch_api, self.call, row, version, derived)
+        choice = _Choice(row, version, derived, replacement, row.mindspore_api, plan, verdict, by_call)
         choice.write, choice.explain = self.write_of(choice)
         return choice
 
@@ -382,7 +383,7 @@ class _Resolution:
         row_api = choice.row.torch_api if choice.row is not None else None
         source = replacement.kind if replacement is not None else (
             "derived" if choice.derived is not None else "table")
-        evidence = evidence_of(kb, source if choice.target else "", row_api or self.torch_api, choice.table,
+        evidence = evidence_of(kb, source if choice.target else "", row_api or self.torch_api, choice.version,
                                choice.derived, choice.target, self.r.device, replacement)
         safety, reason = safety_of(kb, self.torch_api, finding.usage, category, choice.target,
                                    choice.write, evidence, replacement, row_api, blocked, self.r.device)
@@ -393,7 +394,7 @@ class _Resolution:
         finding.resolution = Resolution(
             self.torch_api, kb.version, self.r.device, choice.target, finding.category.value, choice.write,
             choice.plan if self.call is not None else None, replacement, safety, reason, evidence, row_api,
-            choice.table, choice.derived is not None, choice.explain, choice.by_call)
+            choice.version, choice.derived is not None, choice.explain, choice.by_call)
 
     def restate(self, choice: _Choice) -> None:
         """The finding says what is written: the verdict for the replacement's row, with a note on the
@@ -424,13 +425,13 @@ class _Choice:
     """A target being settled: its row (table, derived candidate), what replaced the mapping's own, the
     call's plan and verdict for it, how it is written."""
 
-    __slots__ = ("row", "table", "derived", "replacement", "target", "plan", "verdict", "by_call", "write",
+    __slots__ = ("row", "version", "derived", "replacement", "target", "plan", "verdict", "by_call", "write",
                  "explain")
 
-    def __init__(self, row: MappingRow | None, table: str, derived: DerivedMapping | None,
+    def __init__(self, row: MappingRow | None, version: str, derived: DerivedMapping | None,
                  replacement: Replacement | None, target: str | None, plan: ArgPlan | None,
                  verdict: ApiVerdict | CallVerdict | None, by_call: bool, write: Write = Write.NONE) -> None:
-        self.row, self.table, self.derived, self.replacement = row, table, derived, replacement
+        self.row, self.version, self.derived, self.replacement = row, version, derived, replacement
         self.target, self.plan, self.verdict, self.by_call = target, plan, verdict, by_call
         self.write, self.explain = write, ""
 
@@ -443,8 +444,8 @@ def plain_resolution(finding: Finding, kb: KnowledgeBase, device: str) -> Resolu
 
 
 @lru_cache(maxsize=20_000)
-def _plain(torch_api: str, table: str, device: str, target: str | None, category: str) -> Resolution:
-    return Resolution(torch_api, table, device, target, category, safety_reason="rule")
+def _plain(torch_api: str, version: str, device: str, target: str | None, category: str) -> Resolution:
+    return Resolution(torch_api, version, device, target, category, safety_reason="rule")
 
 
 def apply_verdict(finding: Finding, found: CallVerdict) -> None:
@@ -576,7 +577,7 @@ _SOURCES = {"derived": "resolution.source.derived", "table": "resolution.source.
 def _note(replacement: Replacement, target: str, torch_api: str, kb: KnowledgeBase):
     mindspore = kb.derived_table.mindspore_version
     fields = {"replaced": replacement.replaced, "device": replacement.device, "target": target,
-              "table": replacement.table, "mindspore": mindspore, "torch_api": torch_api,
+              "table": replacement.version, "mindspore": mindspore, "torch_api": torch_api,
               "tensor": replacement.tensor}
     if replacement.kind == "write_back":
         key = "resolution.note.write_back" + ("_new_tensor" if replacement.new_tensor else "")
@@ -585,10 +586,10 @@ def _note(replacement: Replacement, target: str, torch_api: str, kb: KnowledgeBa
         return ref(f"resolution.note.{replacement.kind}", **fields)
     if replacement.reason:
         why = (ref(replacement.reason, replaced=replacement.replaced, device=replacement.device,
-                   table=replacement.table),)
+                   table=replacement.version),)
         return ref("resolution.note.device_reason", why=why, **fields)
     kind = "derived" if replacement.derived else ("table" if replacement.verified else "same_values")
-    source = (ref(_SOURCES[kind], table=replacement.table, device=replacement.device),)
+    source = (ref(_SOURCES[kind], table=replacement.version, device=replacement.device),)
     key = "resolution.note.device_no_effect" if replacement.failure == NO_EFFECT else "resolution.note.device"
     return ref(key, source=source, **fields)
 

@@ -132,14 +132,14 @@ class UsageCollector(StatementWalker):
         """Walk the module body, then the bodies of functions no call has analysed yet (``cancel`` is
         checked before each top-level statement and each of those bodies)."""
         for stmt in tree.body:
-            cancel.check()
+            cancel.raise_if_cancelled()
             self.unit = stmt
             self._block((stmt,))
         deferred = self._deferred
         while deferred:
             function = deferred.popleft()
             if function.pending is not None:
-                cancel.check()
+                cancel.raise_if_cancelled()
                 self._analyse_body(function)
 
     def _analyse_body(self, function: UserFunction) -> None:

@@ -78,8 +78,8 @@ def resolved_target(torch_api: str, kb: Any, device: str = "CPU") -> tuple[Check
         from msmigrate.check.derived import pair_target
 
         return pair_target(row.torch_api, resolution.target or "", row), None
-    table = resolution.row_table or kb.version
-    return target_for(row.torch_api, get_knowledge_base(table)), table
+    version = resolution.row_version or kb.version
+    return target_for(row.torch_api, get_knowledge_base(version)), version
 
 
 def table_targets(kb: Any, categories: Iterable[str] = (), apis: Iterable[str] = ()) -> list[CheckTarget]:

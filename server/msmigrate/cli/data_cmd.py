@@ -30,7 +30,7 @@ def data() -> None:
 )
 def build(sources: Path, out: Path | None) -> None:
     """Regenerate mapping-<version>.json from the official mapping tables and difference pages."""
-    from msmigrate.knowledge.importer import SourceError, build_all
+    from msmigrate.datagen.importer import SourceError, build_all
     from msmigrate.paths import data_dir
 
     target = out or data_dir()
@@ -53,7 +53,7 @@ def build(sources: Path, out: Path | None) -> None:
 )
 def derive(out: Path | None) -> None:
     """Derive mappings for torch APIs each table lacks, from the other tables and the inventories."""
-    from msmigrate.knowledge.derive import derive_all
+    from msmigrate.datagen.derive import derive_all
     from msmigrate.paths import data_dir
 
     for path in derive_all(out or data_dir()):
@@ -104,10 +104,8 @@ def _register_inventory_commands() -> None:
         from msmigrate.cli import data_inventory_cmd
     except ImportError:
         return
-    for name in ("inventory", "check"):
-        command = getattr(data_inventory_cmd, name, None)
-        if isinstance(command, click.Command):
-            data.add_command(command, name)
+    for command in (data_inventory_cmd.inventory, data_inventory_cmd.consistency):
+        data.add_command(command)
 
 
 _register_inventory_commands()

@@ -27,7 +27,7 @@ def _default_sources() -> Path | None:
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
 def inventory(out_dir: Path | None, package: str, sources: Path | None, lang: str) -> None:
     """Regenerate the torch / MindSpore API inventories from the installed packages."""
-    from msmigrate.knowledge.inventory import PACKAGES, generate
+    from msmigrate.datagen.inventory import PACKAGES, generate
     from msmigrate.paths import data_dir
 
     target = out_dir or data_dir()
@@ -41,21 +41,21 @@ def inventory(out_dir: Path | None, package: str, sources: Path | None, lang: st
                      version=doc["version"]))
 
 
-@click.command()
+@click.command("check")
 @click.option("--mindspore-version", "version", default=None,
               help="Table to check (1.10, 2.3, 2.4, 2.6); all four when omitted.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
-def check(version: str | None, as_json: bool, lang: str) -> None:
+def consistency(version: str | None, as_json: bool, lang: str) -> None:
     """List table rows whose torch or MindSpore API is missing from the inventories."""
     from msmigrate.knowledge.base import resolve_version
-    from msmigrate.knowledge.consistency import check_versions
+    from msmigrate.knowledge.consistency import consistency_of
 
     try:
         versions = [resolve_version(version)] if version else None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--mindspore-version") from exc
-    report = check_versions(versions)
+    report = consistency_of(versions)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1, sort_keys=True, ensure_ascii=False))
     else:

@@ -17,17 +17,17 @@ def dev() -> None:
 
 
 @dev.command()
-@click.option("--check", is_flag=True, help=t("dev.help.check", "en"))
+@click.option("--check", "fail_if_stale", is_flag=True, help=t("dev.help.check", "en"))
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=t("dev.help.root", "en"))
-def generate(check: bool, root: Path | None) -> None:
+def generate(fail_if_stale: bool, root: Path | None) -> None:
     """Write the editor clients' copies of the server's settings, commands and lists."""
     from msmigrate.contract.generate import stale, write
 
     root = root or repo_root()
     if root is None:
         raise click.UsageError(t("dev.no_repository", "en"))
-    if check:
+    if fail_if_stale:
         outdated = stale(root)
         for relative in outdated:
             click.echo(t("dev.stale", "en", path=relative), err=True)

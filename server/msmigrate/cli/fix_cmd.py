@@ -20,7 +20,7 @@ def _help(key: str) -> str:
 @click.command(help=_help("fix.help.command"))
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=str))
 @click.option("--diff", "show_diff", is_flag=True, help=_help("fix.help.diff"))
-@click.option("--check", "check_only", is_flag=True, help=_help("fix.help.check"))
+@click.option("--check", "fail_if_pending", is_flag=True, help=_help("fix.help.check"))
 @click.option("--select", multiple=True, metavar="RULE", help=_help("fix.help.select"))
 @click.option("--ignore", multiple=True, metavar="RULE", help=_help("fix.help.ignore"))
 @click.option("--unsafe-fixes", is_flag=True, help=_help("fix.help.unsafe"))
@@ -31,7 +31,7 @@ def _help(key: str) -> str:
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
               help=_help("scan.help.lang"))
 @click.option("--json", "as_json", is_flag=True, help=_help("fix.help.json"))
-def fix(paths: tuple[str, ...], show_diff: bool, check_only: bool, select: tuple[str, ...],
+def fix(paths: tuple[str, ...], show_diff: bool, fail_if_pending: bool, select: tuple[str, ...],
         ignore: tuple[str, ...], unsafe_fixes: bool, mindspore_version: str | None, exclude: tuple[str, ...],
         device: str, lang: str, as_json: bool) -> None:
     from msmigrate.fixes.project import FixOptions, fix_paths
@@ -49,7 +49,7 @@ def fix(paths: tuple[str, ...], show_diff: bool, check_only: bool, select: tuple
             param_hint="--mindspore-version",
         ) from None
     options = FixOptions(mindspore_version=mindspore_version, select=select, ignore=ignore,
-                         unsafe=unsafe_fixes, write=not (show_diff or check_only), exclude=exclude,
+                         unsafe=unsafe_fixes, write=not (show_diff or fail_if_pending), exclude=exclude,
                          device=device)
     try:
         result = fix_paths(list(paths), options)
@@ -66,7 +66,7 @@ def fix(paths: tuple[str, ...], show_diff: bool, check_only: bool, select: tuple
             if result.helper_module is not None and result.helper_module.diff:
                 click.echo(result.helper_module.diff, nl=False)
         _summary(result, lang)
-    if check_only and result.pending:
+    if fail_if_pending and result.pending:
         sys.exit(1)
 
 

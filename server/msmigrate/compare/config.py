@@ -175,7 +175,7 @@ def cli_kwarg(text: str) -> tuple[str, Any]:
         raise _bad("--kwarg", f"{text!r}: NAME=LITERAL, e.g. multimask_output=True") from None
 
 
-def _check_keywords(spec: CompareSpec) -> None:
+def _validate_keywords(spec: CompareSpec) -> None:
     """A keyword given once: by one input, or as a constant (kwargs / --kwarg)."""
     seen: set[str] = set(spec.kwargs)
     for item in spec.inputs:
@@ -232,7 +232,7 @@ def select_specs(
     extra = dict(cli_kwarg(text) for text in kwargs)
     for spec in specs:
         spec.kwargs.update(extra)
-        _check_keywords(spec)
+        _validate_keywords(spec)
         if checkpoint is not None:
             spec.checkpoint = (here / checkpoint).resolve()
         if key is not None:

@@ -52,7 +52,7 @@ def _worker(side: str, options: CompareOptions) -> SideWorker:
     return cancel.watch(worker) if cancel else worker
 
 
-def _check(options: CompareOptions) -> None:
+def _raise_if_cancelled(options: CompareOptions) -> None:
     if options.cancel is not None and options.cancel.cancelled:
         raise WeightsError("compare.error.cancelled")
 
@@ -162,12 +162,12 @@ def compare_models(
         torch_model, ms_model = ModelSpec.parse(spec.torch), ModelSpec.parse(spec.mindspore)
         if spec.checkpoint is not None and not spec.checkpoint.is_file():
             raise WeightsError("weights.error.source_missing", path=str(spec.checkpoint))
-        _check(options)
+        _raise_if_cancelled(options)
         step("compare.step.torch")
         torch_reply = _run_torch(spec, torch_model, scratch / "torch", workers[0], options.layers)
         workers[0].close()
         report.versions["torch"] = str(torch_reply.get("torch_version", ""))
-        _check(options)
+        _raise_if_cancelled(options)
         step("compare.step.convert")
         checkpoint = scratch / "converted.ckpt"
         plan = report.conversion = _convert(torch_reply, scratch / "torch", ms_model, workers[1], checkpoint)
@@ -179,7 +179,7 @@ def compare_models(
                 mismatched=len(plan.mismatched),
             )
         for mode in spec.modes:
-            _check(options)
+            _raise_if_cancelled(options)
             step(f"compare.step.{mode}")
             if mode == "graph":  # a fresh process: the mode is set before the model is built
                 workers[1].close()
@@ -188,7 +188,7 @@ def compare_models(
                 mode, spec, ms_model, plan, torch_reply, checkpoint, workers[1], options.layers
             )
             report.modes.append(result)
-        _check(options)
+        _raise_if_cancelled(options)
     except WeightsError as error:
         report.error = (error.key, error.fields)
     finally:

@@ -203,11 +203,11 @@ def replace_api(ctx: FixContext, finding: Finding) -> Fix | None:
     base = (message_ref(fix.title_key, **fix.title_args),)
     if replacement.kind == "other_table":
         return Fix(fix.rule, "fix.other_table_target", fix.edits,
-                   {"base": base, "replaced": replacement.replaced, "table": replacement.table},
+                   {"base": base, "replaced": replacement.replaced, "table": replacement.version},
                    by_hand=fix.by_hand)
     if replacement.kind != "device":
         return fix
-    fields = {"replaced": replacement.replaced, "device": replacement.device, "table": replacement.table}
+    fields = {"replaced": replacement.replaced, "device": replacement.device, "table": replacement.version}
     if replacement.reason:  # a reviewed fact says why
         fields = {"why": (message_ref(replacement.reason, **fields),)}
     return Fix(fix.rule, _device_title(resolution), fix.edits, {"base": base, **fields}, by_hand=fix.by_hand)

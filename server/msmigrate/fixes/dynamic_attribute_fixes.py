@@ -177,7 +177,7 @@ def resolve_targets(kb, module: str, names: list[str], called: ast.Call | None,
     for name in names:
         api = kb.canonical(f"{module}.{name}")
         resolution = resolve_name(api, kb, device)
-        row_kb = get_knowledge_base(resolution.row_table) if resolution.row_table else kb
+        row_kb = get_knowledge_base(resolution.row_version) if resolution.row_version else kb
         row = row_kb.mapping(resolution.row_api or api)
         target = resolution.target
         ok = (target is not None and row is not None and resolution.write is Write.NAME

@@ -21,7 +21,7 @@ UNVERIFIED_SOURCE = "mapping_table"
 
 
 @dataclass(frozen=True)
-class TableCheck:
+class TableConsistency:
     """Result of checking one version's table."""
 
     version: str
@@ -68,7 +68,7 @@ class TableCheck:
 class ConsistencyReport:
     torch_version: str | None
     mindspore_version: str | None
-    tables: dict[str, TableCheck] = field(default_factory=dict)
+    tables: dict[str, TableConsistency] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,7 +109,7 @@ class ConsistencyReport:
         return "\n".join(lines) + "\n"
 
 
-def check_table(kb: KnowledgeBase) -> TableCheck:
+def table_consistency(kb: KnowledgeBase) -> TableConsistency:
     """Rows of ``kb``'s table naming APIs that the inventories do not know."""
     missing_ms: set[tuple[str, str]] = set()
     missing_torch: set[str] = set()
@@ -128,7 +128,7 @@ def check_table(kb: KnowledgeBase) -> TableCheck:
         derived = kb.derived(torch_api)
         if derived is not None:
             replacements[torch_api] = derived.mindspore_api
-    return TableCheck(
+    return TableConsistency(
         replacements=replacements,
         version=kb.version,
         rows=len(rows),
@@ -143,7 +143,7 @@ def check_table(kb: KnowledgeBase) -> TableCheck:
 
 def rename_facts(kb: KnowledgeBase) -> tuple[tuple[str, str, str, str, str], ...]:
     """The table's parameter renames that the installed MindSpore signature rejects, with what the
-    analysis and the quick-fix do instead (see :class:`TableCheck`)."""
+    analysis and the quick-fix do instead (see :class:`TableConsistency`)."""
     found: set[tuple[str, str, str, str, str]] = set()
     for row in kb.rows():
         for old, new in row.param_renames.items():
@@ -174,9 +174,9 @@ def rename_resolution(kb: KnowledgeBase, row: MappingRow, old: str) -> str | Non
     return f"use:{target}" if target else "drop"
 
 
-def check_versions(versions: tuple[str, ...] | list[str] | None = None) -> ConsistencyReport:
+def consistency_of(versions: tuple[str, ...] | list[str] | None = None) -> ConsistencyReport:
     """Check the bundled tables of ``versions`` (all four by default) against the committed inventories."""
-    from msmigrate.knowledge.inventory.writer import read_header
+    from msmigrate.knowledge.inventory_index import read_header
     from msmigrate.paths import data_dir
 
     report = ConsistencyReport(
@@ -185,5 +185,5 @@ def check_versions(versions: tuple[str, ...] | list[str] | None = None) -> Consi
     )
     for version in versions or VERSIONS:
         kb = get_knowledge_base(version)
-        report.tables[kb.version] = check_table(kb)
+        report.tables[kb.version] = table_consistency(kb)
     return report

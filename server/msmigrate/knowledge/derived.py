@@ -1,5 +1,5 @@
 """Derived mappings as the knowledge base reads them: ``mapping_data/derived-<v>.json`` (written by
-``msmigrate data derive``, see ``knowledge/derive.py``) plus the CPU check of each candidate
+``msmigrate data derive``, see ``datagen/derive.py``) plus the CPU check of each candidate
 (``mapping_data/verified-derived-CPU.json``, written by ``msmigrate check --derived --all``).
 
 For a torch API without a usable row in table ``<v>``, the offered mapping is the first candidate (in
@@ -23,6 +23,11 @@ CHECK_DEVICE = "CPU"
 SECTION = "derived"  # ``MappingRow.section`` of a derived row
 NO_KERNEL = "unsupported_on_device"
 MINDSPORE_ERROR = "mindspore_error"  # the torch call ran, the MindSpore one raised
+# ``DerivedMapping.signature``: how the candidate's signature compares with the torch API's
+SAME = "same"  # identical parameter names, kinds, order and defaults
+DIFFERS = "differs"  # facts in the row
+UNKNOWN = "unknown"  # a side has no signature in its inventory
+NO_PARAMETERS = "none"  # attributes and dtypes: nothing to compare
 
 
 def derived_path(version: str, folder: Path) -> Path:
@@ -44,7 +49,7 @@ class DerivedMapping:
     row: MappingRow  # section "derived"; facts from the source table row or the signature comparison
     tables: tuple[str, ...]  # other official tables mapping this pair (target exists), newest first
     by_name: bool  # counterpart by namespace and name
-    signature: str  # same | differs | unknown | none (see knowledge/derive_signature.py)
+    signature: str  # SAME | DIFFERS | UNKNOWN | NO_PARAMETERS (set by datagen/derive_signature.py)
     mindspore_version: str  # of the MindSpore inventory, e.g. "2.10"
     check: str | None = None  # pass | fail | error | skipped; None: not checked
     check_reason: str | None = None
@@ -137,7 +142,7 @@ class DerivedTable:
     ) -> None:
         self.entries = entries
         self.header = header
-        # table rows whose target has no CPU kernel → other MindSpore APIs (``knowledge/derive_device.py``);
+        # table rows whose target has no CPU kernel → other MindSpore APIs (``datagen/derive_device.py``);
         # never the offered mapping: ``knowledge/device_targets.py`` takes the verified ones on CPU
         self.alternatives = alternatives or {}
 

@@ -8,7 +8,7 @@ error; only a target that passed its check replaces one of these): the table che
 ``verified-<table>-<device>.json`` for table rows, the derived check ``verified-derived-CPU.json`` for
 derived mappings. For such an API, the rows of the other official tables are tried, newest first, then
 the derived candidates of every table (this one first), then their CPU alternatives (other MindSpore APIs
-for table rows whose target has no CPU kernel, ``knowledge/derive_device.py``); the first whose target
+for table rows whose target has no CPU kernel, ``datagen/derive_device.py``); the first whose target
 passed the numeric check on that device is the replacement; failing that, a target whose only recorded
 failure is int32 indices (or integers) where torch returns int64 (same values; the fix title says so),
 a table's first; last, a target whose only recorded difference is one the fix's result form corrects
@@ -45,8 +45,8 @@ DEVICE_FAILURES = frozenset({("error", NO_KERNEL), ("fail", NO_EFFECT)})
 
 @dataclass(frozen=True, slots=True)
 class DeviceTarget:
-    row: MappingRow  # the row whose target runs on the device (from ``table``, or a derived one)
-    table: str  # the table version of the row, or of the derived file that offered the candidate
+    row: MappingRow  # the row whose target runs on the device (of ``version``, or a derived one)
+    version: str  # the table version of the row, or of the derived file that offered the candidate
     replaced: str  # the selected mapping's target, which has no kernel there
     device: str
     derived: DerivedMapping | None = None  # set when the replacement is a derived candidate
@@ -60,11 +60,11 @@ class DeviceTarget:
 @dataclass(frozen=True, slots=True)
 class DeviceOnly:
     """A table target that runs on ``devices`` only (a reviewed fact, measured or read from MindSpore's
-    source), and where the same torch API's row of table ``table`` is written instead (or the row of
+    source), and where the same torch API's row of table ``version`` is written instead (or the row of
     ``torch_api``, a torch API that computes what the call needs)."""
 
     devices: frozenset[str]  # where the table's target runs (or is not known to fail)
-    table: str  # the table whose row (same torch API) is written on the devices of ``instead_on``
+    version: str  # the table whose row (same torch API) is written on the devices of ``instead_on``
     instead_on: frozenset[str]  # where that row's target was run (or MindSpore's source says it runs)
     reason: str  # message key (fields: replaced, device, table): why the table's target fails there
     torch_api: str | None = None  # the torch API whose row is written; None: the same one
@@ -142,7 +142,7 @@ def _runnable_targets(torch_api: str, version: str, device: str) -> tuple[Device
         row = reviewed_row(torch_api, fact)
         if device not in fact.instead_on or row is None or not row.mindspore_api:
             return ()
-        return (DeviceTarget(row, fact.table, replaced, device, reason=fact.reason),)
+        return (DeviceTarget(row, fact.version, replaced, device, reason=fact.reason),)
     others = sorted((v for v in VERSIONS if v != version), key=_order, reverse=True)
     # verified; same values but int32 (SAME_VALUES_NOTES); the check's one difference is what the fix's
     # result form corrects
@@ -194,7 +194,7 @@ def _spelled(version: str, torch_api: str) -> str:
 
 def reviewed_row(torch_api: str, fact: DeviceOnly) -> MappingRow | None:
     """The row a :data:`DEVICE_ONLY` fact writes for ``torch_api`` on the devices of ``instead_on``."""
-    return get_knowledge_base(fact.table).row(fact.torch_api or torch_api)
+    return get_knowledge_base(fact.version).row(fact.torch_api or torch_api)
 
 
 def _rank(passed: bool, check: str | None, note: str | None, reason: str | None,
@@ -258,8 +258,8 @@ class OutOfPlaceTarget:
     (``mindspore.ops.zeros_like`` for ``torch.Tensor.zero_``)."""
 
     torch_api: str  # the out-of-place torch API (the in-place one: its replacement returns a new tensor)
-    row: MappingRow  # its row (of ``table``, or a derived one)
-    table: str
+    row: MappingRow  # its row (of ``version``, or a derived one)
+    version: str
     replaced: str  # the in-place API's target, which has no kernel there
     device: str
     derived: DerivedMapping | None = None
@@ -296,7 +296,7 @@ def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlac
                       key=lambda swap: kb.mindspore_kind(swap.row.mindspore_api or "") != "function")
     own = next(iter(verified), None)
     if own is not None:
-        return OutOfPlaceTarget(torch_api, own.row, own.table, own.replaced, device, own.derived)
+        return OutOfPlaceTarget(torch_api, own.row, own.version, own.replaced, device, own.derived)
     if swaps:
         return None
     replaced = without_kernel(torch_api, version, device)
@@ -307,7 +307,7 @@ def _out_of_place_target(torch_api: str, version: str, device: str) -> OutOfPlac
         return None  # x.bernoulli_() samples with p=0.5, x.bernoulli() with the tensor's own values
     for target in _runnable_targets(out, version, device):  # the counterpart has no kernel either
         if target.verified:
-            return OutOfPlaceTarget(out, target.row, target.table, replaced, device, target.derived)
+            return OutOfPlaceTarget(out, target.row, target.version, replaced, device, target.derived)
     row = kb.row(out)
     if row is not None and row.mindspore_api and row.mindspore_api != replaced:
         status = verified_status(row.torch_api, version, device)

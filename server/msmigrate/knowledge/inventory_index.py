@@ -1,11 +1,11 @@
 """An inventory file read for the language server: names at once, entries parsed on first use.
 
-``mapping_data/<package>_inventory.json`` holds one API (and one alias) per line (``inventory/writer.py``),
-so loading keeps each entry's JSON text and parses it only when asked: tens of thousands of names cost a
-few MB and a few tens of milliseconds. :meth:`InventoryIndex.resolve` turns any spelling into the canonical
-name: aliases (``torch.functional.split`` → ``torch.split``), names under an aliased prefix
-(``torch.nn.modules.module.Module.to`` → ``torch.nn.Module.to``) and members inherited from a public base
-(``torch.nn.Linear.to`` → ``torch.nn.Module.to``).
+``mapping_data/<package>_inventory.json`` holds one API (and one alias) per line
+(``datagen/inventory/writer.py``), so loading keeps each entry's JSON text and parses it only when asked:
+tens of thousands of names cost a few MB and a few tens of milliseconds. :meth:`InventoryIndex.resolve`
+turns any spelling into the canonical name: aliases (``torch.functional.split`` → ``torch.split``), names
+under an aliased prefix (``torch.nn.modules.module.Module.to`` → ``torch.nn.Module.to``) and members
+inherited from a public base (``torch.nn.Linear.to`` → ``torch.nn.Module.to``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,15 @@ from pathlib import Path
 from typing import Any
 
 _MAX_DEPTH = 8
+
+
+def read_header(path: Path) -> dict[str, Any]:
+    """``schema_version``, ``package`` and ``version`` of an inventory file; empty if it is missing."""
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as fh:
+        doc = json.load(fh)
+    return {key: doc.get(key) for key in ("schema_version", "package", "version")}
 
 
 class InventoryIndex(Mapping[str, dict[str, Any]]):

@@ -190,28 +190,28 @@ class LookupResult:
                       mindspore=self.inventory_mindspore, target=target)]
         if swap is not None and swap.kind in ("candidate", "other_table"):
             return [t(f"resolution.note.{swap.kind}", lang, replaced=swap.replaced, target=target,
-                      torch_api=self.torch_api, table=swap.table)]
+                      torch_api=self.torch_api, table=swap.version)]
         if swap is not None and swap.reason:
-            why = (ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.table),)
+            why = (ref(swap.reason, replaced=swap.replaced, device=swap.device, table=swap.version),)
             return [t("kb.note.device_target_reason", lang, why=why, device=swap.device,
                       target=target, replaced=swap.replaced)]
         if swap is not None:
             if swap.derived:
                 source = t("kb.device_source.derived", lang, device=swap.device)
             elif swap.verified:
-                source = t("kb.device_source.table", lang, table=swap.table, device=swap.device)
+                source = t("kb.device_source.table", lang, table=swap.version, device=swap.device)
             else:
-                source = t("kb.device_source.same_values", lang, table=swap.table)
+                source = t("kb.device_source.same_values", lang, table=swap.version)
             key = "kb.note.device_target_no_effect" if swap.failure == NO_EFFECT else "kb.note.device_target"
             return [t(key, lang, replaced=swap.replaced, device=swap.device,
                       mindspore=self.inventory_mindspore, target=target, source=source)]
         fact = device_only(self.no_kernel)
-        other = get_knowledge_base(fact.table).row(self.torch_api) if fact is not None else None
+        other = get_knowledge_base(fact.version).row(self.torch_api) if fact is not None else None
         other_fact = device_only(other.mindspore_api) if other is not None else None
         if fact is not None and other is not None and other_fact is not None:  # a reviewed fact of both
             return [t("kb.note.no_kernel_device_only", lang, replaced=self.no_kernel, device=self.device,
                       mindspore=self.inventory_mindspore, devices=", ".join(sorted(fact.devices)),
-                      other=other.mindspore_api, table=fact.table,
+                      other=other.mindspore_api, table=fact.version,
                       other_devices=", ".join(sorted(other_fact.devices)))]
         if self.no_kernel:
             key = "kb.note.no_effect" if self.device_failure == NO_EFFECT else "kb.note.no_kernel"
@@ -259,11 +259,11 @@ class LookupResult:
             "gone_target": self.gone_target,
             "device": self.device,
             # on ``device``: the MindSpore API the quick-fix writes when the target has no kernel there
-            "device_target": ({"mindspore_api": self.target, "table": swap.table, "replaced": swap.replaced,
+            "device_target": ({"mindspore_api": self.target, "table": swap.version, "replaced": swap.replaced,
                                "derived": swap.derived, "verified": swap.verified}
                               if (swap := self.replacement) is not None and swap.kind == "device" else None),
             # an in-place API whose result the quick-fix computes with ``mindspore_api`` and writes back
-            "write_back": ({"mindspore_api": self.target, "replaced": swap.replaced, "table": swap.table}
+            "write_back": ({"mindspore_api": self.target, "replaced": swap.replaced, "table": swap.version}
                            if swap is not None and swap.kind == "write_back" else None),
             # what the quick-fix writes for the name on ``device`` (model/resolution.py)
             "resolution": self.resolution.to_json() if self.resolution is not None else None,

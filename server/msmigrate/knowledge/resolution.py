@@ -195,12 +195,12 @@ def device_choices(kb: KnowledgeBase, torch_api: str, target: str | None,
 
 
 def device_replacement(swap: DeviceTarget) -> Replacement:
-    return Replacement("device", swap.replaced, swap.table, swap.device, swap.failure, swap.reason or "",
+    return Replacement("device", swap.replaced, swap.version, swap.device, swap.failure, swap.reason or "",
                        swap.verified, swap.note or "", swap.form or "", swap.derived is not None)
 
 
 def write_back_replacement(out: OutOfPlaceTarget, tensor: str) -> Replacement:
-    return Replacement("write_back", out.replaced, out.table, out.device, NO_KERNEL, "", True, "", "",
+    return Replacement("write_back", out.replaced, out.version, out.device, NO_KERNEL, "", True, "", "",
                        out.derived is not None, out.replaced == out.row.mindspore_api, tensor)
 
 
@@ -210,7 +210,7 @@ class Candidate:
     function): a derived candidate, or another table's row."""
 
     row: MappingRow
-    table: str
+    version: str
     derived: DerivedMapping | None
     replacement: Replacement
 
@@ -233,21 +233,21 @@ def same_shape_candidate(kb: KnowledgeBase, torch_api: str, target: str, device:
                              Replacement("candidate", target, kb.version, device, derived=True))
     newest_first = sorted((v for v in VERSIONS if v != kb.version),
                           key=lambda v: tuple(int(p) for p in v.split(".")), reverse=True)
-    for table in newest_first:
-        row = get_knowledge_base(table).row(torch_api)
+    for version in newest_first:
+        row = get_knowledge_base(version).row(torch_api)
         other = row.mindspore_api if row is not None else None
         if row is None or not other or other == target or not kb.mindspore_has(other):
             continue
-        status = verified_status(row.torch_api, table, device)
+        status = verified_status(row.torch_api, version, device)
         if (status is None or status.passed) and same_shape(kb, torch_api, other):
-            return Candidate(row, table, None, Replacement("other_table", target, table, device))
+            return Candidate(row, version, None, Replacement("other_table", target, version, device))
     return None
 
 
 # --- rows, evidence and safety ------------------------------------------------------------------------
 def row_of(resolution: Resolution) -> MappingRow | None:
     """The mapping row the resolution's target comes from (its table's row, or the derived candidate)."""
-    found = _row(resolution.row_table or resolution.table, resolution.row_api or resolution.torch_api,
+    found = _row(resolution.row_version or resolution.version, resolution.row_api or resolution.torch_api,
                  resolution.row_derived, resolution.target or "")
     return found.row if isinstance(found, DerivedMapping) else found
 
@@ -256,14 +256,14 @@ def derived_of(resolution: Resolution) -> DerivedMapping | None:
     """The derived candidate the target comes from, if it is one."""
     if not resolution.row_derived:
         return None
-    found = _row(resolution.row_table or resolution.table, resolution.row_api or resolution.torch_api, True,
-                 resolution.target or "")
+    found = _row(resolution.row_version or resolution.version, resolution.row_api or resolution.torch_api,
+                 True, resolution.target or "")
     return found if isinstance(found, DerivedMapping) else None
 
 
 @cache
-def _row(table: str, row_api: str, derived: bool, target: str) -> MappingRow | DerivedMapping | None:
-    kb = get_knowledge_base(table)
+def _row(version: str, row_api: str, derived: bool, target: str) -> MappingRow | DerivedMapping | None:
+    kb = get_knowledge_base(version)
     if not derived:
         return kb.row(row_api)
     entry = kb.derived_table.entry(row_api)
@@ -271,15 +271,16 @@ def _row(table: str, row_api: str, derived: bool, target: str) -> MappingRow | D
     return next((c for c in pool if c.mindspore_api == target), None)
 
 
-def evidence_of(kb: KnowledgeBase, source: str, row_api: str, row_table: str, derived: DerivedMapping | None,
-                target: str | None, device: str, replacement: Replacement | None = None) -> Evidence:
+def evidence_of(kb: KnowledgeBase, source: str, row_api: str, row_version: str,
+                derived: DerivedMapping | None, target: str | None, device: str,
+                replacement: Replacement | None = None) -> Evidence:
     """Where the target comes from and the numeric check of the written pair on ``device``."""
     checked = (derived.check, derived.check_reason) if derived is not None else None
-    return _evidence(source, row_api, row_table, checked, target, device, replacement)
+    return _evidence(source, row_api, row_version, checked, target, device, replacement)
 
 
 @lru_cache(maxsize=20_000)
-def _evidence(source: str, row_api: str, row_table: str, derived: tuple[str | None, str | None] | None,
+def _evidence(source: str, row_api: str, row_version: str, derived: tuple[str | None, str | None] | None,
               target: str | None, device: str, replacement: Replacement | None) -> Evidence:
     from msmigrate.knowledge.verified import verified_status
 
@@ -291,10 +292,10 @@ def _evidence(source: str, row_api: str, row_table: str, derived: tuple[str | No
         if device == CHECK_DEVICE:
             check = NO_KERNEL if derived in DEVICE_FAILURES else derived[0] or ""
     elif target:
-        status = verified_status(row_api, row_table, device)
+        status = verified_status(row_api, row_version, device)
         if status is not None and status.mindspore_api == target:
             check = NO_KERNEL if (status.status, status.reason) in DEVICE_FAILURES else status.status
-    return Evidence(source, row_table, check, device)
+    return Evidence(source, row_version, check, device)
 
 
 @lru_cache(maxsize=20_000)
@@ -380,13 +381,13 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
     if target is None or row is None:
         return Resolution(torch_api, kb.version, device, None, category.value, safety_reason="no_target")
     out, swaps = device_choices(kb, torch_api, target, device)
-    table, replacement, wrapped = kb.version, None, False
+    version, replacement, wrapped = kb.version, None, False
     if out is not None and facts.call:
-        row, table, derived = out.row, out.table, out.derived
+        row, version, derived = out.row, out.version, out.derived
         replacement, wrapped = write_back_replacement(out, facts.tensor), True
     elif swaps:
         swap = swaps[0]
-        row, table, derived, replacement = swap.row, swap.table, swap.derived, device_replacement(swap)
+        row, version, derived, replacement = swap.row, swap.version, swap.derived, device_replacement(swap)
     target = row.mindspore_api
 
     def written(row: MappingRow, derived: DerivedMapping | None, wrapped: bool = False) -> tuple[Write, str]:
@@ -403,7 +404,7 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
     elif replacement is None and write is Write.NONE and target and not same_shape(kb, torch_api, target):
         other = same_shape_candidate(kb, torch_api, target, device)
         if other is not None and written(other.row, other.derived)[0] is not Write.NONE:
-            row, table, derived, replacement = other.row, other.table, other.derived, other.replacement
+            row, version, derived, replacement = other.row, other.version, other.derived, other.replacement
             target = row.mindspore_api
             write, explain = written(row, derived)
     kept = write is Write.NONE and bool(target) and writes_nothing(target or "", facts, None)  # x.new_full(…)
@@ -412,11 +413,11 @@ def _resolve_name(torch_api: str, kb: KnowledgeBase, device: str) -> Resolution:
         write, explain = Write.EXPLAIN, "fix.no_kernel"
     category = _category_of(row)
     source = replacement.kind if replacement is not None else ("derived" if derived is not None else "table")
-    evidence = evidence_of(kb, source, row.torch_api, table, derived, target, device, replacement)
+    evidence = evidence_of(kb, source, row.torch_api, version, derived, target, device, replacement)
     safety, reason = safety_of(kb, torch_api, usage, category, target, write, evidence, replacement,
                                row.torch_api, False, device)
     return Resolution(torch_api, kb.version, device, target, category.value, write, None, replacement, safety,
-                      reason, evidence, row.torch_api, table, derived is not None, explain)
+                      reason, evidence, row.torch_api, version, derived is not None, explain)
 
 
 def _category_of(row: MappingRow) -> FindingCategory:

@@ -8,8 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.knowledge.base import VERSIONS
-from msmigrate.knowledge.derive_signature import NO_PARAMETERS, SAME
-from msmigrate.knowledge.derived import NO_KERNEL, derived_check_path, derived_path, load_derived, read_json
+from msmigrate.knowledge.derived import (
+    NO_KERNEL,
+    NO_PARAMETERS,
+    SAME,
+    derived_check_path,
+    derived_path,
+    load_derived,
+    read_json,
+)
 from msmigrate.paths import data_dir
 
 

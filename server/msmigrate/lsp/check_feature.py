@@ -78,7 +78,7 @@ class CheckService:
         settings = self.server.settings
         kb = self.server.kb
         try:  # the pair the fix writes on the device (knowledge/resolution.py)
-            target, table = resolved_target(kb.canonical(api), kb, settings.device)
+            target, version = resolved_target(kb.canonical(api), kb, settings.device)
             runner = self._runner_for(python, settings.device)
             result = check_one(
                 target, runner, device=settings.device, call_args=call_args, call_kwargs=call_kwargs
@@ -86,8 +86,8 @@ class CheckService:
         except Exception as exc:  # noqa: BLE001 - reported as the check's result
             return CheckResult.error(api, None, Reason.WORKER_CRASH, f"{type(exc).__name__}: {exc}",
                                      device=settings.device)
-        if table is not None:  # (a derived pair's check has no table to be recorded in)
-            record_session_result(result, table, target.spec.note)
+        if version is not None:  # (a derived pair's check has no table to be recorded in)
+            record_session_result(result, version, target.spec.note)
         return result
 
 

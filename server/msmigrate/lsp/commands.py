@@ -109,7 +109,7 @@ class OutsideWorkspace(Exception):
     """A path argument outside every workspace folder; the message is for the user."""
 
 
-def checked_path(server: MsMigrateServer, value: str) -> str:
+def workspace_path(server: MsMigrateServer, value: str) -> str:
     """The path of a command argument (URI or path; relative to the first workspace folder) when it lies
     inside a workspace folder once symlinks are resolved; raises :class:`OutsideWorkspace` otherwise."""
     path = to_path(server, value)
@@ -180,11 +180,11 @@ class ProgressReporter:
 
 async def run_scan(server: MsMigrateServer, roots: list[str]) -> Any | None:
     """Scan ``roots`` with progress; returns the ScanReport, or None when cancelled."""
-    from msmigrate.scan import CancellationToken, ConfigError, ScanCancelled, ScanOptions, scan_paths
+    from msmigrate.scan import CancelToken, ConfigError, ScanCancelled, ScanOptions, scan_paths
     from msmigrate.scan.options import DEFAULT_INCLUDE
 
     loop = asyncio.get_running_loop()
-    cancel = CancellationToken()
+    cancel = CancelToken()
     progress = ProgressReporter(server, t("lsp.progress.scan_title", server.lang))
     await progress.begin(cancel.cancel)
     settings = server.settings
@@ -250,7 +250,7 @@ def register(server: MsMigrateServer) -> None:
         """The folder argument (inside the workspace: :class:`OutsideWorkspace` otherwise), else every
         workspace folder."""
         if target and target.strip():
-            return [checked_path(server, target.strip())]
+            return [workspace_path(server, target.strip())]
         return workspace_roots(server)
 
     async def _scan_and_keep(roots: list[str]) -> Any:
@@ -302,7 +302,7 @@ def register(server: MsMigrateServer) -> None:
             from msmigrate.scan.reading import SkippedFile, read_user_file
 
             try:
-                path = Path(checked_path(server, target))
+                path = Path(workspace_path(server, target))
             except OutsideWorkspace as exc:
                 return {"error": str(exc)}
             try:  # off the loop: even a regular file on a slow disk must not stop the server
@@ -377,7 +377,7 @@ def register(server: MsMigrateServer) -> None:
             }
         target = args.target
         try:
-            roots = [checked_path(server, target)] if target else workspace_roots(server)
+            roots = [workspace_path(server, target)] if target else workspace_roots(server)
         except OutsideWorkspace as exc:
             return {"error": str(exc)}
         last = server.session.last_report

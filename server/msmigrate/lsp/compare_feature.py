@@ -40,8 +40,8 @@ from msmigrate.lsp.commands import (
     REPORT_DIR,
     OutsideWorkspace,
     ProgressReporter,
-    checked_path,
     show,
+    workspace_path,
     workspace_roots,
 )
 from msmigrate.lsp.consent import allowed_interpreter, confirmed
@@ -64,11 +64,11 @@ def locate_config(server: MsMigrateServer, where: str | None) -> Path:
     roots = workspace_roots(server)
     if not roots:
         raise CompareProblem(t("lsp.command.no_folder", server.lang))
-    path = Path(checked_path(server, where.strip() if where and where.strip() else roots[0]))
+    path = Path(workspace_path(server, where.strip() if where and where.strip() else roots[0]))
     if path.name == "pyproject.toml" and path.is_file():
         return path
     found = inside_roots(path, roots)
-    assert found is not None  # checked_path
+    assert found is not None  # workspace_path
     start = path if path.is_dir() else path.parent
     config = find_config(start, top=found[1])
     if config is None or inside_roots(config, roots) is None:

@@ -104,7 +104,7 @@ def _verified_line(finding: Finding, kb: KnowledgeBase, device: str, lang: str) 
         return None
     resolution = finding.resolution
     if resolution is not None and resolution.replacement is not None:
-        status = verified_status(resolution.row_api or "", resolution.row_table, resolution.device)
+        status = verified_status(resolution.row_api or "", resolution.row_version, resolution.device)
         if status is None or status.mindspore_api != resolution.target:
             return None
     else:

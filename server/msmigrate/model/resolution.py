@@ -81,6 +81,15 @@ class ArgPlan:
             packed=None if data["packed"] is None else _number(data["packed"]))
 
 
+# the names the JSON of a resolution has always used (``msmigrate lookup --json``, the scan cache): the table
+# version a row comes from is ``version`` in code and ``table`` there
+JSON_KEYS = {"version": "table", "row_version": "row_table"}
+
+
+def json_key(name: str) -> str:
+    return JSON_KEYS.get(name, name)
+
+
 @dataclass(frozen=True, slots=True)
 class Replacement:
     """The mapping's own target does not work on the device (or is used otherwise than the torch name):
@@ -91,7 +100,7 @@ class Replacement:
     # "other_table" (another table's target used as the torch name is), "temporary" (an in-place method
     # on a temporary tensor: its out-of-place counterpart, whose result is all the code reads)
     replaced: str  # the mapping's own target
-    table: str  # the table the written row comes from
+    version: str  # of the table the written row comes from
     device: str
     failure: str = ""  # how ``replaced`` fails there (device_targets.NO_KERNEL, NO_EFFECT)
     reason: str = ""  # a reviewed fact's message key (device_targets.DEVICE_ONLY)
@@ -103,14 +112,14 @@ class Replacement:
     tensor: str = ""  # write_back: the tensor written back, as the code spells it
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {json_key(f.name): getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: Any) -> Replacement:
-        if not isinstance(data, dict) or set(data) != {f.name for f in fields(cls)}:
+        if not isinstance(data, dict) or set(data) != {json_key(f.name) for f in fields(cls)}:
             raise ValueError("not a replacement")
-        texts = {f.name: _text(data[f.name]) for f in fields(cls) if f.type == "str"}
-        flags = {f.name: _flag(data[f.name]) for f in fields(cls) if f.type == "bool"}
+        texts = {f.name: _text(data[json_key(f.name)]) for f in fields(cls) if f.type == "str"}
+        flags = {f.name: _flag(data[json_key(f.name)]) for f in fields(cls) if f.type == "bool"}
         return cls(**texts, **flags)
 
 
@@ -119,34 +128,34 @@ class Evidence:
     """Where the written target comes from and what the checks recorded for it on the device."""
 
     source: str  # "table", "derived", or the Replacement kind ("device", "write_back", …); "" unmapped
-    table: str  # the table (or derived file) version of the written row
+    version: str  # of the table (or derived file) of the written row
     # the numeric check of the written pair on the device: pass | fail | error | skipped, or
     # unsupported_on_device (no kernel there, or no effect); "" when none was run there
     check: str = ""
     device: str = "CPU"
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {json_key(f.name): getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: Any) -> Evidence:
-        if not isinstance(data, dict) or set(data) != {f.name for f in fields(cls)}:
+        if not isinstance(data, dict) or set(data) != {json_key(f.name) for f in fields(cls)}:
             raise ValueError("not evidence")
-        return cls(**{f.name: _text(data[f.name]) for f in fields(cls)})
+        return cls(**{f.name: _text(data[json_key(f.name)]) for f in fields(cls)})
 
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """What the fix writes for one usage of ``torch_api`` with table ``table`` on ``device``.
+    """What the fix writes for one usage of ``torch_api`` with the table of ``version`` on ``device``.
 
     ``target`` is the MindSpore API written (``None``: nothing mapped); the finding's ``mindspore_api``
-    and message name it. ``row_api``/``row_table``/``row_derived`` name the mapping row it comes from
+    and message name it. ``row_api``/``row_version``/``row_derived`` name the mapping row it comes from
     (another torch API's row for a write-back: ``torch.Tensor.clamp`` for ``clamp_``). ``category`` is the
     finding category for this call. ``by_call``: the call chose the target (a name looked up alone gets
     another one, e.g. a device replacement this call's arguments cannot be written for)."""
 
     torch_api: str
-    table: str
+    version: str
     device: str
     target: str | None
     category: str
@@ -157,7 +166,7 @@ class Resolution:
     safety_reason: str = ""  # message key resolution.safety.<reason> (messages/resolution.py)
     evidence: Evidence = field(default_factory=lambda: Evidence("", ""))
     row_api: str | None = None
-    row_table: str | None = None
+    row_version: str | None = None
     row_derived: bool = False
     explain: str = ""  # Write.EXPLAIN: the fix title's message key
     by_call: bool = False
@@ -181,18 +190,19 @@ class Resolution:
         data: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            data[f.name] = value.to_json() if hasattr(value, "to_json") else (
+            data[json_key(f.name)] = value.to_json() if hasattr(value, "to_json") else (
                 value.value if isinstance(value, StrEnum) else value)
         return data
 
     @classmethod
     def from_json(cls, data: Any) -> Resolution:
         """The resolution :meth:`to_json` wrote; ``ValueError`` for anything else (a damaged cache)."""
-        if not isinstance(data, dict) or set(data) != {f.name for f in fields(cls)}:
+        if not isinstance(data, dict) or set(data) != {json_key(f.name) for f in fields(cls)}:
             raise ValueError("not a resolution")
         try:
             return cls(
-                torch_api=_text(data["torch_api"]), table=_text(data["table"]), device=_text(data["device"]),
+                torch_api=_text(data["torch_api"]), version=_text(data["table"]),
+                device=_text(data["device"]),
                 target=_optional(data["target"]), category=_text(data["category"]),
                 write=Write(data["write"]),
                 plan=None if data["plan"] is None else ArgPlan.from_json(data["plan"]),
@@ -200,7 +210,7 @@ class Resolution:
                              else Replacement.from_json(data["replacement"])),
                 safety=Safety(data["safety"]), safety_reason=_text(data["safety_reason"]),
                 evidence=Evidence.from_json(data["evidence"]), row_api=_optional(data["row_api"]),
-                row_table=_optional(data["row_table"]), row_derived=_flag(data["row_derived"]),
+                row_version=_optional(data["row_table"]), row_derived=_flag(data["row_derived"]),
                 explain=_text(data["explain"]), by_call=_flag(data["by_call"]))
         except (TypeError, KeyError) as exc:
             raise ValueError("not a resolution") from exc

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import threading
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from msmigrate.analysis.cancel import CancelToken
 from msmigrate.fixes.compositions import valid_module_name
 from msmigrate.i18n import t
 from msmigrate.model.finding import FindingCategory
@@ -21,20 +21,6 @@ SEVERITY_VALUES = ("default", "error", "warning", "information", "hint", "off") 
 DEFAULT_INCLUDE = ("*.py",)
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
 DEFAULT_FILE_TIME_LIMIT = 60.0  # seconds of analysis per file (a 70,000-line file takes about 1.5 s here)
-
-
-class CancellationToken:
-    """Set from another thread (e.g. a ``$/progress`` cancel); the scan checks it between files."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
 
 
 class ScanCancelled(Exception):
@@ -82,7 +68,7 @@ class ScanOptions:
     # where the migrated code runs: each API finding's resolution (the target its fix writes) is for it
     device: str = "CPU"
     progress: ProgressCallback | None = None
-    cancel: CancellationToken | None = None
+    cancel: CancelToken | None = None
 
     def with_project_config(self, config: dict[str, Any]) -> ScanOptions:
         """Options where the project's settings fill in what the caller left at its default.

@@ -83,7 +83,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
     try:
         with gc_paused():  # (cached results, read files: nothing here makes reference cycles)
             for source in found.files:
-                _check_cancel(options)
+                _raise_if_cancelled(options)
                 rel = source.rel
                 try:
                     stat = os.stat(source.path)
@@ -213,7 +213,7 @@ def _progress(options: ScanOptions, done: int, total: int) -> None:
         options.progress(done, total)
 
 
-def _check_cancel(options: ScanOptions) -> None:
+def _raise_if_cancelled(options: ScanOptions) -> None:
     if options.cancel is not None and options.cancel.cancelled:
         raise ScanCancelled()
 
@@ -309,7 +309,7 @@ def _analyze(pending: list[tuple[str, bytes, str]], version: str, analysis_optio
         waiting = {executor.submit(analyze_chunk, chunk) for chunk in chunks}
         while waiting:
             completed, waiting = wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
-            _check_cancel(options)
+            _raise_if_cancelled(options)
             for future in completed:
                 table, results = future.result()
                 reader = CompactReader(table)
@@ -339,7 +339,7 @@ def _analyze_here(pending: list[tuple[str, bytes, str]], version: str, analysis_
                   options: ScanOptions):
     kb = get_knowledge_base(version)
     for rel, data, key in pending:
-        _check_cancel(options)
+        _raise_if_cancelled(options)
         yield rel, key, within_time(options.file_time_limit, rel,
                                     lambda token: analyze_file(data, rel, kb, analysis_options,  # noqa: B023
                                                                token))

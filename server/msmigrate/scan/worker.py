@@ -123,11 +123,11 @@ def finding_from_row(row: list[Any]) -> Finding:
     if type(row) is not list or len(row) != len(FIELDS):
         raise ValueError("not a cached finding")
     values = row.copy()
-    _check_position(values[:_POSITION])
-    _check_kind(values)
+    _validate_position(values[:_POSITION])
+    _validate_kind(values)
     values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
     values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
-    values[_USAGE] = _USAGES[values[_USAGE]]  # (_check_kind froze the message arguments)
+    values[_USAGE] = _USAGES[values[_USAGE]]  # (_validate_kind froze the message arguments)
     return Finding(*values)
 
 
@@ -147,12 +147,12 @@ _FIXABLE = FIELDS.index("fixable")
 _MESSAGE_KEY = FIELDS.index("message_key")
 
 
-def _check_position(numbers: list[Any]) -> None:
+def _validate_position(numbers: list[Any]) -> None:
     if numbers and (set(map(type, numbers)) != {int} or min(numbers) < 0):
         raise ValueError("not a cached position")
 
 
-def _check_kind(values: list[Any]) -> None:
+def _validate_kind(values: list[Any]) -> None:
     """The fields after the position of a cached finding (``values``: all fields, position included)."""
     from msmigrate.i18n import catalogue
 
@@ -167,12 +167,12 @@ def _check_kind(values: list[Any]) -> None:
         if not isinstance(values[index], str) or values[index] not in table:
             raise ValueError(f"cached {FIELDS[index]} {values[index]!r}")
     values[ARGS] = frozen_args(values[ARGS])  # (a new dict when it changes: the caller's row is a copy)
-    _check_message(values[_MESSAGE_KEY], values[ARGS])
+    _validate_message(values[_MESSAGE_KEY], values[ARGS])
     if values[RESOLUTION] is not None:
         values[RESOLUTION] = Resolution.from_json(values[RESOLUTION])  # ValueError when damaged
 
 
-def _check_message(key: str, args: dict[str, Any]) -> None:
+def _validate_message(key: str, args: dict[str, Any]) -> None:
     """The message renders with these arguments (the fields it names, message references that exist):
     told from the message's fields (:func:`msmigrate.i18n.renders`), else by rendering it."""
     from msmigrate.i18n import renders, t
@@ -282,7 +282,7 @@ class CompactReader:
         if type(rows) is not list or len(rows) % _ROW:
             raise ValueError("malformed compact rows")
         numbers = [iter(rows)] * _ROW  # one iterator five times: the numbers five by five
-        _check_position(rows)  # positions and kind indexes alike: numbers from 0 up
+        _validate_position(rows)  # positions and kind indexes alike: numbers from 0 up
         for line, column, end_line, end_column, index in zip(*numbers, strict=True):
             kind = decoded.get(index)
             if kind is None:
@@ -300,10 +300,10 @@ class CompactReader:
         if type(kind) is not list or len(kind) != len(FIELDS) - _POSITION:
             raise ValueError("not a cached finding kind")
         values = [0] * _POSITION + kind
-        _check_kind(values)
+        _validate_kind(values)
         values[_CATEGORY] = _CATEGORIES[values[_CATEGORY]]
         values[_SEVERITY] = _SEVERITIES[values[_SEVERITY]]
-        values[_USAGE] = _USAGES[values[_USAGE]]  # (_check_kind froze the message arguments)
+        values[_USAGE] = _USAGES[values[_USAGE]]  # (_validate_kind froze the message arguments)
         return values[_POSITION:ARGS], values[ARGS], values[ARGS + 1 :]
 
 
@@ -335,7 +335,7 @@ def _file_fields(value: dict[str, Any]) -> tuple[Any, ...]:
     if type(args) is not dict or not _plain(args, 1) or type(lines) is not int or lines < 0:
         raise ValueError("not a cached result")
     if key is not None:
-        _check_message(key, args)
+        _validate_message(key, args)
     return key, dict(args), lines, *_syntax_error(value.get("syntax_error"))
 
 

@@ -120,7 +120,7 @@ def write_request(
     }
 
 
-def _check_paths(options: ConvertOptions) -> None:
+def _validate_paths(options: ConvertOptions) -> None:
     source, output = options.source, options.output
     if not source.exists():
         raise WeightsError("weights.error.source_missing", path=str(source))
@@ -156,7 +156,7 @@ def convert_weights(options: ConvertOptions, on_step: OnStep | None = None) -> C
         for side in ("torch", "mindspore")
     }
     try:
-        _check_paths(options)
+        _validate_paths(options)
         spec = ModelSpec.parse(options.model, options.base) if options.model else None
         scratch = Path(tempfile.mkdtemp(prefix="msmigrate-weights-"))
         step("weights.step.read")

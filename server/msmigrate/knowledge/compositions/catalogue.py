@@ -20,7 +20,8 @@ tuple, ``epsilon``, begin axes): ``EVERY_USE`` (every use of the torch name, ``i
 that the classes agree) or ``TORCH_ARGUMENTS`` (the uses that hand torch's arguments to the class out of
 the fix's sight: a base class, the class passed as a value, and the calls passing an ``as_written``
 parameter otherwise than as the literal the target takes as torch does: ``padding=p``). Such a helper
-subclasses the target or names its parameters as torch does (``rules/missing/msm205_device_composition.py``, MSM205);
+subclasses the target or names its parameters as torch does
+(``rules/missing/msm205_device_composition.py``, MSM205);
 ``UNSAFE_USES``: the uses whose own fix is not safe on the check device (an ``nn.ModuleList`` changed after
 its call: ``analysis/container_forms.py``), where the target's fix stands for the others.
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from msmigrate.datagen.derive_candidates import candidates_for
 from msmigrate.knowledge.base import KnowledgeBase
-from msmigrate.knowledge.derive_candidates import candidates_for
 from msmigrate.knowledge.derived import CHECK_DEVICE
 
 # torch namespace → further MindSpore namespaces whose same-named API may run where the table's target
@@ -79,7 +79,7 @@ def device_alternatives(kb: KnowledgeBase, others: list[KnowledgeBase],
     """``{torch_api: {"replaces": target, "candidates": [...]}}`` for the rows of ``kb``'s table, then the
     torch APIs of its derived mappings (``derived_apis``), whose target has no kernel on the check device
     (``others``: the other tables, newest first)."""
-    from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
+    from msmigrate.datagen.derive_exceptions import EXCEPTIONS
 
     def excluded(torch_api: str, target: str) -> bool:
         return bool(EXCEPTIONS.get((torch_api, target)) or EXCEPTIONS.get((torch_api, "*")))

@@ -6,6 +6,6 @@ Modules: ``markdown`` (tables, links, code blocks), ``mapping_table`` (rows of t
 a row), ``urls`` and ``names`` (URL and name handling), ``build`` (assembly and writing).
 """
 
-from msmigrate.knowledge.importer.build import RELEASES, SourceError, build_all
+from msmigrate.datagen.importer.build import RELEASES, SourceError, build_all
 
 __all__ = ["RELEASES", "SourceError", "build_all"]

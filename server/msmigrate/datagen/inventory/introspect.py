@@ -17,8 +17,8 @@ from functools import cached_property
 from types import ModuleType
 from typing import Any
 
-from msmigrate.knowledge.inventory.params import Signature, dedupe, from_ast, from_inspect, is_generic
-from msmigrate.knowledge.inventory.stubs import StubClass
+from msmigrate.datagen.inventory.params import Signature, dedupe, from_ast, from_inspect, is_generic
+from msmigrate.datagen.inventory.stubs import StubClass
 
 KINDS = ("module", "function", "class", "method", "attribute", "tensor_method", "tensor_attribute")
 CALLABLE_KINDS = frozenset({"function", "class", "method", "tensor_method"})

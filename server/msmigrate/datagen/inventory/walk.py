@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from msmigrate.knowledge.inventory.introspect import (
+from msmigrate.datagen.inventory.introspect import (
     Inventory,
     ModuleWalker,
     _annotated_names,
@@ -27,8 +27,8 @@ from msmigrate.knowledge.inventory.introspect import (
     _is_type_alias,
     safe_getattr,
 )
-from msmigrate.knowledge.inventory.params import Signature
-from msmigrate.knowledge.inventory.stubs import StubClass
+from msmigrate.datagen.inventory.params import Signature
+from msmigrate.datagen.inventory.stubs import StubClass
 
 # plain values a module may export as a constant (``torch.pi``, ``torch.serialization.DEFAULT_PROTOCOL``)
 _CONSTANT_TYPES = (int, float, complex, str, bool, bytes)

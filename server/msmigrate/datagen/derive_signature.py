@@ -1,7 +1,7 @@
 """Compare a torch signature with a MindSpore one (both from the inventories) into mapping-row facts.
 
-Used for derived mappings (``knowledge/derive.py``): parameters are matched by name, then by position
-(:func:`msmigrate.knowledge.importer.align.align`); what is left becomes torch-only or MindSpore-only
+Used for derived mappings (``datagen/derive.py``): parameters are matched by name, then by position
+(:func:`msmigrate.datagen.importer.align.align`); what is left becomes torch-only or MindSpore-only
 parameters, and matched parameters whose defaults differ become default differences.
 """
 
@@ -11,14 +11,12 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
-from msmigrate.knowledge.importer.align import align, params_from_inventory, ranked_pairs
-from msmigrate.knowledge.importer.signatures import SigParam
+from msmigrate.datagen.importer.align import align, params_from_inventory, ranked_pairs
+from msmigrate.datagen.importer.signatures import SigParam
+from msmigrate.knowledge.derived import DIFFERS, NO_PARAMETERS, SAME, UNKNOWN
 from msmigrate.knowledge.model import DefaultDifference, MappingCategory
 
-SAME = "same"  # identical parameter names, kinds, order and defaults
-DIFFERS = "differs"  # facts below
-UNKNOWN = "unknown"  # a side has no signature in its inventory
-NO_PARAMETERS = "none"  # attributes and dtypes: nothing to compare
+__all__ = ["DIFFERS", "NO_PARAMETERS", "SAME", "UNKNOWN", "SignatureFacts", "compare_signatures"]
 
 _POSITIONAL = ("positional", "call_input")
 

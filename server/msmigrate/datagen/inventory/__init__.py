@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from msmigrate.knowledge.inventory.writer import document, write
+from msmigrate.datagen.inventory.writer import document, write
 
 PACKAGES: tuple[str, ...] = ("torch", "mindspore")
 
@@ -19,12 +19,12 @@ def inventory_path(package: str, out_dir: Path) -> Path:
 def generate(package: str, out_dir: Path, sources: Path | None = None, data: Path | None = None) -> Path:
     """Regenerate one inventory file in ``out_dir`` from the installed package; returns its path."""
     if package == "torch":
-        from msmigrate.knowledge.inventory import torch_gen
+        from msmigrate.datagen.inventory import torch_gen
 
         result = torch_gen.build(sources=sources, data=data)
         version = torch_gen.torch_version()
     elif package == "mindspore":
-        from msmigrate.knowledge.inventory import mindspore_gen
+        from msmigrate.datagen.inventory import mindspore_gen
 
         result = mindspore_gen.build(sources=sources, data=data)
         version = mindspore_gen.mindspore_version()

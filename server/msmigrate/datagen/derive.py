@@ -9,7 +9,7 @@ MindSpore target the MindSpore inventory no longer has), the candidates are, in 
    (``derive_signature.compare_signatures``).
 
 The same target found both ways is one candidate with both pieces of evidence. ``cpu_alternatives``
-(``knowledge/derive_device.py``) holds the same kind of candidates for table rows whose target has no CPU
+(``datagen/derive_device.py``) holds the same kind of candidates for table rows whose target has no CPU
 kernel, as recorded by ``verified-<v>-CPU.json`` (which the output therefore also depends on). Pairs listed in
 ``derive_exceptions.EXCEPTIONS`` (reviewed, with a reason each) are left out and recorded as excluded.
 The numeric check (``msmigrate check --derived --all``) is applied when the file is read, not here, so
@@ -24,11 +24,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from msmigrate.datagen.derive_candidates import candidates_for
+from msmigrate.datagen.derive_device import device_alternatives
+from msmigrate.datagen.derive_exceptions import EXCEPTIONS
+from msmigrate.datagen.derive_signature import NO_PARAMETERS, SAME
 from msmigrate.knowledge.base import VERSIONS, KnowledgeBase, get_knowledge_base
-from msmigrate.knowledge.derive_candidates import candidates_for
-from msmigrate.knowledge.derive_device import device_alternatives
-from msmigrate.knowledge.derive_exceptions import EXCEPTIONS
-from msmigrate.knowledge.derive_signature import NO_PARAMETERS, SAME
 from msmigrate.knowledge.derived import SCHEMA_VERSION, derived_path
 from msmigrate.knowledge.model import MappingCategory
 
@@ -98,7 +98,7 @@ def _counts(mappings: dict[str, Any], excluded: dict[str, list[dict[str, str]]])
 
 
 def _inventory_version(package: str) -> str | None:
-    from msmigrate.knowledge.inventory.writer import read_header
+    from msmigrate.knowledge.inventory_index import read_header
     from msmigrate.paths import data_dir
 
     return read_header(data_dir() / f"{package}_inventory.json").get("version")

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from msmigrate.knowledge.importer import markdown, names
-from msmigrate.knowledge.importer.signatures import SigParam, parse_signatures
+from msmigrate.datagen.importer import markdown, names
+from msmigrate.datagen.importer.signatures import SigParam, parse_signatures
 
 _PARAM_RE = re.compile(r"^(param(eter)?s?|参数)", re.IGNORECASE)
 _INPUT_RE = re.compile(r"^(single\s+)?(inputs?|单输入|输入)", re.IGNORECASE)

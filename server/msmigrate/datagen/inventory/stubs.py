@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from msmigrate.knowledge.inventory.params import Signature, dedupe, from_ast
+from msmigrate.datagen.inventory.params import Signature, dedupe, from_ast
 
 
 @dataclass

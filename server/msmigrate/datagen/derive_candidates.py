@@ -10,14 +10,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from msmigrate.knowledge.base import KnowledgeBase
-from msmigrate.knowledge.derive_signature import (
+from msmigrate.datagen.derive_signature import (
     DIFFERS,
     NO_PARAMETERS,
     SAME,
     SignatureFacts,
     compare_signatures,
 )
+from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.derived import SECTION
 from msmigrate.knowledge.model import MappingRow
 from msmigrate.knowledge.param_facts import class_as_partial, method_as_function, pair_renames

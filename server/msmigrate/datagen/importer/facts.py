@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from msmigrate.knowledge.importer.align import align, ranked_pairs
-from msmigrate.knowledge.importer.classify import Classification
-from msmigrate.knowledge.importer.diff_page import DiffPage, FactTable
-from msmigrate.knowledge.importer.signatures import SigParam
+from msmigrate.datagen.importer.align import align, ranked_pairs
+from msmigrate.datagen.importer.classify import Classification
+from msmigrate.datagen.importer.diff_page import DiffPage, FactTable
+from msmigrate.datagen.importer.signatures import SigParam
 
 SELF_NAMES = frozenset({"input", "self"})
 

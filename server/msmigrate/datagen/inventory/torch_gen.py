@@ -8,11 +8,11 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from msmigrate.knowledge.inventory.discover import discover
-from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker, safe_getattr
-from msmigrate.knowledge.inventory.stubs import StubClass, StubModule, parse_stub
-from msmigrate.knowledge.inventory.table_names import guessed_kind, table_torch_names
-from msmigrate.knowledge.inventory.walk import WalkHooks, WalkResult, walk_package
+from msmigrate.datagen.inventory.discover import discover
+from msmigrate.datagen.inventory.introspect import Inventory, ModuleWalker, safe_getattr
+from msmigrate.datagen.inventory.stubs import StubClass, StubModule, parse_stub
+from msmigrate.datagen.inventory.table_names import guessed_kind, table_torch_names
+from msmigrate.datagen.inventory.walk import WalkHooks, WalkResult, walk_package
 
 # modules not imported by the walk: import-time side effects or code generators, not user APIs
 SIDE_EFFECTS: frozenset[str] = frozenset({

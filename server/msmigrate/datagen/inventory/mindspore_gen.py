@@ -11,10 +11,10 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from msmigrate.knowledge.inventory.discover import discover
-from msmigrate.knowledge.inventory.introspect import Inventory, ModuleWalker
-from msmigrate.knowledge.inventory.table_names import table_mindspore_names
-from msmigrate.knowledge.inventory.walk import WalkHooks, WalkResult, walk_package
+from msmigrate.datagen.inventory.discover import discover
+from msmigrate.datagen.inventory.introspect import Inventory, ModuleWalker
+from msmigrate.datagen.inventory.table_names import table_mindspore_names
+from msmigrate.datagen.inventory.walk import WalkHooks, WalkResult, walk_package
 
 # modules not imported by the walk: build-time code generators and tools, not user APIs
 SIDE_EFFECTS: frozenset[str] = frozenset({

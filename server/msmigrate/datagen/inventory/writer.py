@@ -41,12 +41,3 @@ def write(doc: dict[str, Any], path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(dumps(doc), encoding="utf-8")
     return path
-
-
-def read_header(path: Path) -> dict[str, Any]:
-    """``schema_version``, ``package`` and ``version`` of an inventory file; empty if it is missing."""
-    if not path.is_file():
-        return {}
-    with path.open(encoding="utf-8") as fh:
-        doc = json.load(fh)
-    return {key: doc.get(key) for key in ("schema_version", "package", "version")}

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from msmigrate.knowledge.importer.signatures import SigParam
+from msmigrate.datagen.importer.signatures import SigParam
 
 SKIP_NAMES = frozenset({"self", "cls"})
 _SIMILARITY = 80  # rapidfuzz ratio above which two optional parameters at the same place are one parameter

@@ -9,10 +9,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from msmigrate.knowledge.importer.align import params_from_inventory
-from msmigrate.knowledge.importer.classify import Classification, classify
-from msmigrate.knowledge.importer.diff_page import DiffPage, FactTable, parse_diff_file
-from msmigrate.knowledge.importer.facts import (
+from msmigrate.datagen.importer.align import params_from_inventory
+from msmigrate.datagen.importer.classify import Classification, classify
+from msmigrate.datagen.importer.diff_page import DiffPage, FactTable, parse_diff_file
+from msmigrate.datagen.importer.facts import (
     RowFacts,
     apply_classification,
     facts_from_signatures,
@@ -20,10 +20,10 @@ from msmigrate.knowledge.importer.facts import (
     known_rename_pairs,
     page_signatures,
 )
-from msmigrate.knowledge.importer.mapping_table import MappingDocument, TableRow, parse_mapping_file
-from msmigrate.knowledge.importer.names import names_by_lower, torch_spelling_for
-from msmigrate.knowledge.importer.signatures import SigParam
-from msmigrate.knowledge.importer.urls import diff_page_name, zh_url_from_en
+from msmigrate.datagen.importer.mapping_table import MappingDocument, TableRow, parse_mapping_file
+from msmigrate.datagen.importer.names import names_by_lower, torch_spelling_for
+from msmigrate.datagen.importer.signatures import SigParam
+from msmigrate.datagen.importer.urls import diff_page_name, zh_url_from_en
 from msmigrate.knowledge.inventory_index import InventoryIndex
 from msmigrate.knowledge.model import MappingCategory
 

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from msmigrate.knowledge.importer import markdown, names
-from msmigrate.knowledge.importer.urls import clean_url, is_diff_url
+from msmigrate.datagen.importer import markdown, names
+from msmigrate.datagen.importer.urls import clean_url, is_diff_url
 
 _API_HEADER_RE = re.compile(r"\bAPIs?\b|接口", re.IGNORECASE)
 _TORCH_VERSION_RE = re.compile(r"PyTorch\s+([\d.]+)", re.IGNORECASE)
