@@ -55,9 +55,6 @@ class CancelToken:
         if self.cancelled:
             raise Cancelled()
 
-    def check(self) -> None:  # the old name, for rules/ until ``renames.py --all raise_if_cancelled``
-        self.raise_if_cancelled()
-
     def waited_ms(self) -> float | None:
         """Milliseconds from the cancel request to now (``None`` when not cancelled)."""
         if self.requested_at is None:

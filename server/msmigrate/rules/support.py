@@ -233,7 +233,7 @@ class TreeIndex:
         push = stack.append
         pop = stack.pop
         while units:
-            cancel.check()  # per function
+            cancel.raise_if_cancelled()  # per function
             scope = node = units.pop()
             scope_assigned = assigned[id(scope)]
             while True:

@@ -48,7 +48,7 @@ def _walk(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
     index = tree_index(ctx)
     checkers: dict[int, _ScopeChecker] = {}
     scope_of, values = index.scope_of, ctx.values
-    check = ctx.cancel.check
+    check = ctx.cancel.raise_if_cancelled
     for node in index.nodes(ast.Call, ast.Subscript, ast.If, ast.While):
         check()
         kind = type(node)

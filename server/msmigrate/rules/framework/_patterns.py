@@ -31,7 +31,7 @@ def calls(ctx) -> list[tuple[ast.Call, str | None]]:
     found = ctx.memo.get("framework_calls")
     if found is None:
         found = ctx.memo["framework_calls"] = []
-        values, check = ctx.values, ctx.cancel.check
+        values, check = ctx.values, ctx.cancel.raise_if_cancelled
         for node in tree_index(ctx).nodes(ast.Call):
             check()
             func = node.func

@@ -50,7 +50,7 @@ def torch_check_findings(ctx, rule: Rule) -> list[Finding]:
     up: dict[int, ast.AST] | None = None
     version = ctx.kb.torch_inventory.header.get("version", "")
     for call in tree_index(ctx).nodes(ast.Call):
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         func = call.func
         if feature and isinstance(func, ast.Name) and func.id == "hasattr":
             found.append(_hasattr(ctx, rule, call))

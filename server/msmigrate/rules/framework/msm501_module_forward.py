@@ -59,7 +59,7 @@ def detect(ctx) -> Iterable[Finding]:
     classes = tree_index(ctx).nodes(ast.ClassDef)
     modules = module_classes(ctx, classes)
     for node in classes:
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         if node.name not in modules:
             continue
         for stmt in node.body:

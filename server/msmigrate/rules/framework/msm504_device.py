@@ -90,7 +90,7 @@ def detect(ctx) -> Iterable[Finding]:
                             fixable=device_move_fixable(ctx, call),
                             torch_api=_device_method_api(ctx, func, ctx.receiver_kind(func.value))))
     for node in references(ctx):
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         name = ctx.qualified_name(node)
         if name in {"torch.device", "torch.cuda.set_device"}:
             found.append(report(ctx, RULE, reference_range(ctx, node), "finding.MSM504.device", {},

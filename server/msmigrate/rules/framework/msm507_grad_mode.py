@@ -147,7 +147,7 @@ def detect(ctx) -> Iterable[Finding]:
     modules = network_classes(ctx, tree_index(ctx).nodes(ast.ClassDef))
     found: list[Finding] = []
     for node, written, api in sites:
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         scope = "grad" if _gradient_may_pass(node, up, modules) else "plain"
         key, args = "finding.MSM507", {"api": api, "scope": scope}
         kind, holder, call = site(node, up)

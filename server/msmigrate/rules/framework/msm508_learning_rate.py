@@ -83,7 +83,7 @@ def detect(ctx) -> Iterable[Finding]:
                     found.append(new_finding(RULE, (line, column, line, column + 2), "finding.MSM508", {},
                                              torch_api=name, fixable=learning_rate_fixable(ctx.kb, name)))
     for node in references(ctx):
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         if (  # (only the param_groups that are written are among the references)
             isinstance(node, ast.Attribute)
             and node.attr == "param_groups"

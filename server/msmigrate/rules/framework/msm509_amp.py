@@ -66,7 +66,7 @@ AMP_APIS = frozenset(
 def detect(ctx) -> Iterable[Finding]:
     found = []
     for node in references(ctx):
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         name = ctx.qualified_name(node)
         if name in AMP_APIS:
             found.append(amp_finding(ctx, RULE, reference_range(ctx, node), name, TAKE_OVER))

@@ -72,7 +72,7 @@ DISTRIBUTED_APIS = frozenset(
 def detect(ctx) -> Iterable[Finding]:
     found = []
     for node in references(ctx):
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         name = ctx.qualified_name(node)
         if name in DISTRIBUTED_APIS:
             found.append(report(ctx, RULE, reference_range(ctx, node), distributed_key(name), {"api": name},

@@ -68,7 +68,7 @@ DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.datalo
 def detect(ctx) -> Iterable[Finding]:
     found = []
     for node in tree_index(ctx).nodes(ast.ClassDef):
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         for base in node.bases:
             name = ctx.qualified_name(base)
             if name in DATASET_CLASSES:

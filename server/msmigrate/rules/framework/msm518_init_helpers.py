@@ -57,7 +57,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 def detect(ctx) -> Iterable[Finding]:
     found: list[Finding | None] = []
     for call in tree_index(ctx).nodes(ast.Call):
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         written = ctx.qualified_name(call.func)
         api = ctx.kb.canonical(written) if written else None
         if api == GAIN:

@@ -63,7 +63,7 @@ def detect(ctx) -> Iterable[Finding]:
         return []
     up: dict[int, ast.AST] | None = None
     for call in tree_index(ctx).nodes(ast.Call):
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         if isinstance(call.func, ast.Attribute) and call.func.attr == "uniform_":
             up = up if up is not None else parents(ctx.tree)
             statement = up.get(id(call))

@@ -87,7 +87,7 @@ def detect(ctx) -> Iterable[Finding]:
         module = ctx.qualified_name(parts[0]) if parts is not None else None
         if parts is None or not module or not (module == "torch" or module.startswith("torch.")):
             continue
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         module = ctx.kb.canonical(module)
         up = up if up is not None else parents(ctx.tree)
         names = possible_names(parts[1], up)

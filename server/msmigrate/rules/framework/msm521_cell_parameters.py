@@ -90,7 +90,7 @@ def detect(ctx) -> Iterable[Finding]:
     for node in ctx.nodes_of(ast.Attribute):
         if node.attr not in renamed or not isinstance(node.value, ast.Attribute | ast.Name | ast.Subscript):
             continue
-        ctx.cancel.check()
+        ctx.cancel.raise_if_cancelled()
         up = up if up is not None else parents(ctx.tree)
         cls = cell_class(ctx.tree, node.value, up)
         if cls is None:

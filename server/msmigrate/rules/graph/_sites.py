@@ -98,7 +98,7 @@ def _walk(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            ctx.cancel.check()
+            ctx.cancel.raise_if_cancelled()
             found.extend(_findings(ctx, node, owner, jit_classes))
             if isinstance(node, ast.Call):
                 found.extend(_form(ctx, node, owner, names_torch))
