@@ -47,9 +47,9 @@ def placed_names(text: str) -> list[tuple[str, str]]:
 
 
 def exists(path: str) -> bool:
-    if "<" not in path:
+    if "<" not in path and "NNN" not in path:
         return (ROOT / path).exists()
-    pattern = re.sub(r"<[^>]+>", "*", path)
+    pattern = re.sub(r"<[^>]+>", "*", path).replace("NNN", "[0-9][0-9][0-9]")  # msmNNN_<name>.py
     return any(ROOT.glob(pattern.rstrip("/")))
 
 
