@@ -203,3 +203,20 @@ def published_for(
         if params.uri == uri and (version is None or params.version == version):
             return params
     return None
+
+
+async def end_session(client: LanguageClient, timeout: float = 30.0) -> None:
+    """``shutdown`` then ``exit``, as an editor does; a server still running after ``timeout`` seconds is
+    killed, as editors do, with a warning in the test summary (seen under full-suite load on 2 cores: the
+    server idle, reading stdin, the client waiting for it to end — under investigation, see the closing note),
+    so that one stuck session cannot stall the whole run."""
+    import warnings
+
+    try:
+        await asyncio.wait_for(client.shutdown_session(), timeout)
+    except TimeoutError:
+        server = getattr(client, "_server", None)
+        if server is not None and server.returncode is None:
+            server.kill()
+        warnings.warn(f"the language server did not end within {timeout:.0f} s of shutdown/exit; killed",
+                      RuntimeWarning, stacklevel=2)

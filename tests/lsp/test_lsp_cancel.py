@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest_lsp
 from inprocess import InProcessSession
-from lsp_support import SERVER, initialize, open_document, published_for, wait_until
+from lsp_support import SERVER, end_session, initialize, open_document, published_for, wait_until
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -48,7 +48,7 @@ STOPPED = re.compile(r"analysis of (\S+) cancelled: stopped ([0-9.]+) ms after t
 @pytest_lsp.fixture(config=CONFIG)
 async def client(lsp_client: LanguageClient):
     yield
-    await lsp_client.shutdown_session()
+    await end_session(lsp_client)
 
 
 def stopped(uri: str) -> list[float]:
