@@ -65,7 +65,6 @@ def means_unsupported(text: str) -> bool:
     return text.strip().strip("`*").strip().lower() in _NOT_SUPPORTED
 
 
-
 def names_by_lower(inventory: InventoryIndex) -> dict[str, list[str]]:
     """Every spelling the inventory knows (canonical names and aliases), by its lower-case text."""
     found: dict[str, list[str]] = {}

@@ -86,8 +86,6 @@ def _written_targets(targets: list[ast.expr]) -> list[ast.expr]:
     return [t for t in targets if isinstance(t, ast.Subscript | ast.Attribute)]
 
 
-
-
 def _key(node: ast.expr) -> str | None:
     """A subscript key or dict key written as a string literal (``None``: another expression)."""
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None

@@ -26,7 +26,6 @@ HELPER = "load_url"
 PARAMETERS = ("url", "model_dir", "map_location", "progress", "check_hash", "file_name", "weights_only")
 
 
-
 def fits(call: ast.Call) -> bool:
     """The call passes what ``load_url`` takes (torch's parameters)."""
     if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > len(PARAMETERS):

@@ -122,8 +122,6 @@ def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     return found
 
 
-
-
 def from_helper_module(statement: str, names: str) -> str:
     """``statement`` (how a file imports the helper module: ``import ms_compat``, ``from . import
     ms_compat``, ``from pkg import ms_compat``) as an import of ``names`` from it."""

@@ -123,8 +123,6 @@ def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     return found
 
 
-
-
 def persistent_buffer(ctx: FixContext, finding: Finding) -> Fix | None:
     for statement, call, name, value in _buffers(ctx.tree):
         if attribute_range(ctx, call.func)[:2] != (finding.line, finding.column):  # type: ignore[arg-type]

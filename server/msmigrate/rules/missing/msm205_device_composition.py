@@ -181,7 +181,6 @@ def unread_argument(composition: Composition, call: ast.Call, signatures: list[l
     return None
 
 
-
 def compose_device(ctx: FixContext, finding: Finding) -> Fix | None:
     """The composition fix, for this rule's findings."""
     from msmigrate.fixes.composition_fixes import compose
