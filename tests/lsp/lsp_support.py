@@ -55,6 +55,21 @@ def make_client() -> LanguageClient:
     converter.register_structure_hook(types.Command | types.CodeAction, command_or_action)
     converter.register_structure_hook(Union[types.Command, types.CodeAction], command_or_action)  # noqa: UP007
 
+    # pygls's client fails on the reply to a request the test gave up on (a ``wait_for`` that timed out
+    # cancels its future: the reply then raises InvalidStateError), and pytest-lsp takes any such failure
+    # for a broken server: it terminates it and ends the session with an error. Editors drop such a reply.
+    protocol = client.protocol
+    handle_response = protocol._handle_response
+
+    def drop_replies_to_abandoned(msg_id: Any, result: Any = None, error: Any = None) -> None:
+        future = protocol._request_futures.get(msg_id)
+        if future is not None and future.cancelled():
+            protocol._request_futures.pop(msg_id, None)
+            return
+        handle_response(msg_id, result, error)
+
+    protocol._handle_response = drop_replies_to_abandoned
+
     @client.feature(types.WORKSPACE_APPLY_EDIT)
     def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
         client.applied_edits.append(params)  # type: ignore[attr-defined]
@@ -67,8 +82,37 @@ def make_client() -> LanguageClient:
     return client
 
 
+# set to a directory: every test session's server logs each message it gets and sends (DEBUG, ``-v``) to
+# <dir>/serve-<pid>.log (see docs/testing-lsp-sessions.md); unset, servers keep no log unless a test asks
+LOG_DIR_ENV = "MSMIGRATE_TEST_LSP_LOG_DIR"
+# ``python -m msmigrate serve`` naming its log after its own process id (the same process: no wrapper)
+_SERVE_LOGGED = (
+    "import os, runpy, sys; "
+    "sys.argv = ['msmigrate', 'serve', '--log-file', os.path.join(sys.argv[1], f'serve-{os.getpid()}.log')]"
+    " + sys.argv[2:]; runpy.run_module('msmigrate', run_name='__main__', alter_sys=True)"
+)
+
+
+def serve_command(log_dir: str | Path | None = None) -> list[str]:
+    """The command that starts the server as editors do; with ``log_dir`` (or ``$MSMIGRATE_TEST_LSP_LOG_DIR``,
+    which wins and adds ``-v``) each session logs to its own ``<dir>/serve-<pid>.log`` (see session_log)."""
+    debug_dir = os.environ.get(LOG_DIR_ENV)
+    if not debug_dir and log_dir is None:
+        return [sys.executable, "-m", "msmigrate", "serve"]
+    target = Path(debug_dir or str(log_dir))
+    target.mkdir(parents=True, exist_ok=True)
+    return [sys.executable, "-c", _SERVE_LOGGED, str(target)] + (["-v"] if debug_dir else [])
+
+
+def session_log(client: LanguageClient, log_dir: str | Path | None = None) -> Path:
+    """The log file of ``client``'s server (started with :func:`serve_command`)."""
+    server = getattr(client, "_server", None)
+    target = Path(os.environ.get(LOG_DIR_ENV) or str(log_dir))
+    return target / f"serve-{server.pid if server is not None else 0}.log"
+
+
 SERVER = ClientServerConfig(
-    server_command=[sys.executable, "-m", "msmigrate", "serve"],
+    server_command=serve_command(),
     client_factory=make_client,
     server_env={**os.environ, "MSMIGRATE_CACHE_DIR": CACHE_DIR, "PYTHONIOENCODING": "utf-8"},
 )
@@ -212,6 +256,9 @@ async def end_session(client: LanguageClient, timeout: float = 30.0) -> None:
     so that one stuck session cannot stall the whole run."""
     import warnings
 
+    server = getattr(client, "_server", None)
+    if server is not None and server.returncode is not None:
+        return  # the test ended the session itself
     try:
         await asyncio.wait_for(client.shutdown_session(), timeout)
     except TimeoutError:

@@ -6,13 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest_lsp
 from inprocess import InProcessSession
-from lsp_support import SERVER, end_session, initialize, open_document, published_for, wait_until
+from lsp_support import (
+    SERVER,
+    end_session,
+    initialize,
+    open_document,
+    published_for,
+    serve_command,
+    session_log,
+    wait_until,
+)
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -20,9 +28,9 @@ from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.lsp.analysis import RunningAnalyses
 
-LOG = Path(tempfile.mkdtemp(prefix="msmigrate-cancel-log-")) / "server.log"
+LOG_DIR = Path(tempfile.mkdtemp(prefix="msmigrate-cancel-log-"))  # one log per session (serve-<pid>.log)
 CONFIG = ClientServerConfig(
-    server_command=[sys.executable, "-m", "msmigrate", "serve", "--log-file", str(LOG)],
+    server_command=serve_command(LOG_DIR),
     client_factory=SERVER.client_factory,
     server_env=SERVER.server_env,
 )
@@ -51,9 +59,10 @@ async def client(lsp_client: LanguageClient):
     await end_session(lsp_client)
 
 
-def stopped(uri: str) -> list[float]:
+def stopped(client: LanguageClient, uri: str) -> list[float]:
     """How long after the request each cancelled analysis of ``uri`` stopped (from the server's log)."""
-    text = LOG.read_text(encoding="utf-8") if LOG.exists() else ""
+    log = session_log(client, LOG_DIR)
+    text = log.read_text(encoding="utf-8") if log.exists() else ""
     return [float(m[2]) for m in STOPPED.finditer(text) if m[1] == uri]
 
 
@@ -95,8 +104,8 @@ async def test_quick_changes_cancel_the_running_analysis(client: LanguageClient,
     assert [str(d.code) for d in final.diagnostics if d.range.start.line == lines - 1] == ["MSM103"]
     after = client.published[before:]  # type: ignore[attr-defined]
     assert {p.version for p in after if p.uri == uri} == {5}  # nothing of versions 1 to 4
-    assert len(stopped(uri)) >= 1  # the analysis of version 1 was cancelled, not run to its end
-    assert all(ms < 5000 for ms in stopped(uri))
+    assert len(stopped(client, uri)) >= 1  # the analysis of version 1 was cancelled, not run to its end
+    assert all(ms < 5000 for ms in stopped(client, uri))
 
 
 async def test_closing_cancels_the_running_analysis(client: LanguageClient, tmp_path: Path):
@@ -106,7 +115,7 @@ async def test_closing_cancels_the_running_analysis(client: LanguageClient, tmp_
     await wait_until(lambda: published_for(client, uri, 1), timeout=60, what="early diagnostics of v1")
     before = len(client.published)  # type: ignore[attr-defined]
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
-    await wait_until(lambda: stopped(uri), timeout=30, what="the cancelled analysis in the log")
+    await wait_until(lambda: stopped(client, uri), timeout=30, what="the cancelled analysis in the log")
     # a round trip: every notification before it has been handled
     await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0))
@@ -132,7 +141,7 @@ async def test_a_pull_waiting_for_an_old_text_gets_the_newest(client: LanguageCl
     report = await asyncio.wait_for(pull, 60)
     assert len(report.items) == expected_count(BIG + added, path)
     assert [str(d.code) for d in report.items if d.range.start.line == BIG.count("\n")] == ["MSM103"]
-    assert len(stopped(uri)) == 1
+    assert len(stopped(client, uri)) == 1
 
 
 def test_running_analyses_cancel_those_of_older_texts():

@@ -117,8 +117,9 @@ def serve(tcp: str | None, ws: str | None, allow_remote: bool, allowed_origins: 
     sys.setswitchinterval(0.001)
     server = create_server()
     if address is None:
-        server.start_io()
-        return
+        from msmigrate.lsp.process_end import serve_stdio
+
+        serve_stdio(server)  # ends the process (at exit, or when the input ends)
     from msmigrate.lsp import transports
 
     def listening(host: str, port: int) -> None:

@@ -510,10 +510,7 @@ def register(server: MsMigrateServer) -> None:
     def shutdown(ls: MsMigrateServer, params: Any) -> None:
         """No analysis starts any more, and those under way stop at their next check; features stop
         their own work (``server.on_shutdown``: a comparison's workers are killed)."""
-        server.shutting_down = True
-        server.running.cancel_all()
-        for stop in server.on_shutdown:
-            stop()
+        server.stop_work()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @server.guarded("didClose")

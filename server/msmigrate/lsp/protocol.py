@@ -10,7 +10,13 @@ What pygls 2.1 leaves to the server:
 * requests before ``initialize`` are answered as usual: here ``ServerNotInitialized`` (-32002); a second
   ``initialize`` is rejected, and so is every request after ``shutdown`` (``InvalidRequest``, -32600);
 * ``exit`` decides the exit code (0 after ``shutdown``, else 1) but raises it inside the event loop,
-  where pygls swallows it: it is kept in :attr:`GuardedProtocol.exit_code` for the server to exit with;
+  where pygls swallows it: it is kept in :attr:`GuardedProtocol.exit_code`, and handed to
+  :attr:`GuardedProtocol.on_exit` when that is set (``msmigrate serve`` over stdio ends the process there
+  and then: ``lsp/process_end.py``);
+* ``shutdown`` cancels the handlers still running while it iterates over their table, which the
+  callback of a cancelled generator handler (an ``initialized`` or ``executeCommand`` still running)
+  shrinks: pygls's fails with "dictionary changed size during iteration", leaving the server not shut
+  down; here it iterates over a copy;
 * ``workspace/executeCommand`` arguments reach the handlers as they came: here they are checked against
   :data:`ARGUMENT_TYPES` first (strings without NUL characters, the documented keys with their types),
   positional ones against the command's argument class, and then passed as one object
@@ -96,6 +102,8 @@ class GuardedProtocol(LanguageServerProtocol):
         super().__init__(server, converter)
         self.initialize_received = False
         self.exit_code: int | None = None
+        # called with the exit code when ``exit`` arrives, instead of pygls's exit (it need not return)
+        self.on_exit: Callable[[int], Any] | None = None
 
     # --- incoming messages ------------------------------------------------------------------------
     def structure_message(self, data: dict[str, Any]) -> Any:
@@ -187,10 +195,31 @@ class GuardedProtocol(LanguageServerProtocol):
             except StopIteration as done:
                 return done.value
 
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls's shutdown: the user handler, then every other handler still running is cancelled (over
+        a copy of the table: a cancelled handler's callback removes it from the table) and no request is
+        served any more."""
+        if (handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield handler, args, None
+        current = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None
+
     @lsp_method(types.EXIT)
     def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
         self.exit_code = 0 if self._shutdown else 1
+        if self.on_exit is not None:
+            self.on_exit(self.exit_code)
+            return
         yield from super().lsp_exit(*args)
+
+    @property
+    def shutdown_received(self) -> bool:
+        return self._shutdown
 
     # --- commands ---------------------------------------------------------------------------------
     @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)

@@ -100,6 +100,15 @@ class MsMigrateServer(LanguageServer):
         if code:
             raise SystemExit(code)
 
+    def stop_work(self) -> None:
+        """``shutdown`` (or the end of the process): no analysis starts any more, those under way stop at
+        their next check, and features stop their own work (``on_shutdown``: a comparison's workers are
+        killed). Safe to call again."""
+        self.shutting_down = True
+        self.running.cancel_all()
+        for stop in self.on_shutdown:
+            stop()
+
     # --- settings and knowledge ---------------------------------------------------------------
     @property
     def lang(self) -> str:
