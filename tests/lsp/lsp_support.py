@@ -250,10 +250,11 @@ def published_for(
 
 
 async def end_session(client: LanguageClient, timeout: float = 30.0) -> None:
-    """``shutdown`` then ``exit``, as an editor does; a server still running after ``timeout`` seconds is
-    killed, as editors do, with a warning in the test summary (seen under full-suite load on 2 cores: the
-    server idle, reading stdin, the client waiting for it to end — under investigation, see the closing note),
-    so that one stuck session cannot stall the whole run."""
+    """``shutdown`` then ``exit``, as an editor does (pytest-lsp keeps the server's input open until the
+    process ends). A server still running after ``timeout`` seconds is killed, as editors do, with a warning
+    in the test summary, so that one stuck session cannot stall the whole run: a guard that should not fire
+    any more (servers used to take up to minutes under load to end after ``exit``, waiting for their
+    analysis threads; see docs/lsp-process-end.md)."""
     import warnings
 
     server = getattr(client, "_server", None)

@@ -17,6 +17,8 @@ from pytest_lsp import LanguageClient
 from raw_lsp import RawSession
 from test_lsp_cancel import BIG, VERSION, append
 
+from msmigrate.check import runner
+
 # seconds the process may take to end once its session has ended (it ends at once; this is room for load)
 PROMPT = 5.0
 SETTINGS = {"settings": {"mindsporeVersion": VERSION}}
@@ -111,3 +113,12 @@ async def test_shutdown_while_a_notification_handler_waits(tmp_path: Path):
                      timeout=10, what="the configuration request")
     assert await session.request("shutdown", None) == {"jsonrpc": "2.0", "id": 2, "result": None}
     assert session.server.protocol._shutdown
+
+
+def test_release_at_exit_removes_the_check_workers_folder():
+    """``end_process`` ends the process without exit handlers: it runs the check runner's itself."""
+    folder = Path(runner._neutral_folder())
+    assert folder.is_dir()
+    runner.release_at_exit()
+    assert not folder.exists()
+    assert Path(runner._neutral_folder()) != folder  # a later check makes a new one

@@ -247,6 +247,16 @@ def stop_all_workers() -> None:
 atexit.register(stop_all_workers)
 
 
+def release_at_exit() -> None:
+    """What this module's exit handlers do, for a process that ends without them (``os._exit``: see
+    ``lsp/process_end.py``): kill the live workers, remove the workers' starting folder."""
+    import shutil
+
+    stop_all_workers()
+    if _NEUTRAL:
+        shutil.rmtree(_NEUTRAL.pop(), True)
+
+
 def stop_workers_on_signals() -> Callable[[], None]:
     """Until the returned function is called (main thread only), SIGINT and SIGTERM kill the workers, then
     end this process the usual way (``KeyboardInterrupt``; exit status 128 + signal number)."""

@@ -1,18 +1,17 @@
 """How ``msmigrate serve`` ends over stdio: at ``exit``, or when its input ends, the process ends at once.
 
 pygls ends by raising ``SystemExit`` in its event loop; Python then waits, before the process can end,
-for every thread of a ``ThreadPoolExecutor`` to finish what it runs and what is queued for it: a big
-document's analysis (its incremental state is built without a cancel check), and pygls's stdin reader
-when it is blocked in a read. An editor that sent ``shutdown`` and ``exit`` but keeps the server's input
-open (most do, until the process ends) then waited that long, and under load much longer (measured:
-``docs/lsp-process-end.md``). Here the server's work is stopped, the exit handlers of this process run
-(check workers are killed, logs are flushed), and the process ends with the code LSP specifies: 0 when
-``shutdown`` came first, else 1 (also when the input ends without ``exit``).
+for every thread of a ``ThreadPoolExecutor`` to finish what it runs and what is queued for it (a big
+document's analysis: its incremental state is built without a cancel check), then frees the whole heap.
+An editor that sent ``shutdown`` and ``exit`` but keeps the server's input open (most do, until the
+process ends) waited that long, and under load much longer (``docs/lsp-process-end.md``). Here the
+server's work is stopped, check workers are killed (their folder removed), the log is flushed, and the
+process ends with the code LSP specifies: 0 when ``shutdown`` came first, else 1 (also when the input
+ends without ``exit``).
 """
 
 from __future__ import annotations
 
-import atexit
 import logging
 import os
 import sys
@@ -35,15 +34,16 @@ def end_process(server: Any, code: int) -> NoReturn:
             executor.shutdown(wait=False, cancel_futures=True)
     except Exception:  # ending regardless
         log.exception("stopping the server's work failed")
-    try:
-        atexit._run_exitfuncs()  # noqa: SLF001 — what a normal exit would run (not the thread joins)
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):  # closed, or the client is gone
-                pass
-        os._exit(code)
+    runner = sys.modules.get("msmigrate.check.runner")
+    if runner is not None:  # check workers lead their own process groups: they would outlive the server
+        runner.release_at_exit()
+    logging.shutdown()  # the log file flushed
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # closed, or the client is gone
+            pass
+    os._exit(code)
 
 
 def serve_stdio(server: Any) -> NoReturn:
