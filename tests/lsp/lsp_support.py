@@ -83,7 +83,7 @@ def make_client() -> LanguageClient:
 
 
 # set to a directory: every test session's server logs each message it gets and sends (DEBUG, ``-v``) to
-# <dir>/serve-<pid>.log (see docs/testing-lsp-sessions.md); unset, servers keep no log unless a test asks
+# <dir>/serve-<pid>.log (see docs/lsp-process-end.md); unset, servers keep no log unless a test asks
 LOG_DIR_ENV = "MSMIGRATE_TEST_LSP_LOG_DIR"
 # ``python -m msmigrate serve`` naming its log after its own process id (the same process: no wrapper)
 _SERVE_LOGGED = (
@@ -253,8 +253,8 @@ async def end_session(client: LanguageClient, timeout: float = 30.0) -> None:
     """``shutdown`` then ``exit``, as an editor does (pytest-lsp keeps the server's input open until the
     process ends). A server still running after ``timeout`` seconds is killed, as editors do, with a warning
     in the test summary, so that one stuck session cannot stall the whole run: a guard that should not fire
-    any more (servers used to take up to minutes under load to end after ``exit``, waiting for their
-    analysis threads; see docs/lsp-process-end.md)."""
+    any more (servers used to wait for their analysis thread and free their whole heap before ending after
+    ``exit``: over 30 s for two sessions of one full run under load; see docs/lsp-process-end.md)."""
     import warnings
 
     server = getattr(client, "_server", None)

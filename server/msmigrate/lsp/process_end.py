@@ -53,5 +53,5 @@ def serve_stdio(server: Any) -> NoReturn:
         server.start_io()
     except SystemExit:  # the exit code is the protocol's
         pass
-    log.info("the input ended")
+    log.info("the input ended (or the output broke)")
     end_process(server, exit_code(server.protocol))
