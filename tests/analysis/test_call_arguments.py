@@ -223,7 +223,7 @@ def test_dynamic_shape_axis_by_the_torch_signature():
 
 
 # --- the data check --------------------------------------------------------------------------------
-def test_data_check_lists_renames_the_installed_signature_rejects():
+def test_data_validate_lists_renames_the_installed_signature_rejects():
     facts = rename_facts(get_knowledge_base("2.4"))
     assert ("torch.nn.functional.gelu", "mindspore.ops.gelu", "input", "input_x", "keep") in facts
     assert ("torch.Tensor.expand", "mindspore.Tensor.broadcast_to", "sizes", "shape", "drop") in facts
@@ -231,13 +231,13 @@ def test_data_check_lists_renames_the_installed_signature_rejects():
     assert rename_facts(get_knowledge_base("2.6")) == ()
 
 
-def test_data_check_text_states_the_rejected_renames_in_both_languages():
+def test_data_validate_text_states_the_rejected_renames_in_both_languages():
     from click.testing import CliRunner
 
     from msmigrate.cli import main
 
-    en = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.4"])
-    zh = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.4", "--lang", "zh"])
+    en = CliRunner().invoke(main, ["data", "validate", "--mindspore-version", "2.4"])
+    zh = CliRunner().invoke(main, ["data", "validate", "--mindspore-version", "2.4", "--lang", "zh"])
     assert en.exit_code == 0 and zh.exit_code == 0
     assert "Parameter renames the installed MindSpore signature rejects (23)" in en.output
     assert ("  torch.nn.functional.gelu -> mindspore.ops.gelu: input -> input_x (MindSpore takes the torch "

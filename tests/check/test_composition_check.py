@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from msmigrate.check.composition_cases import CASES, Case
+from msmigrate.check.composition_cases import Case, composition_cases
 from msmigrate.check.compositions import case_request, check_compositions, render_composition_checks
 from msmigrate.knowledge.check_result import CheckResult, CheckStatus
 from msmigrate.knowledge.compositions.catalogue import Composition, composition_for
@@ -35,7 +35,7 @@ def test_a_case_becomes_one_request_with_tensor_references() -> None:
         "tensors": {"t0": {"shape": [3, 7], "dtype": "float32"}}, "read": [], "compare": "values",
         "rtol": 1e-5, "atol": 1e-6,
     }
-    rms = case_request(composition_for("torch.nn.RMSNorm"), CASES["torch.nn.RMSNorm"][0])
+    rms = case_request(composition_for("torch.nn.RMSNorm"), composition_cases()["torch.nn.RMSNorm"][0])
     assert (rms["is_class"], rms["init_args"], rms["method"]) == (True, [4], False)
 
 
@@ -68,7 +68,7 @@ def test_a_composition_passes_only_when_every_case_passes() -> None:
 def test_the_worker_compares_the_helper_with_torch_and_a_wrong_helper_fails() -> None:
     found = check_compositions([composition_for("torch.isin"), Composition("torch.bucketize", "isin")])
     assert [(name, r.status.value) for name, r in found["torch.isin"]] == [
-        (case.name, "pass") for case in CASES["torch.isin"]]
+        (case.name, "pass") for case in composition_cases()["torch.isin"]]
     wrong = found["torch.bucketize"]  # isin given bucketize's cases: other values, another dtype
     assert all(not result.passed for _, result in wrong)
     assert [(name, result.reason) for name, result in wrong] == [
@@ -88,7 +88,7 @@ def test_msmigrate_check_compositions_writes_the_verified_file(tmp_path: Path) -
     printed = json.loads(run.stdout)
     assert sorted(printed) == ["torch.isin", "torch.nn.functional.scaled_dot_product_attention"]
     assert sorted(printed["torch.nn.functional.scaled_dot_product_attention"]) == sorted(
-        c.name for c in CASES["torch.nn.functional.scaled_dot_product_attention"])
+        c.name for c in composition_cases()["torch.nn.functional.scaled_dot_product_attention"])
     data = json.loads(output.read_text(encoding="utf-8"))
     assert (data["date"], data["counts"]) == ("2026-11-23", {"pass": 2, "fail": 0})
     assert run.stderr.strip().endswith(f"Checked 2 compositions (2 passed); wrote {output}")

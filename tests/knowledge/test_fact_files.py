@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fact_file_support import error as _error
+from fact_file_support import write as _write
 
 from msmigrate.check.spec_table import build_table, read_table
 from msmigrate.knowledge.advice_catalogue import Policy, catalogue, read_catalogue
-from msmigrate.knowledge.fact_files import FACTS_DIR, FactFileError
+from msmigrate.knowledge.fact_files import FACTS_DIR
 from msmigrate.knowledge.mindspore_calls import mindspore_calls, read_mindspore_calls
 
 ADVICE = """\
@@ -26,18 +28,6 @@ note = "community"
 [advice.apis]
 "torch.optim.LBFGS" = []
 """
-
-
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def _error(read, path: Path) -> str:
-    with pytest.raises(FactFileError) as raised:
-        read(path)
-    return str(raised.value)
 
 
 def _says(read, path: Path, message: str) -> None:
@@ -140,7 +130,8 @@ def test_a_spec_key_given_twice_is_an_error(tmp_path):
 
 def test_the_shipped_files_load_and_hold_what_the_code_held():
     assert sorted(p.name for p in FACTS_DIR.iterdir()) == [
-        "check_specs.toml", "mindspore_calls.toml", "missing_advice.toml"]
+        "check_specs.toml", "composition_cases.toml", "mindspore_calls.toml", "missing_advice.toml",
+        "param_names.toml"]
     advice = catalogue()
     assert len(advice.entries) == 307 and len(advice.recipe_apis) == 52 and len(advice.recipe_notes) == 32
     scatter = advice.entries["torch.Tensor.scatter_"]

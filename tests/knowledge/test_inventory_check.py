@@ -1,7 +1,8 @@
-"""`msmigrate data check`: table rows whose APIs the inventories do not know."""
+"""`msmigrate data validate` (formerly `data check`): table rows whose APIs the inventories do not know."""
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from msmigrate.cli import main
@@ -43,8 +44,8 @@ def test_check_table_on_a_small_table():
     assert check.unverified_torch == ("torchvision.ops.nms",)
 
 
-def test_data_check_on_the_committed_2_6_table():
-    result = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6", "--json"])
+def test_data_validate_on_the_committed_2_6_table():
+    result = CliRunner().invoke(main, ["data", "validate", "--mindspore-version", "2.6", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["torch_inventory_version"] == "2.13.0"
@@ -69,8 +70,8 @@ def test_data_check_on_the_committed_2_6_table():
     )
 
 
-def test_data_check_all_versions_counts():
-    result = CliRunner().invoke(main, ["data", "check", "--json"])
+def test_data_validate_all_versions_counts():
+    result = CliRunner().invoke(main, ["data", "validate", "--json"])
     assert result.exit_code == 0, result.output
     versions = json.loads(result.output)["versions"]
     counts = {v: (t["rows"], t["missing_mindspore"], t["missing_torch"]) for v, t in versions.items()}
@@ -98,9 +99,9 @@ def test_data_check_all_versions_counts():
         "torch.nn.CeLU", "torch.nn.LogSoftMax", "torch.nn.SeLU", "torch.optim.AdaMax", "torch.optim.RMSProp"]
 
 
-def test_data_check_text_in_both_languages():
-    en = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6"])
-    zh = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6", "--lang", "zh"])
+def test_data_validate_text_in_both_languages():
+    en = CliRunner().invoke(main, ["data", "validate", "--mindspore-version", "2.6"])
+    zh = CliRunner().invoke(main, ["data", "validate", "--mindspore-version", "2.6", "--lang", "zh"])
     assert en.exit_code == 0 and zh.exit_code == 0
     assert "MindSpore 2.6 table: 514 rows; 0 MindSpore targets not found, 0 torch APIs not found" in en.output
     assert "  torch.nn.SeLU -> torch.nn.SELU\n" in en.output
@@ -108,7 +109,26 @@ def test_data_check_text_in_both_languages():
     assert "MindSpore 2.6 映射表：共 514 行" in zh.output
 
 
-def test_data_check_rejects_unknown_version():
-    result = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "banana"])
+def test_data_validate_rejects_unknown_version():
+    result = CliRunner().invoke(main, ["data", "validate", "--mindspore-version", "banana"])
     assert result.exit_code == 2
     assert "unknown MindSpore version" in result.output
+
+
+@pytest.mark.parametrize(("lang", "notice"), [
+    ("en", "`msmigrate data check` is now `msmigrate data validate` (\"check\" names the equivalence "
+           "checker, `msmigrate check`); the old name still works for now.\n"),
+    ("zh", "`msmigrate data check` 已更名为 `msmigrate data validate`"
+           "（“check”专指等价性检查 `msmigrate check`）；旧名称暂时仍可使用。\n"),
+])
+def test_data_check_is_a_hidden_alias_that_says_it_was_renamed(lang, notice):
+    old = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "2.6", "--json", "--lang", lang])
+    new = CliRunner().invoke(main, ["data", "validate", "--mindspore-version", "2.6", "--json",
+                                    "--lang", lang])
+    assert (old.exit_code, new.exit_code) == (0, 0)
+    assert old.stderr == notice and new.stderr == ""
+    assert old.stdout == new.stdout and json.loads(old.stdout)["versions"]["2.6"]["rows"] == 514
+    listed = CliRunner().invoke(main, ["data", "--help"]).output
+    assert "  validate " in listed and "  check " not in listed
+    wrong = CliRunner().invoke(main, ["data", "check", "--mindspore-version", "banana"])
+    assert wrong.exit_code == 2 and "unknown MindSpore version" in wrong.output

@@ -1,10 +1,11 @@
 """Numeric check of the compositions (``msmigrate check --compositions``).
 
-Every case of ``check/composition_cases.py`` becomes one worker request of kind ``composition``: the worker
-(``check/worker_composition.py``) runs torch's API and the helper, taken from the helper module text the fix
-writes, on the same generated inputs and compares as a mapping check does. A composition passes when all its
-cases pass; the results go to ``mapping_data/verified-compositions-<device>.json`` (read by
-``knowledge/compositions/verified.py``: only passing compositions are offered).
+Every case of ``knowledge/facts/composition_cases.toml`` (read by ``check/composition_cases.py``) becomes
+one worker request of kind ``composition``: the worker (``check/worker_composition.py``) runs torch's API and
+the helper, taken from the helper module text the fix writes, on the same generated inputs and compares as a
+mapping check does. A composition passes when all its cases pass; the results go to
+``mapping_data/verified-compositions-<device>.json`` (read by ``knowledge/compositions/verified.py``: only
+passing compositions are offered).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from msmigrate.check.composition_cases import CASES, Case
+from msmigrate.check.composition_cases import Case, composition_cases
 from msmigrate.check.runner import RunnerConfig, run_many
 from msmigrate.knowledge.check_result import CheckResult
 from msmigrate.knowledge.compositions.catalogue import COMPOSITIONS, METHOD, Composition
@@ -72,7 +73,8 @@ def check_compositions(
     jobs: int = 1, on_result: Callable[[CheckResult], None] | None = None,
 ) -> dict[str, list[tuple[str, CheckResult]]]:
     """Run every case of ``compositions``: torch API → [(case name, result)], in the catalogue's order."""
-    planned = [(c, case) for c in compositions for case in CASES.get(c.torch_api, ())]
+    cases = composition_cases()
+    planned = [(c, case) for c in compositions for case in cases.get(c.torch_api, ())]
     results = run_many([case_request(c, case, device) for c, case in planned], config, jobs, on_result)
     found: dict[str, list[tuple[str, CheckResult]]] = {c.torch_api: [] for c in compositions}
     for (composition, case), result in zip(planned, results, strict=True):

@@ -28,17 +28,12 @@ Value = Any  # JSON value in the encoding above
 
 DEFAULT_SHAPE: tuple[int, ...] = (2, 3, 4)
 
-# --- authoring helpers (generic specs, composition_cases.py) --------------------------------
+# --- authoring helpers (generic specs, tests) ------------------------------------------------
 
 
 def T(*shape: int, dtype: str = "float32", low: float = -1.0, high: float = 1.0) -> dict[str, Any]:
     """A random tensor (uniform in [low, high); integers in [low, high))."""
     return {"tensor": {"shape": list(shape or DEFAULT_SHAPE), "dtype": dtype, "low": low, "high": high}}
-
-
-def P(*shape: int, low: float = 0.1, high: float = 2.0, dtype: str = "float32") -> dict[str, Any]:
-    """A random tensor of positive values."""
-    return T(*shape, dtype=dtype, low=low, high=high)
 
 
 def I(*shape: int, low: int = 0, high: int = 3, dtype: str = "int64") -> dict[str, Any]:  # noqa: E743
@@ -54,22 +49,6 @@ def B(*shape: int) -> dict[str, Any]:
 def D(data: Any, dtype: str = "float32") -> dict[str, Any]:
     """A tensor with fixed values."""
     return {"tensor": {"data": data, "dtype": dtype}}
-
-
-def TUP(*items: Value) -> dict[str, Any]:
-    return {"tuple": list(items)}
-
-
-def DT(name: str) -> dict[str, Any]:
-    return {"dtype": name}
-
-
-def ARG(index: int) -> dict[str, Any]:
-    return {"arg": index}
-
-
-def KW(name: str) -> dict[str, Any]:
-    return {"kwarg": name}
 
 
 # --- the spec model ----------------------------------------------------------------------------

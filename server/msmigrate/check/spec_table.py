@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.check.spec import ApiSpec, pair_key, render_specs_json, specs_path
+from msmigrate.check.spec_values import MINDSPORE_FORMS, VALUE_FORMS, spec_value
 from msmigrate.knowledge.check_result import Reason
 from msmigrate.knowledge.fact_files import Entry, Field, fact_file, read_entries
 
@@ -37,48 +38,11 @@ SCHEMA: dict[str, Field] = {
     "program": Field("strings"),
     "note": Field("str"),
 }
-_TENSOR_KEYS = frozenset({"shape", "data", "dtype", "low", "high"})
-_FORMS = frozenset({"tensor", "tuple", "dtype", "arg", "kwarg", "none"})
 
 
 def _value(value: Any, entry: Entry, key: str) -> Any:
-    """One argument value in the spec encoding of ``input_specs.json`` (defaults filled, ``{none = true}``
-    read as ``None``)."""
-    if isinstance(value, list):
-        return [_value(item, entry, key) for item in value]
-    if not isinstance(value, dict):
-        return value
-    if len(value) != 1 or not set(value) <= _FORMS:
-        raise entry.error(f"{key!r}: {value!r} is none of the forms {', '.join(sorted(_FORMS))}", key)
-    form, inner = next(iter(value.items()))
-    if form == "none":
-        if inner is not True:
-            raise entry.error(f"{key!r}: write None as {{none = true}}", key)
-        return None
-    if form == "tuple":
-        if not isinstance(inner, list):
-            raise entry.error(f"{key!r}: a tuple holds a list, not {inner!r}", key)
-        return {"tuple": _value(inner, entry, key)}
-    if form == "tensor":
-        return {"tensor": _tensor(inner, entry, key)}
-    if form == "arg" and not (isinstance(inner, int) and not isinstance(inner, bool)):
-        raise entry.error(f"{key!r}: 'arg' is the index of a torch argument, not {inner!r}", key)
-    if form in ("kwarg", "dtype") and not isinstance(inner, str):
-        raise entry.error(f"{key!r}: {form!r} is a name, not {inner!r}", key)
-    return {form: inner}
-
-
-def _tensor(tensor: Any, entry: Entry, key: str) -> dict[str, Any]:
-    if (not isinstance(tensor, dict) or not set(tensor) <= _TENSOR_KEYS
-            or ("shape" in tensor) == ("data" in tensor)):
-        raise entry.error(f"{key!r}: a tensor has 'shape' or 'data' (and dtype, low, high), not {tensor!r}",
-                          key)
-    found = {"dtype": "float32", **tensor}
-    if "shape" in tensor and found["dtype"] == "float32":
-        found = {"shape": tensor["shape"], "dtype": "float32", "low": -1.0, "high": 1.0, **tensor}
-    if "shape" in found and not {"low", "high"} <= set(found):
-        raise entry.error(f"{key!r}: a random {found['dtype']} tensor needs 'low' and 'high'", key)
-    return found
+    """One argument value of a spec (the MindSpore side may name the torch call's)."""
+    return spec_value(value, entry, key, VALUE_FORMS | MINDSPORE_FORMS)
 
 
 def _spec(entry: Entry) -> ApiSpec:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from msmigrate.check.worker_shared import CheckFailure, classify_ms_error, exc_text, resolve
+from msmigrate.check.worker_shared import CheckFailure, classify_ms_error, compared_result, exc_text, resolve
 
 
 class _Side:
@@ -306,19 +306,11 @@ def _container(fw: Any, request: dict[str, Any], helper: Any = None) -> dict[str
         raise
     except Exception as exc:  # noqa: BLE001
         raise _failure("error", "", exc) from exc
-    return _compared(fw, request, t_out, m_out)
+    return compared_result(request, fw.leaves(t_out, "torch"), fw.leaves(m_out, "mindspore"))
 
 
 def _add_module(helper: Any) -> Any:
     return lambda cell, name, module: helper("add_module")(cell, name, module)
-
-
-def _compared(fw: Any, request: dict[str, Any], t_out: Any, m_out: Any) -> dict[str, Any]:
-    from msmigrate.check.worker_compare import compare_outputs, result_fields
-
-    t_leaves, m_leaves = fw.leaves(t_out, "torch"), fw.leaves(m_out, "mindspore")
-    cmp = compare_outputs(t_leaves, m_leaves, request.get("rtol"), request.get("atol"))
-    return result_fields(cmp, t_leaves, m_leaves)
 
 
 def run_program(fw: Any, request: dict[str, Any]) -> dict[str, Any]:

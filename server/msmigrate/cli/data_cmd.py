@@ -12,7 +12,7 @@ from msmigrate.i18n import t
 
 @click.group()
 def data() -> None:
-    """Build, inventory, check and summarise the mapping data."""
+    """Build, inventory, validate and summarise the mapping data."""
 
 
 @data.command("build")
@@ -99,12 +99,14 @@ def stats(as_json: bool, lang: str) -> None:
 
 
 def _register_inventory_commands() -> None:
-    """Add ``data inventory`` and ``data check`` (written in data_inventory_cmd.py) when present."""
+    """Add ``data inventory``, ``data validate`` and its former name ``data check`` (hidden; written in
+    data_inventory_cmd.py) when present."""
     try:
         from msmigrate.cli import data_inventory_cmd
     except ImportError:
         return
-    for command in (data_inventory_cmd.inventory, data_inventory_cmd.consistency):
+    for command in (data_inventory_cmd.inventory, data_inventory_cmd.consistency,
+                    data_inventory_cmd.renamed_check):
         data.add_command(command)
 
 

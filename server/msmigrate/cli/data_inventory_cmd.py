@@ -1,4 +1,8 @@
-"""`msmigrate data inventory` and `msmigrate data check` (registered in the `data` group)."""
+"""`msmigrate data inventory` and `msmigrate data validate` (registered in the `data` group).
+
+`msmigrate data check`, the former name of `data validate`, stays as a hidden alias that says it was renamed
+("check" is the equivalence checker, `msmigrate check`).
+"""
 
 from __future__ import annotations
 
@@ -41,13 +45,14 @@ def inventory(out_dir: Path | None, package: str, sources: Path | None, lang: st
                      version=doc["version"]))
 
 
-@click.command("check")
+@click.command("validate")
 @click.option("--mindspore-version", "version", default=None,
-              help="Table to check (1.10, 2.3, 2.4, 2.6); all four when omitted.")
+              help="Table to validate (1.10, 2.3, 2.4, 2.6); all four when omitted.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
 def consistency(version: str | None, as_json: bool, lang: str) -> None:
-    """List table rows whose torch or MindSpore API is missing from the inventories."""
+    """Validate the knowledge base: list table rows whose torch or MindSpore API is missing from the
+    inventories."""
     from msmigrate.knowledge.base import resolve_version
     from msmigrate.knowledge.consistency import consistency_of
 
@@ -60,3 +65,13 @@ def consistency(version: str | None, as_json: bool, lang: str) -> None:
         click.echo(json.dumps(report.to_json(), indent=1, sort_keys=True, ensure_ascii=False))
     else:
         click.echo(report.render_text(lang), nl=False)
+
+
+def _renamed_check(**options: object) -> None:
+    """``data check``: say it was renamed (on stderr: a ``--json`` output stays parseable), then validate."""
+    click.echo(t("inventory.check.renamed", str(options["lang"])), err=True)
+    click.get_current_context().invoke(consistency, **options)
+
+
+renamed_check = click.Command("check", callback=_renamed_check, params=consistency.params, hidden=True,
+                              help="Renamed: msmigrate data validate.")

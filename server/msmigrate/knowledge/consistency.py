@@ -1,4 +1,4 @@
-"""Cross-check the mapping tables against the API inventories (``msmigrate data check``).
+"""Cross-check the mapping tables against the API inventories (``msmigrate data validate``).
 
 A row is reported when its MindSpore target is not in the MindSpore inventory (the installed MindSpore
 has no such name), or when its torch API is not in the torch inventory (no such name in the torch wheel).

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from msmigrate.knowledge.mindspore_calls import Companion, mindspore_calls
+from msmigrate.knowledge.param_names import param_names
 
 Param = dict[str, Any]
 Signature = Sequence[Param]
@@ -23,29 +24,16 @@ _calls = mindspore_calls()  # knowledge/facts/mindspore_calls.toml: the reviewed
 
 POSITIONAL = ("positional_only", "positional_or_keyword")
 _VARIADIC = ("var_positional", "var_keyword")
-# what a parameter takes, by its name: an axis, or a tensor (to tell overloads apart, and to keep a
-# parameter from being matched by position with one of another kind: torch's ``other`` is no ``axis``)
-INTEGER_PARAMS = frozenset({"dim", "dims", "axis", "axes", "dim0", "dim1", "axis0", "axis1", "start_dim",
-                            "end_dim", "k"})
-TENSOR_PARAMS = frozenset({"other", "input", "x", "tensor", "index", "indices", "mask", "x1", "x2", "b",
-                           "dividend", "divisor"})
-# names of the tensor an operator works on, as its first parameter (torch.linalg.inv(A) → inv(input)):
-# passed first by position, it is the same argument whatever the two signatures call it
-PRIMARY_INPUTS = frozenset({"input", "self", "x", "x1", "A", "a", "tensor", "input_x", "data"})
-# parameter names that mean the same value in torch and MindSpore (reviewed against both signatures): a
-# torch keyword becomes the MindSpore one when the overload has it and torch's signature does not
-SAME_MEANING: dict[str, frozenset[str]] = {
-    "size": frozenset({"shape"}),
-    "num_classes": frozenset({"depth"}),
-    "num_embeddings": frozenset({"vocab_size"}),
-    "embedding_dim": frozenset({"embedding_size"}),
-    # torch's split overloads name the one MindSpore parameter by the form of the value
-    "sections": frozenset({"indices_or_sections"}),
-    "indices": frozenset({"indices_or_sections"}),
-    "tensor_indices_or_sections": frozenset({"indices_or_sections"}),
-    "new_state": frozenset({"state"}),  # torch.set_rng_state / mindspore.set_rng_state
-    "train": frozenset({"training"}),  # torch.dropout and its kin / ops.dropout
-}
+# what a parameter takes, by its name (knowledge/facts/param_names.toml): an axis, or a tensor (to tell
+# overloads apart, and to keep a parameter from being matched by position with one of another kind: torch's
+# ``other`` is no ``axis``), a shape; the names of the tensor an operator works on, as its first parameter
+# (torch.linalg.inv(A) → inv(input)); parameter names that mean the same value in torch and MindSpore
+_names = param_names()
+INTEGER_PARAMS = _names.takes["int"]
+TENSOR_PARAMS = _names.takes["tensor"]
+SHAPE_PARAMS = _names.takes["shape"]
+PRIMARY_INPUTS = _names.first_inputs
+SAME_MEANING: dict[str, frozenset[str]] = _names.same_meaning
 _SIMILAR = 0.8  # difflib ratio from which two parameter names are the same parameter (keepdim/keepdims)
 # a MindSpore default that means "not given" (decided by other parameters), and a torch default the
 # stubs do not show: neither can be compared
@@ -136,11 +124,8 @@ def param_kind(name: str) -> str | None:
     return "int" if name in INTEGER_PARAMS else "tensor" if name in TENSOR_PARAMS else None
 
 
-_SHAPE_PARAMS = frozenset({"shape", "size", "sizes", "output_size"})
-
-
 def _value_kind(name: str) -> str | None:
-    if name in _SHAPE_PARAMS:
+    if name in SHAPE_PARAMS:
         return "shape"
     return param_kind(name) or ("tensor" if name in PRIMARY_INPUTS else None)
 

@@ -1,4 +1,4 @@
-"""Messages of the API inventories and of ``msmigrate data inventory`` / ``data check``."""
+"""Messages of the API inventories and of ``msmigrate data inventory`` / ``data validate``."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "inventory.generated": (
@@ -10,6 +10,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "install it (pip install 'msmigrate[check]') to regenerate its inventory.",
         "当前 Python 环境未安装 {package}（{detail}）；"
         "请先安装（pip install 'msmigrate[check]'）再重新生成其接口清单。",
+    ),
+    "inventory.check.renamed": (
+        "`msmigrate data check` is now `msmigrate data validate` (\"check\" names the equivalence checker, "
+        "`msmigrate check`); the old name still works for now.",
+        "`msmigrate data check` 已更名为 `msmigrate data validate`"
+        "（“check”专指等价性检查 `msmigrate check`）；旧名称暂时仍可使用。",
     ),
     "inventory.check.header": (
         "Mapping tables checked against the inventories of torch {torch} and MindSpore {mindspore}.",

@@ -1,8 +1,9 @@
 """Which compositions passed their numeric check (``mapping_data/verified-compositions-<device>.json``,
 written by ``msmigrate check --compositions``): only those are offered.
 
-A composition passes when every case of its check (``check/composition_cases.py``: inputs, masks, options)
-gave torch's result. The helpers are checked on CPU; they use operators MindSpore has on every device.
+A composition passes when every case of its check (``knowledge/facts/composition_cases.toml``: inputs,
+masks, options) gave torch's result. The helpers are checked on CPU; they use operators MindSpore has on
+every device.
 """
 
 from __future__ import annotations
