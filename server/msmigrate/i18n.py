@@ -3,9 +3,9 @@
 Each area of the product keeps its catalogue in ``msmigrate/messages/<area>.py`` as
 ``MESSAGES = {"key": ("English text", "中文文本")}``; keys are prefixed by area
 (``kb.``, ``scan.``, ``rule.``, ``lsp.``, ``check.``, ``report.``). Texts use ``str.format`` fields.
-A rule module (``msmigrate/rules/<family>/msmNNN_<name>.py``, or a flat module that ``msmigrate/registry.py``
-lists) keeps its own texts the same way, as a ``MESSAGES`` literal that the catalogue reads from the source
-without importing the rule (nor what the rule imports).
+A rule module (``msmigrate/rules/<family>/msmNNN_<name>.py``, named by ``msmigrate/registry.py``) keeps its
+own texts the same way, as a ``MESSAGES`` literal that the catalogue reads from the source without importing
+the rule (nor what the rule imports).
 
 A field written ``{name:messages}`` takes a sequence of *message references* instead of a ready-made
 string: ``(key, ((field, value), ...))`` pairs (see :func:`ref`), each rendered in the requested language

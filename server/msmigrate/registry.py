@@ -1,13 +1,11 @@
 """The one registry of the modules rules and fixes come from, by name. Nothing is imported here: the layers
 that read a kind of module import the ones named (``tests/core/test_registry.py`` keeps the lists whole).
 
-* Rule modules, :func:`rule_module_names`: first the modules found in ``msmigrate/rules/<family>/``
+* Rule modules, :func:`rule_module_names`: the modules found in ``msmigrate/rules/<family>/``
   (:data:`RULE_FAMILIES`), one rule each, named ``msmNNN_<name>.py`` and taken in rule-id order (a file whose
-  name starts with ``_`` is the family's shared code, not a rule); then the flat modules of
-  :data:`RULE_MODULES` (``msmigrate/rules/<name>.py``, several rules each, in name order: the form the rules
-  have until they are moved into their family). ``rules/loader.py`` imports them all and checks each one's
-  contract (``docs/ARCHITECTURE.md``, "A rule"); ``i18n.py`` reads their ``MESSAGES`` from the source
-  (:func:`rule_module_path`), without importing them.
+  name starts with ``_`` is the family's shared code, not a rule). ``rules/loader.py`` imports them all and
+  checks each one's contract (``docs/ARCHITECTURE.md``, "A rule"); ``i18n.py`` reads their ``MESSAGES`` from
+  the source (:func:`rule_module_path`), without importing them.
 * :data:`FIX_MODULES` – ``msmigrate/fixes/<name>.py`` whose ``FIXERS`` fix the API findings the analysis
   reports itself (``analysis/api_rules.py``), collected before the rule modules' fixers.
 
@@ -31,12 +29,6 @@ RULE_FAMILIES: dict[str, str] = {
     "graph": "MSM7xx",
 }
 RULE_FILE = re.compile(r"^msm(\d{3})_[a-z0-9_]+\.py$")
-# the first rule id a flat module defines (``Rule("MSM201", ...``) or reports (``RULE = "MSM201"``)
-_FLAT_RULE_ID = re.compile(r'(?:\bRule\(\s*|^RULE = )"MSM(\d{3})"', re.MULTILINE)
-
-RULE_MODULES: tuple[str, ...] = (
-    "torch_types",
-)
 
 FIX_MODULES: tuple[str, ...] = (
     "add_module_fixes",
@@ -70,16 +62,9 @@ def family_rule_modules(folder: Path | None = None) -> tuple[str, ...]:
 
 
 def rule_module_names() -> tuple[str, ...]:
-    """Every rule module, relative to ``msmigrate.rules``, in rule-id order: the family modules by their
-    file name, the flat modules of :data:`RULE_MODULES` by the first rule id their source names (a tie
-    keeps the list's order). A flat module runs where its rules will run once moved into its family."""
-    found = family_rule_modules()
-    keyed = [(name.partition(".")[2][3:6], name) for name in found]
-    for name in RULE_MODULES:
-        if name not in found:
-            match = _FLAT_RULE_ID.search((RULES_FOLDER / f"{name}.py").read_text(encoding="utf-8"))
-            keyed.append((match.group(1) if match else "999", name))
-    return tuple(name for _, name in sorted(keyed, key=lambda item: item[0]))
+    """Every rule module, relative to ``msmigrate.rules`` (``framework.msm515_recompute``), in rule-id
+    order."""
+    return family_rule_modules()
 
 
 def rule_module(name: str) -> str:

@@ -1,5 +1,5 @@
-"""``msmigrate/registry.py`` names every rule module (found in the family packages of ``rules/``, or listed
-flat) and every fix module, and everything that collects rules, detectors, fixers, texts or examples reads
+"""``msmigrate/registry.py`` names every rule module (found in the family packages of ``rules/``) and every
+fix module, and everything that collects rules, detectors, fixers, texts or examples reads
 those names: a module left out is reported here, one that does not import or breaks the rule contract fails
 loudly, naming its file."""
 
@@ -16,12 +16,13 @@ from msmigrate.analysis.analyzer import analyze_source, rule_checkers
 from msmigrate.fixes import fixers as fix_registry
 from msmigrate.knowledge.base import get_knowledge_base
 from msmigrate.lsp.features import OPTIONAL_FEATURES
-from msmigrate.registry import FIX_MODULES, RULE_FAMILIES, RULE_MODULES, rule_module_names
+from msmigrate.registry import FIX_MODULES, RULE_FAMILIES, rule_module_names
 from msmigrate.rules import loader as rule_registry
 from msmigrate.rules.loader import RuleModuleError
 
 PACKAGE = Path(registry.__file__).parent
-RULE_PARTS = {"RULES", "RULE", "MESSAGES", "CHECKERS", "FIXERS", "EXAMPLES", "FIX_SAFETY"}
+RULE_PARTS = {"RULES", "RULE", "MESSAGES", "CHECKERS", "FIXERS", "EXAMPLES", "FIX_SAFETY", "EXTRA_DETECTORS",
+              "DETECT_AFTER", "DETECT_BEFORE"}
 
 
 def top_level_names(path: Path) -> set[str]:
@@ -35,11 +36,9 @@ def top_level_names(path: Path) -> set[str]:
 
 
 def test_every_module_defining_rule_parts_is_a_rule_module():
-    defining = sorted(path.stem for path in (PACKAGE / "rules").glob("*.py")
-                      if top_level_names(path) & RULE_PARTS)
-    assert list(RULE_MODULES) == defining
-    for name in RULE_MODULES:
-        assert {"RULES", "MESSAGES"} <= top_level_names(PACKAGE / "rules" / f"{name}.py"), name
+    # no module of rules/ itself declares rule parts: every rule is one module of its family
+    flat = [path.name for path in (PACKAGE / "rules").glob("*.py") if top_level_names(path) & RULE_PARTS]
+    assert flat == []
     families = sorted(path.parent.name for path in (PACKAGE / "rules").glob("*/__init__.py"))
     assert set(families) <= set(RULE_FAMILIES)
     in_families = {f"{path.parent.name}.{path.stem}" for family in families
@@ -52,12 +51,9 @@ def test_every_module_defining_rule_parts_is_a_rule_module():
 
 def test_rule_modules_are_in_rule_id_order():
     names = rule_module_names()
-    assert sorted(names) == sorted([*registry.family_rule_modules(), *RULE_MODULES])
-    first_ids = [min(rule.id for rule in module.RULES) if module.RULES else module.RULE
-                 for module in (rule_registry.rule_modules()[names.index(name)] for name in RULE_MODULES)]
-    ids = {name: first for name, first in zip(RULE_MODULES, first_ids, strict=True)}
-    ids |= {name: f"MSM{name.partition('.')[2][3:6]}" for name in names if "." in name}
-    assert [ids[name] for name in names] == sorted(ids[name] for name in names)
+    ids = [module.RULE.id for module in rule_registry.rule_modules()]
+    assert ids == sorted(ids) == [f"MSM{name.partition('.')[2][3:6]}" for name in names]
+    assert len(set(ids)) == len(ids)
     assert "framework.msm515_recompute" in names
 
 
@@ -76,26 +72,29 @@ def test_the_collectors_read_the_rule_modules_in_order():
         f"msmigrate.rules.{name}" for name in names]
     assert [where for where, _ in i18n.rule_messages()] == [f"rules/{name.replace('.', '/')}.py"
                                                             for name in names]
-    detectors = [detector for name, module in zip(names, rule_registry.rule_modules(), strict=True)
-                 for detector in ([module.detect] if "." in name else module.CHECKERS)]
+    detectors = [detector for module in rule_registry.rule_modules() for detector in
+                 [module.detect, *(extra.detect for extra in getattr(module, "EXTRA_DETECTORS", ()))]]
     assert sorted(map(id, rule_checkers())) == sorted(map(id, detectors))
 
 
 def test_detectors_run_in_rule_id_order_but_where_a_module_says():
-    from msmigrate.rules import torch_types
-    from msmigrate.rules.framework import msm504_device, msm507_grad_mode, msm508_learning_rate
+    from msmigrate.model.rule import Detector
+    from msmigrate.rules.framework import msm504_device, msm505_train_mode, msm507_grad_mode
     from msmigrate.rules.missing import msm201_equivalent, msm204_community
 
-    order = [detector.__module__ for detector in rule_checkers()]
-    where = {module.__name__: order.index(module.__name__)
-             for module in (msm201_equivalent, msm204_community, torch_types, msm504_device, msm507_grad_mode,
-                            msm508_learning_rate)}
-    # MSM507 takes over the API finding before MSM201-MSM204 refine it; torch_types refines MSM504's
+    order = rule_checkers()
+    shown = [f"{detector.__module__.rpartition('.')[2]}.{detector.__name__}" for detector in order
+             if detector.__module__ in {module.__name__ for module in (
+                 msm201_equivalent, msm204_community, msm504_device, msm505_train_mode, msm507_grad_mode)}]
+    # MSM507 takes over the API finding before MSM201-MSM204 refine it; MSM201's second detector refines
+    # the torch.device MSM504 reported (a type named), so it runs after MSM504's while MSM201's own
+    # detect keeps its rule-id place
     assert msm507_grad_mode.DETECT_BEFORE == ("MSM201", "MSM202", "MSM203", "MSM204")
-    assert torch_types.DETECT_AFTER == ("MSM504",)
-    assert [name.rpartition(".")[2] for name in sorted(where, key=where.get)] == [
-        "msm507_grad_mode", "msm201_equivalent", "msm204_community", "msm504_device", "torch_types",
-        "msm508_learning_rate"]
+    assert msm201_equivalent.EXTRA_DETECTORS == (
+        Detector(msm201_equivalent.detect_torch_types, after=("MSM504",)),)
+    assert shown == ["msm507_grad_mode.detect", "msm201_equivalent.detect", "msm204_community.detect",
+                     "msm504_device.detect", "msm201_equivalent.detect_torch_types",
+                     "msm505_train_mode.detect"]
 
 
 def test_a_rule_modules_fixers_and_safety_are_found_by_its_rule_id():
@@ -209,6 +208,22 @@ BROKEN = [
     ("examples of another id", GOOD.replace('EXAMPLES = {"MSM599"', 'EXAMPLES = {"MSM598"'), "EXAMPLES = "),
     ("an order that is no rule id", GOOD + 'DETECT_AFTER = ("MSM5",)\n',
      "DETECT_AFTER is a tuple of rule ids"),
+    ("an extra detector that is a function",
+     GOOD + "EXTRA_DETECTORS = (detect,)\n", r"EXTRA_DETECTORS is a tuple of Detector\(function, after="),
+    ("an extra detector's place that is no rule id",
+     GOOD + "from msmigrate.model.rule import Detector\n"
+     "EXTRA_DETECTORS = (Detector(detect, after='MSM504'),)\n",
+     r"EXTRA_DETECTORS is a tuple of Detector"),
+]
+
+PLACES = [
+    ("a rule without a detector", 'DETECT_AFTER = ("MSM100",)\n',
+     "MSM100 has no detector to run before or after"),
+    ("an extra detector after an unknown rule",
+     "from msmigrate.model.rule import Detector\nEXTRA_DETECTORS = (Detector(detect, after=('MSM598',)),)\n",
+     "MSM598 has no detector to run before or after"),
+    ("places that contradict", 'DETECT_AFTER = ("MSM504",)\nDETECT_BEFORE = ("MSM501",)\n',
+     "DETECT_BEFORE and DETECT_AFTER contradict"),
 ]
 
 
@@ -218,6 +233,27 @@ def test_a_rule_module_that_breaks_the_contract_is_refused_with_its_file(extra_r
     extra_rules(name, text)
     with pytest.raises(RuleModuleError, match=rf"^rules/framework/{name}.py: {message}"):
         rule_registry.all_rules()
+
+
+@pytest.mark.parametrize(("case", "text", "message"), PLACES, ids=[case for case, _, _ in PLACES])
+def test_a_detector_placed_where_it_cannot_run_is_refused_with_its_file(extra_rules, case, text, message):
+    extra_rules("msm599_contract", GOOD + text)
+    rule_registry.all_rules()  # the module itself keeps the contract
+    with pytest.raises(RuleModuleError, match=rf"^rules/framework/msm599_contract.py: {message}$"):
+        rule_registry.detectors()
+
+
+def test_an_extra_detector_runs_at_its_own_place(extra_rules):
+    extra_rules("msm599_contract", GOOD + "from msmigrate.model.rule import Detector\n\n\n"
+                "def late(ctx):\n    return []\n\n\n"
+                "EXTRA_DETECTORS = (Detector(late, before=('MSM201',)),)\nDETECT_AFTER = ('MSM705',)\n")
+    names = [f"{detector.__module__.rpartition('.')[2]}.{detector.__name__}" for detector in rule_checkers()]
+    # before MSM201: after the detectors already placed there (MSM507, ... MSM533), just before MSM201's
+    assert names.index("msm599_contract.late") == names.index("msm201_equivalent.detect") - 1
+    assert names[names.index("msm533_inplace_methods.detect") + 1] == "msm599_contract.late"
+    # its detect after MSM705: moved from its rule-id place to just after MSM705's detector
+    assert names[names.index("msm705_einops.detect") + 1] == "msm599_contract.detect"
+    assert names[-1] == "msm710_list_compare.detect"
 
 
 def test_a_rule_module_that_keeps_the_contract_is_loaded(extra_rules):
@@ -234,15 +270,16 @@ def test_a_misnamed_file_in_a_family_is_refused(tmp_path):
 
 
 def test_a_rule_module_without_texts_is_refused(tmp_path, monkeypatch):
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "rules" / "textless.py").write_text("RULES = []\nCHECKERS = []\n", encoding="utf-8")
-    (tmp_path / "rules" / "computed.py").write_text("MESSAGES = {\n    **dict(),\n}\n", encoding="utf-8")
+    (tmp_path / "rules" / "framework").mkdir(parents=True)
+    (tmp_path / "rules" / "framework" / "msm598_textless.py").write_text("RULE = None\n", encoding="utf-8")
+    (tmp_path / "rules" / "framework" / "msm599_computed.py").write_text("MESSAGES = {\n    **dict(),\n}\n",
+                                                                         encoding="utf-8")
     monkeypatch.setattr(i18n, "_PACKAGE", tmp_path)
-    monkeypatch.setattr(i18n, "rule_module_names", lambda: ("textless",))
-    with pytest.raises(ValueError, match=r"^rules/textless.py: no MESSAGES literal"):
+    monkeypatch.setattr(i18n, "rule_module_names", lambda: ("framework.msm598_textless",))
+    with pytest.raises(ValueError, match=r"^rules/framework/msm598_textless.py: no MESSAGES literal"):
         i18n.rule_messages()
-    monkeypatch.setattr(i18n, "rule_module_names", lambda: ("computed",))
-    with pytest.raises(ValueError, match=r"^rules/computed.py: MESSAGES must be a literal assignment"):
+    monkeypatch.setattr(i18n, "rule_module_names", lambda: ("framework.msm599_computed",))
+    with pytest.raises(ValueError, match=r"^rules/framework/msm599_computed.py: MESSAGES must be a literal"):
         i18n.rule_messages()
 
 

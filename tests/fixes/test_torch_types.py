@@ -1,6 +1,6 @@
-"""torch's type objects named in model code and its typed tensor constructors (rules/torch_types.py; the
-corpus's open_clip, segment-anything and vit-pytorch cct name them): the exact rewritten source, and the
-fixed code run in MindSpore (torch blocked) against torch."""
+"""torch's type objects named in model code and its typed tensor constructors (MSM201,
+rules/missing/msm201_equivalent.py; the corpus's open_clip, segment-anything and vit-pytorch cct name them):
+the exact rewritten source, and the fixed code run in MindSpore (torch blocked) against torch."""
 
 from __future__ import annotations
 

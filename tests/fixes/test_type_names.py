@@ -60,7 +60,7 @@ def f(x, m):
 def test_other_classes_named_as_types(kb26):
     """torch.Generator (consistent) and nn.Parameter (with differences) are renamed to their MindSpore
     classes; torch.device, which MindSpore has no class for, is the str MindSpore names devices with
-    (rules/torch_types.py)."""
+    (rules/missing/msm201_equivalent.py)."""
     source = (
         "from typing import Optional\n\nimport torch\nfrom torch import nn\n\n"
         "Devices = dict[torch.device | None, torch.Tensor]\nGen = Optional[torch.Generator]\n"

@@ -1,6 +1,6 @@
-"""A rule module holds its rule, texts, examples with positions, detector and fixers; the registries find
-them. A family module (``rules/<family>/msmNNN_<name>.py``) holds exactly one rule (its contract is checked
-where it is loaded, ``tests/core/test_registry.py``); a flat module not yet moved holds a small family."""
+"""A rule module holds its rule, texts, examples with positions, detectors and fixers; the registries find
+them. A rule module (``rules/<family>/msmNNN_<name>.py``) holds exactly one rule (its contract is checked
+where it is loaded, ``tests/core/test_registry.py``)."""
 
 from __future__ import annotations
 
@@ -8,26 +8,17 @@ import pytest
 
 from msmigrate.fixes.fixers import fixers_for
 from msmigrate.i18n import catalogue, rule_messages
-from msmigrate.registry import RULE_MODULES, rule_module_names, rule_module_path
+from msmigrate.registry import rule_module_names, rule_module_path
 from msmigrate.rules.examples import CASES
 from msmigrate.rules.loader import get_rule, rule_examples, rule_modules
 
 MODULES = dict(zip(rule_module_names(), rule_modules(), strict=True))
-FLAT = [MODULES[name] for name in RULE_MODULES]
-FAMILY = {name: module for name, module in MODULES.items() if "." in name}
 EXAMPLES = rule_examples()
 
 
-def test_the_flat_rule_modules_keep_their_texts_and_examples():
-    for module in FLAT:
-        ids = [rule.id for rule in module.RULES]
-        assert sorted(getattr(module, "EXAMPLES", {})) == ids
-        assert {key for key in module.MESSAGES if key.startswith("rule.")} == {
-            f"rule.{rule}.{part}" for rule in ids for part in ("title", "explanation")}
-
-
-def test_a_family_module_is_one_rule_with_its_own_texts_example_and_fixers():
-    for name, module in FAMILY.items():
+def test_a_rule_module_is_one_rule_with_its_own_texts_example_and_fixers():
+    assert all("." in name for name in MODULES)  # every rule module is in its family
+    for name, module in MODULES.items():
         rule = module.RULE
         assert name.partition(".")[2].startswith(f"msm{rule.id[3:]}_")
         assert get_rule(rule.id) is rule
@@ -38,7 +29,7 @@ def test_a_family_module_is_one_rule_with_its_own_texts_example_and_fixers():
 
 
 def test_the_framework_family_is_one_module_per_rule():
-    ids = [module.RULE.id for name, module in FAMILY.items() if name.startswith("framework.")]
+    ids = [module.RULE.id for name, module in MODULES.items() if name.startswith("framework.")]
     assert ids == [f"MSM5{n:02d}" for n in [*range(1, 22), 29, 30, 32, 33]]
     assert [fixer.__name__ for fixer in fixers_for("MSM505")] == ["set_train"]
     assert [fixer.__name__ for fixer in fixers_for("MSM501")] == ["super_construct", "construct"]
@@ -47,6 +38,15 @@ def test_the_framework_family_is_one_module_per_rule():
     assert [fixer.__name__ for fixer in fixers_for("MSM504")] == ["device_default", "device"]
     assert [fixer.__name__ for fixer in fixers_for("MSM512")] == ["checkpoint", "download"]
     assert [fixer.__name__ for fixer in fixers_for("MSM521")] == ["add_module", "cell_parameter_fix"]
+
+
+def test_msm201_is_one_module_with_the_type_names():
+    """The missing-API advice and torch's type objects named as types are both MSM201's: one module, its
+    fixers tried in that order, its texts (the typed constructors' too) in its MESSAGES."""
+    module = MODULES["missing.msm201_equivalent"]
+    assert [fixer.__name__ for fixer in fixers_for("MSM201")] == ["missing_api", "torch_type"]
+    assert {"finding.MSM201.typed_tensor", "fix.pattern.typed_tensor", "fix.pattern.type_name"} <= set(
+        module.MESSAGES)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

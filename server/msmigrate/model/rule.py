@@ -6,10 +6,11 @@ Titles and explanations live in the message catalogue under ``rule.<ID>.title`` 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from msmigrate.i18n import t
-from msmigrate.model.finding import FindingCategory, Severity
+from msmigrate.model.finding import Finding, FindingCategory, Severity
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,3 +33,14 @@ class Rule:
         if lang == "zh":
             return self.docs_url.replace("mindspore.cn/docs/en/", "mindspore.cn/docs/zh-CN/", 1)
         return self.docs_url
+
+
+@dataclass(frozen=True, slots=True)
+class Detector:
+    """A further detector of a rule module (its ``EXTRA_DETECTORS``) with its own place among the others:
+    after every detector of the rule ids ``after``, before every detector of the rule ids ``before`` (a
+    rule's ``detect`` has the place of its module's ``DETECT_AFTER`` and ``DETECT_BEFORE``)."""
+
+    detect: Callable[..., Iterable[Finding]]
+    after: tuple[str, ...] = ()
+    before: tuple[str, ...] = ()

@@ -2,15 +2,15 @@
 rules (``all_rules``, ``get_rule``, with the API rules the analysis reports itself,
 ``analysis/api_rules.py``), their detectors in order (``detectors``), fixers (``rule_fixers``), fix safety
 (``fix_safeties``) and examples (``rule_examples``). The modules are the ones ``msmigrate/registry.py``
-names; ``Rule`` itself is in ``model/rule.py``.
+names; ``Rule`` and ``Detector`` themselves are in ``model/rule.py``.
 
-A rule module of a family (``rules/<family>/msmNNN_<name>.py``) defines exactly one ``RULE``, its
-``MESSAGES`` (keys of that rule only: ``rule.<ID>.…``, ``finding.<ID>…``, ``fix.…``), ``EXAMPLES`` (its id →
-(example, counter-example, [(line, column)])), ``detect(ctx)``, ``FIXERS`` (a tuple, tried in order) and,
-when ``FIXERS`` is not empty, ``FIX_SAFETY`` (a ``Safety`` or ``(kb, finding) -> Safety``); it may declare
-where its detector runs among the others (``DETECT_BEFORE``, ``DETECT_AFTER``: rule ids). A module that
-does not import, or breaks the contract, raises :class:`RuleModuleError` naming its file. A flat module of
-``RULE_MODULES`` (the old form) declares ``RULES``, ``CHECKERS`` and a ``FIXERS`` dict instead.
+A rule module (``rules/<family>/msmNNN_<name>.py``) defines exactly one ``RULE``, its ``MESSAGES`` (keys of
+that rule only: ``rule.<ID>.…``, ``finding.<ID>…``, ``fix.…``), ``EXAMPLES`` (its id → (example,
+counter-example, [(line, column)])), ``detect(ctx)``, ``FIXERS`` (a tuple, tried in order) and, when
+``FIXERS`` is not empty, ``FIX_SAFETY`` (a ``Safety`` or ``(kb, finding) -> Safety``). It may declare where
+``detect`` runs among the other detectors (``DETECT_BEFORE``, ``DETECT_AFTER``: rule ids), and further
+detectors with their own places (``EXTRA_DETECTORS``: ``Detector(function, after=..., before=...)``). A
+module that does not import, or breaks the contract, raises :class:`RuleModuleError` naming its file.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from msmigrate.model.resolution import Safety
-from msmigrate.model.rule import Rule
+from msmigrate.model.rule import Detector, Rule
 from msmigrate.registry import rule_module, rule_module_names, rule_module_path
 
 _OWN_KEY = re.compile(r"^(rule|finding)\.(MSM\d{3})\b")
@@ -37,16 +37,15 @@ class RuleModuleError(ValueError):
 
 @dataclass(frozen=True)
 class RuleModule:
-    """What one rule module declares (a flat module may declare several rules)."""
+    """What one rule module declares."""
 
     module: ModuleType
-    rules: tuple[Rule, ...]
-    detectors: tuple[Callable, ...]
-    fixers: dict[str, tuple[Callable, ...]]
-    safety: dict[str, Safety | Callable]
-    examples: dict[str, tuple[str, str, list[tuple[int, int]]]]
-    after: tuple[str, ...] = ()  # DETECT_AFTER: rule ids whose detectors run before this one's
-    before: tuple[str, ...] = ()  # DETECT_BEFORE: rule ids whose detectors run after this one's
+    where: str  # its file, relative to ``msmigrate/``
+    rule: Rule
+    detectors: tuple[Detector, ...]  # ``detect`` at the module's place, then its EXTRA_DETECTORS at theirs
+    fixers: tuple[Callable, ...]
+    safety: Safety | Callable | None  # FIX_SAFETY (None: no fixers)
+    example: tuple[str, str, list[tuple[int, int]]]
 
 
 @cache
@@ -66,28 +65,31 @@ def _load(name: str) -> RuleModule:
         module = importlib.import_module(rule_module(name))
     except Exception as exc:
         raise RuleModuleError(f"{where}: does not import: {type(exc).__name__}: {exc}") from exc
-    if "." not in name:  # a flat module of RULE_MODULES
-        fixers = {rule.upper(): tuple(items) if isinstance(items, list | tuple) else (items,)
-                  for rule, items in getattr(module, "FIXERS", {}).items()}
-        return RuleModule(module, tuple(getattr(module, "RULES", ())), tuple(getattr(module, "CHECKERS", ())),
-                          fixers, {}, dict(getattr(module, "EXAMPLES", {})), *_order(module, where))
     return _checked(module, where)
 
 
-def _order(module: ModuleType, where: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The module's ``DETECT_AFTER`` and ``DETECT_BEFORE`` (tuples of rule ids)."""
-    found = []
-    for name in ("DETECT_AFTER", "DETECT_BEFORE"):
-        rules = getattr(module, name, ())
-        if not isinstance(rules, tuple) or not all(isinstance(rule, str) and _RULE_ID.match(rule)
-                                                    for rule in rules):
-            raise RuleModuleError(f"{where}: {name} is a tuple of rule ids")
-        found.append(rules)
-    return found[0], found[1]
+def _rule_ids(rules: object) -> bool:
+    """Whether ``rules`` is a tuple of rule ids."""
+    return isinstance(rules, tuple) and all(isinstance(rule, str) and _RULE_ID.match(rule) for rule in rules)
+
+
+def _detectors(module: ModuleType, detect: Callable, fail: Callable[[str], RuleModuleError]) -> tuple[
+        Detector, ...]:
+    """``detect`` at the place of ``DETECT_AFTER`` and ``DETECT_BEFORE``, then the ``EXTRA_DETECTORS``."""
+    after, before = getattr(module, "DETECT_AFTER", ()), getattr(module, "DETECT_BEFORE", ())
+    for name, rules in (("DETECT_AFTER", after), ("DETECT_BEFORE", before)):
+        if not _rule_ids(rules):
+            raise fail(f"{name} is a tuple of rule ids")
+    extra = getattr(module, "EXTRA_DETECTORS", ())
+    if not (isinstance(extra, tuple) and all(
+            isinstance(item, Detector) and callable(item.detect) and _rule_ids(item.after)
+            and _rule_ids(item.before) for item in extra)):
+        raise fail("EXTRA_DETECTORS is a tuple of Detector(function, after=(rule ids), before=(rule ids))")
+    return (Detector(detect, after, before), *extra)
 
 
 def _checked(module: ModuleType, where: str) -> RuleModule:
-    """The declarations of a family rule module, or :class:`RuleModuleError` naming what is wrong."""
+    """The declarations of a rule module, or :class:`RuleModuleError` naming what is wrong."""
 
     def fail(problem: str) -> RuleModuleError:
         return RuleModuleError(f"{where}: {problem}")
@@ -127,14 +129,13 @@ def _checked(module: ModuleType, where: str) -> RuleModule:
         raise fail("FIXERS is a tuple of fixers (empty when the rule has none)")
     if bool(fixers) != rule.fixable:
         raise fail(f"Rule(fixable={rule.fixable}) but {len(fixers)} FIXERS")
-    safety: dict[str, Any] = {}
+    safety: Any = None
     if fixers:
-        declared = getattr(module, "FIX_SAFETY", None)
-        if not (isinstance(declared, Safety) or (callable(declared) and not isinstance(declared, type))):
+        safety = getattr(module, "FIX_SAFETY", None)
+        if not (isinstance(safety, Safety) or (callable(safety) and not isinstance(safety, type))):
             raise fail("FIXERS without FIX_SAFETY (a Safety, or (kb, finding) -> Safety)")
-        safety[rule.id] = declared
-    return RuleModule(module, (rule,), (detect,), {rule.id: fixers} if fixers else {}, safety, dict(examples),
-                      *_order(module, where))
+    return RuleModule(module, where, rule, _detectors(module, detect, fail), fixers, safety,
+                      examples[rule.id])
 
 
 @cache
@@ -142,11 +143,10 @@ def _rules_by_id() -> dict[str, Rule]:
     from msmigrate.analysis import api_rules
 
     found: dict[str, Rule] = {}
-    for rules in [api_rules.RULES, *(entry.rules for entry in loaded())]:
-        for rule in rules:
-            if rule.id in found:
-                raise ValueError(f"duplicate rule id {rule.id}")
-            found[rule.id] = rule
+    for rule in [*api_rules.RULES, *(entry.rule for entry in loaded())]:
+        if rule.id in found:
+            raise ValueError(f"duplicate rule id {rule.id}")
+        found[rule.id] = rule
     return dict(sorted(found.items()))
 
 
@@ -160,56 +160,55 @@ def get_rule(rule_id: str) -> Rule:
 
 @cache
 def detectors() -> tuple[Callable, ...]:
-    """The detectors (``detect`` of a family module, ``CHECKERS`` of a flat one), in module order (rule-id
-    order), but for the modules that declare where they run among the others: one with ``DETECT_BEFORE``
-    moves just before the first module of those rules, then one with ``DETECT_AFTER`` just after the last
-    (a detector that must see an API finding before another rule refines it, or refines what another rule
-    reported). Everything else keeps its order."""
-    order = list(loaded())
+    """The detectors, in module order (rule-id order; a module's ``detect``, then its ``EXTRA_DETECTORS``),
+    but for those with a place of their own: one with ``before`` rule ids (``DETECT_BEFORE``) moves just
+    before the first detector of those rules, then one with ``after`` rule ids (``DETECT_AFTER``) just after
+    the last (a detector that must see an API finding before another rule refines it, or refines what
+    another rule reported). Everything else keeps its order. A place that names a rule without a detector,
+    or places that contradict, raise :class:`RuleModuleError` naming the module's file."""
+    order = [(entry, detector) for entry in loaded() for detector in entry.detectors]
+    ruled = {entry.rule.id for entry, _ in order}
+
+    def index(unit: tuple[RuleModule, Detector]) -> int:
+        return next(at for at, other in enumerate(order) if other[1] is unit[1])
 
     def places(rules: tuple[str, ...]) -> list[int]:
-        return [index for index, entry in enumerate(order) if any(rule.id in rules for rule in entry.rules)]
+        return [at for at, (entry, _) in enumerate(order) if entry.rule.id in rules]
 
-    for entry in [entry for entry in order if entry.before]:
-        targets = places(entry.before)
-        if targets and order.index(entry) > targets[0]:
-            order.remove(entry)
-            order.insert(targets[0], entry)
-    for entry in [entry for entry in order if entry.after]:
-        targets = places(entry.after)
-        if targets and order.index(entry) < targets[-1]:
-            order.remove(entry)
-            order.insert(places(entry.after)[-1] + 1, entry)
-    for index, entry in enumerate(order):
-        if any(place > index for place in places(entry.after)) or any(
-                place < index for place in places(entry.before)):
-            raise RuleModuleError(f"{entry.module.__name__}: DETECT_BEFORE and DETECT_AFTER contradict")
-    return tuple(detector for entry in order for detector in entry.detectors)
+    for entry, detector in order:
+        unknown = sorted(set(detector.after + detector.before) - ruled)
+        if unknown:
+            raise RuleModuleError(f"{entry.where}: {unknown[0]} has no detector to run before or after")
+    for unit in [unit for unit in order if unit[1].before]:
+        targets = places(unit[1].before)
+        if index(unit) > targets[0]:
+            order.remove(unit)
+            order.insert(targets[0], unit)
+    for unit in [unit for unit in order if unit[1].after]:
+        targets = places(unit[1].after)
+        if index(unit) < targets[-1]:
+            order.remove(unit)
+            order.insert(places(unit[1].after)[-1] + 1, unit)
+    for at, (entry, detector) in enumerate(order):
+        if any(place > at for place in places(detector.after)) or any(
+                place < at for place in places(detector.before)):
+            raise RuleModuleError(f"{entry.where}: DETECT_BEFORE and DETECT_AFTER contradict")
+    return tuple(detector.detect for _, detector in order)
 
 
 @cache
 def rule_fixers() -> dict[str, tuple[Callable, ...]]:
-    """Rule id → the rule modules' fixers for it, in module order."""
-    found: dict[str, list[Callable]] = {}
-    for entry in loaded():
-        for rule_id, fixers in entry.fixers.items():
-            found.setdefault(rule_id, []).extend(fixers)
-    return {rule_id: tuple(fixers) for rule_id, fixers in found.items()}
+    """Rule id → its module's fixers (the rules with fixers)."""
+    return {entry.rule.id: entry.fixers for entry in loaded() if entry.fixers}
 
 
 @cache
 def fix_safeties() -> dict[str, Safety | Callable]:
     """Rule id → the ``FIX_SAFETY`` its module declares."""
-    return {rule_id: safety for entry in loaded() for rule_id, safety in entry.safety.items()}
+    return {entry.rule.id: entry.safety for entry in loaded() if entry.safety is not None}
 
 
 @cache
 def rule_examples() -> dict[str, tuple[str, str, list[tuple[int, int]]]]:
     """Rule id → its module's example (example, counter-example, positions)."""
-    found: dict[str, tuple[str, str, list[tuple[int, int]]]] = {}
-    for entry in loaded():
-        for rule_id, example in entry.examples.items():
-            if rule_id in found:
-                raise ValueError(f"two examples for {rule_id}")
-            found[rule_id] = example
-    return found
+    return {entry.rule.id: entry.example for entry in loaded()}

@@ -19,8 +19,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
+from msmigrate.analysis.import_names import imported_name, module_imports, names_of
 from msmigrate.analysis.receivers import facts_for
-from msmigrate.analysis.source_text import dotted_name
 from msmigrate.analysis.values import TENSOR, Instance
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
@@ -70,15 +70,6 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 }
 
 
-def numpy_names(tree: ast.Module) -> frozenset[str]:
-    """The names the module binds to the ``numpy`` package (``np`` for ``import numpy as np``)."""
-    found = set()
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            found.update(a.asname or a.name for a in node.names if a.name == "numpy")
-    return frozenset(found)
-
-
 class _NumpyValues:
     """Which expressions of one module the source shows to be NumPy values."""
 
@@ -118,47 +109,34 @@ class _NumpyValues:
         return False
 
 
-def mindspore_names(tree: ast.Module) -> dict[str, str]:
-    """Names the module binds to MindSpore's tensor namespaces: ``ms`` → ``mindspore``, ``ops`` →
-    ``mindspore.ops`` (``from mindspore import ops``)."""
-    found: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            found.update((a.asname or a.name, a.name) for a in node.names if a.name == "mindspore")
-        elif isinstance(node, ast.ImportFrom) and node.module == "mindspore" and not node.level:
-            found.update((a.asname or a.name, f"mindspore.{a.name}") for a in node.names)
-    return found
-
-
-def tensor_valued(ctx, node: ast.expr, mindspore: dict[str, str]) -> bool:  # noqa: ANN001 - the context
+def tensor_valued(ctx, node: ast.expr, imports: dict[str, str]) -> bool:  # noqa: ANN001 - the context
     """Whether ``node`` is a tensor as the code shows: a known tensor, a torch call returning one
-    (``torch.arange(n)``), a call of MindSpore's ``ops``/``mint`` functions or ``mindspore.tensor`` (as an
-    earlier pass of the fix writes it), or a subscript or negation of such."""
+    (``torch.arange(n)``), a call of MindSpore's ``ops``/``mint`` functions or ``mindspore.tensor`` through
+    the module's ``imports`` (as an earlier pass of the fix writes it), or a subscript or negation of such."""
     if isinstance(node, ast.UnaryOp):
-        return tensor_valued(ctx, node.operand, mindspore)
+        return tensor_valued(ctx, node.operand, imports)
     if isinstance(node, ast.Subscript):
-        return tensor_valued(ctx, node.value, mindspore)
+        return tensor_valued(ctx, node.value, imports)
     if isinstance(node, ast.Call):
         name = ctx.qualified_name(node.func)
         result = facts_for(ctx.kb).call_result(name) if name else None
         if type(result) is Instance and result.kind == TENSOR:
             return True
-        head, _, rest = (dotted_name(node.func) or "").partition(".")
-        full = f"{mindspore[head]}.{rest}" if head in mindspore and rest else mindspore.get(head, "")
+        full = imported_name(node.func, imports) or ""
         if full.startswith(_MINDSPORE_TENSORS) or full in ("mindspore.tensor", "mindspore.Tensor"):
             return True
     return ctx.is_tensor(node)
 
 
 def detect(ctx) -> Iterable[Finding]:
-    names = numpy_names(ctx.tree)
+    imports = module_imports(ctx.tree)
+    names = names_of(imports, "numpy")
     if not names:
         return []
-    mindspore = mindspore_names(ctx.tree)
-    values = _NumpyValues(ctx.tree, names, lambda node: tensor_valued(ctx, node, mindspore))
+    values = _NumpyValues(ctx.tree, names, lambda node: tensor_valued(ctx, node, imports))
     found = []
     for node in ctx.nodes_of(ast.BinOp):
-        if (isinstance(node.op, _COMMUTING) and tensor_valued(ctx, node.right, mindspore)
+        if (isinstance(node.op, _COMMUTING) and tensor_valued(ctx, node.right, imports)
                 and values.of(node.left)):
             found.append(new_finding(RULE, ctx.node_range(node), "finding.MSM529",
                                      {"left": ast.unparse(node.left), "op": _SYMBOLS[type(node.op)]},

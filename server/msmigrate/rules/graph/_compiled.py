@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from msmigrate.analysis.source_text import dotted_name
+from msmigrate.analysis.import_names import imported_name
 from msmigrate.rules.module_classes import is_module_base
 
 DOC = "https://www.mindspore.cn/tutorials/en/r2.3.1/beginner/accelerate_with_static_graph.html"
@@ -24,34 +24,10 @@ NET = "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def forward(self, x
 _GRAPH_ENTRY = {"construct", "forward"}
 
 
-def imports_of(tree: ast.Module) -> dict[str, str]:
-    """Module-level import aliases: local name -> dotted module or object name."""
-    names: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                names[alias.asname or alias.name.split(".")[0]] = (
-                    alias.name if alias.asname else alias.name.split(".")[0]
-                )
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return names
-
-
-def full_name(node: ast.expr, imports: dict[str, str]) -> str | None:
-    dotted = dotted_name(node)
-    if dotted is None:
-        return None
-    root, _, rest = dotted.partition(".")
-    base = imports.get(root)
-    return None if base is None else (f"{base}.{rest}" if rest else base)
-
-
 def _is_cell_base(ctx, base: ast.expr, imports: dict[str, str], known: set[str]) -> bool:
     if isinstance(base, ast.Name) and base.id in known:
         return True
-    name = full_name(base, imports) or ""
+    name = imported_name(base, imports) or ""
     return (name.startswith("mindspore.") and name.rpartition(".")[2][:1].isupper()) or is_module_base(
         ctx, base
     )

@@ -22,5 +22,5 @@ def graph_findings(source: str, path: str, kb) -> list[Finding]:  # noqa: ANN001
         return []
     ctx = AnalysisContext(source, split_lines(source), tree, path, kb, [])
     found = [finding for entry in loaded() if entry.module.__name__.startswith(_FAMILY)
-             for detect in entry.detectors for finding in detect(ctx)]
+             for detector in entry.detectors for finding in detector.detect(ctx)]
     return sorted(found, key=lambda f: (f.line, f.column))

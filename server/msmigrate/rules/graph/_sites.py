@@ -6,17 +6,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from msmigrate.analysis.import_names import imported_name, module_imports
 from msmigrate.analysis.source_text import dotted_name
 from msmigrate.knowledge.graph_mode_forms import failing_form
 from msmigrate.model.finding import Finding
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph._compiled import (
-    compiled_functions,
-    full_name,
-    imports_of,
-    network_classes,
-    own_nodes,
-)
+from msmigrate.rules.graph._compiled import compiled_functions, network_classes, own_nodes
 from msmigrate.rules.sites import Site, new_findings, sites_of
 from msmigrate.rules.support import attribute_range, usage_at
 
@@ -75,7 +70,7 @@ def _jit_classes(tree: ast.Module, imports: dict[str, str]) -> set[str]:
         if isinstance(node, ast.ClassDef):
             for deco in node.decorator_list:
                 target = deco.func if isinstance(deco, ast.Call) else deco
-                if (full_name(target, imports) or dotted_name(target) or "").endswith("jit_class"):
+                if (imported_name(target, imports) or dotted_name(target) or "").endswith("jit_class"):
                     found.add(node.name)
     return found
 
@@ -88,7 +83,7 @@ def _manager_is_jit_class(item: ast.withitem, jit_classes: set[str]) -> bool:
 def _walk(ctx) -> list[Site]:  # noqa: ANN001 - the analysis context
     if "def construct" not in ctx.source and "def forward" not in ctx.source:
         return []
-    imports = imports_of(ctx.tree)
+    imports = module_imports(ctx.tree)
     jit_classes = _jit_classes(ctx.tree, imports)
     names_torch = any(name.split(".")[0] == "torch" for name in imports.values())
     found: list[Site] = []
@@ -114,7 +109,7 @@ def _einops(ctx, call: ast.Call, owner: str, imports: dict[str, str], names: fro
             key: str) -> list[Site]:
     """MSM705: a call of einops (or of the helper module's einops adapter) named in ``names``."""
     written = dotted_name(call.func)
-    full = full_name(call.func, imports) or written or ""
+    full = imported_name(call.func, imports) or written or ""
     module, _, name = full.rpartition(".")
     # the helper module's einsum is torch.einsum's composition, not einops' (msm707_pynative_helper.py)
     adapter = module.endswith("ms_compat") and name != "einsum"

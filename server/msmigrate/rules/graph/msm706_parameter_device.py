@@ -15,11 +15,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from msmigrate.analysis.import_names import module_imports
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph._compiled import DOC, compiled_functions, imports_of, network_classes
+from msmigrate.rules.graph._compiled import DOC, compiled_functions, network_classes
 from msmigrate.rules.support import new_finding
 
 RULE = Rule("MSM706", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
@@ -95,7 +96,7 @@ def _is_parameter(node: ast.expr, held: set[str]) -> bool:
 def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     if ".device" not in ctx.source:
         return []
-    imports = imports_of(ctx.tree)
+    imports = module_imports(ctx.tree)
     held: set[str] = set()
     for cls in network_classes(ctx, imports):
         held |= _held_parameters(cls)

@@ -13,12 +13,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from msmigrate.analysis.import_names import imported_name, module_imports
 from msmigrate.analysis.source_text import dotted_name
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph._compiled import DOC, compiled_functions, full_name, imports_of
+from msmigrate.rules.graph._compiled import DOC, compiled_functions
 from msmigrate.rules.support import new_finding
 
 RULE = Rule("MSM707", C.FRAMEWORK_PATTERN, S.INFORMATION, DOC)
@@ -65,7 +66,7 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 
 def helper_call(call: ast.Call, imports: dict[str, str]) -> str | None:
     """The helper function ``call`` calls when it is one of ``PYNATIVE_ONLY``, else None."""
-    full = full_name(call.func, imports) or dotted_name(call.func) or ""
+    full = imported_name(call.func, imports) or dotted_name(call.func) or ""
     module, _, name = full.rpartition(".")
     return name if name in PYNATIVE_ONLY and module.rpartition(".")[2] == HELPER_MODULE else None
 
@@ -73,7 +74,7 @@ def helper_call(call: ast.Call, imports: dict[str, str]) -> str | None:
 def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     if HELPER_MODULE not in ctx.source:
         return []
-    imports = imports_of(ctx.tree)
+    imports = module_imports(ctx.tree)
     found: list[Finding] = []
     seen: set[int] = set()
     for owner, function in compiled_functions(ctx, imports):

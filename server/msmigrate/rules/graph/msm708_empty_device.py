@@ -17,11 +17,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from msmigrate.analysis.import_names import imported_name, module_imports
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph._compiled import DOC, compiled_nodes, full_name, imports_of
+from msmigrate.rules.graph._compiled import DOC, compiled_nodes
 from msmigrate.rules.support import new_finding
 
 RULE = Rule("MSM708", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
@@ -85,10 +86,10 @@ def _refused(value: ast.expr) -> bool:
 def detect(ctx) -> Iterable[Finding]:
     if "empty" not in ctx.source or "device" not in ctx.source:
         return []
-    imports = imports_of(ctx.tree)
+    imports = module_imports(ctx.tree)
     found: list[Finding] = []
     for owner, node in compiled_nodes(ctx, imports, ast.Call):
-        name = full_name(node.func, imports)
+        name = imported_name(node.func, imports)
         device = next((k for k in node.keywords if k.arg == "device"), None)
         if name in EMPTY_CALLS and device is not None and _refused(device.value):
             found.append(new_finding(RULE, ctx.node_range(device), "finding.MSM708",

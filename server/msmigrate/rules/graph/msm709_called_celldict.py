@@ -16,11 +16,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from msmigrate.analysis.import_names import imported_name, module_imports
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph._compiled import DOC, full_name, imports_of
+from msmigrate.rules.graph._compiled import DOC
 from msmigrate.rules.support import new_finding
 
 RULE = Rule("MSM709", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
@@ -71,12 +72,12 @@ def _name_range(ctx, node: ast.ClassDef) -> tuple[int, int, int, int]:
 def detect(ctx) -> Iterable[Finding]:
     if "CellDict" not in ctx.source:
         return []
-    imports = imports_of(ctx.tree)
+    imports = module_imports(ctx.tree)
     found: list[Finding] = []
     for node in ctx.nodes_of(ast.ClassDef):
         methods = [n.name for n in node.body if isinstance(n, ast.FunctionDef) and n.name in ENTRIES]
         for base in node.bases:
-            name = full_name(base, imports)
+            name = imported_name(base, imports)
             if name in DICT_BASES and methods:
                 found.append(
                     new_finding(

@@ -24,11 +24,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from msmigrate.analysis.import_names import module_imports
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.rule import Rule
-from msmigrate.rules.graph._compiled import DOC, compiled_functions, imports_of, network_classes
+from msmigrate.rules.graph._compiled import DOC, compiled_functions, network_classes
 from msmigrate.rules.support import new_finding
 
 RULE = Rule("MSM710", C.FRAMEWORK_PATTERN, S.WARNING, DOC)
@@ -121,7 +122,7 @@ def _scalar(node: ast.expr) -> bool:
 def detect(ctx) -> Iterable[Finding]:
     if "==" not in ctx.source and "!=" not in ctx.source:
         return []
-    imports = imports_of(ctx.tree)
+    imports = module_imports(ctx.tree)
     fields = _list_fields(ctx.tree)
     by_method = {id(f): cls for cls in network_classes(ctx, imports) for f in cls.body}
     found: list[Finding] = []

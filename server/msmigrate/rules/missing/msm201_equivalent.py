@@ -5,10 +5,23 @@ the exact rewrite of the advice (``fixes/rewrites.py``) when it applies to the c
 a receiver method becomes, or the MindSpore name of a dtype or of a type named (``torch.dtype`` →
 ``mindspore.Type``). A type *named* (an annotation, an ``isinstance`` class) computes nothing, so its rename
 is safe; the other rewrites are not checked numerically here, so they are unsafe.
-"""
 
+A second detector (``EXTRA_DETECTORS``, run after MSM504's, which reports every ``torch.device``) refines
+torch's type objects named in model code and its legacy typed tensor constructors into MSM201, with an exact
+rewrite:
+
+* ``torch.dtype`` named as a type (``cast_dtype: Optional[torch.dtype]``, ``-> torch.dtype``,
+  ``isinstance(d, torch.dtype)``) is ``mindspore.Type`` (the same class as ``mindspore.dtype.Type``): every
+  MindSpore dtype (``mindspore.float32``) is an instance of it (checked under MindSpore 2.10);
+* ``torch.device`` named as a type (``def _get_device(self) -> torch.device``) is ``str``: MindSpore names
+  devices by strings (``Tensor.device`` is ``"CPU"``), the value such code returns once migrated;
+* ``torch.FloatTensor([[...], ...])`` and the other typed constructors called with the data (a list or tuple
+  display, or a comprehension) are ``mindspore.tensor(data, dtype=mindspore.float32)`` — the same values
+  and dtype. Called with sizes (``torch.FloatTensor(2, 3)``: uninitialized memory) they are left alone.
+"""
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
 
 from msmigrate.fixes.context import FixContext
@@ -20,10 +33,19 @@ from msmigrate.model.finding import Finding, UsageKind
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
-from msmigrate.model.rule import Rule
+from msmigrate.model.rule import Detector, Rule
 from msmigrate.rules.missing._refine import DOC, reference_rename, refine
 
 RULE = Rule("MSM201", C.MISSING, S.INFORMATION, DOC, fixable=True)  # a hint when a rename or a fix does it
+# torch's type objects named as types → their MindSpore names; the typed tensor constructors → their dtypes
+TYPE_NAMES: dict[str, str] = {"torch.dtype": "mindspore.Type", "torch.device": "str"}
+TYPED_TENSORS: dict[str, str] = {
+    "torch.FloatTensor": "float32", "torch.DoubleTensor": "float64", "torch.HalfTensor": "float16",
+    "torch.BFloat16Tensor": "bfloat16", "torch.LongTensor": "int64", "torch.IntTensor": "int32",
+    "torch.ShortTensor": "int16", "torch.CharTensor": "int8", "torch.ByteTensor": "uint8",
+    "torch.BoolTensor": "bool",
+}
+_DATA = (ast.List, ast.Tuple, ast.ListComp)
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM201.title": (
@@ -57,6 +79,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{torch_api} has no MindSpore mapping. {recipe:messages}",
         "{torch_api} 没有 MindSpore 映射。{recipe:messages}",
     ),
+    "finding.MSM201.typed_tensor": (
+        "{torch_api}(data) builds a {dtype} tensor of the data: "
+        "mindspore.tensor(data, dtype=mindspore.{dtype})",
+        "{torch_api}(data) 用数据构造 {dtype} 张量：即 mindspore.tensor(data, dtype=mindspore.{dtype})",
+    ),
+    "fix.pattern.typed_tensor": ("Rewrite as mindspore.tensor(…, dtype=mindspore.{dtype})",
+                                 "改写为 mindspore.tensor(…, dtype=mindspore.{dtype})"),
+    "fix.pattern.type_name": ("Name the type {name}", "将类型写为 {name}"),
 }
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
@@ -70,6 +100,33 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 
 def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     return refine(ctx, RULE.id)
+
+
+def detect_torch_types(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
+    """A type object named as a type, a typed constructor called with the data: MSM201 with its rewrite
+    (run after MSM504, which reports every ``torch.device`` and so the ones named as a type)."""
+    for finding in ctx.usages:
+        api = finding.torch_api or ""
+        if api in TYPE_NAMES and finding.usage is UsageKind.REFERENCE:
+            finding.rule, finding.category = RULE.id, C.MISSING
+            finding.message_key = "finding.MSM201.reference"
+            finding.message_args = {"torch_api": api, "replacement": TYPE_NAMES[api]}
+            finding.mindspore_api = TYPE_NAMES[api] if TYPE_NAMES[api].startswith("mindspore.") else None
+            finding.fixable = True
+        elif api in TYPED_TENSORS and finding.usage is UsageKind.CALL and _data_call(ctx.call_of(finding)):
+            finding.rule, finding.category = RULE.id, C.MISSING
+            finding.message_key = "finding.MSM201.typed_tensor"
+            finding.message_args = {"torch_api": api, "dtype": TYPED_TENSORS[api]}
+            finding.mindspore_api = "mindspore.tensor"
+            finding.fixable = True
+    return ()
+
+
+def _data_call(call: ast.Call | None) -> ast.expr | None:
+    """The data of ``torch.FloatTensor(data)`` (one list/tuple display or comprehension, no keyword)."""
+    if call is None or len(call.args) != 1 or call.keywords or not isinstance(call.args[0], _DATA):
+        return None
+    return call.args[0]
 
 
 def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -112,11 +169,36 @@ def _mindspore_name(ctx: FixContext, finding: Finding, mindspore_api: str) -> Fi
     return Fix("MSM201", "fix.pattern.mindspore_name", [edit, *import_edits], {"name": mindspore_api})
 
 
+def torch_type(ctx: FixContext, finding: Finding) -> Fix | None:
+    """The type's MindSpore name at the reference; a typed constructor's data as ``mindspore.tensor``."""
+    api = finding.torch_api or ""
+    if api in TYPE_NAMES and finding.usage is UsageKind.REFERENCE:
+        reference = ctx.reference_of(finding)
+        if reference is None:
+            return None
+        name, imports = TYPE_NAMES[api], []
+        if name.startswith("mindspore."):
+            name, imports = ctx.mindspore_reference(name, finding.line)
+        return Fix(RULE.id, "fix.pattern.type_name", [TextEdit(*ctx.node_range(reference), name), *imports],
+                   {"name": TYPE_NAMES[api]})
+    call = ctx.call_of(finding) if api in TYPED_TENSORS else None
+    data = _data_call(call)
+    if call is None or data is None:
+        return None
+    function, imports = ctx.mindspore_reference("mindspore.tensor", finding.line)
+    dtype, more = ctx.mindspore_reference(f"mindspore.{TYPED_TENSORS[api]}", finding.line)
+    text = f"{function}({ctx.text(data)}, dtype={dtype})"
+    return Fix(RULE.id, "fix.pattern.typed_tensor", [TextEdit(*ctx.node_range(call), text), *imports, *more],
+               {"dtype": TYPED_TENSORS[api]})
+
+
 def fix_safety(kb, finding: Finding) -> Safety:  # noqa: ANN001 - the knowledge base (not read)
     """A type named (an annotation, an ``isinstance`` class, a string annotation's names) computes nothing:
     its rename is safe; any other rewrite of this rule is not checked, so unsafe."""
     return Safety.SAFE if finding.usage is UsageKind.REFERENCE else Safety.UNSAFE
 
 
-FIXERS = (missing_api,)
+FIXERS = (missing_api, torch_type)
 FIX_SAFETY = fix_safety
+# torch.device named as a type: MSM504 reported it (as every torch.device), this says what it is
+EXTRA_DETECTORS = (Detector(detect_torch_types, after=("MSM504",)),)
