@@ -20,9 +20,33 @@ title says which of these holds (``UNSAFE_REASONS``).
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
+from functools import cached_property
+from typing import Protocol
 
 from msmigrate.analysis.source_text import dotted_name
 from msmigrate.fixes.context import FixContext
+from msmigrate.fixes.instance_calls import parents
+
+
+class Tree(Protocol):
+    """What these checks read: the file's tree and each node's parent (a ``FixContext``, a ``TreeView``)."""
+
+    tree: ast.Module
+
+    @property
+    def parents(self) -> dict[int, ast.AST]: ...
+
+
+class TreeView:
+    """The tree of an analysed file with its parents, for a detector (the fixes have ``FixContext``)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+
+    @cached_property
+    def parents(self) -> dict[int, ast.AST]:
+        return parents(self.tree)
 
 _PREFIXES = ("torch.", "torch.nn.functional.", "mindspore.", "mindspore.mint.", "mindspore.ops.",
              "mindspore.numpy.")
@@ -42,10 +66,10 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _NESTED = (*_FUNCTIONS, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)  # scopes of their own
 
 # reason → why the out-of-place form may differ at this call (the fix title's key suffix)
-UNSAFE_REASONS = ("unknown", "parameter", "shared", "loop", "statement")
+UNSAFE_REASONS = ("unknown", "parameter", "shared", "loop", "later", "statement")
 
 
-def _aliases(ctx: FixContext) -> dict[str, str]:
+def _aliases(ctx: Tree) -> dict[str, str]:
     """Name bound by the file's imports → the module or object it stands for."""
     found = ctx.__dict__.get("_msm533_aliases")
     if found is None:
@@ -62,7 +86,7 @@ def _aliases(ctx: FixContext) -> dict[str, str]:
     return found
 
 
-def qualified(ctx: FixContext, node: ast.expr) -> str | None:
+def qualified(ctx: Tree, node: ast.expr) -> str | None:
     """The full name ``node`` refers to through the file's imports (``nn.Linear`` → ``torch.nn.Linear``)."""
     name = dotted_name(node)
     if name is None:
@@ -72,7 +96,7 @@ def qualified(ctx: FixContext, node: ast.expr) -> str | None:
     return None if base is None else f"{base}.{rest}" if rest else base
 
 
-def is_new_tensor(ctx: FixContext, node: ast.expr) -> bool:
+def is_new_tensor(ctx: Tree, node: ast.expr) -> bool:
     """Whether ``node`` evaluates to a tensor no other reference holds (see the module doc)."""
     if isinstance(node, ast.BinOp):
         return True
@@ -94,7 +118,7 @@ def _is_self(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id == "self"
 
 
-def _allocating_layer(ctx: FixContext, attribute: ast.Attribute) -> bool:
+def _allocating_layer(ctx: Tree, attribute: ast.Attribute) -> bool:
     """Whether every assignment of ``self.<attr>`` in the class holding ``attribute`` is a layer of
     ``_LAYERS`` (and there is one)."""
     holder = _enclosing(ctx, attribute, (ast.ClassDef,))
@@ -115,7 +139,7 @@ def _allocating_layer(ctx: FixContext, attribute: ast.Attribute) -> bool:
     return True
 
 
-def _enclosing(ctx: FixContext, node: ast.AST, kinds: tuple[type, ...]) -> ast.AST | None:
+def _enclosing(ctx: Tree, node: ast.AST, kinds: tuple[type, ...]) -> ast.AST | None:
     current = ctx.parents.get(id(node))
     while current is not None and not isinstance(current, kinds):
         current = ctx.parents.get(id(current))
@@ -126,14 +150,18 @@ def argument_reason(ctx: FixContext, call: ast.Call, first: ast.expr) -> str | N
     """Why ``f(first, inplace=True)`` → ``f(first)`` may differ from torch (``None``: it cannot)."""
     if not isinstance(first, ast.Name):
         return None if is_new_tensor(ctx, first) else "unknown"
+    return name_reason(ctx, call, first, is_new_tensor)
+
+
+def name_reason(ctx: Tree, call: ast.Call, first: ast.Name, fresh: Callable[[Tree, ast.expr], bool]
+                ) -> str | None:
+    """Why the value of the name ``first``, an argument of ``call``, may be held by other code (``None``:
+    its last binding, just before in the same block, is a value ``fresh`` accepts, and nothing else reads
+    it: see the module doc); ``"later"`` when the function reads it after the call."""
     name = first.id
     function = _enclosing(ctx, call, _FUNCTIONS)
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return "unknown"  # a module-level name or a lambda's: other code may hold it
-    arguments = function.args
-    if name in {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                                *filter(None, [arguments.vararg, arguments.kwarg])]}:
-        return "parameter"
     if _in_loop(ctx, call, function):
         return "loop"
     if any(isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)):
@@ -141,6 +169,10 @@ def argument_reason(ctx: FixContext, call: ast.Call, first: ast.expr) -> str | N
     nested = [n for n in ast.walk(function) if n is not function and isinstance(n, _NESTED)]
     if any(_mentions(n, name) for n in nested):
         return "shared"
+    end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
+    if any(isinstance(n, ast.Name) and n.id == name and (n.lineno, n.col_offset) > end
+           and not _rebinding(ctx, n) for n in ast.walk(function)):
+        return "later"  # read or changed (x += 1) after the call
     statement, block = _statement_in_block(ctx, call, function)
     if statement is None or block is None:
         return "unknown"
@@ -151,12 +183,24 @@ def argument_reason(ctx: FixContext, call: ast.Call, first: ast.expr) -> str | N
             continue
         if (isinstance(earlier, ast.Assign) and len(earlier.targets) == 1
                 and isinstance(earlier.targets[0], ast.Name) and earlier.targets[0].id == name):
-            return None if is_new_tensor(ctx, earlier.value) else "unknown"
+            return None if fresh(ctx, earlier.value) else "unknown"
         return "shared" if not _binds(earlier, name) else "unknown"
+    arguments = function.args
+    if name in {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                *filter(None, [arguments.vararg, arguments.kwarg])]}:
+        return "parameter"  # not bound again before the call: the caller's tensor
     return "unknown"
 
 
-def _in_loop(ctx: FixContext, node: ast.AST, function: ast.AST) -> bool:
+def _rebinding(ctx: Tree, name: ast.Name) -> bool:
+    """Whether ``name`` is the whole target of an assignment (a new value, the old one not read)."""
+    parent = ctx.parents.get(id(name))
+    return isinstance(name.ctx, ast.Store) and (
+        (isinstance(parent, ast.Assign) and name in parent.targets)
+        or (isinstance(parent, ast.AnnAssign) and parent.target is name))
+
+
+def _in_loop(ctx: Tree, node: ast.AST, function: ast.AST) -> bool:
     current = ctx.parents.get(id(node))
     while current is not None and current is not function:
         if isinstance(current, _LOOPS):
@@ -174,7 +218,7 @@ def _binds(node: ast.AST, name: str) -> bool:
                for n in ast.walk(node))
 
 
-def _statement_in_block(ctx: FixContext, node: ast.AST, function: ast.AST
+def _statement_in_block(ctx: Tree, node: ast.AST, function: ast.AST
                         ) -> tuple[ast.stmt | None, list[ast.stmt] | None]:
     """The statement holding ``node`` and the statement list it is in (within ``function``)."""
     current: ast.AST | None = node

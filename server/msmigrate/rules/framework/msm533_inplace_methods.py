@@ -98,6 +98,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "may see torch's in-place change, which the out-of-place form does not make)",
         "改为非原地计算（不安全：调用位于循环中，下一轮对 {input} 的读取可能看到 torch 原地调用的修改，"
         "而非原地形式不做该修改）"),
+    "fix.inplace_argument.unsafe.later": (
+        "Compute it out of place (unsafe: {input} is changed or read again after this call, where torch's "
+        "in-place call has changed it and the out-of-place form has not)",
+        "改为非原地计算（不安全：{input} 在此调用之后又被修改或读取，此时 torch 的原地调用已改变它，"
+        "而非原地形式没有）"),
     "fix.inplace_method": ("Write the out-of-place form {form} ({input} is a new tensor nothing else holds)",
                            "改写为非原地形式 {form}（{input} 是没有其他引用的新张量）"),
     "fix.inplace_method.unsafe.unknown": (
