@@ -42,7 +42,8 @@ def run(x):
     levels = np.triu(np.ones((3, 3), np.int64))
     return (alignment(gzip.compress(bytes([1, 0, 1, 1, 0, 0]))), Embedding()(x), torch.from_numpy(levels),
             torch.from_numpy(np.linspace(0, 1, 5) * 3), torch.Tensor([[1, -2], [3, 4.5]]),
-            torch.Tensor((123.675, 116.28, 103.53)).view(-1, 1, 1), torch.Tensor([16777217, 7]))
+            torch.Tensor((123.675, 116.28, 103.53)).view(-1, 1, 1), torch.Tensor([16777217, 7]),
+            torch.FloatTensor([2, 3]))
 '''
 EXACT_FIXED_RUN = (
     "def run(x):\n"
@@ -52,7 +53,8 @@ EXACT_FIXED_RUN = (
     "            mindspore.from_numpy(np.linspace(0, 1, 5) * 3), "
     "mindspore.tensor([[1, -2], [3, 4.5]], dtype=mindspore.float32),\n"
     "            mindspore.tensor((123.675, 116.28, 103.53), dtype=mindspore.float32).view(-1, 1, 1), "
-    "mindspore.tensor([16777217, 7], dtype=mindspore.float32))\n"
+    "mindspore.tensor([16777217, 7], dtype=mindspore.float32),\n"
+    "            mindspore.tensor([2, 3], dtype=mindspore.float32))\n"
 )
 
 LEFT = '''\
@@ -93,7 +95,7 @@ def test_the_calls_left_get_no_safe_fix(tmp_path: Path) -> None:
 def test_the_exact_calls_compute_as_torch(tmp_path: Path) -> None:
     outputs = run_both(tmp_path, EXACT, "run(d([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))", unsafe=False)
     assert [a.dtype.name for a in outputs["torch"]] == [
-        "bool", "float32", "int64", "float64", "float32", "float32", "float32"]
+        "bool", "float32", "int64", "float64", "float32", "float32", "float32", "float32"]
     assert_same(outputs, 0.0)
 
 

@@ -86,7 +86,7 @@ def rebound(dump):
     array = np.frombuffer(dump, dtype=bool).copy()
     mask = torch.from_numpy(array).reshape(2, 2)
     array = None
-    return mask, torch.from_numpy(np.zeros(3) + 1), torch.Tensor(((1, -2), (3, 4.5)))
+    return mask, torch.from_numpy(np.zeros(3) + 1), torch.Tensor(((1, -2), (3, 4.5))), torch.FloatTensor([2])
 """
 
 
@@ -100,4 +100,5 @@ def test_calls_that_cannot_be_told_apart_are_found_with_why():
         (11, "finding.MSM535.from_numpy", "array"),
         (13, "finding.MSM535.from_numpy", "np.zeros(3) + 1"),
         (13, "finding.MSM535.tensor", "((1, -2), (3, 4.5))"),
+        (13, "finding.MSM535.tensor", "[2]"),
     ]

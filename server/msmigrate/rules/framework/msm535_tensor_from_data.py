@@ -10,7 +10,7 @@ rule takes the finding over with a safe fix:
   is a new one nothing else holds (``np.zeros(…)``, ``x.copy()``, arithmetic; or a local name bound to
   one just before and not read after the call: whisper's ``set_alignment_heads``), or where the tensor is
   copied at once (``p.data.copy_(torch.from_numpy(a).float())``: open_clip's sin-cos position embedding).
-* ``torch.Tensor([…])`` with numbers written out: a float32 tensor of them, as
+* ``torch.Tensor([…])`` (or ``torch.FloatTensor([…])``) with numbers written out: a float32 tensor of them, as
   ``mindspore.tensor([…], dtype=mindspore.float32)`` makes. (``torch.Tensor(n)`` with an int is an
   uninitialised tensor of n elements, ``torch.Tensor(t)`` shares ``t``: not these.)
 """
@@ -60,9 +60,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（torch 与数组共享的内存不会被观察到）",
     ),
     "finding.MSM535.tensor": (
-        "torch.Tensor({data}): a float32 tensor of these numbers, as mindspore.tensor(…, "
+        "{api}({data}): a float32 tensor of these numbers, as mindspore.tensor(…, "
         "dtype=mindspore.float32) makes",
-        "torch.Tensor({data})：由这些数字组成的 float32 张量，与 mindspore.tensor(…, "
+        "{api}({data})：由这些数字组成的 float32 张量，与 mindspore.tensor(…, "
         "dtype=mindspore.float32) 相同",
     ),
     "fix.tensor_from_data": ("Write {target}", "改写为 {target}"),
@@ -161,13 +161,13 @@ def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
         api = ctx.kb.canonical(written) if written else None
         if api == "torch.from_numpy":
             key = from_numpy_key(view, call)
-        elif api == "torch.Tensor":
+        elif api in ("torch.Tensor", "torch.FloatTensor"):
             key = tensor_key(call)
         else:
             continue
         if key is None:
             continue
-        args = {"array": _short(ctx, call.args[0]), "data": _short(ctx, call.args[0])}
+        args = {"array": _short(ctx, call.args[0]), "data": _short(ctx, call.args[0]), "api": api}
         finding = report(ctx, RULE, reference_range(ctx, call.func), key, args, apis=[api, written],
                          convertible=IDIOM_TAKE_OVER, fixable=True, torch_api=api)
         if finding is not None:
