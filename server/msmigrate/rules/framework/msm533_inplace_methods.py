@@ -13,6 +13,11 @@ receiver is MindSpore code (an earlier pass of ``msmigrate fix`` rewrites it):
   .normal_(std=s)`` → ``ops.normal((1, n, d), 0.0, s)`` (the sizes of an ``empty``/``zeros``/``ones`` call);
 * a statement on a name or attribute: the result written back into it, ``x.assign_value(…)`` (the same
   tensor, as torch's in-place method leaves it; a ``.data`` of torch is the Parameter itself).
+
+Each fix states its own safety (``Fix.safety``): safe where the tensor changed in place is a new one
+nothing else holds, so the out-of-place form computes exactly what torch does (``_inplace_safety.py``,
+docs/per-form-safety.md); otherwise unsafe, its title saying why at the call (a possible view, the caller's
+tensor, another reference, a loop, a write-back).
 """
 
 from __future__ import annotations
