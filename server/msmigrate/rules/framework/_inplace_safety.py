@@ -96,12 +96,15 @@ def qualified(ctx: Tree, node: ast.expr) -> str | None:
     return None if base is None else f"{base}.{rest}" if rest else base
 
 
+def arithmetic(node: ast.BinOp | ast.UnaryOp) -> bool:
+    """Whether the operator makes a new value (``+a`` gives ``a`` itself back in torch)."""
+    return not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd))
+
+
 def is_new_tensor(ctx: Tree, node: ast.expr) -> bool:
     """Whether ``node`` evaluates to a tensor no other reference holds (see the module doc)."""
-    if isinstance(node, ast.BinOp):
-        return True
-    if isinstance(node, ast.UnaryOp):
-        return not isinstance(node.op, ast.UAdd)
+    if isinstance(node, ast.BinOp | ast.UnaryOp):
+        return arithmetic(node)
     if not isinstance(node, ast.Call):
         return False
     name = qualified(ctx, node.func)

@@ -33,7 +33,7 @@ from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
 from msmigrate.rules.framework._inplace_safety import argument_reason, is_new_tensor
-from msmigrate.rules.support import BEFORE_MISSING_API, new_finding
+from msmigrate.rules.support import BEFORE_MISSING_API, new_finding, short
 
 _DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.full_like.html"
 RULE = Rule("MSM533", C.FRAMEWORK_PATTERN, S.HINT, _DOC, fixable=True)  # a fact of CPU only
@@ -210,13 +210,8 @@ def inplace_argument_fix(ctx: FixContext, call: ast.Call) -> Fix | None:
     end = ctx.node_range(keyword)[2:]
     reason = argument_reason(ctx, call, first)
     key = "fix.inplace_argument" if reason is None else f"fix.inplace_argument.unsafe.{reason}"
-    return Fix(RULE.id, key, [TextEdit(*start, *end, "")], {"input": _short(ctx, first)},
+    return Fix(RULE.id, key, [TextEdit(*start, *end, "")], {"input": short(ctx, first)},
                safety=Safety.SAFE if reason is None else Safety.UNSAFE)
-
-
-def _short(ctx: FixContext, node: ast.expr, limit: int = 40) -> str:
-    text = " ".join(ctx.text(node).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _arguments(call: ast.Call, method: str, ctx: FixContext) -> dict[str, str] | None:
@@ -312,7 +307,7 @@ def inplace_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     else:
         return None
     return Fix(RULE.id, key, [TextEdit(*ctx.node_range(call), text), *edits],
-               {"form": _FORMS[method], "input": _short(ctx, receiver)}, safety=safety)
+               {"form": _FORMS[method], "input": short(ctx, receiver)}, safety=safety)
 
 
 DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it

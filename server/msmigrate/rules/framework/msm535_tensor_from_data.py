@@ -27,8 +27,8 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.framework._inplace_safety import Tree, TreeView, name_reason, qualified
-from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, tree_index
+from msmigrate.rules.framework._inplace_safety import Tree, TreeView, arithmetic, name_reason, qualified
+from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, short, tree_index
 
 RULE = Rule("MSM535", C.FRAMEWORK_PATTERN, S.INFORMATION,
             "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.from_numpy.html",
@@ -84,10 +84,8 @@ _NUMPY_NEW = frozenset({"array", "zeros", "ones", "full", "empty", "arange", "li
 
 def is_new_array(view: Tree, node: ast.expr) -> bool:
     """Whether ``node`` makes a NumPy array no other reference holds."""
-    if isinstance(node, ast.BinOp):
-        return True
-    if isinstance(node, ast.UnaryOp):
-        return not isinstance(node.op, ast.UAdd)
+    if isinstance(node, ast.BinOp | ast.UnaryOp):
+        return arithmetic(node)
     if not isinstance(node, ast.Call):
         return False
     name = qualified(view, node.func)
@@ -144,11 +142,6 @@ def tensor_key(call: ast.Call) -> str | None:
     return "finding.MSM535.tensor"
 
 
-def _short(ctx, node: ast.expr, limit: int = 40) -> str:  # noqa: ANN001 - an analysis or fix context
-    text = " ".join(ast.get_source_segment(ctx.source, node).split())  # type: ignore[union-attr]
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     """The exact calls of ``torch.from_numpy`` and ``torch.Tensor`` (their API findings become this
     rule's)."""
@@ -167,7 +160,7 @@ def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
             continue
         if key is None:
             continue
-        args = {"array": _short(ctx, call.args[0]), "data": _short(ctx, call.args[0]), "api": api}
+        args = {"array": short(ctx, call.args[0]), "data": short(ctx, call.args[0]), "api": api}
         finding = report(ctx, RULE, reference_range(ctx, call.func), key, args, apis=[api, written],
                          convertible=IDIOM_TAKE_OVER, fixable=True, torch_api=api)
         if finding is not None:
