@@ -1,9 +1,9 @@
 """MSM533's fix safety per form (``rules/framework/_inplace_safety.py``): a form is safe where the tensor
 the in-place call changes is a new one nothing else holds, so the out-of-place form computes the same. The
-safe forms, fixed with safe fixes only, run in MindSpore as torch runs them; the forms kept unsafe (a
-view, another name for the tensor, the caller's tensor, a loop, a module that gives its input back, a
-write-back) are negative controls: their fix, applied anyway, gives what torch does not, so the check
-that passes the safe forms can fail."""
+safe forms, fixed with safe fixes only, run in MindSpore as torch runs them; the forms kept unsafe (a view,
+another name for the tensor, the caller's tensor, a loop, a module that gives its input back, a write-back
+into a view or into a tensor a view was taken of) are negative controls: their fix, applied anyway, gives
+what torch does not, so the check that passes the safe forms can fail."""
 
 from __future__ import annotations
 
@@ -46,6 +46,13 @@ def masks(n):
 
 def draws():
     return torch.empty(300, 300).normal_(std=0.5), torch.zeros(300, 300).uniform_(-2.0, 3.0)
+
+
+def causal(n):
+    mask = torch.empty(n, n)
+    mask.fill_(-2.0)
+    mask.triu_(1)
+    return mask
 '''
 # as msmigrate fix writes it with safe fixes only: every MSM533 form here is safe
 SAFE_FIXED = '''\
@@ -78,6 +85,13 @@ def masks(n):
 def draws():
     return mindspore.ops.normal((300, 300), 0.0, 0.5), mindspore.ops.uniform((300, 300), ''' \
     '''mindspore.tensor(float(-2.0)), mindspore.tensor(float(3.0)))
+
+
+def causal(n):
+    mask = mindspore.mint.empty(n, n)
+    mask.assign_value(mindspore.ops.full_like(mask, -2.0))
+    mask.assign_value(mask.triu(1))
+    return mask
 '''
 
 UNSAFE = '''\
@@ -140,6 +154,13 @@ def write_back(z):
     row = x[0]
     row.fill_(0.5)
     return row, x
+
+
+def kept_row(z):
+    mask = z * 1
+    keep = mask[0]
+    mask.fill_(2.0)
+    return keep, mask
 '''
 UNSAFE_REASONS = [  # (the fix's title key, the input it names): every one unsafe
     ("fix.inplace_argument.unsafe.unknown", "v"),  # v is a view of x
@@ -149,6 +170,7 @@ UNSAFE_REASONS = [  # (the fix's title key, the input it names): every one unsaf
     ("fix.inplace_argument.unsafe.unknown", "s"),  # nn.Sequential may give its input back (here it does)
     ("fix.inplace_method.unsafe.unknown", "x.view(2, 3)"),  # x's storage
     ("fix.inplace_method.unsafe.statement", "row"),  # a view of x
+    ("fix.inplace_method.unsafe.statement", "mask"),  # keep is a view of it
 ]
 
 
@@ -172,6 +194,7 @@ def test_the_safe_forms_are_applied_with_safe_fixes_only(tmp_path: Path) -> None
         ("fix.inplace_method", "mindspore.mint.ones(n).float()", "safe"),
         ("fix.inplace_method", "mindspore.mint.empty(300, 300)", "safe"),
         ("fix.inplace_method", "mindspore.mint.zeros((300, 300))", "safe"),
+        ("fix.inplace_method.assign", "mask", "safe"), ("fix.inplace_method.assign", "mask", "safe"),
     ])
     assert (tmp_path / "model.py").read_text(encoding="utf-8") == SAFE_FIXED
 
@@ -204,13 +227,13 @@ def test_the_safe_forms_compute_as_torch(tmp_path: Path) -> None:
     setup = {
         "torch": "def run(x):\n    m = Net().eval()\n    with torch.no_grad():\n"
                  "        m.fc1.weight.copy_(torch.eye(4) * 0.5)\n        m.fc1.bias.fill_(0.1)\n"
-                 "        return [*m(x), *masks(5)]\n\n\n"
+                 "        return [*m(x), *masks(5), causal(4)]\n\n\n"
                  "def stats():\n    return [tensor(np.array([*a.shape, a.mean(), a.std(), a.min(), a.max()], "
                  "np.float32)) for a in (d.numpy() for d in draws())]\n",
         "mindspore": "def run(x):\n    m = Net()\n    m.set_train(False)\n"
                      "    m.fc1.weight.set_data(tensor(np.eye(4, dtype=np.float32) * 0.5))\n"
                      "    m.fc1.bias.set_data(tensor(np.full(4, 0.1, np.float32)))\n"
-                     "    return [*m(x), *masks(5)]\n\n\n"
+                     "    return [*m(x), *masks(5), causal(4)]\n\n\n"
                      "def stats():\n    return [tensor(np.array([*a.shape, a.mean(), a.std(), a.min(), "
                      "a.max()], np.float32)) for a in (d.asnumpy() for d in draws())]\n",
     }
@@ -233,10 +256,10 @@ def test_the_unsafe_forms_fixed_anyway_compute_otherwise(tmp_path: Path) -> None
     expression = ("[*view(d([-1.0, 2.0])), *alias(d([-1.0, 2.0])), *caller(d([-1.0, 2.0])), "
                   "*loop(d([-1.0, 2.0])), *Passing()(d([-1.0, 2.0])), "
                   "*viewed_receiver(d([[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]])), "
-                  "*write_back(d([[1.0, 2.0], [3.0, 4.0]]))]")
+                  "*write_back(d([[1.0, 2.0], [3.0, 4.0]])), *kept_row(d([[1.0, 2.0], [3.0, 4.0]]))]")
     outputs = run_both(tmp_path, UNSAFE, expression, unsafe=True)
     same = [bool(np.array_equal(a, b)) for a, b in zip(outputs["torch"], outputs["mindspore"], strict=True)]
     # view: out, x | alias: out, kept | caller: y, x | loop: seen[0], seen[1], y | Passing: out, x |
-    # viewed_receiver: cleared, x | write_back: row, x
+    # viewed_receiver: cleared, x | write_back: row, x | kept_row: keep, mask
     assert same == [True, False, True, False, True, False, True, False, True, True, False, True, False,
-                    True, False]
+                    True, False, False, True]

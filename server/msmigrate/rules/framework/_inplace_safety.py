@@ -203,6 +203,55 @@ def _rebinding(ctx: Tree, name: ast.Name) -> bool:
         or (isinstance(parent, ast.AnnAssign) and parent.target is name))
 
 
+def statement_is_new(ctx: Tree, statement: ast.stmt, name: str, methods: frozenset[str]) -> bool:
+    """Whether ``name.<method>(…)``, the statement ``statement``, changes a tensor nothing else holds: the
+    last binding of ``name``, in the same block, is ``name = <new tensor>``, and the statements between
+    only change it in place (``name.fill_(…)``, ``name.assign_value(…)``) reading it no other way. Its
+    write-back with ``assign_value`` then changes what torch's call changes: the one object, no view."""
+    function = _enclosing(ctx, statement, _FUNCTIONS)
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if any(isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)):
+        return False
+    here, block = _statement_in_block(ctx, statement, function)
+    if here is None or block is None or not _changes_in_place(statement, name, methods):
+        return False
+    for earlier in reversed(block[:block.index(here)]):
+        if not _mentions(earlier, name):
+            continue
+        if (isinstance(earlier, ast.Assign) and len(earlier.targets) == 1
+                and isinstance(earlier.targets[0], ast.Name) and earlier.targets[0].id == name):
+            return is_new_tensor(ctx, earlier.value) and not _mentions(earlier.value, name)
+        if not _changes_in_place(earlier, name, methods):
+            return False
+    return False
+
+
+_READS = frozenset({"shape", "dtype", "triu", "tril"})  # a read of the tensor that keeps no reference
+_LIKE = frozenset({"full_like", "zeros_like"})
+
+
+def _changes_in_place(statement: ast.stmt, name: str, methods: frozenset[str]) -> bool:
+    """``name.<method>(…)`` (an in-place method, or its ``assign_value`` write-back) as a statement whose
+    arguments read ``name`` only as ``name.shape``, ``name.triu(…)``, ``ops.full_like(name, …)``."""
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return False
+    call = statement.value
+    if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == name and call.func.attr in methods | {"assign_value"}):
+        return False
+    allowed: set[int] = set()
+    arguments = [*call.args, *(k.value for k in call.keywords)]
+    for node in (n for a in arguments for n in ast.walk(a)):
+        if isinstance(node, ast.Attribute) and node.attr in _READS and isinstance(node.value, ast.Name):
+            allowed.add(id(node.value))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute | ast.Name) and node.args
+              and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) in _LIKE):
+            allowed.add(id(node.args[0]))
+    return all(id(n) in allowed for a in arguments for n in ast.walk(a)
+               if isinstance(n, ast.Name) and n.id == name)
+
+
 def _in_loop(ctx: Tree, node: ast.AST, function: ast.AST) -> bool:
     current = ctx.parents.get(id(node))
     while current is not None and current is not function:

@@ -32,7 +32,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.framework._inplace_safety import argument_reason, is_new_tensor
+from msmigrate.rules.framework._inplace_safety import argument_reason, is_new_tensor, statement_is_new
 from msmigrate.rules.support import BEFORE_MISSING_API, new_finding, short
 
 _DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.full_like.html"
@@ -50,6 +50,7 @@ METHODS: dict[str, tuple[tuple[str, str | None], ...]] = {
 # functional activations taking torch's inplace=: mint's in-place kernels are not on CPU
 ACTIVATIONS = frozenset({"relu", "relu6", "silu", "hardswish", "hardsigmoid", "leaky_relu", "elu", "celu",
                          "selu", "hardtanh", "mish", "threshold"})
+_NAMES = frozenset(METHODS)
 _VIEWS = frozenset({"real", "imag", "T", "mT", "H", "mH"})
 _CREATORS = frozenset({"empty", "zeros", "ones"})  # mint/ops constructors whose arguments are the sizes
 
@@ -110,6 +111,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "而非原地形式没有）"),
     "fix.inplace_method": ("Write the out-of-place form {form} ({input} is a new tensor nothing else holds)",
                            "改写为非原地形式 {form}（{input} 是没有其他引用的新张量）"),
+    "fix.inplace_method.assign": (
+        "Write the out-of-place form {form} back with assign_value ({input} is a new tensor nothing else "
+        "holds)",
+        "用 assign_value 写回非原地形式 {form}（{input} 是没有其他引用的新张量）"),
     "fix.inplace_method.unsafe.unknown": (
         "Write the out-of-place form {form} (unsafe: {input} may be a view of, or the same tensor as, one "
         "read elsewhere, which torch's in-place method changes and the out-of-place form does not)",
@@ -295,7 +300,10 @@ def inplace_fix(ctx: FixContext, finding: Finding) -> Fix | None:
             return None
         value, edits = found
         text = f"{ctx.text(receiver)}.assign_value({value})"
-        key, safety = "fix.inplace_method.unsafe.statement", Safety.UNSAFE  # a view's base keeps its values
+        if isinstance(receiver, ast.Name) and statement_is_new(ctx, statement, receiver.id, _NAMES):
+            key, safety = "fix.inplace_method.assign", Safety.SAFE  # one object, no view of it
+        else:  # a view's base would keep its values
+            key, safety = "fix.inplace_method.unsafe.statement", Safety.UNSAFE
     elif isinstance(receiver, ast.Call):  # a new tensor: its value is all that is used
         found = _value(ctx, method, receiver, given, call.lineno)
         if found is None:
