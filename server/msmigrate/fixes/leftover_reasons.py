@@ -102,7 +102,7 @@ def file_leftovers(tree: ast.Module, source: str, path: str, findings: list[Find
         fixes = offered.get(id(finding), [])
         fix = next((f for f in fixes if f.edits), fixes[0] if fixes else None)
         if fix is not None and fix.edits and not unsafe:
-            why = "unsafe" if not is_safe(finding, kb) else "by_hand" if fix.by_hand else "finding"
+            why = "unsafe" if not is_safe(finding, kb, fix) else "by_hand" if fix.by_hand else "finding"
         else:
             why = "finding"
         out.append(FileLeftover(x, finding, fix, why))

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from msmigrate.i18n import t
+from msmigrate.model.resolution import Safety
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,9 @@ class Fix:
     # compositions the edited code calls (``knowledge/compositions``): the project's helper module must define
     # them (``fixes/compositions.py`` writes it; the editor adds its creation to the workspace edit)
     helpers: tuple[str, ...] = ()
+    # the fix's own safety, where its rule decides it per fix (its title then says why an unsafe one is);
+    # None: the safety its rule declares (``fixes/safety.py``)
+    safety: Safety | None = None
 
     def __post_init__(self) -> None:
         # an edit given twice (one import needed by two parts of the rewrite) is made once: an editor applies

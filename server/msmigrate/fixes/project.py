@@ -201,7 +201,7 @@ def fix_source(data: bytes, rel: str, kb: KnowledgeBase, options: FixOptions,
     def accept(finding: Finding, fix: Fix) -> bool:
         if not options.selected(fix.rule) or (fix.helpers and compat is None):
             return False
-        if options.unsafe or (is_safe(finding) and not fix.by_hand):
+        if options.unsafe or (is_safe(finding, fix=fix) and not fix.by_hand):
             return True
         unsafe_skipped.add((finding.rule, finding.line, finding.column))
         return False

@@ -2,6 +2,8 @@
 
 A fix is safe when the rewrite cannot change what the program computes:
 
+* a fix that states its own ``safety`` (``Fix.safety``: a rule whose forms differ decides it where it
+  builds the fix, MSM533), as it states;
 * a rule module's fix, as the module declares next to its fixers (``FIX_SAFETY``: a ``Safety``, or
   ``(kb, finding) -> Safety``; ``fixes/fixers.declared_safety``): the framework rewrites whose exactness
   the project tests (``forward`` → ``construct``, ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*``
@@ -45,6 +47,7 @@ from msmigrate.knowledge.resolution import same_parameters  # noqa: F401  (read 
 from msmigrate.model.resolution import Safety
 
 if TYPE_CHECKING:
+    from msmigrate.fixes.model import Fix
     from msmigrate.knowledge.base import KnowledgeBase
     from msmigrate.model.finding import Finding
 
@@ -53,11 +56,14 @@ if TYPE_CHECKING:
 STRING_ANNOTATION = ("MSM104", "finding.MSM104.string")
 
 
-def is_safe(finding: Finding, kb: KnowledgeBase | None = None) -> bool:
+def is_safe(finding: Finding, kb: KnowledgeBase | None = None, fix: Fix | None = None) -> bool:
     """Whether the fix of ``finding`` cannot change the program's results (see the module doc): a tested
     pattern rule, or an API finding whose resolution is safe. ``kb`` is not read (the resolution was made
     with the table and device of the analysis) unless the rule's module declares its fix safety as a
-    function of it."""
+    function of it. ``fix``: the fix offered, whose own ``safety``, when its rule decides one per fix (the
+    form of the code it rewrites), is the answer."""
+    if fix is not None and fix.safety is not None:
+        return fix.safety is Safety.SAFE
     declared = declared_safety(finding.rule)
     if declared is not None:
         return (declared if isinstance(declared, Safety) else declared(kb, finding)) is Safety.SAFE

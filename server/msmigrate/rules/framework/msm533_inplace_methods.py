@@ -13,6 +13,11 @@ receiver is MindSpore code (an earlier pass of ``msmigrate fix`` rewrites it):
   .normal_(std=s)`` → ``ops.normal((1, n, d), 0.0, s)`` (the sizes of an ``empty``/``zeros``/``ones`` call);
 * a statement on a name or attribute: the result written back into it, ``x.assign_value(…)`` (the same
   tensor, as torch's in-place method leaves it; a ``.data`` of torch is the Parameter itself).
+
+Each fix states its own safety (``Fix.safety``): safe where the tensor changed in place is a new one
+nothing else holds, so the out-of-place form computes exactly what torch does (``_inplace_safety.py``,
+docs/per-form-safety.md); otherwise unsafe, its title saying why at the call (a possible view, the caller's
+tensor, another reference, a loop, a write-back).
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.support import BEFORE_MISSING_API, new_finding
+from msmigrate.rules.framework._inplace_safety import argument_reason, is_new_tensor, statement_is_new
+from msmigrate.rules.support import BEFORE_MISSING_API, new_finding, short
 
 _DOC = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.full_like.html"
 RULE = Rule("MSM533", C.FRAMEWORK_PATTERN, S.HINT, _DOC, fixable=True)  # a fact of CPU only
@@ -44,6 +50,7 @@ METHODS: dict[str, tuple[tuple[str, str | None], ...]] = {
 # functional activations taking torch's inplace=: mint's in-place kernels are not on CPU
 ACTIVATIONS = frozenset({"relu", "relu6", "silu", "hardswish", "hardsigmoid", "leaky_relu", "elu", "celu",
                          "selu", "hardtanh", "mish", "threshold"})
+_NAMES = frozenset(METHODS)
 _VIEWS = frozenset({"real", "imag", "T", "mT", "H", "mH"})
 _CREATORS = frozenset({"empty", "zeros", "ones"})  # mint/ops constructors whose arguments are the sizes
 
@@ -55,11 +62,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "uniform_ (the call stops with 'kernel ... unregistered'), and its Tensor has no triu_ or tril_. "
         "The quick-fix writes the out-of-place form, which runs on CPU: the value itself where the receiver "
         "is a new tensor, otherwise the result written back with assign_value, so the tensor changes as "
-        "torch's in-place method changes it.",
+        "torch's in-place method changes it. The fix is safe where the tensor is a new one nothing else "
+        "holds (a constructor's value, arithmetic, the output of a layer that always allocates it, bound "
+        "just before the call and read nowhere else); otherwise it is unsafe, as a view or another reference "
+        "would keep the old values.",
         "MindSpore 2.10 的原地 Tensor 方法 fill_、zero_、normal_、uniform_ 没有 CPU 算子（调用报错"
         "“kernel ... unregistered”），其 Tensor 也没有 triu_、tril_。快速修复改写为可在 CPU 上运行的非原地"
         "形式：接收者是新张量时直接使用其结果，否则用 assign_value 写回结果，使张量的变化与 torch 的原地方法"
-        "相同。",
+        "相同。张量是没有其他引用的新张量（构造函数的结果、算术结果、总是分配新输出的层的输出，且在调用前"
+        "紧邻处绑定、别处不再读取）时该修复是安全的；否则不安全，因为视图或其他引用会保留旧值。",
     ),
     "finding.MSM533": (
         "{method}: MindSpore has no CPU kernel for this in-place method; use {form}",
@@ -69,9 +80,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{function}(…, inplace=True): MindSpore has no CPU kernel for the in-place form",
         "{function}(…, inplace=True)：MindSpore 没有原地形式的 CPU 算子",
     ),
-    "fix.inplace_argument": ("Compute it out of place (its input is not read again)",
-                             "改为非原地计算（其输入之后不再被读取）"),
-    "fix.inplace_method": ("Write the out-of-place form {form}", "改写为非原地形式 {form}"),
+    "fix.inplace_argument": (
+        "Compute it out of place ({input} is a new tensor nothing else holds or reads again)",
+        "改为非原地计算（{input} 是没有其他引用、之后也不再被读取的新张量）"),
+    "fix.inplace_argument.unsafe.unknown": (
+        "Compute it out of place (unsafe: {input} may be a view of, or the same tensor as, one read "
+        "elsewhere, which torch's in-place call changes and the out-of-place form does not)",
+        "改为非原地计算（不安全：{input} 可能是其他处读取的张量的视图或同一张量，torch 的原地调用会改变"
+        "该张量，非原地形式不会）"),
+    "fix.inplace_argument.unsafe.parameter": (
+        "Compute it out of place (unsafe: {input} is a parameter of the function; torch's in-place call "
+        "also changes the caller's tensor, the out-of-place form does not)",
+        "改为非原地计算（不安全：{input} 是函数的参数；torch 的原地调用也会改变调用者的张量，非原地形式"
+        "不会）"),
+    "fix.inplace_argument.unsafe.shared": (
+        "Compute it out of place (unsafe: {input} is also used between where it is made and this call, "
+        "elsewhere in this statement or in a nested function, and what is taken there sees torch's "
+        "in-place change, not the out-of-place form's)",
+        "改为非原地计算（不安全：{input} 在其创建处与此调用之间、本语句的其他位置或嵌套函数中也被使用，"
+        "在那里取得的引用会看到 torch 原地调用的修改，而非原地形式没有该修改）"),
+    "fix.inplace_argument.unsafe.loop": (
+        "Compute it out of place (unsafe: the call is in a loop, where a read of {input} on the next pass "
+        "may see torch's in-place change, which the out-of-place form does not make)",
+        "改为非原地计算（不安全：调用位于循环中，下一轮对 {input} 的读取可能看到 torch 原地调用的修改，"
+        "而非原地形式不做该修改）"),
+    "fix.inplace_argument.unsafe.later": (
+        "Compute it out of place (unsafe: {input} is changed or read again after this call, where torch's "
+        "in-place call has changed it and the out-of-place form has not)",
+        "改为非原地计算（不安全：{input} 在此调用之后又被修改或读取，此时 torch 的原地调用已改变它，"
+        "而非原地形式没有）"),
+    "fix.inplace_method": ("Write the out-of-place form {form} ({input} is a new tensor nothing else holds)",
+                           "改写为非原地形式 {form}（{input} 是没有其他引用的新张量）"),
+    "fix.inplace_method.assign": (
+        "Write the out-of-place form {form} back with assign_value ({input} is a new tensor nothing else "
+        "holds)",
+        "用 assign_value 写回非原地形式 {form}（{input} 是没有其他引用的新张量）"),
+    "fix.inplace_method.unsafe.unknown": (
+        "Write the out-of-place form {form} (unsafe: {input} may be a view of, or the same tensor as, one "
+        "read elsewhere, which torch's in-place method changes and the out-of-place form does not)",
+        "改写为非原地形式 {form}（不安全：{input} 可能是其他处读取的张量的视图或同一张量，torch 的原地"
+        "方法会改变该张量，非原地形式不会）"),
+    "fix.inplace_method.unsafe.statement": (
+        "Write the out-of-place form {form} back with assign_value (unsafe: if {input} is a view of another "
+        "tensor, torch's in-place method changes that tensor too, while assign_value changes {input} alone)",
+        "用 assign_value 写回非原地形式 {form}（不安全：若 {input} 是另一张量的视图，torch 的原地方法也会"
+        "改变那个张量，而 assign_value 只改变 {input}）"),
 }
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
@@ -143,7 +196,8 @@ def _read_later(ctx: FixContext, name: str, call: ast.Call) -> bool:
 
 
 def inplace_argument_fix(ctx: FixContext, call: ast.Call) -> Fix | None:
-    """``f(x, inplace=True)`` whose value is used and whose input is not read again → ``f(x)``."""
+    """``f(x, inplace=True)`` whose value is used and whose input is not read again → ``f(x)``; safe when
+    ``x`` is a new tensor nothing else holds (``_inplace_safety.argument_reason``)."""
     keyword = _inplace(call)
     if keyword is None or isinstance(ctx.parents.get(id(call)), ast.Expr) or not call.args:
         return None
@@ -159,7 +213,10 @@ def inplace_argument_fix(ctx: FixContext, call: ast.Call) -> Fix | None:
         return None
     start = ctx.node_range(before[-1])[2:]
     end = ctx.node_range(keyword)[2:]
-    return Fix(RULE.id, "fix.inplace_argument", [TextEdit(*start, *end, "")], {})
+    reason = argument_reason(ctx, call, first)
+    key = "fix.inplace_argument" if reason is None else f"fix.inplace_argument.unsafe.{reason}"
+    return Fix(RULE.id, key, [TextEdit(*start, *end, "")], {"input": short(ctx, first)},
+               safety=Safety.SAFE if reason is None else Safety.UNSAFE)
 
 
 def _arguments(call: ast.Call, method: str, ctx: FixContext) -> dict[str, str] | None:
@@ -243,17 +300,25 @@ def inplace_fix(ctx: FixContext, finding: Finding) -> Fix | None:
             return None
         value, edits = found
         text = f"{ctx.text(receiver)}.assign_value({value})"
+        if isinstance(receiver, ast.Name) and statement_is_new(ctx, statement, receiver.id, _NAMES):
+            key, safety = "fix.inplace_method.assign", Safety.SAFE  # one object, no view of it
+        else:  # a view's base would keep its values
+            key, safety = "fix.inplace_method.unsafe.statement", Safety.UNSAFE
     elif isinstance(receiver, ast.Call):  # a new tensor: its value is all that is used
         found = _value(ctx, method, receiver, given, call.lineno)
         if found is None:
             return None
         text, edits = found
+        new = is_new_tensor(ctx, receiver)
+        key = "fix.inplace_method" if new else "fix.inplace_method.unsafe.unknown"
+        safety = Safety.SAFE if new else Safety.UNSAFE
     else:
         return None
-    return Fix(RULE.id, "fix.inplace_method", [TextEdit(*ctx.node_range(call), text), *edits],
-               {"form": _FORMS[method]})
+    return Fix(RULE.id, key, [TextEdit(*ctx.node_range(call), text), *edits],
+               {"form": _FORMS[method], "input": short(ctx, receiver)}, safety=safety)
 
 
 DETECT_BEFORE = BEFORE_MISSING_API  # the API finding as the analysis reported it
 FIXERS = (inplace_fix,)
-FIX_SAFETY = Safety.UNSAFE  # assign_value of the out-of-place form; normal_ and uniform_ draw other numbers
+# each fix states its own safety (the form it rewrites: _inplace_safety.py); this is for none that does not
+FIX_SAFETY = Safety.UNSAFE
