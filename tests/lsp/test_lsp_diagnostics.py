@@ -345,3 +345,22 @@ async def test_module_classes_of_other_workspace_files(client: LanguageClient, t
     assert [(d.range, d.code, d.data["torch_api"]) for d in params.diagnostics] == [
         (rng(2, 6, 10), "MSM201", "torch.nn.Module.half"),
     ]
+
+
+async def test_fields_other_workspace_files_build(client: LanguageClient, tmp_path: Path):
+    """The server indexes the fields the workspace's files build: a namedtuple field another file builds as
+    a list, compared with a number in ``forward``, is MSM710's (efficientnet_pytorch: utils.py, model.py)."""
+    (tmp_path / "utils.py").write_text(
+        "import collections\nArgs = collections.namedtuple('Args', ['stride'])\n"
+        "def decode():\n    return Args(stride=[1])\n")
+    options = {"settings": {"mindsporeVersion": "2.6"}}
+    await initialize(client, tmp_path, init_options=options, configuration=False)
+    source = ("import torch.nn as nn\nfrom .utils import decode\nclass Block(nn.Module):\n"
+              "    def forward(self, x):\n        if decode().stride == 1:\n            x = x + x\n"
+              "        return x\n")
+    uri = open_document(client, tmp_path / "model.py", source)
+    params = await wait_until(lambda: published_for(client, uri, 1), what="diagnostics for version 1")
+    [diagnostic] = [d for d in params.diagnostics if d.code == "MSM710"]
+    assert diagnostic.range == rng(4, 11, 31)
+    assert diagnostic.message.startswith(
+        "decode().stride == 1 in Block.forward compares stride, which utils.py builds as a list, with 1")

@@ -12,6 +12,7 @@ outcome that changes either way fails until the file is refreshed with ``python 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import corpus_compare_runs as runs
@@ -34,6 +35,8 @@ def test_every_passing_case_is_pinned_with_a_reason() -> None:
         assert row["pynative"] in runs.STATUSES and row["graph"] in runs.STATUSES, case
         assert row["pynative"] == row["graph"] == "match" or row["reason"], case
         assert row["pynative"] != "not run", (case, row["reason"])  # every passing case can be compared
+        if row["graph"] == "graph_error":  # issue 25: each graph failure at a line a static rule flags
+            assert re.search(r"\(rule MSM7\d\d\)$", row["reason"]), (case, row["reason"])
     assert set(SAMPLE) <= set(expected), f"a sample case no longer passes: `{runs.REFRESH_COMPARE}`"
     # the sample: a match in both modes, a graph failure, a PyNative-only einops model
     assert {(expected[c]["pynative"], expected[c]["graph"]) for c in SAMPLE} >= {("match", "match"),

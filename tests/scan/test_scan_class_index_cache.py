@@ -1,5 +1,6 @@
-"""A rescan builds the project's module-class index from the manifest's class headers: an unchanged
-project is served without reading any file, and a changed class header still reaches every file's key."""
+"""A rescan builds the project index (module classes, built fields) from the manifest's outlines: an
+unchanged project is served without reading any file, and a changed class header or built field still
+reaches every file's key."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from msmigrate.scan import ScanOptions, runner, scan_paths
 FILES = {
     "pkg/model.py": ("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    pass\n\n\n"
                      "class Head(Net):\n    pass\n"),
-    "pkg/data.py": "class Data:\n    pass\n",
+    "pkg/data.py": "import collections\nArgs = collections.namedtuple('Args', ['stride'])\n"
+                   "args = Args(stride=[1])\n\n\nclass Data:\n    pass\n",
     "train.py": "from pkg.model import Head\nimport torch\nh = Head().to(torch.device('cpu'))\n",
 }
 
@@ -39,14 +41,14 @@ def test_rescan_reads_no_file_for_the_class_index(tmp_path: Path, make_tree, cou
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     root = make_tree(tmp_path / "p", FILES)
     _age(root)
-    indexes: list[frozenset[str]] = []
-    real_index = runner._module_classes
+    indexes: list[runner.ProjectIndex] = []
+    real_index = runner._project_index
 
     def recorded(*args):
         indexes.append(real_index(*args))
         return indexes[-1]
 
-    monkeypatch.setattr(runner, "_module_classes", recorded)
+    monkeypatch.setattr(runner, "_project_index", recorded)
     first = _scan(root)
     reads: list[str] = []
     real_read = runner.read_user_file
@@ -60,12 +62,24 @@ def test_rescan_reads_no_file_for_the_class_index(tmp_path: Path, make_tree, cou
     assert reads == []  # neither for the class index nor for the results
     assert (second.cache_hits, second.cache_misses, len(counting_analyzer.calls)) == (3, 0, 3)
     assert second.to_json() == first.to_json()
-    assert indexes == [frozenset({"pkg.model.Net", "model.Net", "pkg.model.Head", "model.Head"})] * 2
+    classes = frozenset({"pkg.model.Net", "model.Net", "pkg.model.Head", "model.Head"})
+    assert indexes == [(classes, (("stride", "list", "pkg/data.py"),))] * 2
 
     (root / "pkg" / "data.py").write_text("import torch\n\n\nclass Data(Head):\n    pass\n", encoding="utf-8")
     third = _scan(root)
-    # the changed file's headers are read; then every file, since a new module class is in every key
+    # the changed file's outline is read; then every file, since a new module class is in every key
     assert reads == ["data.py", "data.py", "model.py", "train.py"]
-    assert indexes[-1] == indexes[0] | {"pkg.data.Data", "data.Data"}
+    assert indexes[-1] == (classes | {"pkg.data.Data", "data.Data"}, ())
     assert sorted(counting_analyzer.calls[3:]) == ["pkg/data.py", "pkg/model.py", "train.py"]
     assert (third.cache_hits, third.cache_misses) == (0, 3)
+
+    _age(root)
+    _scan(root)
+    (root / "train.py").write_text(FILES["train.py"] + "h.size = [2]\n", encoding="utf-8")
+    del reads[:]
+    fifth = _scan(root)
+    # a new list field: every file again (its findings may depend on it), the changed one read twice
+    assert reads == ["train.py", "data.py", "model.py", "train.py"]
+    assert indexes[-1].fields == (("size", "list", "train.py"),)
+    assert sorted(counting_analyzer.calls[6:]) == ["pkg/data.py", "pkg/model.py", "train.py"]
+    assert (fifth.cache_hits, fifth.cache_misses) == (0, 3)

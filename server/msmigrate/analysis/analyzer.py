@@ -158,7 +158,7 @@ def analyze_parsed(
             calls[id(finding)] = candidate.call
 
     ctx = AnalysisContext(text, lines, parsed.tree, path, kb, usages, collector.values, calls, columns,
-                          cancel=cancel)
+                          cancel=cancel, project_fields=options.project_fields)
     # one resolution per API finding, for this usage, table and device (the call's facts with the checkers)
     resolver = Resolver(kb, options.device, parsed.tree, text, ctx.is_tensor, refine=options.run_checkers,
                         values=collector.values)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,8 @@ class AnalysisContext:
     memo: dict[str, Any] = field(default_factory=dict, repr=False)  # per-file data the checkers share
     # the analysis's cancel token: a checker with a long loop calls ``ctx.cancel.raise_if_cancelled()`` in it
     cancel: CancelToken = field(default=NEVER, repr=False)
+    # (name, form, file) of the fields the project builds (``analysis/project_fields.field_index``)
+    project_fields: Iterable[tuple[str, str, str]] = field(default=(), repr=False)
 
     def qualified_name(self, node: ast.expr) -> str | None:
         """The full torch name an expression refers to (``F.relu`` → ``torch.nn.functional.relu``)."""

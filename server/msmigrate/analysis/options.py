@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from msmigrate.model.finding import FindingCategory, Severity
 
 OFF = "off"
+
+
+class ProjectIndex(NamedTuple):
+    """What the analysis of one file knows of the project's other files, built by the scan, ``msmigrate
+    fix`` and the language server (``scan/runner.project_index``): ``AnalysisOptions.module_classes`` and
+    ``AnalysisOptions.project_fields``."""
+
+    module_classes: frozenset[str] = frozenset()
+    fields: Iterable[tuple[str, str, str]] = ()  # a tuple, or the editor's DeferredIndex
 
 
 @dataclass(slots=True)
@@ -23,6 +34,8 @@ class AnalysisOptions:
     run_checkers: bool = True
     # the project's nn.Module subclasses (analysis/project_classes.py): their instances are modules
     module_classes: frozenset[str] = frozenset()
+    # the fields the project's files build, with their value forms (analysis/project_fields.py)
+    project_fields: Iterable[tuple[str, str, str]] = ()
     # where the migrated code runs: each API finding's resolution (the target the fix writes) is for it
     device: str = "CPU"
 

@@ -68,7 +68,20 @@ def first_line(message: str) -> str:
     return ""
 
 
-def _rule_at(path: Path, line: int, end_line: int) -> str | None:
+def _project_fields(path: Path, known: dict[Path, tuple]) -> tuple[tuple[str, str, str], ...]:
+    """The fields built in the project of ``path`` (its outermost package, else its folder), read once per
+    project in ``known``, so a rule sees a field another file builds (MSM710: efficientnet's list stride)."""
+    from msmigrate.scan.runner import project_index
+    from msmigrate.weights.model_spec import import_root
+
+    root, dotted = import_root(path)
+    top = root / dotted.split(".")[0] if "." in dotted else path.parent
+    if top not in known:
+        known[top] = project_index([top]).fields if top.is_dir() else ()
+    return known[top]
+
+
+def _rule_at(path: Path, line: int, end_line: int, known: dict[Path, tuple] | None = None) -> str | None:
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.rules.graph._family import graph_findings
 
@@ -76,10 +89,16 @@ def _rule_at(path: Path, line: int, end_line: int) -> str | None:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    for finding in graph_findings(source, str(path), get_knowledge_base("auto")):
-        if finding.rule in GRAPH_RULES and line <= finding.line <= end_line:
-            return finding.rule
-    return None
+    kb = get_knowledge_base("auto")
+    rules = (f.rule for f in graph_findings(source, str(path), kb) if f.rule in GRAPH_RULES
+             and line <= f.line <= end_line)
+    rule = next(rules, None)
+    if rule is None and any("==" in text or "!=" in text for text in source.splitlines()[line - 1:end_line]):
+        # a comparison: a field another file of the project builds may make it MSM710's
+        fields = _project_fields(path, {} if known is None else known)
+        rule = next((f.rule for f in graph_findings(source, str(path), kb, fields) if f.rule in GRAPH_RULES
+                     and line <= f.line <= end_line), None)
+    return rule
 
 
 def _package_finding(model_file: Path, chosen: Callable[[Finding], bool]) -> tuple[Path, int, str] | None:
@@ -126,8 +145,9 @@ def place(reply: dict[str, Any], model_file: Path | None = None) -> GraphError:
             )
     if not found:
         return error
+    known: dict[Path, tuple] = {}  # the projects' built fields, read once
     ruled = [(frame, rule) for frame in reversed(found)
-             if (rule := _rule_at(Path(frame[0]), frame[1], frame[2])) is not None]
+             if (rule := _rule_at(Path(frame[0]), frame[1], frame[2], known)) is not None]
     if not ruled and error.message.startswith(NOT_CALLABLE) and model_file is not None:
         # a CellDict subclass called (MSM709) fails where it is called, often inside MindSpore's own
         # SequentialCell: the class is the place to change

@@ -240,7 +240,7 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
     from msmigrate.knowledge.base import get_knowledge_base
     from msmigrate.scan.discovery import discover
     from msmigrate.scan.options import ScanOptions, load_project_config
-    from msmigrate.scan.runner import module_classes_of, prepare_options
+    from msmigrate.scan.runner import prepare_options, project_index_of
 
     options = options or FixOptions()
     scan_options = prepare_options(paths, ScanOptions(mindspore_version=options.mindspore_version,
@@ -249,8 +249,9 @@ def fix_paths(paths: list[str], options: FixOptions | None = None) -> ProjectFix
     analysis_options = AnalysisOptions(disabled_rules=frozenset(scan_options.disabled_rules), use_jedi=False,
                                        device=options.device)
     found = discover(paths, scan_options.include, scan_options.exclude, scan_options.respect_gitignore)
-    # the project's module classes, as a scan sees them, from the files before any is rewritten
-    analysis_options.module_classes = module_classes_of(found.files, options.max_file_bytes)
+    # the project's module classes and built fields, as a scan sees them, before any file is rewritten
+    analysis_options.module_classes, analysis_options.project_fields = project_index_of(
+        found.files, options.max_file_bytes)
     compat_module = project_compat(found.root, load_project_config(found.root))
     helper = HelperModule.read(compat_module, options.max_file_bytes)
     compat = helper.compat if helper.usable else None  # a module that cannot take helpers: no compositions

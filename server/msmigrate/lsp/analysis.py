@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msmigrate.analysis.cancel import NEVER, Cancelled, CancelToken
+from msmigrate.analysis.options import ProjectIndex
 from msmigrate.data_files import KnowledgeBaseError
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
 from msmigrate.lsp.config import Settings
@@ -25,13 +26,15 @@ log = logging.getLogger(__name__)
 USE_JEDI = False
 
 
-def analysis_options(settings: Settings, module_classes: frozenset[str] = frozenset()) -> object:
-    """The analyzer options the server uses for a document (``module_classes``: the workspace's
-    nn.Module subclasses, see ``MsMigrateServer.project_classes``)."""
+def analysis_options(settings: Settings, project: ProjectIndex | None = None) -> object:
+    """The analyzer options the server uses for a document (``project``: the workspace's nn.Module
+    subclasses and built fields, see ``MsMigrateServer.project_index``)."""
     from msmigrate.analysis.options import AnalysisOptions
 
+    project = project or ProjectIndex()
     return AnalysisOptions(disabled_rules=frozenset(settings.disabled_rules), use_jedi=USE_JEDI,
-                           module_classes=module_classes, device=settings.device)
+                           module_classes=project.module_classes, project_fields=project.fields,
+                           device=settings.device)
 
 
 def analyze_text(source: str | bytes, path: str, kb: KnowledgeBase, settings: Settings) -> FileResult:
@@ -168,13 +171,13 @@ class OpenDocuments:
         settings: Settings,
         generation: int,
         provisional: bool = False,
-        module_classes: frozenset[str] = frozenset(),
+        project: ProjectIndex | None = None,
         cancel: CancelToken = NEVER,
     ) -> tuple[FileResult | None, IncrementalAnalyzer | None]:
         """Findings of the document's new text (never raises), and the analyzer that produced them; (None,
         None) when ``cancel`` was cancelled meanwhile. With ``provisional``, a big re-analysis may be
         shortened first (then :meth:`confirm`)."""
-        entry = self._entry(uri, path, kb, settings, generation, module_classes)
+        entry = self._entry(uri, path, kb, settings, generation, project)
         entry[1].allow_provisional = provisional
         wanted = self.early.pop(uri, None)
         early = (wanted[0], functools.partial(wanted[1], source)) if wanted is not None else None
@@ -191,12 +194,12 @@ class OpenDocuments:
             return FileResult(path, error_key="common.error", error_args={"detail": str(exc)}), None
 
     def _entry(self, uri: str, path: str, kb: KnowledgeBase, settings: Settings, generation: int,
-               module_classes: frozenset[str]) -> tuple[int, IncrementalAnalyzer]:
+               project: ProjectIndex | None) -> tuple[int, IncrementalAnalyzer]:
         from msmigrate.analysis.incremental import IncrementalAnalyzer
 
         entry = self._analyzers.get(uri)
         if entry is None or entry[0] != generation or entry[1].kb is not kb or entry[1].path != path:
-            analyzer = IncrementalAnalyzer(path, kb, analysis_options(settings, module_classes))
+            analyzer = IncrementalAnalyzer(path, kb, analysis_options(settings, project))
             entry = (generation, analyzer)
             self._analyzers[uri] = entry
         return entry

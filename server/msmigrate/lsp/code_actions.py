@@ -31,7 +31,7 @@ def fix_all_edits(server: MsMigrateServer, analysis: AnalyzedDocument, on_disk: 
     from msmigrate.knowledge.base import get_knowledge_base
 
     kb = get_knowledge_base(server.settings.mindspore_version)
-    options = analysis_options(server.settings, server.project_classes())
+    options = analysis_options(server.settings, server.project_index())
     path = server.path_of(analysis.uri)
     compat = compositions.compat_for(server, analysis.uri)
     new_source, applied = fix_all(analysis.source, path, kb, options, analysis.result.findings,

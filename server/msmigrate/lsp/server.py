@@ -30,6 +30,7 @@ from pygls.workspace import TextDocument
 
 from msmigrate import __version__
 from msmigrate.analysis.cancel import NEVER, CancelToken
+from msmigrate.analysis.options import ProjectIndex
 from msmigrate.data_files import KnowledgeBaseError
 from msmigrate.i18n import t
 from msmigrate.knowledge.base import KnowledgeBase, get_knowledge_base
@@ -84,7 +85,7 @@ class MsMigrateServer(LanguageServer):
         self.documents = OpenDocuments()  # incremental analysis state per open document
         self.running = RunningAnalyses()  # cancel tokens of the analyses under way (see supersede)
         self.shutting_down = False  # after ``shutdown``: no analysis starts
-        self._project_classes: tuple[int, frozenset[str]] | None = None  # (generation, index)
+        self._project_index: tuple[int, ProjectIndex] | None = None  # (generation, index)
         self.last_request = 0.0  # loop time of the last request that needed an analysis
         self.on_settings_changed: list[Callable[[], Any]] = []
         self.on_shutdown: list[Callable[[], Any]] = []  # called on ``shutdown`` (lsp/diagnostics.py)
@@ -128,28 +129,32 @@ class MsMigrateServer(LanguageServer):
                 self.log(t("lsp.log.bad_setting", "en", detail=problem), types.MessageType.Warning)
         return changed
 
-    def project_classes(
-        self, generation: int | None = None, settings: Settings | None = None
-    ) -> frozenset[str]:
+    def project_index(self, generation: int | None = None, settings: Settings | None = None) -> ProjectIndex:
         """The workspace's nn.Module subclasses (a line scan of the Python files' class headers, once per
-        settings generation, on the analysis thread), so ``from .model import Net`` gives module receivers.
-        A class added later counts from the next settings change or restart."""
+        settings generation, on the analysis thread), so ``from .model import Net`` gives module receivers,
+        and the fields its files build (``analysis/project_fields.py``), read when a rule first needs them
+        (``DeferredIndex``: the files a pattern finds are parsed, which few documents need), so a field
+        built as a list in another file is known. A class or field added later counts from the next settings
+        change or restart."""
         generation = self.generation if generation is None else generation
-        if self._project_classes is not None and self._project_classes[0] == generation:
-            return self._project_classes[1]
+        if self._project_index is not None and self._project_index[0] == generation:
+            return self._project_index[1]
         settings = settings or self.settings
-        found: frozenset[str] = frozenset()
+        found = ProjectIndex()
         try:
             folders = self.workspace.folders.values()
             roots = [self.path_of(folder.uri) for folder in folders] or (
                 [self.workspace.root_path] if self.workspace.root_path else [])
             if roots:
-                from msmigrate.scan.runner import project_module_classes
+                from msmigrate.analysis.project_fields import DeferredIndex
+                from msmigrate.scan.runner import project_index
 
-                found = project_module_classes(roots, settings.include or ("*.py",), settings.exclude)
-        except Exception:  # no workspace yet, an unreadable folder: no cross-file classes
-            log.debug("no project class index", exc_info=True)
-        self._project_classes = (generation, found)
+                include, exclude = settings.include or ("*.py",), settings.exclude
+                found = project_index(roots, include, exclude, fields=False)._replace(
+                    fields=DeferredIndex(lambda: project_index(roots, include, exclude).fields))
+        except Exception:  # no workspace yet, an unreadable folder: no cross-file facts
+            log.debug("no project index", exc_info=True)
+        self._project_index = (generation, found)
         return found
 
     # --- client capabilities ------------------------------------------------------------------
@@ -193,7 +198,7 @@ class MsMigrateServer(LanguageServer):
         provisional = not self.client_supports("text_document", "diagnostic")  # pushing: confirm follows
         result, analyzer = self.documents.analyze(
             uri, source, self.path_of(uri), kb, settings, generation, provisional,
-            self.project_classes(generation, settings), cancel,
+            self.project_index(generation, settings), cancel,
         )
         if result is None:
             return None

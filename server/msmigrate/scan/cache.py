@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msmigrate import __version__
+from msmigrate.analysis.project_fields import well_formed
 from msmigrate.paths import data_dir
 from msmigrate.scan.worker import CompactReader, compact, expand, result_from_cache
 
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
 
 CACHE_FORMAT = 7  # 2: message references (i18n.ref); 3: Finding.written_api; 4: checksums, ctime/inode;
 # 5: class headers in manifest entries, manifests found without the project's class index;
-# 6: Finding.resolution (model/resolution.py); 7: ArgPlan.packed
+# 6: Finding.resolution (model/resolution.py); 7: ArgPlan.packed; 8: manifest entries keep a file's
+# outline (class headers and built fields, scan/runner._outline) where they kept its class headers
 _SIZE_LIMIT = 512 * 1024 * 1024
 _BATCH = 256  # buffered writes per transaction
 _RACY_NS = 2_000_000_000  # a file modified this close to the scan that hashed it is hashed again
@@ -255,8 +257,8 @@ class ResultCache:
 
     def manifest(self, root: str, prefix: str) -> Manifest:
         """The manifest of ``root`` for scans with key ``prefix`` (empty when missing or unreadable).
-        The runner names it by the key prefix without the project's class index, which it builds from
-        the manifest's class headers (the entries' cache keys hold the index)."""
+        The runner names it by the key prefix without the project index, which it builds from the
+        manifest's outlines (the entries' cache keys hold the index)."""
         try:
             raw = self._manifest_path(root, prefix).read_bytes()
             data = json.loads(raw)
@@ -359,12 +361,14 @@ _ENTRY_FIELDS = 7
 
 class Manifest:
     """The files of a root as the last scan with the same key prefix saw them: ``entries[rel] = [size,
-    stamp, content hash, trusted, cache key, result in cache form, class headers, checksum]``
-    (``stamp``: :func:`file_stamp`; class headers: :func:`msmigrate.analysis.project_classes.class_headers`
-    of the file; ``checksum``: of the seven fields before it, written when saved).
+    stamp, content hash, trusted, cache key, result in cache form, outline, checksum]``
+    (``stamp``: :func:`file_stamp`; outline: ``[class headers, built fields]`` of the file,
+    :func:`msmigrate.analysis.project_classes.class_headers` and
+    :func:`msmigrate.analysis.project_fields.file_fields`; ``checksum``: of the seven fields before it,
+    written when saved).
 
     A rescan serves an unchanged file (same size and stamp, trusted) from here: no read, no hash, no
-    database lookup; its class headers too (for the project's class index). ``trusted`` is false for a
+    database lookup; its outline too (for the project index). ``trusted`` is false for a
     file modified shortly before the scan that hashed it.
     Results are kept in the compact form of :func:`msmigrate.scan.worker.compact`, over one table of
     finding kinds per manifest.
@@ -389,18 +393,18 @@ class Manifest:
         unchanged = entry[0] == stat.st_size and entry[1] == file_stamp(stat)
         return entry[2] if unchanged and entry[3] is True and type(entry[2]) is str else None
 
-    def known_headers(self, rel: str, stat: os.stat_result) -> list[list] | None:
-        """The class headers recorded for an unchanged file (as :meth:`known_hash`), if well formed."""
+    def known_outline(self, rel: str, stat: os.stat_result) -> list[list] | None:
+        """The outline recorded for an unchanged file (as :meth:`known_hash`), if well formed."""
         if self.known_hash(rel, stat) is None:
             return None
-        headers = self.entries[rel][6]
-        if type(headers) is not list:
+        outline = self.entries[rel][6]
+        if type(outline) is not list or len(outline) != 2 or type(outline[0]) is not list:
             return None
-        for header in headers:
+        for header in outline[0]:
             if (type(header) is not list or len(header) != 2 or type(header[0]) is not str
                     or type(header[1]) is not list or not all(type(base) is str for base in header[1])):
                 return None
-        return headers
+        return outline if well_formed(outline[1]) else None
 
     def _intact(self, rel: str, entry: list[Any]) -> bool:
         if entry[_ENTRY_FIELDS] == "checked" or self.all_intact:  # recorded or checked by this scan
@@ -453,11 +457,11 @@ class Manifest:
         return table
 
     def record(self, rel: str, stat: os.stat_result, data_hash: str, key: str,
-               value: dict[str, Any] | None, headers: list[list]) -> None:
+               value: dict[str, Any] | None, outline: list[list]) -> None:
         """Remember what this scan found for ``rel`` (``value``: its result in cache form, if cached;
-        ``headers``: the class headers of the bytes hashed)."""
+        ``outline``: that of the bytes hashed)."""
         trusted = max(stat.st_mtime_ns, stat.st_ctime_ns) + _RACY_NS < self.started_ns
-        entry = [stat.st_size, file_stamp(stat), data_hash, trusted, key, value, headers, "checked"]
+        entry = [stat.st_size, file_stamp(stat), data_hash, trusted, key, value, outline, "checked"]
         self.entries.pop(rel, None)  # re-inserted last: the newest entries survive the size limit
         self.entries[rel] = entry
         self.changed = True

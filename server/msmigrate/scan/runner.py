@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.analysis.analyzer import gc_paused
+from msmigrate.analysis.options import ProjectIndex
 from msmigrate.knowledge.base import VERSIONS, get_knowledge_base, resolve_version
 from msmigrate.model.finding import FileResult, Severity
 from msmigrate.scan.cache import Manifest, ResultCache, content_hash, file_key, scan_key_prefix
@@ -59,18 +60,18 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
     cache = ResultCache(options.cache_dir) if options.use_cache else None
     root = str(found.root)
     limit = options.max_file_bytes
-    # the manifest is named without the project's class index, which is built from its class headers
+    # the manifest is named without the project index, which is built from its files' outlines
     manifest_prefix = scan_key_prefix(version, analysis_options)
-    read: dict[str, tuple[bytes, list[list]]] = {}  # files read for the index: bytes, class headers
+    read: dict[str, tuple[bytes, list[list]]] = {}  # files read for the index: bytes, outline
     with gc_paused():
         manifest = cache.manifest(root, manifest_prefix) if cache is not None else None
-        analysis_options.module_classes = _module_classes(
-            found.files, limit, manifest if options.trust_mtime else None,
-            read if manifest is not None else None)
+        index = _project_index(found.files, limit, manifest if options.trust_mtime else None,
+                               read if manifest is not None else None)
+        analysis_options.module_classes, analysis_options.project_fields = index
 
-    def headers_of(rel: str, data: bytes) -> list[list]:
+    def outline_of(rel: str, data: bytes) -> list[list]:
         before = read.pop(rel, None)
-        return before[1] if before is not None and before[0] == data else _headers(data)
+        return before[1] if before is not None and before[0] == data else _outline(data)
 
     prefix = scan_key_prefix(version, analysis_options)
     total = len(found.files)
@@ -79,7 +80,7 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
 
     results: dict[str, FileResult] = {}
     pending: list[tuple[str, bytes, str]] = []  # (relative path, bytes, cache key)
-    hashed: dict[str, tuple[os.stat_result, str, list[list]]] = {}  # stat, hash, class headers (pending)
+    hashed: dict[str, tuple[os.stat_result, str, list[list]]] = {}  # stat, hash, outline (pending)
     try:
         with gc_paused():  # (cached results, read files: nothing here makes reference cycles)
             for source in found.files:
@@ -112,10 +113,10 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
                         if cached is None:
                             pending.append((rel, data, key))
                             if manifest is not None:
-                                hashed[rel] = (stat, data_hash, headers_of(rel, data))
+                                hashed[rel] = (stat, data_hash, outline_of(rel, data))
                             continue
                         if manifest is not None:
-                            manifest.record(rel, stat, data_hash, key, value, headers_of(rel, data))
+                            manifest.record(rel, stat, data_hash, key, value, outline_of(rel, data))
                 if cached is not None:
                     results[rel] = cached
                 done += 1
@@ -127,8 +128,8 @@ def scan_paths(paths: Sequence[str | os.PathLike[str]], options: ScanOptions | N
                 value = result_to_cache(result)
                 cache.put(key, value)
                 if manifest is not None:
-                    stat, data_hash, headers = hashed[rel]
-                    manifest.record(rel, stat, data_hash, key, value, headers)
+                    stat, data_hash, outline = hashed[rel]
+                    manifest.record(rel, stat, data_hash, key, value, outline)
             done += 1
             _progress(options, done, total)
     finally:
@@ -154,58 +155,67 @@ def _analysis_options(options: ScanOptions) -> Any:
     return AnalysisOptions(use_jedi=options.use_jedi, device=options.device)
 
 
-def project_module_classes(paths: Sequence[str | os.PathLike[str]], include: tuple[str, ...] = ("*.py",),
-                           exclude: tuple[str, ...] = (), limit: int = 1024 * 1024) -> frozenset[str]:
-    """The nn.Module subclasses of the Python files under ``paths`` (the language server's workspace)."""
+def project_index(paths: Sequence[str | os.PathLike[str]], include: tuple[str, ...] = ("*.py",),
+                  exclude: tuple[str, ...] = (), limit: int = 1024 * 1024,
+                  fields: bool = True) -> ProjectIndex:
+    """The project facts of the Python files under ``paths`` (the language server's workspace, the
+    package of a model ``msmigrate compare`` runs); without ``fields``, the module classes only (a line
+    scan: no file is parsed)."""
     try:
         found = discover(paths, include, exclude)
     except (OSError, ValueError):
-        return frozenset()
-    return _module_classes(found.files, limit)
+        return ProjectIndex()
+    return _project_index(found.files, limit, fields=fields)
 
 
-def module_classes_of(files: list[Any], limit: int = 1024 * 1024) -> frozenset[str]:
-    """The nn.Module subclasses of the discovered ``files`` (``msmigrate fix`` builds it before writing)."""
-    return _module_classes(files, limit)
+def project_index_of(files: list[Any], limit: int = 1024 * 1024) -> ProjectIndex:
+    """The project facts of the discovered ``files`` (``msmigrate fix`` builds them before writing)."""
+    return _project_index(files, limit)
 
 
-def _module_classes(files: list[Any], limit: int, manifest: Manifest | None = None,
-                    read: dict[str, tuple[bytes, list[list]]] | None = None) -> frozenset[str]:
-    """The project's nn.Module subclasses over all scanned files (a line scan of their class headers);
-    part of the analysis options, so of the cache key: a new module class re-analyses the files.
-    The headers of a file unchanged since ``manifest`` was saved come from it, without reading the file;
-    those of the files read are kept in ``read`` with their bytes."""
+def _project_index(files: list[Any], limit: int, manifest: Manifest | None = None,
+                   read: dict[str, tuple[bytes, list[list]]] | None = None,
+                   fields: bool = True) -> ProjectIndex:
+    """The project's nn.Module subclasses (a line scan of the class headers) and the fields its files build
+    (``analysis/project_fields.py``) over all scanned files; part of the analysis options, so of the cache
+    key: a new module class or list field re-analyses the files. The outline (:func:`_outline`) of a file
+    unchanged since ``manifest`` was saved comes from it, without reading the file; those of the files read
+    are kept in ``read`` with their bytes."""
     from msmigrate.analysis.project_classes import index_of_headers
+    from msmigrate.analysis.project_fields import field_index
 
-    def headers():
-        for source in files:
-            if manifest is not None:
-                try:
-                    stat = os.stat(source.path)
-                except OSError:
-                    stat = None
-                if stat is not None and stat.st_size <= limit and kind_of(stat.st_mode) is None:
-                    known = manifest.known_headers(source.rel, stat)
-                    if known is not None:
-                        yield source.rel, known
-                        continue
+    outlines: list[tuple[str, list[list]]] = []
+    for source in files:
+        if manifest is not None:
             try:
-                data, _ = read_user_file(source.path, limit)  # regular files only (no FIFO, /dev/zero)
-            except (OSError, SkippedFile):
-                continue
-            found = _headers(data)
-            if read is not None:
-                read[source.rel] = (data, found)
-            yield source.rel, found
+                stat = os.stat(source.path)
+            except OSError:
+                stat = None
+            if stat is not None and stat.st_size <= limit and kind_of(stat.st_mode) is None:
+                known = manifest.known_outline(source.rel, stat)
+                if known is not None:
+                    outlines.append((source.rel, known))
+                    continue
+        try:
+            data, _ = read_user_file(source.path, limit)  # regular files only (no FIFO, /dev/zero)
+        except (OSError, SkippedFile):
+            continue
+        found = _outline(data, fields)
+        if read is not None:
+            read[source.rel] = (data, found)
+        outlines.append((source.rel, found))
+    return ProjectIndex(index_of_headers((rel, outline[0]) for rel, outline in outlines),
+                        field_index((rel, outline[1]) for rel, outline in outlines))
 
-    return index_of_headers(headers())
 
-
-def _headers(data: bytes) -> list[list]:
-    """The class headers of a file's bytes (:func:`msmigrate.analysis.project_classes.class_headers`)."""
+def _outline(data: bytes, fields: bool = True) -> list[list]:
+    """What the project index reads of a file's bytes, kept in the scan's manifest: ``[class headers
+    (analysis/project_classes.class_headers), built fields (analysis/project_fields.file_fields)]``."""
     from msmigrate.analysis.project_classes import class_headers
+    from msmigrate.analysis.project_fields import file_fields
 
-    return class_headers(data.decode("utf-8", "replace")) if b"class" in data else []
+    text = data.decode("utf-8", "replace")
+    return [class_headers(text) if b"class" in data else [], file_fields(text) if fields else []]
 
 
 def _progress(options: ScanOptions, done: int, total: int) -> None:
@@ -257,7 +267,7 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
     if known is None or cache is None:
         return None, None
     key = file_key(prefix, rel, known)
-    headers = manifest.entries[rel][6]  # (kept: a malformed result drops the entry)
+    outline = manifest.entries[rel][6]  # (kept: a malformed result drops the entry)
     result = manifest.result(rel, key)
     if result is not None:
         cache.hits += 1
@@ -265,7 +275,7 @@ def _from_manifest(manifest: Manifest, cache: ResultCache | None, prefix: str, r
     value = cache.get(key)
     result = _decoded(cache, key, rel, value)
     if result is not None:
-        manifest.record(rel, stat, known, key, value, headers)
+        manifest.record(rel, stat, known, key, value, outline)
     return result, key
 
 

@@ -12,19 +12,25 @@ namedtuple's field, a local list, the result kept in a variable); a tuple, an in
 flagged: it is always False (``!=``: True) in Python, a mistake in the torch code too.
 
 What is flagged, in ``forward``/``construct`` and what they call (``_compiled.compiled_functions``): ``A ==
-B`` or ``A != B`` where one side is a number, string or bool literal and the other a list seen in the same
-file: a list display or comprehension or ``list(...)``, a local name assigned one, ``self.NAME`` the class
-assigns one, or ``X.NAME`` where a call of the file passes ``NAME=[...]`` (a namedtuple's field). A list
-built in another file (efficientnet's case: ``BlockArgs(stride=[...])`` in ``utils.py``, compared in
-``model.py``) is out of a one-file rule's sight.
+B`` or ``A != B`` where one side is a number, string or bool literal and the other a list: a list display or
+comprehension or ``list(...)``, a local name assigned one, ``self.NAME`` the class assigns one (these are
+always lists there: "always False"), or ``X.NAME`` where the project builds the field ``NAME`` as a list
+(``analysis/project_fields.py``: a call's keyword ``NAME=[...]``, a namedtuple's field, or ``obj.NAME =
+[...]``), in this file or, from the project index, in another (efficientnet's case: ``BlockArgs(stride=
+[...])`` in ``utils.py``, compared in ``model.py``). A field may hold other values too (efficientnet's
+repeated blocks get ``_replace(stride=1)``, for which the test is True), so its message says the test is
+False wherever the field holds such a list, not always. No fix: ``== 1`` → ``False`` would drop the
+branch for those other values (efficientnet's residual connections of the repeated blocks).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 
 from msmigrate.analysis.import_names import module_imports
+from msmigrate.analysis.project_fields import LIST, built_as, built_fields, is_list_display
 from msmigrate.model.finding import Finding
 from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
@@ -58,6 +64,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{function} 中的 {expr} 将列表与 {other} 比较：在 Python 中总为 {result}，而 GRAPH_MODE 可能会把它"
         "所控制的分支也一并编译（该分支形状不一致时编译失败）；请比较其中的元素，或保存为 int 或元组",
     ),
+    "finding.MSM710.field_here": (
+        "{expr} in {function} compares {name}, which line {line} of this file builds as a list, with "
+        "{other}: a list never equals {other} in Python, so the test is {result} wherever {name} holds such "
+        "a list, and GRAPH_MODE may compile the branch it guards too (it stops where that branch's shapes "
+        "disagree); build it as a tuple on that line (a tuple compares as the list does, and GRAPH_MODE "
+        "works that comparison out) or compare what is meant",
+        "{function} 中的 {expr} 将 {name}（本文件第 {line} 行将其构造为列表）与 {other} 比较："
+        "在 Python 中列表永远不等于 {other}，因此只要 {name} 是这样的列表，该判断就为 {result}，"
+        "而 GRAPH_MODE 可能会把它所控制的分支也一并编译（该分支形状不一致时编译失败）；"
+        "请在该处将其构造为元组（元组的比较结果与列表相同，且 GRAPH_MODE 能在编译时算出该比较），"
+        "或改为比较真正想比较的值",
+    ),
+    "finding.MSM710.field": (
+        "{expr} in {function} compares {name}, which {file} builds as a list, with {other}: a list never "
+        "equals {other} in Python, so the test is {result} wherever {name} holds such a list, and GRAPH_MODE "
+        "may compile the branch it guards too (it stops where that branch's shapes disagree); build it as a "
+        "tuple there (a tuple compares as the list does, and GRAPH_MODE works that comparison out) or "
+        "compare what is meant",
+        "{function} 中的 {expr} 将 {name}（{file} 将其构造为列表）与 {other} 比较："
+        "在 Python 中列表永远不等于 {other}，因此只要 {name} 是这样的列表，该判断就为 {result}，"
+        "而 GRAPH_MODE 可能会把它所控制的分支也一并编译（该分支形状不一致时编译失败）；"
+        "请在该处将其构造为元组（元组的比较结果与列表相同，且 GRAPH_MODE 能在编译时算出该比较），"
+        "或改为比较真正想比较的值",
+    ),
 }
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
@@ -73,23 +103,11 @@ EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
 }
 
 
-def _is_list_value(node: ast.expr | None) -> bool:
-    return isinstance(node, ast.List | ast.ListComp) or (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list"
-    )
-
-
-def _list_fields(tree: ast.Module) -> set[str]:
-    """Keyword names the file's calls give a list (``BlockArgs(stride=[s])``, ``args._replace(k=[...])``)."""
-    return {k.arg for node in ast.walk(tree) if isinstance(node, ast.Call)
-            for k in node.keywords if k.arg and _is_list_value(k.value)}
-
-
 def _self_lists(cls: ast.ClassDef) -> set[str]:
     """``self.NAME`` the class assigns a list."""
     found = set()
     for node in ast.walk(cls):
-        if isinstance(node, ast.Assign) and _is_list_value(node.value):
+        if isinstance(node, ast.Assign) and is_list_display(node.value):
             for target in node.targets:
                 if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self"):
@@ -98,55 +116,94 @@ def _self_lists(cls: ast.ClassDef) -> set[str]:
 
 
 def _local_lists(function: ast.AST) -> set[str]:
-    return {t.id for node in ast.walk(function) if isinstance(node, ast.Assign) and _is_list_value(node.value)
+    return {t.id for node in ast.walk(function)
+            if isinstance(node, ast.Assign) and is_list_display(node.value)
             for t in node.targets if isinstance(t, ast.Name)}
 
 
-def _is_list(node: ast.expr, local: set[str], attrs: set[str], fields: set[str]) -> bool:
-    """A list by what the file shows: a display, a local list, ``self.NAME`` the class assigns a list,
-    ``X.NAME`` where a call passes ``NAME=[...]``."""
-    if _is_list_value(node):
-        return True
-    if isinstance(node, ast.Name):
-        return node.id in local
-    if isinstance(node, ast.Attribute):
-        own = isinstance(node.value, ast.Name) and node.value.id == "self"
-        return node.attr in attrs if own else node.attr in fields
-    return False
+class _Lists:
+    """What one function's code shows to be a list: a display, a local list, ``self.NAME`` its class
+    assigns a list; and the fields built as lists (``X.NAME``) in this file (first line) or, from the
+    project index, in another file."""
+
+    def __init__(self, cls: ast.ClassDef | None, function: ast.AST, here: dict[str, int],
+                 elsewhere: Callable[[], dict[str, str]]) -> None:
+        self.attrs = _self_lists(cls) if cls else set()
+        self.local = _local_lists(function)
+        self.here, self.elsewhere = here, elsewhere
+
+    def evidence(self, node: ast.expr) -> tuple[str, dict[str, object]] | None:
+        """``None``, or the message variant and its fields that say why ``node`` is a list."""
+        if is_list_display(node) or (isinstance(node, ast.Name) and node.id in self.local):
+            return "finding.MSM710", {}
+        if not isinstance(node, ast.Attribute):
+            return None
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            return ("finding.MSM710", {}) if node.attr in self.attrs else None
+        if node.attr in self.here:
+            return "finding.MSM710.field_here", {"name": node.attr, "line": self.here[node.attr]}
+        file = self.elsewhere().get(node.attr)
+        if file is not None:
+            return "finding.MSM710.field", {"name": node.attr, "file": file}
+        return None
 
 
 def _scalar(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, int | float | str | bool)
 
 
+def _same_file(path: str, rel: str) -> bool:
+    path = path.replace("\\", "/")
+    return path == rel or path.endswith("/" + rel)
+
+
+def _shown(path: str, rel: str) -> str:
+    """``rel`` (relative to the project's root) as the message names it: its file name alone when it is in
+    the folder of ``path`` (the analysed file)."""
+    folder, _, name = rel.rpartition("/")
+    own = path.replace("\\", "/").rpartition("/")[0]
+    return name if folder and (own == folder or own.endswith("/" + folder)) else rel
+
+
 def detect(ctx) -> Iterable[Finding]:
     if "==" not in ctx.source and "!=" not in ctx.source:
         return []
     imports = module_imports(ctx.tree)
-    fields = _list_fields(ctx.tree)
+    here: dict[str, int] = {}
+    for name, form, line in built_fields(ctx.tree):
+        if form == LIST:
+            here.setdefault(name, line)
+
+    @functools.cache
+    def elsewhere() -> dict[str, str]:
+        """Another file's fields (read on first need: the editor builds the index then); not the index's
+        entries of this file, whose text may have changed since."""
+        return {name: _shown(ctx.path, rel) for name, rel in built_as(ctx.project_fields, LIST).items()
+                if not _same_file(ctx.path, rel)}
+
     by_method = {id(f): cls for cls in network_classes(ctx, imports) for f in cls.body}
     found: list[Finding] = []
     seen: set[int] = set()
     for owner, function in compiled_functions(ctx, imports):
-        cls = by_method.get(id(function))
-        attrs, local = (_self_lists(cls) if cls else set()), _local_lists(function)
-
-        known = (local, attrs, fields)
+        lists = _Lists(by_method.get(id(function)), function, here, elsewhere)
         for node in ast.walk(function):
             if not isinstance(node, ast.Compare) or id(node) in seen or len(node.ops) != 1:
                 continue
             if not isinstance(node.ops[0], ast.Eq | ast.NotEq):
                 continue
             left, right = node.left, node.comparators[0]
-            other = right if _is_list(left, *known) and _scalar(right) else \
-                left if _is_list(right, *known) and _scalar(left) else None
-            if other is None:
+            why = lists.evidence(left) if _scalar(right) else None
+            other = right
+            if why is None and _scalar(left):
+                why, other = lists.evidence(right), left
+            if why is None:
                 continue
             seen.add(id(node))
+            key, fields = why
             found.append(new_finding(
-                RULE, ctx.node_range(node), "finding.MSM710",
+                RULE, ctx.node_range(node), key,
                 {"expr": ast.unparse(node), "function": owner, "other": ast.unparse(other),
-                 "result": "False" if isinstance(node.ops[0], ast.Eq) else "True"},
+                 "result": "False" if isinstance(node.ops[0], ast.Eq) else "True", **fields},
             ))
     return sorted(found, key=lambda f: (f.line, f.column))
 
