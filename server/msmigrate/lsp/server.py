@@ -150,8 +150,9 @@ class MsMigrateServer(LanguageServer):
                 from msmigrate.scan.runner import project_index
 
                 include, exclude = settings.include or ("*.py",), settings.exclude
-                found = project_index(roots, include, exclude, fields=False)._replace(
-                    fields=DeferredIndex(lambda: project_index(roots, include, exclude).fields))
+                classes = project_index(roots, include, exclude, fields=False).module_classes
+                fields = DeferredIndex(lambda: project_index(roots, include, exclude).fields)
+                found = ProjectIndex(classes, fields)
         except Exception:  # no workspace yet, an unreadable folder: no cross-file facts
             log.debug("no project index", exc_info=True)
         self._project_index = (generation, found)
