@@ -205,7 +205,7 @@ def _headers(data: bytes) -> list[list]:
     """The class headers of a file's bytes (:func:`msmigrate.analysis.project_classes.class_headers`)."""
     from msmigrate.analysis.project_classes import class_headers
 
-    return class_headers(data.decode("utf-8", "replace")) if b"class" in data else []
+    return class_headers(data.decode("utf-8", "replace")) if b"class" in data or b"->" in data else []
 
 
 def _progress(options: ScanOptions, done: int, total: int) -> None:
