@@ -272,7 +272,8 @@ CASES: tuple[Case, ...] = (
     Case("pcv_mixnet_s", (*_PCV, "pytorchcv/models/mixnet.py"), "pytorchcv.models.mixnet",
          "mixnet_s(num_classes=10)", _IMAGE224),
     Case("pcv_dla34", (*_PCV, "pytorchcv/models/resnet.py", "pytorchcv/models/resnext.py",
-                       "pytorchcv/models/dla.py"), "pytorchcv.models.dla", "dla34(num_classes=10)", _IMAGE224),
+                       "pytorchcv/models/dla.py"),
+         "pytorchcv.models.dla", "dla34(num_classes=10)", _IMAGE224),
     # conformer (held out)
     Case("conformer_block", ("conformer/conformer.py",), "conformer.conformer",
          "ConformerBlock(dim=32, dim_head=16, heads=2, conv_kernel_size=7)", (Input((2, 16, 32)),)),
