@@ -23,6 +23,8 @@ MODEL_PACKAGES: tuple[tuple[str, str], ...] = (
     ("efficientnet-pytorch", "0.7.1"),
     ("pretrainedmodels", "0.7.4"),
     ("open-clip-torch", "3.3.0"),
+    ("pytorchcv", "0.0.74"),  # held out of the tuning (docs/heldout-evaluation.md): model code only
+    ("conformer", "0.3.2"),
 )
 DEPENDENCIES: tuple[tuple[str, str], ...] = (("einops", "0.8.2"),)
 
@@ -30,7 +32,8 @@ DEPENDENCIES: tuple[tuple[str, str], ...] = (("einops", "0.8.2"),)
 DISTRIBUTION = {
     "torchvision": "torchvision", "vit_pytorch": "vit-pytorch", "segment_anything": "segment-anything",
     "whisper": "openai-whisper", "efficientnet_pytorch": "efficientnet-pytorch",
-    "pretrainedmodels": "pretrainedmodels", "open_clip": "open-clip-torch",
+    "pretrainedmodels": "pretrainedmodels", "open_clip": "open-clip-torch", "pytorchcv": "pytorchcv",
+    "conformer": "conformer",
 }
 
 
@@ -143,6 +146,7 @@ _CLIP_MODEL = (*_CLIP, "open_clip/model.py", "open_clip/modified_resnet.py", "op
 _PM = "pretrainedmodels/models/"
 _EFFNET = tuple(f"efficientnet_pytorch/{name}.py" for name in ("__init__", "model", "utils"))
 _WHISPER_DIMS = "ModelDimensions(8, 16, 32, 2, 2, 100, 12, 32, 2, 2)"
+_PCV = tuple(f"pytorchcv/models/common/{name}.py" for name in ("activ", "conv", "norm", "att", "arch"))
 
 CASES: tuple[Case, ...] = (
     # torchvision
@@ -262,6 +266,17 @@ CASES: tuple[Case, ...] = (
          " layers=2))",
          (Input((2, 3, 32, 32)), Input((2, 8), "int64", 0, 50)), call="model(x0, x1)",
          loss=("open_clip.loss", "ClipLoss()(*out)"), ci=True),
+    # pytorchcv (held out: docs/heldout-evaluation.md); a final 7×7 pooling: 224×224 inputs
+    Case("pcv_resnet10", (*_PCV, "pytorchcv/models/resnet.py"), "pytorchcv.models.resnet",
+         "resnet10(num_classes=10)", _IMAGE224),
+    Case("pcv_mixnet_s", (*_PCV, "pytorchcv/models/mixnet.py"), "pytorchcv.models.mixnet",
+         "mixnet_s(num_classes=10)", _IMAGE224),
+    Case("pcv_dla34", (*_PCV, "pytorchcv/models/resnet.py", "pytorchcv/models/resnext.py",
+                       "pytorchcv/models/dla.py"),
+         "pytorchcv.models.dla", "dla34(num_classes=10)", _IMAGE224),
+    # conformer (held out)
+    Case("conformer_block", ("conformer/conformer.py",), "conformer.conformer",
+         "ConformerBlock(dim=32, dim_head=16, heads=2, conv_kernel_size=7)", (Input((2, 16, 32)),)),
 )
 
 

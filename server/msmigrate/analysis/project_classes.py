@@ -6,6 +6,11 @@ no import). A class is a module class when a base is written ``Module``, ``nn.<C
 ``torch.nn.<Class>``, a known module base of another library, or the name of another module class of
 the project (resolved by name, transitively). The index holds each class under every dotted suffix of
 ``package.module.Class`` with at least two parts, the forms an import of it can take.
+
+A top-level function whose return annotation names a module class the same way (``def conv1x1(...) ->
+nn.Module:``, ``-> "ResNet"``) is indexed too: calling it gives a module, as calling the class does, so
+``self.output = conv1x1(...)`` then ``self.output(x)`` is a tensor in the file that imports it
+(pytorchcv's layer factories). Its header is kept as ``[name, [annotation]]``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from collections.abc import Iterable
 from msmigrate.analysis.tables import FOREIGN_MODULE_BASES
 
 _CLASS = re.compile(r"^[ \t]*class[ \t]+([A-Za-z_]\w*)[ \t]*\(([^)]*)\)[ \t]*:", re.MULTILINE)
+# a top-level ``def name(...) -> Annotation:`` (parameters over several lines, parentheses two deep)
+_FUNCTION = re.compile(
+    r"^def[ \t]+([A-Za-z_]\w*)[ \t]*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)[ \t]*->[ \t]*"
+    r"([\"']?)([A-Za-z_][\w.]*)\2[ \t]*:", re.MULTILINE)
 _TORCH_BASE = re.compile(r"^(?:torch\.)?nn\.(?:modules\.\w+\.)?([A-Z]\w*)$")
 _NOT_MODULES = frozenset({"Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"})
 _FOREIGN_SHORT = frozenset(name.rpartition(".")[2] for name in FOREIGN_MODULE_BASES)
@@ -32,13 +41,14 @@ def module_path(rel_path: str) -> str:
 
 
 def class_headers(text: str) -> list[list]:
-    """The ``class`` headers of one file's text: ``[[class name, [base expression, ...]], ...]`` (JSON
-    values: the scan keeps them in its manifest, so that a rescan builds the index without reading the
-    unchanged files)."""
-    if "class" not in text:
-        return []
-    return [[match[1], [b.strip() for b in match[2].split(",") if b.strip() and "=" not in b]]
-            for match in _CLASS.finditer(text)]
+    """The ``class`` headers of one file's text, ``[[class name, [base expression, ...]], ...]``, then its
+    annotated top-level functions, ``[function name, [return annotation]]`` (JSON values: the scan keeps
+    them in its manifest, so that a rescan builds the index without reading the unchanged files)."""
+    found = [[match[1], [b.strip() for b in match[2].split(",") if b.strip() and "=" not in b]]
+             for match in _CLASS.finditer(text)] if "class" in text else []
+    if "->" in text:
+        found.extend([match[1], [match[3]]] for match in _FUNCTION.finditer(text))
+    return found
 
 
 def module_class_index(files: Iterable[tuple[str, str]]) -> frozenset[str]:

@@ -213,6 +213,8 @@ def call_result(func: object, facts: TorchFacts) -> object:
         return func.returns
     if kind is Foreign:
         return OTHER if func.name.partition(".")[0] in NON_TORCH_PACKAGES else Opaque(func.name)
+    if kind is Opaque:
+        return UNKNOWN  # ``layer = make_conv(...)`` of another module, then ``layer(x)``: may be a tensor
     return UNKNOWN if func is UNKNOWN else OTHER
 
 

@@ -255,10 +255,23 @@ def _named_run(net: Any, x: Any, s: _Side) -> Any:
     return net.head(net.block(x)), s.number(sum(codes) + _name_code(listed))
 
 
+def _named_modules_run(net: Any, x: Any, s: _Side) -> Any:
+    """``net.named_modules()`` as the fix writes it (no argument): each Linear's weight set from its position
+    among the pairs (the net itself first, under ""); the names and their order as a number."""
+    names = []
+    for i, (name, module) in enumerate(s.container(net)):
+        names.append(name)
+        if isinstance(module, s.linear_class):
+            s.fill(module.weight, 0.05 * (i + 1))
+    inner = [name for name, _ in s.container(net.block.layer)]
+    return net.head(net.block(x)), s.number(_name_code(names) + _name_code(inner))
+
+
 CONTAINERS: dict[str, tuple[Any, Any]] = {
     "torch.nn.ModuleList": (_list_build, _list_run),
     "torch.nn.Sequential": (_sequential_build, _sequential_run),
     "torch.nn.ModuleDict": (_dict_build, _dict_run),
+    "torch.nn.Module.named_modules": (_walk_build, _named_modules_run),  # a method, called on the network
 }
 PROGRAMS = frozenset(CONTAINERS)
 # the composition of a container (``knowledge/compositions/catalogue.py``) → its program

@@ -1,0 +1,77 @@
+"""``net.named_modules()`` → ``net.cells_and_names()``: verified by a program (``check/worker_programs.py``),
+so the safe fixes write it. pytorchcv 0.0.74 initialises every model by walking ``self.named_modules()``
+(``resnet.py`` ResNet._init_params and 160 others); a Cell has no ``named_modules`` (AttributeError at build).
+
+MindSpore 2.10's ``Cell.cells_and_names()`` (read in its source) yields ``("", self)`` first, then each child
+of ``_cells`` depth first under its dotted path, each cell once: what torch's ``named_modules()`` yields
+with its default arguments. Real frameworks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("mindspore")
+
+
+def test_the_check_of_named_modules_passes_with_cells_and_names() -> None:
+    command = [sys.executable, "-m", "msmigrate", "check", "torch.nn.Module.named_modules", "--json",
+               "--mindspore-version", "2.6"]
+    run = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=300)
+    [result] = json.loads(run.stdout)["results"]
+    assert (result["mindspore_api"], result["status"]) == ("mindspore.nn.Cell.cells_and_names", "pass")
+    assert result["torch_shapes"] == [[2, 4], [1]]
+
+
+# the program tells a walk that leaves the network itself out (names and weights shift) from the real one
+WITHOUT_ROOT = textwrap.dedent('''
+    from msmigrate.check import worker_programs as programs
+    from msmigrate.check.worker import Frameworks
+
+    real = programs.resolve
+
+    def resolve(name, side):
+        found = real(name, side)
+        return (lambda net: list(found(net))[1:]) if side == "mindspore" else found
+
+    programs.resolve = resolve
+    result = programs.run_program(Frameworks("CPU"), {"torch_api": "torch.nn.Module.named_modules",
+                                                      "mindspore_api": "mindspore.nn.Cell.cells_and_names"})
+    print(result["status"])
+''')
+
+
+@pytest.mark.slow
+def test_the_program_fails_a_walk_that_differs() -> None:
+    run = subprocess.run([sys.executable, "-c", WITHOUT_ROOT], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "fail"
+
+
+# pytorchcv 0.0.74 resnet.py, ResNet._init_params
+INIT = """\
+import torch.nn as nn
+
+
+class ResNet(nn.Module):
+    def _init_params(self):
+        for name, module in self.named_modules():
+            if isinstance(module, nn.Conv2d):
+                nn.init.kaiming_uniform_(module.weight)
+"""
+
+
+def test_the_safe_fixes_write_cells_and_names(tmp_path: Path) -> None:
+    from msmigrate.fixes.project import FixOptions, fix_paths
+
+    (tmp_path / "resnet.py").write_text(INIT, encoding="utf-8")
+    result = fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6"))
+    fixed = (tmp_path / "resnet.py").read_text(encoding="utf-8")
+    assert "        for name, module in self.cells_and_names():\n" in fixed
+    assert result.files[0].unsafe_skipped == 0
