@@ -69,7 +69,8 @@ def check_installed(bin_dir: Path, home: Path) -> None:
         assert (package_dir / "_data" / name).read_bytes() == (REPO / "mapping_data" / name).read_bytes()
     # the curated facts ship as data beside the code that reads them
     facts = sorted((REPO / "server" / "msmigrate" / "knowledge" / "facts").glob("*.toml"))
-    assert [p.name for p in facts] == ["check_specs.toml", "mindspore_calls.toml", "missing_advice.toml"]
+    assert [p.name for p in facts] == ["check_specs.toml", "composition_cases.toml", "mindspore_calls.toml",
+                                       "missing_advice.toml", "param_names.toml"]
     for path in facts:
         assert (package_dir / "knowledge" / "facts" / path.name).read_bytes() == path.read_bytes()
 
