@@ -215,7 +215,8 @@ def _outline(data: bytes, fields: bool = True) -> list[list]:
     from msmigrate.analysis.project_fields import file_fields
 
     text = data.decode("utf-8", "replace")
-    return [class_headers(text) if b"class" in data or b"->" in data else [], file_fields(text) if fields else []]
+    headers = class_headers(text) if b"class" in data or b"->" in data else []  # "->": annotated factories
+    return [headers, file_fields(text) if fields else []]
 
 
 def _progress(options: ScanOptions, done: int, total: int) -> None:
