@@ -30,6 +30,8 @@ export interface CompareLayer extends CompareNumbers {
   call: number;
   torch_class: string;
   mindspore_class?: string | null;
+  /** the layer run alone on torch's inputs of that call (only for layers that differ in the whole model) */
+  alone?: { status: string; max_abs?: number | null; why?: string; position?: string; type?: string; detail?: string } | null;
 }
 
 export interface CompareParameterRow extends CompareNumbers {
@@ -167,6 +169,12 @@ function statusLabel(status: string | null | undefined, l10n: Localizer): string
       return l10n.t("DIFFER");
     case "missing":
       return l10n.t("missing in MindSpore");
+    case "accumulated":
+      return l10n.t("from its input");
+    case "unchecked":
+      return l10n.t("differs, not checked alone");
+    case "downstream":
+      return l10n.t("differs, after the first");
     case "graph_error":
       return l10n.t("does not compile");
     case "error":
@@ -180,8 +188,21 @@ function statusLabel(status: string | null | undefined, l10n: Localizer): string
 }
 
 function badge(status: string | null | undefined, l10n: Localizer): string {
-  const kind = status === "match" ? "ok" : status === "diverge" || status === "missing" ? "bad" : status ? "fail" : "none";
+  const kind =
+    status === "match" || status === "accumulated"
+      ? "ok"
+      : status === "diverge" || status === "missing" || status === "unchecked" || status === "downstream"
+        ? "bad"
+        : status
+          ? "fail"
+          : "none";
   return `<span class="badge ${kind}">${escapeHtml(statusLabel(status, l10n))}</span>`;
+}
+
+/** A layer's error when run alone on torch's inputs (layers that differ in the whole model), else nothing. */
+function aloneNote(layer: CompareLayer, l10n: Localizer): string {
+  const value = layer.alone?.max_abs;
+  return value === undefined || value === null ? "" : ` <span class="alone">${escapeHtml(l10n.t("alone {0}", sci(value)))}</span>`;
 }
 
 function layerName(layer: CompareLayer): string {
@@ -251,7 +272,7 @@ function layerTable(mode: CompareMode, l10n: Localizer): string {
   const layers = mode.layers ?? [];
   const first = mode.first_divergence;
   const firstIndex = first ? layers.findIndex((l) => l.name === first.name && l.call === first.call) : -1;
-  const diverging = layers.filter((l) => l.status === "diverge").length;
+  const diverging = layers.filter((l) => l.status !== "match" && l.status !== "missing").length;
   const missing = layers.filter((l) => l.status === "missing").length;
   const head = ["#", l10n.t("layer"), "torch", "MindSpore", l10n.t("max abs error"), l10n.t("max rel error"), l10n.t("status")];
   const rows = layers.map((layer, index) => {
@@ -264,7 +285,7 @@ function layerTable(mode: CompareMode, l10n: Localizer): string {
       escapeHtml(layer.mindspore_class ?? "-"),
       escapeHtml(sci(layer.max_abs)),
       escapeHtml(sci(layer.max_rel)),
-      badge(layer.status, l10n) + marker,
+      badge(layer.status, l10n) + aloneNote(layer, l10n) + marker,
     ];
     const attrs = isFirst ? ' class="first" id="first-divergence"' : "";
     return `<tr${attrs}>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`;
@@ -272,12 +293,13 @@ function layerTable(mode: CompareMode, l10n: Localizer): string {
   const firstLine = first
     ? `<p class="first-line">${escapeHtml(
         l10n.t(
-          "First layer that differs: {0} (call {1}; torch {2}, MindSpore {3}), max abs error {4}",
+          "First layer that differs by its own error: {0} (call {1}; torch {2}, MindSpore {3}), max abs error {4} in the whole model, {5} alone on torch's input",
           first.name || "(model)",
           first.call + 1,
           first.torch_class,
           first.mindspore_class ?? "-",
           sci(first.max_abs),
+          sci(first.alone?.max_abs),
         ),
       )} <a href="#first-divergence">${escapeHtml(l10n.t("Show in the table"))}</a></p>`
     : "";
@@ -296,7 +318,7 @@ function layerTable(mode: CompareMode, l10n: Localizer): string {
     : "";
   return [
     `<h3>${escapeHtml(l10n.t("Layers"))}</h3>`,
-    `<p>${escapeHtml(l10n.t("{0} layer outputs compared: {1} differ, {2} have no MindSpore cell of that name", layers.length, diverging, missing))}</p>`,
+    `<p>${escapeHtml(l10n.t("{0} layer outputs compared: {1} differ in the whole model, {2} have no MindSpore cell of that name", layers.length, diverging, missing))}</p>`,
     extraLine,
     firstLine,
     `<table class="layers"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`,
@@ -354,6 +376,7 @@ th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 2px 8px; 
 .badge.bad, .badge.fail { color: var(--vscode-errorForeground, #d33); }
 tr.first { background: var(--vscode-inputValidation-errorBackground, #f002); font-weight: 600; }
 .marker { font-style: italic; }
+.alone { opacity: 0.75; }
 .error { color: var(--vscode-errorForeground, #d33); }
 `;
 

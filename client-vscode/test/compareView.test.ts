@@ -23,7 +23,7 @@ function layer(name: string, status: string, maxAbs: number | null, mindsporeCla
 
 /** A reply's report as the server sends it (shape of CompareReport.to_json), with hostile names. */
 function report(): CompareReportJson {
-  const first = layer('<img src=x onerror="alert(1)">', "diverge", 0.5);
+  const first = { ...layer('<img src=x onerror="alert(1)">', "diverge", 0.5), alone: { status: "diverge", max_abs: 0.25 } };
   return {
     name: "tiny <b>net</b>",
     status: "diverge",
@@ -40,7 +40,12 @@ function report(): CompareReportJson {
         status: "diverge",
         outputs: { status: "diverge", max_abs: 0.146, max_rel: 0.25 },
         first_divergence: first,
-        layers: [layer("fc", "match", 1.9371509552001953e-7), first, layer("", "diverge", 0.146)],
+        layers: [
+          layer("fc", "match", 1.9371509552001953e-7),
+          { ...layer("act", "accumulated", 3e-4), alone: { status: "match", max_abs: 1e-7 } },
+          first,
+          layer("", "downstream", 0.146),
+        ],
         training: {
           loss: { torch: 0.4275681674480438, mindspore: 0.400407, status: "diverge", max_abs: 0.027 },
           gradients: [
@@ -114,11 +119,18 @@ describe("compareHtml", () => {
     );
     assert.ok(summaryRows.includes('<tr><td>GRAPH_MODE</td><td><span class="badge fail">does not compile</span></td><td>-</td>'));
     const rows = [...html.matchAll(/<tr( class="first" id="first-divergence")?><td>(\d+)<\/td>/g)];
-    assert.deepEqual(rows.map((r) => [r[2], Boolean(r[1])]), [["1", false], ["2", true], ["3", false]]);
-    assert.ok(html.includes('<span class="badge bad">DIFFER</span> <span class="marker">first divergence</span></td></tr>'));
+    assert.deepEqual(rows.map((r) => [r[2], Boolean(r[1])]), [["1", false], ["2", false], ["3", true], ["4", false]]);
+    assert.ok(
+      html.includes(
+        '<span class="badge bad">DIFFER</span> <span class="alone">alone 2.50e-01</span> <span class="marker">first divergence</span></td></tr>',
+      ),
+    );
+    // a layer whose difference comes from its input is not a divergence; those after the first are marked
+    assert.ok(html.includes('<span class="badge ok">from its input</span> <span class="alone">alone 1.00e-07</span></td></tr>'));
+    assert.ok(html.includes('<span class="badge bad">differs, after the first</span></td></tr>'));
     assert.ok(html.includes("<td><code>fc</code></td><td>Linear</td><td>Dense</td><td>1.94e-07</td>"));
     assert.ok(html.includes("<td><code>(model)</code></td>"));
-    assert.ok(html.includes("3 layer outputs compared: 2 differ, 0 have no MindSpore cell of that name"));
+    assert.ok(html.includes("4 layer outputs compared: 3 differ in the whole model, 0 have no MindSpore cell of that name"));
     assert.ok(html.includes("Loss: torch 0.427568, MindSpore 0.400407<br>2 gradients, max abs error 1.25e-01<br>"));
     assert.ok(html.includes("Updated weights: max abs error 2.00e-08"));
     assert.ok(html.includes("conversion: 3 parameters, 1 torch entries dropped"));

@@ -180,6 +180,7 @@ def test_verdict_and_exit_code() -> None:
             "status": "diverge",
             "max_abs": 0.5,
             "max_rel": 0.2,
+            "alone": {"status": "diverge", "max_abs": 0.25, "max_rel": 0.1},
         },
     ]
     report.modes = [ModeResult("pynative", match, layers[:1]), ModeResult("graph", match)]
@@ -188,12 +189,27 @@ def test_verdict_and_exit_code() -> None:
     assert (report.status, report.exit_code) == ("diverge", 1)
     assert report.modes[0].first_divergence["name"] == "b"
     text = render_text(report, "en")
-    assert "first layer that differs: b (call 2; torch ReLU, MindSpore Dense" not in text
+    assert "first layer that differs by its own error: b (call 2; torch ReLU, MindSpore Dense" not in text
     assert (
-        "first layer that differs: b (call 2; torch ReLU, MindSpore ReLU): max abs error 5.00e-01 (DIFFER)"
-        in text
+        "first layer that differs by its own error: b (call 2; torch ReLU, MindSpore ReLU): max abs error "
+        "5.00e-01 in the whole model, 2.50e-01 alone on torch's input (DIFFER)" in text
     )
     assert text.endswith("Result: the models DIFFER.")
+    # a layer whose difference comes from its input leaves the verdict a match; one not checked alone not
+    accumulated = {**layers[1], "status": "accumulated", "alone": {"status": "match", "max_abs": 1e-7}}
+    report.modes[0] = ModeResult("pynative", match, [layers[0], accumulated])
+    assert (report.status, report.exit_code, report.modes[0].first_divergence) == ("match", 0, None)
+    unchecked = {**layers[1], "status": "unchecked",
+                 "alone": {"status": "unchecked", "why": "input", "position": "x", "type": "list"}}
+    report.modes[0] = ModeResult("pynative", match, [layers[0], unchecked])
+    assert (report.status, report.exit_code, report.modes[0].first_divergence) == ("diverge", 1, None)
+    assert render_text(report, "en").splitlines()[2:5] == [
+        "  PyNative: outputs match (max abs error 1.00e-06, max rel error 1.00e-05)",
+        "    2 layer outputs compared: 1 differ in the whole model, 0 have no MindSpore cell of that name",
+        "    1 of them could not be checked alone, so their own error is not known: b #2 (its input x is a "
+        "list, not a tensor, None or a number)",
+    ]
+    report.modes[0] = ModeResult("pynative", {**match, "status": "diverge"}, layers)
     report.modes.append(
         ModeResult("graph", error=("weights.error.timeout", {"side": "mindspore", "seconds": "9"}))
     )

@@ -13,11 +13,15 @@ from msmigrate.compare.markdown import cell_code, code, link_target, render_mark
 from msmigrate.compare.report import CompareReport, ModeResult, summary_line
 
 
-def _row(name: str, status: str, max_abs: float | None, call: int = 0, ms_class: str | None = "Dense"
-         ) -> dict:
-    return {"name": name, "mindspore_name": name, "call": call, "torch_class": "Linear", "shapes": [[2, 3]],
-            "status": status, "reason": None, "max_abs": max_abs, "max_rel": max_abs, "detail": None,
-            "mindspore_class": ms_class}
+def _row(name: str, status: str, max_abs: float | None, call: int = 0, ms_class: str | None = "Dense",
+         alone: float | None = None) -> dict:
+    row = {"name": name, "mindspore_name": name, "call": call, "torch_class": "Linear", "shapes": [[2, 3]],
+           "status": status, "reason": None, "max_abs": max_abs, "max_rel": max_abs, "detail": None,
+           "mindspore_class": ms_class}
+    if alone is not None:  # run alone on torch's input (compare/worker_alone.py)
+        verdict = "diverge" if status == "diverge" else "match"
+        row["alone"] = {"status": verdict, "reason": None, "max_abs": alone, "max_rel": alone, "detail": None}
+    return row
 
 
 def _report(folder: Path) -> CompareReport:
@@ -27,9 +31,10 @@ def _report(folder: Path) -> CompareReport:
         outputs,
         [
             _row("fc|1", "match", 1e-7),
-            _row("`head`", "diverge", 0.5),
+            _row("act", "accumulated", 3e-4, alone=1e-7),
+            _row("`head`", "diverge", 0.5, alone=0.25),
             _row("<b>x</b>", "missing", None, call=1, ms_class=None),
-            _row("", "diverge", 0.5),
+            _row("", "downstream", 0.5),
         ],
         {
             "loss": {"torch": 1.5, "mindspore": 1.25, "status": "diverge", "max_abs": 0.25},
@@ -60,7 +65,8 @@ def test_the_markdown_page_escapes_what_comes_from_the_models(tmp_path: Path) ->
         "- weights: the torch model's initial ones (seeded; normalization statistics randomized), converted; "
         r"inputs: \[2, 3\] float32; eval mode; rtol 0.0001, atol 0.0001",
         "",
-        "| mode | outputs | max abs error | max rel error | first layer that differs | training step |",
+        "| mode | outputs | max abs error | max rel error | first layer that differs by its own error | "
+        "training step |",
         "| --- | --- | --- | --- | --- | --- |",
         "| PyNative | DIFFER | 5.00e-01 | 2.50e-01 | `` `head` `` | DIFFER |",
         "| GRAPH_MODE | does not compile | - | - | - | - |",
@@ -73,20 +79,25 @@ def test_the_markdown_page_escapes_what_comes_from_the_models(tmp_path: Path) ->
         "weights max abs error 2.00e-08",
         "- gradient of `fc.bias`: max abs error 1.25e-01 (DIFFER)",
         "",
-        "4 layer outputs compared: 2 differ, 1 have no MindSpore cell of that name",
+        "5 layer outputs compared: 3 differ in the whole model, 1 have no MindSpore cell of that name",
         "",
-        "**first layer that differs: `` `head` `` (call 1; torch Linear, MindSpore Dense): max abs error "
-        "5.00e-01 (DIFFER)**",
+        r"1 of them differ only through their input \(float32 rounding carried from earlier layers, not a "
+        r"divergence\): run alone on torch's input of that call, each is within the tolerance: act \(max abs "
+        r"error 3.00e-04, alone 1.00e-07\)",
+        "",
+        "**first layer that differs by its own error: `` `head` `` (call 1; torch Linear, MindSpore Dense): "
+        "max abs error 5.00e-01 in the whole model, 2.50e-01 alone on torch's input (DIFFER)**",
         "",
         "### PyNative: every layer, in the order torch finished them",
         "",
         "| # | layer | torch | MindSpore | max abs | max rel | status |",
         "| --- | --- | --- | --- | --- | --- | --- |",
         r"| 1 | `fc\|1` | Linear | Dense | 1.00e-07 | 1.00e-07 | match |",
-        "| **2** | **`` `head` ``** | **Linear** | **Dense** | **5.00e-01** | **5.00e-01** | "
-        "**DIFFER** ⟵ first divergence |",
-        "| 3 | `<b>x</b> #2` | Linear | - | - | - | missing in MindSpore |",
-        "| 4 | `(model)` | Linear | Dense | 5.00e-01 | 5.00e-01 | DIFFER |",
+        r"| 2 | `act` | Linear | Dense | 3.00e-04 | 3.00e-04 | from its input \(alone 1.00e-07\) |",
+        "| **3** | **`` `head` ``** | **Linear** | **Dense** | **5.00e-01** | **5.00e-01** | "
+        r"**DIFFER \(alone 2.50e-01\)** ⟵ first divergence |",
+        "| 4 | `<b>x</b> #2` | Linear | - | - | - | missing in MindSpore |",
+        "| 5 | `(model)` | Linear | Dense | 5.00e-01 | 5.00e-01 | differs, after the first |",
         "",
         "## GRAPH_MODE",
         "",
@@ -113,11 +124,12 @@ def test_summary_line_in_both_languages(tmp_path: Path) -> None:
     report = _report(tmp_path)
     assert summary_line(report, "en") == (
         "Compare tiny | net: the models DIFFER — PyNative: outputs DIFFER (max abs error 5.00e-01), "
-        "first layer that differs `head`, training step DIFFER; GRAPH_MODE: does not compile (n(1).py:12)"
+        "first layer that differs by its own error `head`, training step DIFFER; GRAPH_MODE: does not compile "
+        "(n(1).py:12)"
     )
     assert summary_line(report, "zh") == (
         "比较 tiny | net：两个模型不一致 —— PyNative：输出不一致（最大绝对误差 5.00e-01），"
-        "第一个不一致的层 `head`，训练步骤不一致；GRAPH_MODE：无法编译（n(1).py:12）"
+        "第一个因自身误差而不一致的层 `head`，训练步骤不一致；GRAPH_MODE：无法编译（n(1).py:12）"
     )
     report.error = ("compare.error.cancelled", {})
     assert summary_line(report, "zh") == "比较 tiny | net：比较未能完成：比较已取消"

@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from msmigrate.compare.report import MODE_LABEL, CompareReport, ModeResult, extra_notes
+from msmigrate.compare.report import (
+    MODE_LABEL,
+    CompareReport,
+    ModeResult,
+    extra_notes,
+    first_line,
+    inside_unchecked,
+    layer_notes,
+    layer_status,
+)
 from msmigrate.i18n import t
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -140,7 +149,7 @@ def _layer_table(mode: ModeResult, lang: str | None) -> list[str]:
             text(row.get("mindspore_class") or "-"),
             _num(row.get("max_abs")),
             _num(row.get("max_rel")),
-            _status(row["status"], lang),
+            text(layer_status(row, lang)),
         ]
         if row is first:
             cells = [f"**{c}**" for c in cells]
@@ -177,22 +186,17 @@ def _mode_section(mode: ModeResult, lang: str | None, base: Path | None) -> list
         lines += [*_training_lines(mode, lang), ""]
     if mode.layers:
         first = mode.first_divergence
-        diverging = sum(1 for r in mode.layers if r["status"] == "diverge")
-        missing = sum(1 for r in mode.layers if r["status"] == "missing")
-        count = len(mode.layers)
-        lines.append(t("compare.report.layers", lang, count=count, diverging=diverging, missing=missing))
+        notes = layer_notes(mode, lang)
+        lines.append(text(notes[0]))
+        for note in notes[1:]:
+            lines += ["", text(note)]
         if first is not None:
-            summary = t(
-                "compare.report.first_divergence",
-                lang,
-                name=code(_layer_name(first)),
-                call=first["call"] + 1,
-                torch_class=text(first["torch_class"]),
-                mindspore_class=text(first.get("mindspore_class") or "-"),
-                max_abs=_num(first.get("max_abs")),
-                status=_status(first["status"], lang),
-            )
+            classes = (text(first["torch_class"]), text(first.get("mindspore_class") or "-"))
+            status = _status(first["status"], lang)
+            summary = first_line(first, lang, code(_layer_name(first)), classes, status)
             lines += ["", f"**{summary}**"]
+            holds = inside_unchecked(mode, first, lang)
+            lines += ["", text(holds)] if holds else []
         title = text(t("compare.md.layers_title", lang, mode=label))
         lines += ["", f"### {title}", "", *_layer_table(mode, lang)]
         lines.append("")

@@ -12,6 +12,7 @@ from msmigrate.weights.names import Plan
 
 SCHEMA_VERSION = 1
 MODE_LABEL = {"pynative": "PyNative", "graph": "GRAPH_MODE"}
+SETTLED = ("match", "accumulated", "missing")  # layer verdicts that leave a mode a match
 
 
 @dataclass(slots=True)
@@ -25,9 +26,14 @@ class ModeResult:
 
     @property
     def first_divergence(self) -> dict[str, Any] | None:
-        """The first layer, in the order torch finished them, whose output differs (a torch submodule the
-        migrated model has no cell for, ``missing``, is listed but not a divergence)."""
+        """The first layer, in the order torch finished them, that differs by its own error: its output
+        differs in the whole run and also when it runs alone on torch's inputs of that call
+        (:mod:`msmigrate.compare.worker_alone`). A layer that matches alone (``accumulated``) or has no
+        MindSpore cell (``missing``) is listed but not a divergence."""
         return next((row for row in self.layers if row["status"] == "diverge"), None)
+
+    def layers_with(self, status: str) -> list[dict[str, Any]]:
+        return [row for row in self.layers if row["status"] == status]
 
     @property
     def extra_layers(self) -> list[dict[str, Any]]:
@@ -48,7 +54,7 @@ class ModeResult:
         if self.graph_error is not None:
             return "graph_error"
         matched = self.outputs is not None and self.outputs["status"] == "match"
-        layers = self.first_divergence is None
+        layers = all(row["status"] in SETTLED for row in self.layers)  # an unchecked one is not settled
         return "match" if matched and layers and self.training_status in (None, "match") else "diverge"
 
     def to_json(self, lang: str | None) -> dict[str, Any]:
@@ -115,6 +121,15 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.2e}"
 
 
+def layer_status(row: dict[str, Any], lang: str | None) -> str:
+    """A layer's verdict, with its error when run alone on torch's inputs (when it was)."""
+    label = t(f"compare.status.{row['status']}", lang)
+    alone = row.get("alone") or {}
+    if alone.get("max_abs") is None:
+        return label
+    return t("compare.report.alone_status", lang, status=label, max_abs=_num(alone["max_abs"]))
+
+
 def _layer_line(row: dict[str, Any], lang: str | None) -> list[str]:
     name = row["name"] or "(model)"
     return [
@@ -123,8 +138,70 @@ def _layer_line(row: dict[str, Any], lang: str | None) -> list[str]:
         row.get("mindspore_class") or "-",
         _num(row.get("max_abs")),
         _num(row.get("max_rel")),
-        t(f"compare.status.{row['status']}", lang),
+        layer_status(row, lang),
     ]
+
+
+def _call_name(row: dict[str, Any]) -> str:
+    name = row["name"] or "(model)"
+    return name if row["call"] == 0 else f"{name} #{row['call'] + 1}"
+
+
+def _why_unchecked(row: dict[str, Any], lang: str | None) -> str:
+    alone = row.get("alone") or {}
+    if alone.get("why") == "run":
+        return t("compare.report.unchecked_run", lang, detail=alone.get("detail") or "")
+    return t("compare.report.unchecked_input", lang, position=alone.get("position", "?"),
+             type=alone.get("type", "?"))
+
+
+def layer_notes(mode: ModeResult, lang: str | None, limit: int = 5) -> list[str]:
+    """The count of layer outputs compared, then (only when there are some) the layers that differ only
+    through their input and those that could not be checked alone (the first ``limit`` named)."""
+    differ = [r for r in mode.layers if r["status"] not in ("match", "missing")]
+    notes = [t("compare.report.layers", lang, count=len(mode.layers), diverging=len(differ),
+               missing=len(mode.layers_with("missing")))]
+    more = lambda rows: ", …" if len(rows) > limit else ""  # noqa: E731
+    separator = t("compare.summary.separator", lang)
+    accumulated = mode.layers_with("accumulated")
+    if accumulated:
+        items = [
+            t("compare.report.accumulated_item", lang, name=_call_name(r), max_abs=_num(r.get("max_abs")),
+              alone=_num(r["alone"].get("max_abs")))
+            for r in accumulated[:limit]
+        ]
+        notes.append(t("compare.report.accumulated", lang, count=len(accumulated),
+                       layers=separator.join(items) + more(accumulated)))
+    unchecked = mode.layers_with("unchecked")
+    if unchecked:
+        items = [t("compare.report.unchecked_item", lang, name=_call_name(r), why=_why_unchecked(r, lang))
+                 for r in unchecked[:limit]]
+        notes.append(t("compare.report.unchecked", lang, count=len(unchecked),
+                       layers=separator.join(items) + more(unchecked)))
+    return notes
+
+
+def inside_unchecked(mode: ModeResult, first: dict[str, Any], lang: str | None) -> str | None:
+    """When the first divergence holds layers not checked alone, the note that its error may be theirs."""
+    prefix = first["name"] + "." if first["name"] else ""
+    inner = [_call_name(r) for r in mode.layers_with("unchecked") if r["name"].startswith(prefix)]
+    return t("compare.report.first_holds_unchecked", lang, layers=", ".join(inner)) if inner else None
+
+
+def first_line(first: dict[str, Any], lang: str | None, name: str, classes: tuple[str, str], status: str
+               ) -> str:
+    """The first divergence in one sentence (``name``, ``classes`` and ``status`` as the page shows them)."""
+    return t(
+        "compare.report.first_divergence",
+        lang,
+        name=name,
+        call=first["call"] + 1,
+        torch_class=classes[0],
+        mindspore_class=classes[1],
+        max_abs=_num(first.get("max_abs")),
+        alone=_num((first.get("alone") or {}).get("max_abs")),
+        status=status,
+    )
 
 
 def extra_notes(mode: ModeResult, lang: str | None, limit: int = 5) -> list[str]:
@@ -229,28 +306,15 @@ def _mode_lines(mode: ModeResult, lang: str | None, every_layer: bool) -> list[s
         lines.append("    " + str(out["detail"]))
     first = mode.first_divergence
     if mode.layers:
-        diverging = sum(1 for r in mode.layers if r["status"] == "diverge")
-        missing = sum(1 for r in mode.layers if r["status"] == "missing")
-        lines.append(
-            "    "
-            + t("compare.report.layers", lang, count=len(mode.layers), diverging=diverging, missing=missing)
-        )
+        lines += ["    " + note for note in layer_notes(mode, lang)]
     lines += ["    " + note for note in extra_notes(mode, lang)]
     if mode.layers:
         if first is not None:
-            lines.append(
-                "    "
-                + t(
-                    "compare.report.first_divergence",
-                    lang,
-                    name=first["name"] or "(model)",
-                    call=first["call"] + 1,
-                    torch_class=first["torch_class"],
-                    mindspore_class=first.get("mindspore_class") or "-",
-                    max_abs=_num(first.get("max_abs")),
-                    status=t(f"compare.status.{first['status']}", lang),
-                )
-            )
+            classes = (first["torch_class"], first.get("mindspore_class") or "-")
+            status = t(f"compare.status.{first['status']}", lang)
+            lines.append("    " + first_line(first, lang, first["name"] or "(model)", classes, status))
+            holds = inside_unchecked(mode, first, lang)
+            lines += ["    " + holds] if holds else []
         if every_layer or first is not None:
             head = [
                 t(f"compare.col.{c}", lang)
@@ -319,6 +383,8 @@ def _mode_summary(mode: ModeResult, lang: str | None) -> str:
     first = mode.first_divergence
     if first is not None:
         text += t("compare.summary.first", lang, name=first["name"] or "(model)")
+    elif mode.layers_with("unchecked"):
+        text += t("compare.summary.unchecked", lang, count=len(mode.layers_with("unchecked")))
     if mode.training_status is not None:
         text += t("compare.summary.training", lang, status=t(f"compare.status.{mode.training_status}", lang))
     return t("compare.summary.mode", lang, mode=label, text=text)

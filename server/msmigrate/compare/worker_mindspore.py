@@ -3,8 +3,10 @@
 In one execution mode (PyNative, or GRAPH_MODE in a fresh worker) the migrated model is built, loaded with
 the converted checkpoint (``strict_load``), run in eval mode on the torch side's inputs and compared with
 torch's outputs; in PyNative a forward hook on every cell records each one's output per call, compared with
-the torch submodule of the same name path. With a loss, one training step (``value_and_grad`` + SGD) is
-compared parameter by parameter. A graph-mode failure comes back as its message for the caller to place.
+the torch submodule of the same name path, and each layer that differs is run alone on torch's inputs of
+that call until one differs by its own error (:mod:`msmigrate.compare.worker_alone`). With a loss, one
+training step (``value_and_grad`` + SGD) is compared parameter by parameter. A graph-mode failure comes
+back as its message for the caller to place.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from msmigrate.compare.worker_alone import judge_alone, load_saved
 from msmigrate.compare.worker_common import arrange, build_loss, flatten, hook_every
 from msmigrate.compare.worker_numbers import compare_all, compare_pair
 from msmigrate.weights.worker import WorkerError, exc_text, framework
@@ -28,11 +31,6 @@ def _to_numpy(value: Any) -> tuple[Any, str]:
 
         return value.astype(ms.float32).asnumpy(), dtype
     return value.asnumpy(), dtype
-
-
-def _saved(np: Any, saved: list[dict[str, Any]]) -> list[tuple[Any, str] | None]:
-    return [None if item["file"] is None else (np.load(item["file"], allow_pickle=False), item["dtype"])
-            for item in saved]
 
 
 def _ms_name(name: str, prefixes: dict[str, str]) -> str:
@@ -76,9 +74,8 @@ def _layers(
             rows.append({**row, "status": "missing", "mindspore_class": None})
             continue
         cls, leaves = found
-        rows.append(
-            {**row, **compare_all(_saved(np, layer["leaves"]), leaves, rtol, atol), "mindspore_class": cls}
-        )
+        found_cmp = compare_all(load_saved(np, layer["leaves"]), leaves, rtol, atol)
+        rows.append({**row, **found_cmp, "mindspore_class": cls})
     return rows
 
 
@@ -187,11 +184,13 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
             handle.remove()
     rtol, atol = request["rtol"], request["atol"]
     leaves = flatten(output, lambda v: isinstance(v, ms.Tensor), _to_numpy)
-    outputs = compare_all(_saved(np, torch_side["outputs"]), leaves, rtol, atol)
+    outputs = compare_all(load_saved(np, torch_side["outputs"]), leaves, rtol, atol)
     outputs["shapes"] = [None if leaf is None else list(leaf[0].shape) for leaf in leaves]
     result: dict[str, Any] = {"outputs": outputs, "mindspore_version": ms.__version__}
     if layers:
-        result["layers"] = _layers(np, torch_side["layers"], records, request["prefixes"], rtol, atol)
+        rows = _layers(np, torch_side["layers"], records, request["prefixes"], rtol, atol)
+        judge_alone(ms, np, cell, rows, torch_side["layers"], inputs, _to_numpy, (rtol, atol))
+        result["layers"] = rows
     if request.get("loss") and torch_side.get("training"):
         try:
             result["training"] = _train_step(ms, np, cell, (args, kwargs), request)

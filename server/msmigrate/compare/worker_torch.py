@@ -1,7 +1,7 @@
 """The torch side of ``msmigrate compare`` (worker side): build the original model, give it its weights,
-run it in eval mode on seeded inputs with a forward hook on every submodule, and save what MindSpore must
-reproduce: inputs, outputs, each submodule's output per call, the state dict, and with a loss one SGD step
-(loss, gradients, updated parameters)."""
+run it in eval mode on seeded inputs with hooks on every submodule, and save what MindSpore must reproduce:
+inputs, outputs, each submodule's inputs and output per call (:mod:`msmigrate.compare.worker_layer_inputs`),
+the state dict, and with a loss one SGD step (loss, gradients, updated parameters)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from msmigrate.compare.worker_common import arrange, build_loss, flatten, hook_every, make_arrays, save_arrays
+from msmigrate.compare.worker_layer_inputs import TensorFiles, hook_inputs
 from msmigrate.weights.worker import WorkerError, exc_text, framework
 from msmigrate.weights.worker_model import build, user_frame
 from msmigrate.weights.worker_read import entries, load_torch, save, state_dict_of
+
+NO_TENSOR = {"file": None, "shape": None, "dtype": None}
 
 
 def _numpy(torch: Any) -> Any:
@@ -72,14 +75,18 @@ def define_uninitialized(torch: Any, model: Any, generator_seed: int) -> list[st
 
 
 def _hooks(
-    model: Any, records: list[dict[str, Any]], folder: Path, np: Any, to_numpy: Any, torch: Any
+    model: Any, records: list[dict[str, Any]], files: TensorFiles, torch: Any
 ) -> list:
-    def record(name: str, call: int, module: Any, output: Any) -> None:
-        leaves = flatten(output, lambda v: isinstance(v, torch.Tensor), to_numpy)
-        saved = save_arrays(np, folder, f"{len(records)}_", leaves)
-        records.append({"name": name, "call": call, "class": type(module).__name__, "leaves": saved})
+    """Every submodule call's output (a forward hook) and inputs (a pre-hook), by name path and call."""
+    is_tensor = lambda v: isinstance(v, torch.Tensor)  # noqa: E731
+    inputs, handles = hook_inputs(model.named_modules(), is_tensor, files)
 
-    return hook_every(model.named_modules(), record)
+    def record(name: str, call: int, module: Any, output: Any) -> None:
+        leaves = [NO_TENSOR if v is None else files.save(v) for v in flatten(output, is_tensor, lambda v: v)]
+        records.append({"name": name, "call": call, "class": type(module).__name__, "leaves": leaves,
+                        "inputs": inputs.pop((name, call), None)})
+
+    return handles + hook_every(model.named_modules(), record)
 
 
 def _train_step(
@@ -133,9 +140,10 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     tensors = [torch.from_numpy(a) for a in arrays]
     args, kwargs = arrange(request.get("arguments"), tensors, request.get("kwargs", {}))
     records: list[dict[str, Any]] = []
-    handles = (
-        _hooks(model, records, out / "layers", np, to_numpy, torch) if request.get("layers", True) else []
-    )
+    files = TensorFiles(np, out / "layers", to_numpy)
+    for index, tensor in enumerate(tensors):  # a layer fed the model's input gets MindSpore's own
+        files.remember(tensor, {**inputs[index], "input": index})
+    handles = _hooks(model, records, files, torch) if request.get("layers", True) else []
     try:
         with torch.no_grad():
             output = model(*args, **kwargs)

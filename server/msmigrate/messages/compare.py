@@ -80,10 +80,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.status.match": ("match", "一致"),
     "compare.status.diverge": ("DIFFER", "不一致"),
     "compare.status.missing": ("missing in MindSpore", "MindSpore 中缺失"),
+    "compare.status.accumulated": ("from its input", "来自输入的误差"),
+    "compare.status.unchecked": ("differs, not checked alone", "不一致，未单独检查"),
+    "compare.status.downstream": ("differs, after the first", "不一致，在第一个之后"),
     "compare.status.None": ("-", "-"),
+    "compare.report.alone_status": ("{status} (alone {max_abs})", "{status}（单独 {max_abs}）"),
     "compare.report.layers": (
-        "{count} layer outputs compared: {diverging} differ, {missing} have no MindSpore cell of that name",
-        "比较了 {count} 个层输出：{diverging} 个不一致，{missing} 个没有同名的 MindSpore Cell"),
+        "{count} layer outputs compared: {diverging} differ in the whole model, {missing} have no MindSpore "
+        "cell of that name",
+        "比较了 {count} 个层输出：{diverging} 个在整个模型中不一致，{missing} 个没有同名的 MindSpore Cell"),
+    "compare.report.accumulated": (
+        "{count} of them differ only through their input (float32 rounding carried from earlier layers, "
+        "not a divergence): run alone on torch's input of that call, each is within the tolerance: {layers}",
+        "其中 {count} 个仅因输入而不一致（来自前面各层的 float32 舍入误差，不算不一致）：在该次调用的 "
+        "torch 输入上单独运行时，均在容差之内：{layers}"),
+    "compare.report.accumulated_item": ("{name} (max abs error {max_abs}, alone {alone})",
+                                        "{name}（最大绝对误差 {max_abs}，单独 {alone}）"),
+    "compare.report.unchecked": (
+        "{count} of them could not be checked alone, so their own error is not known: {layers}",
+        "其中 {count} 个无法单独检查，因此无法判断误差是否来自其自身：{layers}"),
+    "compare.report.first_holds_unchecked": (
+        "run alone it includes {layers}, not checked alone: its difference may come from there",
+        "单独运行时它包含未能单独检查的 {layers}：其不一致可能来自那里"),
+    "compare.report.unchecked_item": ("{name} ({why})", "{name}（{why}）"),
+    "compare.report.unchecked_input": ("its input {position} is a {type}, not a tensor, None or a number",
+                                       "其输入 {position} 是 {type}，不是张量、None 或数值"),
+    "compare.report.unchecked_run": ("it fails when called alone: {detail}", "单独调用时失败：{detail}"),
     "compare.report.extra_layers": (
         "{count} layer outputs hold a tensor where torch's hold None (not compared; not a divergence: the "
         "migrated code computes a result the torch code skips, e.g. attention weights): {layers}",
@@ -95,10 +117,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.report.extra_item": ("{name} (output {position}, shape {shape})",
                                   "{name}（第 {position} 项输出，形状 {shape}）"),
     "compare.report.first_divergence": (
-        "first layer that differs: {name} (call {call}; torch {torch_class}, MindSpore {mindspore_class}): "
-        "max abs error {max_abs} ({status})",
-        "第一个不一致的层：{name}（第 {call} 次调用；torch {torch_class}，MindSpore {mindspore_class}）："
-        "最大绝对误差 {max_abs}（{status}）"),
+        "first layer that differs by its own error: {name} (call {call}; torch {torch_class}, MindSpore "
+        "{mindspore_class}): max abs error {max_abs} in the whole model, {alone} alone on torch's input "
+        "({status})",
+        "第一个因自身误差而不一致的层：{name}（第 {call} 次调用；torch {torch_class}，MindSpore "
+        "{mindspore_class}）：整个模型中最大绝对误差 {max_abs}，在 torch 输入上单独运行时 {alone}"
+        "（{status}）"),
     "compare.col.layer": ("layer", "层"),
     "compare.col.torch": ("torch", "torch"),
     "compare.col.mindspore": ("MindSpore", "MindSpore"),
@@ -141,7 +165,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.md.col.outputs": ("outputs", "输出"),
     "compare.md.col.max_abs": ("max abs error", "最大绝对误差"),
     "compare.md.col.max_rel": ("max rel error", "最大相对误差"),
-    "compare.md.col.first": ("first layer that differs", "第一个不一致的层"),
+    "compare.md.col.first": ("first layer that differs by its own error", "第一个因自身误差而不一致的层"),
     "compare.md.col.training": ("training step", "训练步骤"),
     # the one-line summary (report.summary_line: the editor's notification)
     "compare.summary.error": ("{head}: {message}", "{head}：{message}"),
@@ -150,7 +174,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compare.summary.mode": ("{mode}: {text}", "{mode}：{text}"),
     "compare.summary.outputs": ("outputs {status} (max abs error {max_abs})",
                                 "输出{status}（最大绝对误差 {max_abs}）"),
-    "compare.summary.first": (", first layer that differs {name}", "，第一个不一致的层 {name}"),
+    "compare.summary.first": (", first layer that differs by its own error {name}",
+                              "，第一个因自身误差而不一致的层 {name}"),
+    "compare.summary.unchecked": (", {count} layers that differ not checked alone",
+                                  "，{count} 个不一致的层未能单独检查"),
     "compare.summary.training": (", training step {status}", "，训练步骤{status}"),
     "compare.summary.graph": ("does not compile{where}", "无法编译{where}"),
     "compare.summary.graph_where": (" ({file}:{line})", "（{file}:{line}）"),
