@@ -102,12 +102,12 @@ async def test_compare_runs_in_workers_with_progress_and_shows_the_report(
         False, config, str(markdown), True)
     assert reply["summary"] == (
         "Compare changed: the models DIFFER — PyNative: outputs DIFFER (max abs error "
-        f"{reply['report']['modes'][0]['outputs']['max_abs']:.2e}), first layer that differs norm, "
-        f"training step DIFFER; GRAPH_MODE: does not compile (msnet.py:{with_line})"
+        f"{reply['report']['modes'][0]['outputs']['max_abs']:.2e}), first layer that differs by its own "
+        f"error norm, training step DIFFER; GRAPH_MODE: does not compile (msnet.py:{with_line})"
     )
     report = reply["report"]
     assert {k: v for k, v in report.items() if k not in ("modes", "conversion")} == {
-        "schema_version": 1,
+        "schema_version": 2,
         "name": "changed",
         "status": "diverge",
         "torch": torch_model,
@@ -144,8 +144,8 @@ async def test_compare_runs_in_workers_with_progress_and_shows_the_report(
         ("act", "PReLU", "PReLU", "match"),
         ("rnn", "LSTM", "LSTM", "match"),
         ("norm", "LayerNorm", "LayerNorm", "diverge"),
-        ("head", "Linear", "Dense", "diverge"),
-        ("", "Net", "Net", "diverge"),
+        ("head", "Linear", "Dense", "downstream"),
+        ("", "Net", "Net", "downstream"),
     ]
     assert all(r["max_abs"] < 1e-5 for r in pynative["layers"][:5])
     assert pynative["first_divergence"] == pynative["layers"][5]
@@ -191,7 +191,8 @@ async def test_compare_runs_in_workers_with_progress_and_shows_the_report(
     assert "| GRAPH_MODE | does not compile | - | - | - | - |" in page
     norm_row = next(line for line in page if line.startswith("| **6** |"))
     assert norm_row.startswith("| **6** | **`norm`** | **LayerNorm** | **LayerNorm** |")
-    assert norm_row.endswith("| **DIFFER** ⟵ first divergence |")
+    alone = pynative["layers"][5]["alone"]["max_abs"]
+    assert norm_row.endswith(f"| **DIFFER \\(alone {alone:.2e}\\)** ⟵ first divergence |"), norm_row
     assert f"- at [msnet.py:{with_line}](../msnet.py#L{with_line}): `with warnings.catch_warnings():`" in page
     assert "- rule MSM702 flags this line statically (msmigrate scan, the editor)" in page
     assert elapsed < 600

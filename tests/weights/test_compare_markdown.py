@@ -124,8 +124,8 @@ def test_summary_line_in_both_languages(tmp_path: Path) -> None:
     report = _report(tmp_path)
     assert summary_line(report, "en") == (
         "Compare tiny | net: the models DIFFER — PyNative: outputs DIFFER (max abs error 5.00e-01), "
-        "first layer that differs by its own error `head`, training step DIFFER; GRAPH_MODE: does not compile "
-        "(n(1).py:12)"
+        "first layer that differs by its own error `head`, training step DIFFER; GRAPH_MODE: does not "
+        "compile (n(1).py:12)"
     )
     assert summary_line(report, "zh") == (
         "比较 tiny | net：两个模型不一致 —— PyNative：输出不一致（最大绝对误差 5.00e-01），"

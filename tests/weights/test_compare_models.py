@@ -133,6 +133,9 @@ def test_an_epsilon_changed_in_the_migrated_resnet_is_the_first_divergence(
         "BatchNorm2d",
     )
     assert [r["status"] for r in mode.layers[:2]] == ["match", "diverge"]  # conv1 before it matches
+    # after it: layers that differ too (downstream) or match; none is run alone again
+    assert {r["status"] for r in mode.layers[2:]} == {"match", "downstream"}
+    assert not any("alone" in r for r in mode.layers[2:])
 
 
 def _variant(folder: Path, old: str, new: str, extra: str = "") -> Path:
@@ -177,7 +180,11 @@ def test_one_changed_layer_is_named_as_the_first_divergence(tmp_path: Path, chan
     names = [r["name"] for r in mode.layers]
     assert names == ["emb", "conv", "bn", "act", "rnn", "norm", "head", ""]
     before = names.index(layer)
-    assert [r["status"] for r in mode.layers] == ["match"] * before + ["diverge"] * (len(names) - before)
+    # the layers after it differ too, and are not run alone again
+    after = ["downstream"] * (len(names) - before - 1)
+    assert [r["status"] for r in mode.layers] == ["match"] * before + ["diverge"] + after
+    assert mode.first_divergence["alone"]["status"] == "diverge"
+    assert [r.get("alone") is not None for r in mode.layers] == [n == layer for n in names]
 
 
 def test_a_with_statement_in_construct_fails_graph_mode_at_its_line(tmp_path: Path) -> None:

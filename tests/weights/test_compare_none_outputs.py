@@ -110,7 +110,7 @@ def test_an_attention_that_returns_its_weights_where_torch_returns_none_matches(
         ("", "match", None),
     ]
     assert render_text(report, "en").splitlines()[4:6] == [
-        "    3 layer outputs compared: 0 differ, 0 have no MindSpore cell of that name",
+        "    3 layer outputs compared: 0 differ in the whole model, 0 have no MindSpore cell of that name",
         "    1 layer outputs hold a tensor where torch's hold None (not compared; not a divergence: the "
         "migrated code computes a result the torch code skips, e.g. attention weights): "
         "attn (output 2, shape [2, 3, 3])",

@@ -10,7 +10,7 @@ from msmigrate.compare.graph_errors import GraphError
 from msmigrate.i18n import t
 from msmigrate.weights.names import Plan
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: layer verdicts accumulated/unchecked/downstream, "alone" (worker_alone)
 MODE_LABEL = {"pynative": "PyNative", "graph": "GRAPH_MODE"}
 SETTLED = ("match", "accumulated", "missing")  # layer verdicts that leave a mode a match
 
