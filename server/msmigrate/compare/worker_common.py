@@ -87,20 +87,25 @@ def save_arrays(
 
 
 def hook_every(
-    named: Iterable[tuple[str, Any]], on_output: Callable[[str, int, Any, Any], None]
+    named: Iterable[tuple[str, Any]], on_output: Callable[[str, int, Any, Any], None], before: bool = False
 ) -> list[Any]:
     """A forward hook on every submodule (torch) or cell (MindSpore; both call ``hook(module, args,
-    output)``) reporting ``on_output(name path, call number, module, output)``; returns the handles."""
+    output)``) reporting ``on_output(name path, call number, module, output)``; with ``before``, a torch
+    forward pre-hook with keyword arguments reporting ``(args, kwargs)`` in place of the output. Returns
+    the handles."""
     calls: dict[str, int] = {}
     handles = []
     for name, module in named:
 
-        def hook(mod: Any, _args: Any, output: Any, name: str = name) -> None:
+        def hook(mod: Any, args: Any, third: Any, name: str = name) -> None:
             call = calls.get(name, 0)
             calls[name] = call + 1
-            on_output(name, call, mod, output)
+            on_output(name, call, mod, (args, third) if before else third)
 
-        handles.append(module.register_forward_hook(hook))
+        if before:
+            handles.append(module.register_forward_pre_hook(hook, with_kwargs=True))
+        else:
+            handles.append(module.register_forward_hook(hook))
     return handles
 
 

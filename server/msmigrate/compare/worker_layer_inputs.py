@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from msmigrate.compare.worker_common import hook_every
+
 SCALARS = (bool, int, float, str)
 
 
@@ -85,14 +87,8 @@ def hook_inputs(
     """A forward pre-hook on every submodule recording its call's inputs by ``(name path, call number)``;
     returns the records and the handles."""
     records: dict[tuple[str, int], dict[str, Any]] = {}
-    calls: dict[str, int] = {}
-    handles = []
-    for name, module in named:
 
-        def hook(_mod: Any, args: Any, kwargs: Any, name: str = name) -> None:
-            call = calls.get(name, 0)
-            calls[name] = call + 1
-            records[(name, call)] = describe(tuple(args), dict(kwargs or {}), is_tensor, files)
+    def record(name: str, call: int, _module: Any, given: tuple[Any, Any]) -> None:
+        records[(name, call)] = describe(tuple(given[0]), dict(given[1] or {}), is_tensor, files)
 
-        handles.append(module.register_forward_pre_hook(hook, with_kwargs=True))
-    return records, handles
+    return records, hook_every(named, record, before=True)
