@@ -104,7 +104,8 @@ def _clean(text: str, kept: Path) -> str:
 
 def compare(case: Case, kept: Path) -> dict[str, str]:
     """``{"pynative", "graph", "reason"}``: each mode's status (match, diverge, graph_error, error, not run)
-    and, unless both match, why (the first layer that differs, the graph error at its line with its rule)."""
+    and, unless both match, why (the first layer that differs by its own error or the layers not checked
+    alone, the graph error at its line with its rule)."""
     found = command(case, kept)
     if isinstance(found, str):
         return {"pynative": "not run", "graph": "not run", "reason": found}
@@ -129,8 +130,12 @@ def compare(case: Case, kept: Path) -> dict[str, str]:
             notes.append(f"{mode['mode']}: {graph.get('message')} at {where} `{graph.get('source')}` "
                          f"(rule {graph.get('rule') or 'none'})")
         elif first:
-            notes.append(f"{mode['mode']}: first layer that differs {first.get('name')} "
-                         f"({first.get('torch_class')}, max abs {first.get('max_abs')})")
+            alone = (first.get("alone") or {}).get("max_abs")
+            notes.append(f"{mode['mode']}: first layer that differs by its own error {first.get('name')} "
+                         f"({first.get('torch_class')}, max abs {first.get('max_abs')}, alone {alone})")
+        elif unchecked := [r for r in mode.get("layers", []) if r.get("status") == "unchecked"]:
+            notes.append(f"{mode['mode']}: {len(unchecked)} layers differ and could not be checked alone "
+                         f"(first {unchecked[0]['name']}: {json.dumps(unchecked[0].get('alone'))[:200]})")
         else:
             shown = {k: v for k, v in mode.items() if k != "layers"}
             notes.append(f"{mode['mode']}: {json.dumps(shown)[:300]}")
