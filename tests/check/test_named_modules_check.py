@@ -38,7 +38,7 @@ WITHOUT_ROOT = textwrap.dedent('''
 
     def resolve(name, side):
         found = real(name, side)
-        return (lambda net: list(found(net))[1:]) if side == "mindspore" else found
+        return (lambda net, **kw: list(found(net, **kw))[1:]) if side == "mindspore" else found
 
     programs.resolve = resolve
     result = programs.run_program(Frameworks("CPU"), {"torch_api": "torch.nn.Module.named_modules",
@@ -75,3 +75,17 @@ def test_the_safe_fixes_write_cells_and_names(tmp_path: Path) -> None:
     fixed = (tmp_path / "resnet.py").read_text(encoding="utf-8")
     assert "        for name, module in self.cells_and_names():\n" in fixed
     assert result.files[0].unsafe_skipped == 0
+
+
+# the program tells a walk that drops the prefix keyword (the names differ) from the one the fix writes
+PREFIX_LEFT_OUT = WITHOUT_ROOT.replace(
+    "return (lambda net, **kw: list(found(net, **kw))[1:]) if side == \"mindspore\" else found",
+    "return (lambda net, **kw: found(net)) if side == \"mindspore\" else found")
+
+
+@pytest.mark.slow
+def test_the_program_fails_a_walk_without_the_prefix() -> None:
+    assert PREFIX_LEFT_OUT != WITHOUT_ROOT
+    run = subprocess.run([sys.executable, "-c", PREFIX_LEFT_OUT], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "fail"

@@ -256,15 +256,18 @@ def _named_run(net: Any, x: Any, s: _Side) -> Any:
 
 
 def _named_modules_run(net: Any, x: Any, s: _Side) -> Any:
-    """``net.named_modules()`` as the fix writes it (no argument): each Linear's weight set from its position
-    among the pairs (the net itself first, under ""); the names and their order as a number."""
+    """``net.named_modules()`` as the fix writes it (no argument, and ``prefix=`` as ``name_prefix=``): each
+    Linear's weight set from its position among the pairs (the net itself first, under ""); the names and
+    their order, also under a prefix, as a number."""
     names = []
     for i, (name, module) in enumerate(s.container(net)):
         names.append(name)
         if isinstance(module, s.linear_class):
             s.fill(module.weight, 0.05 * (i + 1))
     inner = [name for name, _ in s.container(net.block.layer)]
-    return net.head(net.block(x)), s.number(_name_code(names) + _name_code(inner))
+    keyword = "prefix" if s.side == "torch" else "name_prefix"
+    prefixed = [name for name, _ in s.container(net, **{keyword: "top"})]
+    return net.head(net.block(x)), s.number(_name_code(names) + _name_code(inner) + 3 * _name_code(prefixed))
 
 
 CONTAINERS: dict[str, tuple[Any, Any]] = {
