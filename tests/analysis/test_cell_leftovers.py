@@ -84,6 +84,12 @@ class D(Cell):
 class E(SequentialCell):
     def f(me):
         return me.parameters()
+
+
+class F(nn.Cell):
+    def train(self, mode=True):
+        super(F, self).train(mode)
+        return super().set_train(mode)
 '''
 
 
@@ -94,6 +100,7 @@ def test_self_members_are_found_under_every_spelling_of_the_base(kb) -> None:
         (20, 21, "cell", "self.children", "C"),
         (25, 9, "cell", "self.train", "D"),
         (31, 16, "cell", "me.parameters", "E"),
+        (36, 9, "cell", "super().train", "F"),  # F's own train is not its base's
     ]
 
 
@@ -114,6 +121,7 @@ class Base(nn.Cell):
 
 class Child(Base):
     def construct(self, x):
+        super().train()
         self.train()
         if self.cuda:
             self.zero_grad()
@@ -164,9 +172,9 @@ def test_what_a_class_defines_and_bases_not_known_are_left_alone(kb) -> None:
     static method's and a nested function's own self are not the instance; only net's every assignment is
     a call of the Cell class."""
     assert _found(DEFINED, kb) == [
-        (19, 13, "cell", "self.zero_grad", "Child"),
-        (44, 24, "cell", "self.float", "Static"),
-        (54, 5, "cell", "net.eval", "Child"),
+        (20, 13, "cell", "self.zero_grad", "Child"),
+        (45, 24, "cell", "self.float", "Static"),
+        (55, 5, "cell", "net.eval", "Child"),
     ]
 
 

@@ -7,7 +7,8 @@ runs): torch is left in the file. :func:`cell_leftovers` finds such places as le
 :attr:`~msmigrate.analysis.leftovers.LeftoverKind.CELL`:
 
 - ``self.X`` in a method of a class whose bases are MindSpore Cell classes (``mindspore.nn.Cell`` or a
-  class the MindSpore inventory lists as its subclass) or classes of the same file built on them;
+  class the MindSpore inventory lists as its subclass) or classes of the same file built on them, and
+  ``super().X`` there when no base has ``X``;
 - ``net.X`` where, in the same function (or at module level), every assignment of ``net`` is a call of
   such a class.
 
@@ -185,22 +186,25 @@ class _CellClasses:
         return self._lacking[name]
 
     def _compute(self, name: str) -> frozenset[str] | None:
+        inherited = self.inherited(name)
+        defined = _defined(self.classes[name].node) if inherited is not None else None
+        return None if inherited is None or defined is None else frozenset(inherited - defined)
+
+    def inherited(self, name: str) -> frozenset[str] | None:
+        """The members the bases of the file's class ``name`` lack (what ``super().X`` cannot find)."""
         described = self.classes.get(name)
         if described is None or not described.known:
-            return None
-        defined = _defined(described.node)
-        if defined is None:
             return None
         lacks: set[str] | None = None
         for base in described.cell_bases:
             own = set(cell_lacks(self.kb, base))
             lacks = own if lacks is None else lacks & own
         for base in described.file_bases:
-            inherited = self.lacking(base)
-            if inherited is None:
+            from_base = self.lacking(base)
+            if from_base is None:
                 return None
-            lacks = set(inherited) if lacks is None else lacks & inherited
-        return None if lacks is None else frozenset(lacks - defined)
+            lacks = set(from_base) if lacks is None else lacks & from_base
+        return None if lacks is None else frozenset(lacks)
 
 
 def cell_leftovers(tree: ast.AST, columns: ColumnMap, kb: KnowledgeBase) -> list[Leftover]:
@@ -220,6 +224,7 @@ def cell_leftovers(tree: ast.AST, columns: ColumnMap, kb: KnowledgeBase) -> list
         lacks = classes.lacking(name)
         if not lacks:
             continue
+        above = classes.inherited(name) or frozenset()
         for method in described.node.body:
             first = _first_parameter(method)
             if first is None:
@@ -227,6 +232,9 @@ def cell_leftovers(tree: ast.AST, columns: ColumnMap, kb: KnowledgeBase) -> list
             for node in _uses(method, first):
                 if node.attr in lacks:
                     add(node, first, name)
+            for node in _super_uses(method):
+                if node.attr in above:
+                    add(node, "super()", name)
     cell_names = {name for name in classes.classes if classes.lacking(name)}
     if cell_names:
         for scope in _scopes(tree):
@@ -268,6 +276,22 @@ def _uses(scope: ast.AST, name: str, own_scope: bool = False) -> list[ast.Attrib
             return []
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name \
                 and isinstance(node.ctx, ast.Load):
+            found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _super_uses(method: ast.AST) -> list[ast.Attribute]:
+    """``super().X`` read in a method (not in the classes nested in it)."""
+    found: list[ast.Attribute] = []
+    stack: list[ast.AST] = list(getattr(method, "body", []))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.ClassDef):
+            continue
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
+                and isinstance(node.value, ast.Call) and dotted_name(node.value.func) == "super" \
+                and not node.value.keywords:
             found.append(node)
         stack.extend(ast.iter_child_nodes(node))
     return found
