@@ -10,50 +10,26 @@ Real frameworks."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from program_checks import checked, mutated_status
 
 pytest.importorskip("torch")
 pytest.importorskip("mindspore")
 
 
 def test_the_check_of_parameters_passes_with_get_parameters() -> None:
-    command = [sys.executable, "-m", "msmigrate", "check", "torch.nn.Module.parameters", "--json",
-               "--mindspore-version", "2.6"]
-    run = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=300)
-    [result] = json.loads(run.stdout)["results"]
+    result = checked("torch.nn.Module.parameters")
     assert (result["mindspore_api"], result["status"]) == ("mindspore.nn.Cell.get_parameters", "pass")
     assert result["torch_shapes"] == [[2, 4], [1]]
 
 
-# the program tells a walk that ignores expand=False (all the parameters, not the cell's own) from the real one
-EXPAND_IGNORED = textwrap.dedent('''
-    from msmigrate.check import worker_programs as programs
-    from msmigrate.check.worker import Frameworks
-
-    real = programs.resolve
-
-    def resolve(name, side):
-        found = real(name, side)
-        return (lambda net, **kw: found(net)) if side == "mindspore" else found
-
-    programs.resolve = resolve
-    result = programs.run_program(Frameworks("CPU"), {"torch_api": "torch.nn.Module.parameters",
-                                                      "mindspore_api": "mindspore.nn.Cell.get_parameters"})
-    print(result["status"])
-''')
-
-
 @pytest.mark.slow
 def test_the_program_fails_a_walk_that_ignores_expand() -> None:
-    run = subprocess.run([sys.executable, "-c", EXPAND_IGNORED], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.strip().splitlines()[-1] == "fail"
+    """All the parameters where expand=False asks for the cell's own ones."""
+    wrap = "lambda net, **kw: found(net)"
+    assert mutated_status("torch.nn.Module.parameters", "mindspore.nn.Cell.get_parameters", wrap) == "fail"
 
 
 # open_clip 3.x modified_resnet.py, ModifiedResNet.lock (the loop), with recurse= as well

@@ -1,5 +1,5 @@
-"""A file whose class became a MindSpore Cell is not converted while a torch.nn.Module member the Cell lacks is
-still used on it (analysis/cell_leftovers.py): ``msmigrate fix`` says so with the line and the member, and
+"""A file whose class became a MindSpore Cell is not converted while a torch.nn.Module member the Cell lacks
+is still used on it (analysis/cell_leftovers.py): ``msmigrate fix`` says so with the line and the member, and
 ``named_modules(prefix=…)`` is rewritten as ``cells_and_names(name_prefix=…)`` (the same walk: MindSpore
 2.10's source and the check program of named_modules, tests/check/test_named_modules_check.py)."""
 
@@ -42,10 +42,11 @@ class Net(mindspore.nn.Cell):
         return self.fc(x)
 '''
 
-REASON_EN = ("MSM104: self.zero_grad: mindspore.nn.Cell has no zero_grad; it is torch.nn.Module's, left after "
-             "Net became a Cell (an AttributeError when it runs): write it with the Cell's own API or drop it")
-REASON_ZH = ("MSM104：self.zero_grad：mindspore.nn.Cell 没有 zero_grad；这是 Net 改为 Cell 后遗留的 torch.nn.Module "
-             "成员（运行时会抛出 AttributeError）：请改用 Cell 自己的接口，或删除该调用")
+REASON_EN = ("MSM104: self.zero_grad: mindspore.nn.Cell has no zero_grad; it is torch.nn.Module's, left "
+             "after Net became a Cell (an AttributeError when it runs): write it with the Cell's own API or "
+             "drop it")
+REASON_ZH = ("MSM104：self.zero_grad：mindspore.nn.Cell 没有 zero_grad；这是 Net 改为 Cell 后遗留的 "
+             "torch.nn.Module 成员（运行时会抛出 AttributeError）：请改用 Cell 自己的接口，或删除该调用")
 
 
 def test_a_member_left_on_the_cell_keeps_the_file_from_being_torch_free(tmp_path: Path) -> None:
@@ -74,4 +75,5 @@ def test_the_safe_fixes_rename_the_prefix_keyword(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(source, encoding="utf-8")
     result = fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6"))
     assert (tmp_path / "m.py").read_text(encoding="utf-8") == FIXED.replace("        self.zero_grad()\n", "")
-    assert (result.files[0].torch_free, result.files[0].unsafe_skipped, result.nothing_left) == (True, 0, True)
+    record = result.files[0]
+    assert (record.torch_free, record.unsafe_skipped, result.nothing_left) == (True, 0, True)

@@ -27,5 +27,5 @@ async def test_a_member_left_on_a_cell_is_a_diagnostic(client: LanguageClient, t
     params = await wait_until(lambda: published_for(client, uri, 1), what="diagnostics for version 1")
     assert [(d.range, d.code, d.severity, d.message) for d in params.diagnostics] == [(
         types.Range(types.Position(5, 8), types.Position(5, 22)), "MSM104", types.DiagnosticSeverity.Warning,
-        "self.zero_grad: mindspore.nn.Cell has no zero_grad; it is torch.nn.Module's, left after Net became a "
-        "Cell (an AttributeError when it runs): write it with the Cell's own API or drop it")]
+        "self.zero_grad: mindspore.nn.Cell has no zero_grad; it is torch.nn.Module's, left after Net became "
+        "a Cell (an AttributeError when it runs): write it with the Cell's own API or drop it")]

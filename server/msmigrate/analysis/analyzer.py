@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 
 from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, verdict_cache
+from msmigrate.analysis.cell_leftovers import all_leftovers, cell_leftovers, may_hold_cells
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
-from msmigrate.analysis.cell_leftovers import all_leftovers, cell_leftovers, may_hold_cells
 from msmigrate.analysis.leftovers import leftover_findings, uncovered
 from msmigrate.analysis.options import OFF, AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
@@ -115,8 +115,8 @@ def analyze_cells(text: str, lines: list[str], path: str, kb: KnowledgeBase,
     if options.run_checkers:
         found = leftover_findings(cell_leftovers(parsed.tree, ColumnMap(lines, text.isascii()), kb))
     line, detail = syntax_error_parts(parsed.syntax_error)
-    return FileResult(path, _settle([], found, text, options), lines=_line_count(lines), syntax_error_line=line,
-                      syntax_error_detail=detail)
+    return FileResult(path, _settle([], found, text, options), lines=_line_count(lines),
+                      syntax_error_line=line, syntax_error_detail=detail)
 
 
 def analyze_bounded(
