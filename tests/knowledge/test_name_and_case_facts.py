@@ -89,6 +89,7 @@ def test_the_shipped_names_are_those_the_code_held():
         "embedding_dim": {"embedding_size"}, "sections": {"indices_or_sections"},
         "indices": {"indices_or_sections"}, "tensor_indices_or_sections": {"indices_or_sections"},
         "new_state": {"state"}, "train": {"training"},
+        "prefix": {"name_prefix"}, "recurse": {"expand"},  # Module.named_modules, Module.parameters
     }
     assert (param_facts.param_kind("axis1"), param_facts.param_kind("divisor"), param_facts.param_kind("A"),
             param_facts.param_kind("size")) == ("int", "tensor", None, None)

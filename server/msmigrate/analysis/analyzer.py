@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 
 from msmigrate.analysis.cancel import NEVER, CancelToken
 from msmigrate.analysis.categorize import ApiVerdict, categorize, possible_verdict, verdict_cache
+from msmigrate.analysis.cell_leftovers import all_leftovers, cell_leftovers, may_hold_cells
 from msmigrate.analysis.columns import ColumnMap
 from msmigrate.analysis.context import AnalysisContext
-from msmigrate.analysis.leftovers import leftover_findings, torch_leftovers, uncovered
+from msmigrate.analysis.leftovers import leftover_findings, uncovered
 from msmigrate.analysis.options import OFF, AnalysisOptions
 from msmigrate.analysis.parse import ParsedSource, SourceError, decode, parse_text, split_lines
 from msmigrate.analysis.possible import JediOracle, arguments_fit, excluded
@@ -97,9 +98,25 @@ def analyze_text(
     """
     lines = lines if lines is not None else split_lines(text)
     if "torch" not in text:  # no torch, torchvision, torchaudio or torchtext name can occur
+        if may_hold_cells(text):  # only torch.nn.Module members left on a MindSpore Cell
+            return analyze_cells(text, lines, path, kb, options), None
         return FileResult(path, [], lines=_line_count(lines)), None
     result, ctx, _, _ = analyze_bounded(text, lines, path, kb, options, cancel)
     return result, ctx
+
+
+def analyze_cells(text: str, lines: list[str], path: str, kb: KnowledgeBase,
+                  options: AnalysisOptions | None = None) -> FileResult:
+    """The findings of a file that names no torch: torch.nn.Module members used on its MindSpore Cells
+    (``MSM104``, ``analysis/cell_leftovers.py``); no other rule has anything to find there."""
+    options = options or AnalysisOptions()
+    parsed = parse_text(text, lines, path)
+    found: list[Finding] = []
+    if options.run_checkers:
+        found = leftover_findings(cell_leftovers(parsed.tree, ColumnMap(lines, text.isascii()), kb))
+    line, detail = syntax_error_parts(parsed.syntax_error)
+    return FileResult(path, _settle([], found, text, options), lines=_line_count(lines),
+                      syntax_error_line=line, syntax_error_detail=detail)
 
 
 def analyze_bounded(
@@ -175,7 +192,7 @@ def analyze_parsed(
             except Exception:
                 log.exception("rule checker %s failed on %s", getattr(checker, "__name__", checker), path)
     if options.run_checkers:  # torch left that no finding speaks for: MSM104
-        left = uncovered(torch_leftovers(parsed.tree, columns), [*found_usages, *usages, *extra])
+        left = uncovered(all_leftovers(parsed.tree, columns, kb), [*found_usages, *usages, *extra])
         extra.extend(leftover_findings(left))
     for finding in usages:
         raise_if_cancelled()

@@ -4,7 +4,10 @@ A file is converted only when nothing of torch is left in it: no import of a tor
 ``torchvision``, ``torchaudio``, ``torchtext``, or another package's torch-only module such as
 ``einops.layers.torch``), no use of a name such an import binds, no dynamic access to a torch module
 (``getattr(nn, name)``, ``hasattr(torch.nn.functional, "x")``, ``importlib.import_module("torch")``), no
-string annotation naming torch (``"torch.Tensor"``) and no ``torch.__version__``.
+string annotation naming torch (``"torch.Tensor"``), no ``torch.__version__``, and no torch.nn.Module member
+used on a MindSpore Cell that lacks it (``self.zero_grad()`` once the base became ``mindspore.nn.Cell``:
+``analysis/cell_leftovers.py``, which needs the knowledge base; :func:`~msmigrate.analysis.cell_leftovers.
+all_leftovers` gives both).
 
 :func:`torch_leftovers` finds every such place of a parsed module; :func:`uncovered` keeps those no finding
 speaks for, which the analyzer reports as ``MSM104`` (:func:`leftover_findings`), so the editor and every
@@ -40,6 +43,7 @@ class LeftoverKind(StrEnum):
     DYNAMIC = "dynamic"  # a torch module reached by a name computed at run time, or imported by a string
     STRING = "string"  # a string annotation naming torch
     VERSION = "version"  # ``torch.__version__``
+    CELL = "cell"  # a torch.nn.Module member a MindSpore Cell lacks (``analysis/cell_leftovers.py``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,9 @@ class Leftover:
     foreign: bool = False  # a torch-only module of another package (``einops.layers.torch``) or its names
     binds: tuple[str, ...] = field(default=())  # an import: the names it binds
     root: str = ""  # a use: the name bound by a torch import it starts from
+    member: str = ""  # a Cell leftover: the torch.nn.Module member (``zero_grad``)
+    owner: str = ""  # a Cell leftover: the file's Cell class it is used on
+    target: str = ""  # a Cell leftover: MindSpore's counterpart of the member, when the mappings name one
 
     def covered_by(self, finding: Finding) -> bool:
         """Whether ``finding`` speaks for this place (their ranges overlap)."""
@@ -273,22 +280,31 @@ def uncovered(leftovers: Iterable[Leftover], findings: Iterable[Finding]) -> lis
     """The leftovers no finding speaks for; an import of torch itself is covered by the uses of its names
     (each reported on its own), so only a torch-only module of another package stays as an import."""
     index = CoveringIndex(f for f in findings if f.rule != RULE)
-    return [x for x in leftovers
-            if not (x.kind is LeftoverKind.IMPORT and not x.foreign) and not index.covering(x)]
+    return [x for x in leftovers if x.kind is LeftoverKind.CELL  # no other rule speaks of a Cell's members
+            or not (x.kind is LeftoverKind.IMPORT and not x.foreign) and not index.covering(x)]
 
 
 def leftover_findings(leftovers: Iterable[Leftover]) -> list[Finding]:
     """``MSM104`` findings of leftovers (:func:`uncovered` ones): torch left that no rule rewrites."""
     return [
         Finding(x.line, x.column, x.end_line, x.end_column, None, None, FindingCategory.UNKNOWN_TORCH_NAME,
-                RULE, Severity.WARNING, _message_key(x), {"name": _short(x.text)},
+                RULE, Severity.WARNING, _message_key(x), _message_args(x),
                 usage=UsageKind.IMPORT if x.kind is LeftoverKind.IMPORT else UsageKind.PATTERN,
                 fixable=x.kind is LeftoverKind.STRING)  # fixes/string_annotation_fixes.py
         for x in leftovers
     ]
 
 
+def _message_args(leftover: Leftover) -> dict[str, str]:
+    if leftover.kind is LeftoverKind.CELL:
+        found = {"name": leftover.text, "member": leftover.member, "cls": leftover.owner}
+        return found | ({"target": leftover.target} if leftover.target else {})
+    return {"name": _short(leftover.text)}
+
+
 def _message_key(leftover: Leftover) -> str:
+    if leftover.kind is LeftoverKind.CELL:
+        return f"finding.{RULE}.cell" + (".target" if leftover.target else "")
     foreign = leftover.foreign and leftover.kind in (LeftoverKind.NAME, LeftoverKind.IMPORT)
     return f"finding.{RULE}.{leftover.kind.value}" + (".foreign" if foreign else "")
 

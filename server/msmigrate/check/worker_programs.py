@@ -256,15 +256,33 @@ def _named_run(net: Any, x: Any, s: _Side) -> Any:
 
 
 def _named_modules_run(net: Any, x: Any, s: _Side) -> Any:
-    """``net.named_modules()`` as the fix writes it (no argument): each Linear's weight set from its position
-    among the pairs (the net itself first, under ""); the names and their order as a number."""
+    """``net.named_modules()`` as the fix writes it (no argument, and ``prefix=`` as ``name_prefix=``): each
+    Linear's weight set from its position among the pairs (the net itself first, under ""); the names and
+    their order, also under a prefix, as a number."""
     names = []
     for i, (name, module) in enumerate(s.container(net)):
         names.append(name)
         if isinstance(module, s.linear_class):
             s.fill(module.weight, 0.05 * (i + 1))
     inner = [name for name, _ in s.container(net.block.layer)]
-    return net.head(net.block(x)), s.number(_name_code(names) + _name_code(inner))
+    keyword = "prefix" if s.side == "torch" else "name_prefix"
+    prefixed = [name for name, _ in s.container(net, **{keyword: "top"})]
+    return net.head(net.block(x)), s.number(_name_code(names) + _name_code(inner) + 3 * _name_code(prefixed))
+
+
+def _parameters_run(net: Any, x: Any, s: _Side) -> Any:
+    """``net.parameters()`` as the fix writes it (``get_parameters()``, and ``recurse=False`` as
+    ``expand=False``): each parameter set from its position, then the block's own ones (not its
+    sub-cells') set alike; how many there are of each as a number."""
+    count = 0
+    for i, parameter in enumerate(s.container(net)):
+        count += 1
+        s.fill(parameter, 0.01 * (i + 1))
+    keyword = "recurse" if s.side == "torch" else "expand"
+    own = list(s.container(net.block, **{keyword: False}))
+    for i, parameter in enumerate(own):
+        s.fill(parameter, 0.2 * (i + 1))
+    return net.head(net.block(x)), s.number(count * 100 + len(own))
 
 
 CONTAINERS: dict[str, tuple[Any, Any]] = {
@@ -272,6 +290,7 @@ CONTAINERS: dict[str, tuple[Any, Any]] = {
     "torch.nn.Sequential": (_sequential_build, _sequential_run),
     "torch.nn.ModuleDict": (_dict_build, _dict_run),
     "torch.nn.Module.named_modules": (_walk_build, _named_modules_run),  # a method, called on the network
+    "torch.nn.Module.parameters": (_walk_build, _parameters_run),
 }
 PROGRAMS = frozenset(CONTAINERS)
 # the composition of a container (``knowledge/compositions/catalogue.py``) → its program

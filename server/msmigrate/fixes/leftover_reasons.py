@@ -4,7 +4,8 @@ for it and the fix that was not applied, for the summary of ``msmigrate fix`` an
 An import of torch is kept because names it binds are still used (the lines are given); a use is left
 because its fix was not applied (unsafe in a safe run, or a step to do by hand: the fix's title says
 what), because the fix only explains what to do (its title), because the finding has no fix (its
-message), or because no rule covers it (``MSM104``).
+message), or because no rule covers it (``MSM104``; a torch.nn.Module member left on a Cell: its message,
+which names the member).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from msmigrate.analysis.leftovers import (
     Leftover,
     LeftoverKind,
     torch_bindings,
-    torch_leftovers,
 )
 from msmigrate.fixes.safety import is_safe
 from msmigrate.i18n import t
@@ -52,6 +52,8 @@ class FileLeftover:
                 return t("leftover.reason.import_unused", lang)
             key = "leftover.reason.import_one" if len(self.used_on) == 1 else "leftover.reason.import"
             return t(key, lang, lines=", ".join(str(n) for n in self.used_on))
+        if self.finding is not None and self.finding.rule == RULE and self.leftover.kind is LeftoverKind.CELL:
+            return t("leftover.reason.finding", lang, rule=RULE, message=self.finding.message(lang))
         if self.finding is None or self.finding.rule == RULE:
             return t("leftover.reason.none", lang)
         title = self.fix.title(lang) if self.fix is not None else ""
@@ -71,11 +73,12 @@ def file_leftovers(tree: ast.Module, source: str, path: str, findings: list[Find
                    unsafe: bool, device: str = "CPU", with_fixes: bool = True) -> list[FileLeftover]:
     """Every leftover of ``source`` (parsed as ``tree``; ``findings``: its analysis) with its reason
     (``with_fixes=False``: without asking the fixes, enough for :func:`torch_left`)."""
+    from msmigrate.analysis.cell_leftovers import all_leftovers
     from msmigrate.analysis.columns import ColumnMap
     from msmigrate.analysis.parse import split_lines
     from msmigrate.fixes.api import fixes_by_finding
 
-    leftovers = torch_leftovers(tree, ColumnMap(split_lines(source), source.isascii()))
+    leftovers = all_leftovers(tree, ColumnMap(split_lines(source), source.isascii()), kb)
     if not leftovers:
         return []
     index = CoveringIndex(findings)
@@ -110,8 +113,10 @@ def file_leftovers(tree: ast.Module, source: str, path: str, findings: list[Find
 
 
 def _speaking(leftover: Leftover, index: CoveringIndex) -> Finding | None:
-    """The finding covering the leftover, the narrowest first."""
+    """The finding covering the leftover, the narrowest first (a Cell's member: its MSM104 finding)."""
     covering = index.covering(leftover)
+    if leftover.kind is LeftoverKind.CELL:
+        covering = [f for f in covering if f.rule == RULE] or covering
     return min(covering, key=lambda f: (f.end_line - f.line, f.end_column - f.column), default=None)
 
 

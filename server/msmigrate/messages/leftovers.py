@@ -28,6 +28,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch's version is read here ({name}): check mindspore.__version__ or drop the check",
         "此处读取 torch 的版本（{name}）：请改为检查 mindspore.__version__，或删除该检查",
     ),
+    "finding.MSM104.cell": (
+        "{name}: mindspore.nn.Cell has no {member}; it is torch.nn.Module's, left after {cls} became a Cell "
+        "(an AttributeError when it runs): write it with the Cell's own API or drop it",
+        "{name}：mindspore.nn.Cell 没有 {member}；这是 {cls} 改为 Cell 后遗留的 torch.nn.Module 成员"
+        "（运行时会抛出 AttributeError）：请改用 Cell 自己的接口，或删除该调用",
+    ),
+    "finding.MSM104.cell.target": (
+        "{name}: mindspore.nn.Cell has no {member}; it is torch.nn.Module's, left after {cls} became a Cell "
+        "(an AttributeError when it runs): MindSpore's counterpart is {target}",
+        "{name}：mindspore.nn.Cell 没有 {member}；这是 {cls} 改为 Cell 后遗留的 torch.nn.Module 成员"
+        "（运行时会抛出 AttributeError）：MindSpore 中对应的是 {target}",
+    ),
     "leftover.reason.import": (
         "kept: torch is still used on lines {lines}",
         "保留：第 {lines} 行仍在使用 torch",

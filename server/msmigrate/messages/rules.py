@@ -47,11 +47,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The file still needs torch here, in a form no other rule covers: a torch module reached by a name "
         "computed at run time (getattr, hasattr, importlib), a string annotation naming torch, "
         "torch.__version__, or a torch-only module of another package (einops.layers.torch). A file with "
-        "such a place does not import without torch: rewrite it by hand.",
+        "such a place does not import without torch: rewrite it by hand. Also a torch.nn.Module member "
+        "used on a class that became a MindSpore Cell, which lacks it (self.zero_grad()): the file no "
+        "longer names torch, but the call fails when it runs.",
         "此处仍需要 torch，且没有其他规则覆盖这种写法：通过运行时计算的名称访问 torch 模块"
         "（getattr、hasattr、importlib）、提到 torch 的字符串类型注解、torch.__version__，"
         "或其他包中只适用于 torch 的模块（如 einops.layers.torch）。"
-        "含有此类用法的文件在没有 torch 时无法导入：请手工改写。",
+        "含有此类用法的文件在没有 torch 时无法导入：请手工改写。"
+        "另外，在已改为 MindSpore Cell 的类上使用 Cell 没有的 torch.nn.Module 成员（如 self.zero_grad()）"
+        "也属此类：文件虽已不再提到 torch，但该调用运行时会失败。",
     ),
     "rule.MSM200.title": (
         "PyTorch API with no MindSpore mapping",
