@@ -25,15 +25,13 @@ from __future__ import annotations
 
 import ast
 from enum import Enum
-from functools import cached_property
 from typing import Any
 
-from msmigrate.fixes.instance_calls import parents
+from msmigrate.rules.tree_view import in_loop, tree_view
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _SCOPES = (*_FUNCTIONS, ast.ClassDef)
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
-_LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _LIST_TYPES = frozenset({"List", "list", "Tuple", "tuple", "typing.List", "typing.Tuple"})
 _INT64 = 2 ** 63
 
@@ -248,7 +246,7 @@ class NumberData:
         if not isinstance(annotation, ast.Subscript):
             return False
         function = self._scopes(call)[0]
-        looped = self._in_loop(call, function)
+        looped = in_loop(self, call, function)
         if any(isinstance(n, ast.Name) and n.id == name and n is not call.args[0]
                and (looped or (n.lineno, n.col_offset) < (call.lineno, call.col_offset))
                for n in ast.walk(function)):
@@ -261,27 +259,10 @@ class NumberData:
         return (outer in _LIST_TYPES and (tuple_type or len(items) == 1)
                 and all(isinstance(i, ast.Name) and i.id in ("int", "float") for i in items))
 
-    def _in_loop(self, node: ast.AST, function: ast.AST) -> bool:
-        parent = self.parents.get(id(node))
-        while parent is not None and parent is not function:
-            if isinstance(parent, _LOOPS):
-                return True
-            parent = self.parents.get(id(parent))
-        return False
-
-
-class _Parents:
-    def __init__(self, tree: ast.Module) -> None:
-        self.tree = tree
-
-    @cached_property
-    def parents(self) -> dict[int, ast.AST]:
-        return parents(self.tree)
-
 
 def number_data(ctx: Any) -> NumberData:  # noqa: ANN401 - an analysis context
-    """The checks over a detector's file (made once per file; with a rule's ``TreeView`` if it has one)."""
+    """The checks over a detector's file, made once per file."""
     found = ctx.memo.get("number_data")
     if found is None:
-        found = ctx.memo["number_data"] = NumberData(ctx.memo.get("tree_view") or _Parents(ctx.tree))
+        found = ctx.memo["number_data"] = NumberData(tree_view(ctx))
     return found

@@ -29,9 +29,10 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.framework._inplace_safety import Tree, TreeView, arithmetic, name_reason, qualified
+from msmigrate.rules.framework._inplace_safety import Tree, arithmetic, name_reason, qualified
 from msmigrate.rules.number_data import NumberData, number_data
 from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, short, tree_index
+from msmigrate.rules.tree_view import tree_view
 
 RULE = Rule("MSM535", C.FRAMEWORK_PATTERN, S.INFORMATION,
             "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.from_numpy.html",
@@ -140,7 +141,7 @@ def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     rule's)."""
     if "from_numpy" not in ctx.source and "Tensor(" not in ctx.source:
         return []
-    view = ctx.memo.setdefault("tree_view", TreeView(ctx.tree))
+    view = tree_view(ctx)
     found = []
     for call in tree_index(ctx).nodes(ast.Call):
         written = ctx.qualified_name(call.func)
