@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import ast
 
-from msmigrate.analysis.import_names import imported_name, module_imports, names_of
+from msmigrate.analysis.import_names import (
+    imported_name,
+    module_imports,
+    names_of,
+    package_imports,
+    package_name,
+)
 
 SOURCE = """\
 import numpy as np
@@ -45,3 +51,25 @@ def test_the_dotted_name_an_expression_is_through_the_imports():
     assert name("np.linalg.norm") == "numpy.linalg.norm"
     assert name("torch.ones") is None  # imported inside a function only
     assert name("f(x).y") is None  # not a name or attribute chain
+
+
+TORCH = """\
+import os
+import torch.nn
+import torch as th
+from torch.nn import functional as F
+
+def f():
+    import torch.utils.data as data
+"""
+
+
+def test_the_names_bound_to_one_package_and_its_first_name():
+    tree = ast.parse(TORCH)
+    assert package_imports(tree, "torch") == {"torch": "torch", "th": "torch", "F": "torch.nn.functional"}
+    assert package_imports(tree, "torch", everywhere=True) == {
+        "torch": "torch", "th": "torch", "F": "torch.nn.functional", "data": "torch.utils.data"}
+    assert package_name(tree, "torch") == "torch"  # import torch.nn binds torch first
+    assert package_name(ast.parse("import torch as th\nimport torch\n"), "torch") == "th"
+    assert package_name(ast.parse("import torch.nn as nn\n"), "torch") is None
+    assert package_name(ast.parse("def f():\n    import torch\n"), "torch") is None

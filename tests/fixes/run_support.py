@@ -65,3 +65,8 @@ def assert_same(outputs: dict[str, list[np.ndarray]], tolerance: float = 1e-4) -
     for want, got in zip(outputs["torch"], outputs["mindspore"], strict=True):
         assert (got.shape, got.dtype) == (want.shape, want.dtype)
         np.testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance)
+
+
+def same_arrays(outputs: dict[str, list[np.ndarray]]) -> list[bool]:
+    """For each output, whether MindSpore's array equals torch's exactly (the negative controls' check)."""
+    return [bool(np.array_equal(a, b)) for a, b in zip(outputs["torch"], outputs["mindspore"], strict=True)]

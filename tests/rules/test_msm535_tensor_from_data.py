@@ -100,5 +100,4 @@ def test_calls_that_cannot_be_told_apart_are_found_with_why():
         (11, "finding.MSM535.from_numpy", "array"),
         (13, "finding.MSM535.from_numpy", "np.zeros(3) + 1"),
         (13, "finding.MSM535.tensor", "((1, -2), (3, 4.5))"),
-        (13, "finding.MSM535.tensor", "[2]"),
-    ]
+    ]  # torch.FloatTensor([2]) is MSM201's (tests/rules/test_number_data_safety.py)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from msmigrate.analysis.import_names import package_name
 from msmigrate.fixes.blocks import block_of, remove_lines
 from msmigrate.fixes.context import FixContext, plain_reference
 from msmigrate.fixes.init_fixes import initializer_arguments, parameter_text
@@ -175,9 +176,7 @@ def _created_shape(ctx: FixContext, tensor: ast.expr) -> str | None:
 
 def _torch_name(ctx: FixContext, node: ast.expr) -> str | None:
     """The torch name written (``torch.zeros``, ``th.zeros`` for ``import torch as th``)."""
-    from msmigrate.fixes.rewrites import torch_alias
-
-    alias = torch_alias(ctx.tree) or "torch"
+    alias = package_name(ctx.tree, "torch") or "torch"
     text = ctx.text(node)
     if text == alias or text.startswith(alias + "."):
         return "torch" + text[len(alias):]

@@ -15,6 +15,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from msmigrate.analysis.import_names import package_name
 from msmigrate.analysis.source_text import segment, source_lines
 from msmigrate.knowledge.missing_advice import VARARG_METHODS
 
@@ -47,18 +48,6 @@ DTYPE_NAMES = frozenset(
 _POOL_AXES = {"1d": "-1", "2d": "(-2, -1)", "3d": "(-3, -2, -1)"}
 
 
-def torch_alias(tree: ast.Module) -> str | None:
-    """The name bound to the ``torch`` package (``torch``, or ``th`` for ``import torch as th``)."""
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "torch":
-                    return alias.asname or "torch"
-                if alias.name.startswith("torch.") and alias.asname is None:
-                    return "torch"
-    return None
-
-
 def _text(src: Any, node: ast.AST) -> str:
     return segment(src.source, node)
 
@@ -82,7 +71,7 @@ def _argument_texts(src: Any, call: ast.Call) -> tuple[list[str], list[str]]:
 def function_form(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
     """``x.name(a, b)`` → ``torch.name(x, a, b)`` (sizes given separately are packed into one tuple)."""
     func = call.func
-    torch = torch_alias(src.tree)
+    torch = package_name(src.tree, "torch")
     if not isinstance(func, ast.Attribute) or torch is None or not _safe_receiver(func.value):
         return None
     name = torch_api.rsplit(".", 1)[1]
@@ -169,7 +158,7 @@ def _is_one(node: ast.expr | None, dims: int) -> bool:
 
 def adaptive_pool_1(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
     """``F.adaptive_max_pool2d(x, 1)`` → ``torch.amax(x, dim=(-2, -1), keepdim=True)`` (avg: mean)."""
-    torch = torch_alias(src.tree)
+    torch = package_name(src.tree, "torch")
     name = torch_api.rsplit(".", 1)[1]  # adaptive_max_pool2d
     suffix = name[-2:]
     if torch is None or suffix not in _POOL_AXES or not _plain_call(call):
@@ -192,7 +181,7 @@ def adaptive_pool_1(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | No
 
 def msort(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
     """``torch.msort(x)`` → ``torch.sort(x, dim=0).values``."""
-    torch = torch_alias(src.tree)
+    torch = package_name(src.tree, "torch")
     if torch is None or len(call.args) != 1 or call.keywords or not _plain_call(call):
         return None
     return _whole(src, call, f"{torch}.sort({_text(src, call.args[0])}, dim=0).values")
@@ -200,7 +189,7 @@ def msort(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
 
 def argwhere(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
     """``torch.argwhere(x)`` → ``torch.nonzero(x)``."""
-    torch = torch_alias(src.tree)
+    torch = package_name(src.tree, "torch")
     if torch is None or len(call.args) != 1 or call.keywords or not _plain_call(call):
         return None
     return _whole(src, call, f"{torch}.nonzero({_text(src, call.args[0])})")
@@ -208,7 +197,7 @@ def argwhere(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
 
 def take(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
     """``torch.take(x, index)`` → ``torch.flatten(x)[index]``."""
-    torch = torch_alias(src.tree)
+    torch = package_name(src.tree, "torch")
     if torch is None or len(call.args) != 2 or call.keywords or not _plain_call(call):
         return None
     data, index = (_text(src, a) for a in call.args)
@@ -231,7 +220,7 @@ def clamp_bound(src: Any, call: ast.Call, torch_api: str) -> list[Edit] | None:
         if not isinstance(func, ast.Attribute) or not _safe_receiver(func.value):
             return None
         return _whole(src, call, f"{_text(src, func.value)}.clamp({bound}={value})")
-    torch = torch_alias(src.tree)
+    torch = package_name(src.tree, "torch")
     if torch is None:
         return None
     return _whole(src, call, f"{torch}.clamp({_text(src, call.args[0])}, {bound}={value})")

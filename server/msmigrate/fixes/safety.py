@@ -3,7 +3,7 @@
 A fix is safe when the rewrite cannot change what the program computes:
 
 * a fix that states its own ``safety`` (``Fix.safety``: a rule whose forms differ decides it where it
-  builds the fix, MSM533), as it states;
+  builds the fix, MSM533; MSM201's typed tensor constructors), as it states;
 * a rule module's fix, as the module declares next to its fixers (``FIX_SAFETY``: a ``Safety``, or
   ``(kb, finding) -> Safety``; ``fixes/fixers.declared_safety``): the framework rewrites whose exactness
   the project tests (``forward`` → ``construct``, ``nn.Sequential`` → ``SequentialCell``, ``nn.init.*``

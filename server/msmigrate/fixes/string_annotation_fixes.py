@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from msmigrate.analysis.import_names import package_imports
 from msmigrate.analysis.source_text import dotted_name
 from msmigrate.fixes.context import FixContext
 from msmigrate.fixes.model import Fix, TextEdit
@@ -14,21 +15,6 @@ from msmigrate.model.finding import Finding
 
 RULE = "MSM104"
 KEY = "finding.MSM104.string"
-
-
-def _torch_aliases(tree: ast.Module) -> dict[str, str]:
-    """Local name → the torch module or member it binds (``import torch.nn as nn`` → nn: torch.nn)."""
-    found: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.split(".")[0] == "torch":
-                    found[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else "torch"
-        elif (isinstance(node, ast.ImportFrom) and node.level == 0
-              and (node.module or "").split(".")[0] == "torch"):
-            for alias in node.names:
-                found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return found
 
 
 def string_annotation(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -42,7 +28,7 @@ def string_annotation(ctx: FixContext, finding: Finding) -> Fix | None:
         annotation = ast.parse(constant.value, mode="eval")
     except SyntaxError:
         return None
-    aliases = _torch_aliases(ctx.tree)
+    aliases = package_imports(ctx.tree, "torch", everywhere=True)
     replaced: list[tuple[ast.expr, str]] = []
     edits: list[TextEdit] = []
     for node in ast.walk(annotation):

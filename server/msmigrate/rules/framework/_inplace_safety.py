@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from functools import cached_property
 from typing import Protocol
 
 from msmigrate.analysis.source_text import dotted_name
 from msmigrate.fixes.context import FixContext
-from msmigrate.fixes.instance_calls import parents
+from msmigrate.rules.tree_view import in_loop
 
 
 class Tree(Protocol):
@@ -37,16 +36,6 @@ class Tree(Protocol):
     @property
     def parents(self) -> dict[int, ast.AST]: ...
 
-
-class TreeView:
-    """The tree of an analysed file with its parents, for a detector (the fixes have ``FixContext``)."""
-
-    def __init__(self, tree: ast.Module) -> None:
-        self.tree = tree
-
-    @cached_property
-    def parents(self) -> dict[int, ast.AST]:
-        return parents(self.tree)
 
 _PREFIXES = ("torch.", "torch.nn.functional.", "mindspore.", "mindspore.mint.", "mindspore.ops.",
              "mindspore.numpy.")
@@ -61,7 +50,6 @@ _LAYERS = frozenset({
     "BatchNorm3d", "LayerNorm", "GroupNorm", "Embedding",
 })
 _LAYER_MODULES = ("torch.nn.", "mindspore.nn.", "mindspore.mint.nn.")
-_LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _NESTED = (*_FUNCTIONS, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)  # scopes of their own
 
@@ -165,7 +153,7 @@ def name_reason(ctx: Tree, call: ast.Call, first: ast.Name, fresh: Callable[[Tre
     function = _enclosing(ctx, call, _FUNCTIONS)
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return "unknown"  # a module-level name or a lambda's: other code may hold it
-    if _in_loop(ctx, call, function):
+    if in_loop(ctx, call, function):
         return "loop"
     if any(isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)):
         return "unknown"
@@ -250,15 +238,6 @@ def _changes_in_place(statement: ast.stmt, name: str, methods: frozenset[str]) -
             allowed.add(id(node.args[0]))
     return all(id(n) in allowed for a in arguments for n in ast.walk(a)
                if isinstance(n, ast.Name) and n.id == name)
-
-
-def _in_loop(ctx: Tree, node: ast.AST, function: ast.AST) -> bool:
-    current = ctx.parents.get(id(node))
-    while current is not None and current is not function:
-        if isinstance(current, _LOOPS):
-            return True
-        current = ctx.parents.get(id(current))
-    return False
 
 
 def _mentions(node: ast.AST, name: str) -> bool:

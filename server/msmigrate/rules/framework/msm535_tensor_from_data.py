@@ -10,9 +10,11 @@ rule takes the finding over with a safe fix:
   is a new one nothing else holds (``np.zeros(…)``, ``x.copy()``, arithmetic; or a local name bound to
   one just before and not read after the call: whisper's ``set_alignment_heads``), or where the tensor is
   copied at once (``p.data.copy_(torch.from_numpy(a).float())``: open_clip's sin-cos position embedding).
-* ``torch.Tensor([…])`` (or ``torch.FloatTensor([…])``) with numbers written out: a float32 tensor of them, as
-  ``mindspore.tensor([…], dtype=mindspore.float32)`` makes. (``torch.Tensor(n)`` with an int is an
-  uninitialised tensor of n elements, ``torch.Tensor(t)`` shares ``t``: not these.)
+* ``torch.Tensor(data)`` where the data is Python numbers (``rules/number_data.py``: numbers written out, a
+  comprehension of arithmetic over ``range``, a parameter annotated ``List[float]``): a float32 tensor of
+  them, as ``mindspore.tensor(data, dtype=mindspore.float32)`` makes. (``torch.Tensor(n)`` with an int is
+  an uninitialised tensor of n elements, ``torch.Tensor(t)`` shares ``t``: not these. MSM201 rewrites
+  ``torch.FloatTensor(data)``, with the same check.)
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
-from msmigrate.rules.framework._inplace_safety import Tree, TreeView, arithmetic, name_reason, qualified
+from msmigrate.rules.framework._inplace_safety import Tree, arithmetic, name_reason, qualified
+from msmigrate.rules.number_data import NumberData, number_data
 from msmigrate.rules.support import IDIOM_TAKE_OVER, reference_range, report, short, tree_index
+from msmigrate.rules.tree_view import tree_view
 
 RULE = Rule("MSM535", C.FRAMEWORK_PATTERN, S.INFORMATION,
             "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore.from_numpy.html",
@@ -40,12 +44,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "torch.from_numpy shares the array's memory both ways; mindspore.from_numpy gives the same values, "
         "dtype and shape, but its in-place writes do not reach the array. Where the array is a new one "
         "nothing else holds, or the tensor is copied at once, nothing can tell them apart, and the "
-        "quick-fix writes mindspore.from_numpy as a safe fix. torch.Tensor with numbers written out is a "
+        "quick-fix writes mindspore.from_numpy as a safe fix. torch.Tensor of Python numbers (written out, "
+        "computed over range in a list comprehension, or a parameter annotated as a list of floats) is a "
         "float32 tensor of them: the quick-fix writes mindspore.tensor(…, dtype=mindspore.float32).",
         "torch.from_numpy 与数组双向共享内存；mindspore.from_numpy 给出相同的数值、dtype 和形状，但其原地"
         "写入不会反映到数组。若数组是没有其他引用的新数组，或张量随即被复制，两者无法区分，快速修复以安全"
-        "修复写为 mindspore.from_numpy。直接写出数字的 torch.Tensor 是由这些数字组成的 float32 张量：快速"
-        "修复写为 mindspore.tensor(…, dtype=mindspore.float32)。",
+        "修复写为 mindspore.from_numpy。由 Python 数字构成的 torch.Tensor（直接写出、在列表推导式中"
+        "基于 range 计算，或注解为浮点数列表的参数）是由这些数字组成的 float32 张量：快速修复写为 "
+        "mindspore.tensor(…, dtype=mindspore.float32)。",
     ),
     "finding.MSM535.from_numpy": (
         "torch.from_numpy({array}): {array} is a new array nothing else holds or reads after this call, so "
@@ -122,22 +128,10 @@ def from_numpy_key(view: Tree, call: ast.Call) -> str | None:
     return "finding.MSM535.copied" if _copied_at_once(view, call) else None
 
 
-def _numbers_shape(node: ast.expr) -> tuple[int, ...] | None:
-    """The shape of a list/tuple display of int/float literals (rectangular, not empty); None otherwise."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        node = node.operand
-    if isinstance(node, ast.Constant):
-        return () if type(node.value) in (int, float) else None
-    if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
-        return None
-    shapes = {_numbers_shape(e) for e in node.elts}
-    if len(shapes) != 1 or None in shapes:
-        return None
-    return (len(node.elts), *shapes.pop())  # type: ignore[misc]
-
-
-def tensor_key(call: ast.Call) -> str | None:
-    if len(call.args) != 1 or call.keywords or _numbers_shape(call.args[0]) in (None, ()):
+def tensor_key(data: NumberData, call: ast.Call) -> str | None:
+    """The finding's message key where ``torch.Tensor(data)`` is exact as ``mindspore.tensor(data,
+    dtype=mindspore.float32)``: the data is Python numbers (``rules/number_data.py``)."""
+    if len(call.args) != 1 or call.keywords or not data.numbers(call, call.args[0]):
         return None
     return "finding.MSM535.tensor"
 
@@ -147,15 +141,15 @@ def detect(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis context
     rule's)."""
     if "from_numpy" not in ctx.source and "Tensor(" not in ctx.source:
         return []
-    view = ctx.memo.setdefault("tree_view", TreeView(ctx.tree))
+    view = tree_view(ctx)
     found = []
     for call in tree_index(ctx).nodes(ast.Call):
         written = ctx.qualified_name(call.func)
         api = ctx.kb.canonical(written) if written else None
         if api == "torch.from_numpy":
             key = from_numpy_key(view, call)
-        elif api in ("torch.Tensor", "torch.FloatTensor"):
-            key = tensor_key(call)
+        elif api == "torch.Tensor":
+            key = tensor_key(number_data(ctx), call)
         else:
             continue
         if key is None:

@@ -18,6 +18,9 @@ rewrite:
 * ``torch.FloatTensor([[...], ...])`` and the other typed constructors called with the data (a list or tuple
   display, or a comprehension) are ``mindspore.tensor(data, dtype=mindspore.float32)`` — the same values
   and dtype. Called with sizes (``torch.FloatTensor(2, 3)``: uninitialized memory) they are left alone.
+  The fix decides its safety per call: safe for ``torch.FloatTensor`` whose data is Python numbers
+  (``rules/number_data.py``, the check MSM535 makes for ``torch.Tensor``), unsafe otherwise (a tensor in
+  the list, a name not known, another dtype: not checked).
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Detector, Rule
 from msmigrate.rules.missing._refine import DOC, reference_rename, refine
+from msmigrate.rules.number_data import number_data
 
 RULE = Rule("MSM201", C.MISSING, S.INFORMATION, DOC, fixable=True)  # a hint when a rename or a fix does it
 # torch's type objects named as types → their MindSpore names; the typed tensor constructors → their dtypes
@@ -84,8 +88,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "mindspore.tensor(data, dtype=mindspore.{dtype})",
         "{torch_api}(data) 用数据构造 {dtype} 张量：即 mindspore.tensor(data, dtype=mindspore.{dtype})",
     ),
+    "finding.MSM201.typed_tensor.numbers": (
+        "{torch_api}(data) builds a float32 tensor of the data, which are Python numbers: "
+        "mindspore.tensor(data, dtype=mindspore.float32) builds the same",
+        "{torch_api}(data) 用数据构造 float32 张量，数据均为 Python 数字："
+        "mindspore.tensor(data, dtype=mindspore.float32) 构造出相同的张量",
+    ),
     "fix.pattern.typed_tensor": ("Rewrite as mindspore.tensor(…, dtype=mindspore.{dtype})",
                                  "改写为 mindspore.tensor(…, dtype=mindspore.{dtype})"),
+    "fix.pattern.typed_tensor.unsafe": (
+        "Rewrite as mindspore.tensor(…, dtype=mindspore.{dtype}) (unsafe: checked only for float32 data "
+        "that is Python numbers)",
+        "改写为 mindspore.tensor(…, dtype=mindspore.{dtype})（不安全：仅对由 Python 数字构成的 float32 数据"
+        "做过检查）",
+    ),
     "fix.pattern.type_name": ("Name the type {name}", "将类型写为 {name}"),
 }
 
@@ -116,6 +132,9 @@ def detect_torch_types(ctx) -> Iterable[Finding]:  # noqa: ANN001 - the analysis
         elif api in TYPED_TENSORS and finding.usage is UsageKind.CALL and _data_call(ctx.call_of(finding)):
             finding.rule, finding.category = RULE.id, C.MISSING
             finding.message_key = "finding.MSM201.typed_tensor"
+            call = ctx.call_of(finding)
+            if api == "torch.FloatTensor" and number_data(ctx).numbers(call, call.args[0]):
+                finding.message_key = "finding.MSM201.typed_tensor.numbers"
             finding.message_args = {"torch_api": api, "dtype": TYPED_TENSORS[api]}
             finding.mindspore_api = "mindspore.tensor"
             finding.fixable = True
@@ -188,13 +207,16 @@ def torch_type(ctx: FixContext, finding: Finding) -> Fix | None:
     function, imports = ctx.mindspore_reference("mindspore.tensor", finding.line)
     dtype, more = ctx.mindspore_reference(f"mindspore.{TYPED_TENSORS[api]}", finding.line)
     text = f"{function}({ctx.text(data)}, dtype={dtype})"
-    return Fix(RULE.id, "fix.pattern.typed_tensor", [TextEdit(*ctx.node_range(call), text), *imports, *more],
-               {"dtype": TYPED_TENSORS[api]})
+    exact = finding.message_key == "finding.MSM201.typed_tensor.numbers"  # decided by detect_torch_types
+    return Fix(RULE.id, "fix.pattern.typed_tensor" if exact else "fix.pattern.typed_tensor.unsafe",
+               [TextEdit(*ctx.node_range(call), text), *imports, *more], {"dtype": TYPED_TENSORS[api]},
+               safety=Safety.SAFE if exact else Safety.UNSAFE)
 
 
 def fix_safety(kb, finding: Finding) -> Safety:  # noqa: ANN001 - the knowledge base (not read)
     """A type named (an annotation, an ``isinstance`` class, a string annotation's names) computes nothing:
-    its rename is safe; any other rewrite of this rule is not checked, so unsafe."""
+    its rename is safe; any other rewrite of this rule is not checked, so unsafe (the typed constructors'
+    fix states its own safety per call: ``torch_type``)."""
     return Safety.SAFE if finding.usage is UsageKind.REFERENCE else Safety.UNSAFE
 
 
