@@ -23,6 +23,16 @@ DEVICE_FORMS: dict[tuple[str, str, str], tuple[frozenset[str], str]] = {
 }
 
 
+# (parameter, device) → message key: a MindSpore function that takes this parameter, called with it set to
+# anything but False, runs another kernel than its numeric check ran (the parameter left False). Run on
+# MindSpore 2.10 CPU (tests/knowledge/test_device_arguments.py): every function of mint.nn.functional and
+# mindspore.ops taking ``inplace`` (relu, relu6, silu, elu, hardtanh, threshold, dropout, dropout2d;
+# ops.relu) raises "The kernel Inplace<Op> unregistered" (or has no CPU kernel at all) with inplace=True.
+DEVICE_ARGUMENTS: dict[tuple[str, str], str] = {
+    ("inplace", "CPU"): "analysis.detail.device_form.inplace",
+}
+
+
 def pair_fact(torch_api: str, mindspore_api: str | None) -> str | None:
     return PAIR_FACTS.get((torch_api, mindspore_api or ""))
 
@@ -33,3 +43,8 @@ def device_form_fact(torch_api: str, mindspore_api: str, device: str,
     exactly that overload's parameters (``passed``: None when it cannot be told)."""
     found = DEVICE_FORMS.get((torch_api, mindspore_api, device))
     return found[1] if found is not None and passed == found[0] else None
+
+
+def device_argument_fact(parameter: str, device: str) -> str | None:
+    """The message key of ``parameter`` set to anything but False selecting a kernel ``device`` lacks."""
+    return DEVICE_ARGUMENTS.get((parameter, device))
