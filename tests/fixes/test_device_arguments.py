@@ -130,3 +130,60 @@ def test_the_finding_says_why() -> None:
     message = next(f for f in findings if f.line == 14 and f.torch_api).message("en")
     assert ("on CPU, MindSpore 2.10 runs mindspore.mint.nn.functional.relu with inplace=True on an in-place "
             "kernel it does not have there (its check ran it with inplace=False)") in message
+
+
+# ops.interpolate against torch's F.interpolate on CPU, per mode (the values the pair fact lists as torch's)
+INTERPOLATE = '''
+import numpy as np
+import torch
+import torch.nn.functional as F
+import mindspore
+from mindspore import ops
+
+rng = np.random.default_rng(0)
+inputs = {3: rng.standard_normal((2, 3, 77)).astype(np.float32),
+          4: rng.standard_normal((2, 3, 7, 9)).astype(np.float32),
+          5: rng.standard_normal((1, 2, 4, 5, 6)).astype(np.float32)}
+sizes = {3: (100,), 4: (12, 5), 5: (6, 3, 8)}
+modes = ((3, "nearest"), (3, "linear"), (4, "bilinear"), (4, "bicubic"), (4, "area"), (5, "trilinear"))
+for rank, mode in modes:
+    x = inputs[rank]
+    want = F.interpolate(torch.from_numpy(x), size=sizes[rank], mode=mode).numpy()
+    got = ops.interpolate(mindspore.tensor(x), size=sizes[rank], mode=mode).asnumpy()
+    print(mode, float(np.abs(got - want).max()), np.allclose(got, want, rtol=1e-5, atol=1e-6))
+'''
+
+
+@pytest.mark.slow
+@needs_frameworks
+def test_ops_interpolate_agrees_with_torch_for_the_listed_modes_only() -> None:
+    from msmigrate.knowledge.pair_facts import ARGUMENT_VALUES
+
+    done = subprocess.run([sys.executable, "-c", INTERPOLATE], capture_output=True, text=True, timeout=600,
+                          check=True)
+    rows = [line.split() for line in done.stdout.splitlines() if line.strip()]
+    error = {mode: float(value) for mode, value, _close in rows}
+    agreed = {mode for mode, _value, close in rows if close == "True"}  # the check's rtol 1e-5, atol 1e-6
+    key = ("torch.nn.functional.interpolate", "mindspore.ops.interpolate", "mode")
+    assert agreed == ARGUMENT_VALUES[key][0] == {"nearest", "bilinear", "trilinear", "area"}
+    assert error["bicubic"] > 0.2 and 1e-5 < error["linear"] < 1e-4
+
+
+def test_an_interpolate_mode_not_checked_is_not_a_safe_rename() -> None:
+    from msmigrate.analysis.analyzer import analyze_source
+    from msmigrate.knowledge.base import get_knowledge_base
+
+    source = ("import torch.nn.functional as F\n\n\ndef f(x, m):\n"
+              "    a = F.interpolate(x, size=(4, 4), mode='bicubic', align_corners=False)\n"
+              "    b = F.interpolate(x, size=(4, 4), mode=m)\n"
+              "    c = F.interpolate(x, size=(4, 4), mode='bilinear', align_corners=False)\n"
+              "    d = F.interpolate(x, scale_factor=2)\n"
+              "    return a, b, c, d\n")
+    findings = analyze_source(source, "model.py", get_knowledge_base("2.6")).findings
+    assert sorted((f.line, f.resolution.safety.value, f.resolution.safety_reason) for f in findings
+                  if f.torch_api == "torch.nn.functional.interpolate") == [
+        (5, "unsafe", "argument_value"), (6, "unsafe", "argument_value"), (7, "safe", "verified"),
+        (8, "safe", "verified")]
+    message = next(f for f in findings if f.line == 5).message("en")
+    assert ("mindspore.ops.interpolate computes mode='bicubic' otherwise than torch (MindSpore 2.10: bicubic "
+            "is up to 0.27 off, linear 2.4e-5); it agrees for area, bilinear, nearest, trilinear") in message

@@ -23,7 +23,13 @@ from msmigrate.analysis.container_forms import unverified_list_form
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.device_targets import device_failure
-from msmigrate.knowledge.pair_facts import DEVICE_ARGUMENTS, device_argument_fact, device_form_fact, pair_fact
+from msmigrate.knowledge.pair_facts import (
+    DEVICE_ARGUMENTS,
+    argument_values,
+    device_argument_fact,
+    device_form_fact,
+    pair_fact,
+)
 from msmigrate.knowledge.resolution import device_choices
 from msmigrate.model.finding import Finding, FindingCategory, UsageKind
 
@@ -162,11 +168,11 @@ def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageK
             claims.details.append(ref(form, device=device, mindspore_api=target,
                                       mindspore=kb.derived_table.mindspore_version))
             claims.no_kernel = True
-        kernel = _device_argument(kb, torch_api, target, call, device)
-        if kernel is not None:
-            claims.details.append(ref(kernel[0], device=device, mindspore_api=target, param=kernel[1],
-                                      mindspore=kb.derived_table.mindspore_version))
-            claims.no_kernel = True
+    kernel = _device_argument(kb, torch_api, target, call, device)
+    if kernel is not None:
+        claims.details.append(ref(kernel[0], device=device, mindspore_api=target, param=kernel[1],
+                                  mindspore=kb.derived_table.mindspore_version))
+        claims.no_kernel = True
     if usage is UsageKind.BASE_CLASS and ref_node is not None:
         cls = index.class_of_base(ref_node)
         if cls is not None and _runs_forward(cls) and _module_class(kb, torch_api):
@@ -174,6 +180,12 @@ def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageK
             claims.handled_elsewhere = True
     if usage is not UsageKind.REFERENCE:  # a type named computes nothing (an annotation keeps CellList)
         claims.unverified_form = unverified_list_form(index.tree, torch_api, call)
+    for param, (values, key) in argument_values(torch_api, target).items():
+        value = _argument(call, kb.torch_signatures(torch_api), param) if call is not None else None
+        if value is not None and not (isinstance(value, ast.Constant) and value.value in values):
+            claims.details.append(ref(key, mindspore_api=target, param=param, value=ast.unparse(value)[:40],
+                                      values=", ".join(sorted(values))))
+            claims.unverified_form = claims.unverified_form or "argument_value"
     calls = [call] if call is not None else _calls_of_assigned(index, ref_node) if ref_node else []
     refused: dict[str, str] = {}
     for one in calls:
