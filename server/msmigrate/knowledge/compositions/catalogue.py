@@ -90,6 +90,10 @@ COMPOSITIONS: tuple[Composition, ...] = (
     # passed as a value (segment-anything's activation=nn.GELU, open_clip's act_layer): built with
     # MindSpore's default, the tanh form, 4e-4 off torch's exact GELU
     Composition("torch.nn.GELU", "GELU", replaces=TORCH_ARGUMENTS, other_meaning=True),
+    # antialias=True, which MindSpore's interpolate does not take (open_clip's resize_pos_embed passes it as a
+    # variable): ops.ScaleAndTranslate's kernels are torch's anti-aliased ones
+    Composition("torch.nn.functional.interpolate", "interpolate", replaces=TORCH_ARGUMENTS,
+                as_written=(("antialias", "False"),)),
     # the most frequent missing APIs of the real-code corpus (docs/missing-apis.md)
     Composition("torch.distributions.utils.broadcast_all", "broadcast_all"),
     Composition("torch.Tensor.neg_", "neg_", METHOD),
