@@ -13,9 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from run_support import assert_same, needs_frameworks, run_both
-
-from msmigrate.fixes.project import FixOptions, fix_paths
+from run_support import applied_fixes, assert_same, needs_frameworks, run_both
 
 SAFE = '''\
 import torch
@@ -91,11 +89,8 @@ UNSAFE_REASONS = [  # (title key, the receiver named)
 
 def _applied(tmp_path: Path, source: str, unsafe: bool) -> list[tuple[str, str]]:
     """(title key, safety) of each ``.detach()`` fix ``msmigrate fix`` applied, and the receiver named."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "model.py").write_text(source, encoding="utf-8")
-    result = fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6", unsafe=unsafe))
     return sorted((fix.title_key, fix.title_args.get("input", ""), str(fix.safety))
-                  for record in result.files for fix in record.applied
+                  for fix in applied_fixes(tmp_path, source, unsafe)
                   if fix.title_key.startswith("fix.pattern.receiver_function"))
 
 

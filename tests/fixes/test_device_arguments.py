@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from run_support import needs_frameworks
-
-from msmigrate.fixes.project import FixOptions, fix_paths
+from run_support import fixed, needs_frameworks
 
 # every function of mint.nn.functional and mindspore.ops taking ``inplace``, called with it on CPU
 PROGRAM = '''
@@ -107,16 +105,8 @@ def test_inplace_true_runs_no_kernel_on_cpu() -> None:
     assert [outcomes[(f"mindspore.{n}", "False")] for n in checked] == ["ok"] * 3
 
 
-def _fix(tmp_path: Path, source: str, unsafe: bool) -> tuple[str, list]:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "model.py").write_text(source, encoding="utf-8")
-    result = fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6", unsafe=unsafe))
-    return (tmp_path / "model.py").read_text(encoding="utf-8"), result.files
-
-
 def test_inplace_true_is_not_a_safe_rename_on_cpu(tmp_path: Path) -> None:
-    text, _files = _fix(tmp_path, DENSENET, unsafe=False)
-    assert text == DENSENET_SAFE
+    assert fixed(tmp_path, DENSENET, unsafe=False) == DENSENET_SAFE
 
 
 def test_the_finding_says_why() -> None:

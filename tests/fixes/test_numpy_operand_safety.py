@@ -11,9 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from run_support import needs_frameworks, run_both
-
-from msmigrate.fixes.project import FixOptions, fix_paths
+from run_support import applied_fixes, needs_frameworks, run_both
 
 SAFE = '''\
 import numpy as np
@@ -89,11 +87,8 @@ class Unknown(torch.nn.Module):
 
 def _applied(tmp_path: Path, source: str, unsafe: bool) -> list[tuple[str, str, str]]:
     """(title key, text written, safety) of each MSM529 fix ``msmigrate fix`` applied."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "model.py").write_text(source, encoding="utf-8")
-    result = fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6", unsafe=unsafe))
-    return sorted((fix.title_key, fix.title_args["text"], str(fix.safety)) for record in result.files
-                  for fix in record.applied if fix.rule == "MSM529")
+    return sorted((fix.title_key, fix.title_args["text"], str(fix.safety))
+                  for fix in applied_fixes(tmp_path, source, unsafe) if fix.rule == "MSM529")
 
 
 def test_the_safe_forms_are_applied_with_safe_fixes_only(tmp_path: Path) -> None:
