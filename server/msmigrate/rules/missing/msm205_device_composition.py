@@ -159,6 +159,8 @@ def _use(composition: Composition, finding: Finding, call: ast.Call | None, kb) 
         return ref("finding.MSM205.use.unsafe_use")
     if composition.replaces != TORCH_ARGUMENTS:
         return None
+    if composition.calls_only and (finding.usage is not UsageKind.CALL or call is None):
+        return None  # a base class or a value keeps the target's fix
     if finding.usage is UsageKind.BASE_CLASS:
         return ref("finding.MSM205.use.base_class")
     if finding.usage in _VALUES and call is None:
