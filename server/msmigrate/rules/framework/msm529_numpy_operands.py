@@ -18,7 +18,7 @@ NumPy function such as ``np.log``, its negation, arithmetic with it, or a name b
 ``R`` a tensor of float32 or an integer dtype as the source shows (``torch.arange``/``zeros``/``ones``/
 ``empty``/``linspace``/``eye``, or MindSpore's ``ops``/``mint`` one, without ``dtype=``; ``x.float()``,
 ``x.long()``, ``x.int()``; a subscript or negation of one): there the swapped operation gives torch's
-values and dtype bit for bit (tests/fixes/test_numpy_operand_safety.py, 600 scalars). Otherwise unsafe, the
+values and dtype bit for bit (tests/fixes/test_numpy_operand_safety.py: 100 scalars). Otherwise unsafe, the
 title saying which side is not known (docs/per-form-safety.md).
 """
 
