@@ -426,6 +426,22 @@ class Net(mindspore.nn.Cell):
 """,
         "(set_all(Net())(t(2, 4)), d(Net().positions()))",
     ),
+    # antialias=True (open_clip's resize_pos_embed): ops.ScaleAndTranslate's kernels, written as literals
+    "model_interpolate.py": (
+        "import torch.nn.functional as F\n\n\n"
+        "def resize(x):\n"
+        "    return (\n"
+        "        F.interpolate(x, size=(9, 5), mode=\"bicubic\", antialias=True),\n"
+        "        F.interpolate(x, scale_factor=0.5, mode=\"bilinear\", antialias=True),\n"
+        "    )\n",
+        "import ms_compat\n\n\n"
+        "def resize(x):\n"
+        "    return (\n"
+        "        ms_compat.interpolate(x, size=(9, 5), mode=\"bicubic\", antialias=True),\n"
+        "        ms_compat.interpolate(x, scale_factor=0.5, mode=\"bilinear\", antialias=True),\n"
+        "    )\n",
+        "resize(t(2, 3, 7, 8))",
+    ),
 }
 
 # the torch API each module exercises (every composition has one)
@@ -453,6 +469,7 @@ EXERCISED: dict[str, tuple[str, ...]] = {
                          "torch.Tensor.neg_", "torch.Tensor.sqrt_", "torch.Tensor.unsqueeze_"),
     "model_mha.py": ("torch.nn.functional.multi_head_attention_forward",),
     "model_mha_class.py": ("torch.nn.MultiheadAttention",),
+    "model_interpolate.py": ("torch.nn.functional.interpolate",),
     "model_containers.py": ("torch.nn.ModuleDict", "torch.nn.ModuleList", "torch.nn.Module.modules",
                             "torch.nn.Module.named_parameters"),
 }

@@ -28,6 +28,14 @@ def fixed(tmp_path: Path, source: str, unsafe: bool = True, name: str = "model.p
     return (tmp_path / name).read_text(encoding="utf-8")
 
 
+def applied_fixes(tmp_path: Path, source: str, unsafe: bool) -> list:
+    """The fixes ``msmigrate fix`` (table 2.6, CPU) applied to ``source`` in a project of its own."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "model.py").write_text(source, encoding="utf-8")
+    result = fix_paths([str(tmp_path)], FixOptions(mindspore_version="2.6", unsafe=unsafe))
+    return [fix for record in result.files for fix in record.applied]
+
+
 def run_both(tmp_path: Path, source: str, expression: str, unsafe: bool = True,
              setup: dict[str, str] | None = None, paths: tuple[str, ...] = (),
              files: dict[str, str] | None = None) -> dict[str, list[np.ndarray]]:

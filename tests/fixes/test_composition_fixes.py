@@ -54,8 +54,8 @@ def _project(tmp_path: Path) -> Path:
 ALL_HELPERS = ("Conv1d", "Conv2d", "GELU", "Hardsigmoid", "Hardswish", "layer_norm", "LayerNorm",
                "parameter_prefix", "add_module", "ModuleDict", "ModuleList", "MultiheadAttention", "finfo",
                "rms_norm", "RMSNorm", "ReLU", "ReLU6", "SiLU", "addcdiv_", "addcmul_", "broadcast_all",
-               "bucketize", "concatenate", "conv1d", "conv2d", "einsum", "hann_window", "isin", "lerp_",
-               "modules", "multi_head_attention_forward", "named_parameters", "neg_", "pad_sequence",
+               "bucketize", "concatenate", "conv1d", "conv2d", "einsum", "hann_window", "interpolate", "isin",
+               "lerp_", "modules", "multi_head_attention_forward", "named_parameters", "neg_", "pad_sequence",
                "scaled_dot_product_attention", "solve_triangular", "sqrt_", "take_along_dim", "unflatten",
                "unfold", "unsqueeze_")
 
@@ -79,8 +79,8 @@ def test_msmigrate_fix_rewrites_every_composition_and_writes_one_helper_module(t
                       "error": None}
     assert result.fixes_by_rule()["MSM202"] == 38  # every call of the modules
     # uses nn.LayerNorm/Conv2d cannot take, einsum/conv* on CPU, six activation classes passed as values,
-    # ModuleDict (a base class, a call) and the ModuleList appended to
-    assert result.fixes_by_rule()["MSM205"] == 22
+    # ModuleDict (a base class, a call), the ModuleList appended to, interpolate with antialias=True (2)
+    assert result.fixes_by_rule()["MSM205"] == 24
     again = fix_paths([str(project)], FixOptions(mindspore_version="2.6"))  # nothing left: nothing rewritten
     assert again.helper_module.status == "unchanged" and not any(f.applied for f in again.files)
 

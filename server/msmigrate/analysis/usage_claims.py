@@ -23,7 +23,13 @@ from msmigrate.analysis.container_forms import unverified_list_form
 from msmigrate.i18n import MessageRef, ref
 from msmigrate.knowledge.base import KnowledgeBase
 from msmigrate.knowledge.device_targets import device_failure
-from msmigrate.knowledge.pair_facts import device_form_fact, pair_fact
+from msmigrate.knowledge.pair_facts import (
+    DEVICE_ARGUMENTS,
+    argument_values,
+    device_argument_fact,
+    device_form_fact,
+    pair_fact,
+)
 from msmigrate.knowledge.resolution import device_choices
 from msmigrate.model.finding import Finding, FindingCategory, UsageKind
 
@@ -162,6 +168,11 @@ def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageK
             claims.details.append(ref(form, device=device, mindspore_api=target,
                                       mindspore=kb.derived_table.mindspore_version))
             claims.no_kernel = True
+    kernel = _device_argument(kb, torch_api, target, call, device)
+    if kernel is not None:
+        claims.details.append(ref(kernel[0], device=device, mindspore_api=target, param=kernel[1],
+                                  mindspore=kb.derived_table.mindspore_version))
+        claims.no_kernel = True
     if usage is UsageKind.BASE_CLASS and ref_node is not None:
         cls = index.class_of_base(ref_node)
         if cls is not None and _runs_forward(cls) and _module_class(kb, torch_api):
@@ -169,6 +180,12 @@ def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageK
             claims.handled_elsewhere = True
     if usage is not UsageKind.REFERENCE:  # a type named computes nothing (an annotation keeps CellList)
         claims.unverified_form = unverified_list_form(index.tree, torch_api, call)
+    for param, (values, key) in argument_values(torch_api, target).items():
+        value = _argument(call, kb.torch_signatures(torch_api), param) if call is not None else None
+        if value is not None and not (isinstance(value, ast.Constant) and value.value in values):
+            claims.details.append(ref(key, mindspore_api=target, param=param, value=ast.unparse(value)[:40],
+                                      values=", ".join(sorted(values))))
+            claims.unverified_form = claims.unverified_form or "argument_value"
     calls = [call] if call is not None else _calls_of_assigned(index, ref_node) if ref_node else []
     refused: dict[str, str] = {}
     for one in calls:
@@ -185,6 +202,46 @@ def claims_of(kb: KnowledgeBase, index: CodeIndex, torch_api: str, usage: UsageK
     if fact is not None:
         claims.details.append(ref(fact))
     return claims
+
+
+def _device_argument(kb: KnowledgeBase, torch_api: str, target: str, call: ast.Call | None,
+                     device: str) -> tuple[str, str] | None:
+    """(message key, parameter) when the call passes a parameter of :data:`DEVICE_ARGUMENTS` as anything but
+    ``False`` (by keyword, or by position in torch's signature) to a function target that keeps it: the fix
+    writes a call that runs a kernel the device lacks. A class's ``inplace`` is dropped by the fix."""
+    if call is None or kb.torch_kind(torch_api) == "class":
+        return None
+    for parameter, on in DEVICE_ARGUMENTS:
+        key = device_argument_fact(parameter, device) if on == device else None
+        value = _argument(call, kb.torch_signatures(torch_api), parameter) if key else None
+        if value is None or not _keeps(kb, target, parameter):
+            continue
+        if not (isinstance(value, ast.Constant) and value.value is False):
+            return key, parameter  # type: ignore[return-value]
+    return None
+
+
+def _argument(call: ast.Call, signatures: list[list[dict]], name: str) -> ast.expr | None:
+    """The expression ``call`` passes for torch's parameter ``name`` (by keyword, or by position where every
+    signature puts it at the same place)."""
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    places = set()
+    for signature in signatures:
+        positional = [p.get("name") for p in signature if p.get("name") != "self"
+                      and p.get("kind") in (None, "positional_only", "positional_or_keyword")]
+        places.add(positional.index(name) if name in positional else None)
+    place = places.pop() if len(places) == 1 else None
+    if place is None or place >= len(call.args) or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    return call.args[place]
+
+
+def _keeps(kb: KnowledgeBase, target: str, parameter: str) -> bool:
+    """Whether the MindSpore function ``target`` takes ``parameter`` by name (the fix then writes it)."""
+    return kb.mindspore_kind(target) != "class" and any(
+        p.get("name") == parameter for signature in kb.mindspore_signatures(target) for p in signature)
 
 
 def _passed(kb: KnowledgeBase, torch_api: str, call: ast.Call | None) -> frozenset[str] | None:

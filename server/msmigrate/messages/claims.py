@@ -56,6 +56,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "在 {device} 上，MindSpore {mindspore} 没有 {mindspore_api} 的算子实现，且无法为此调用改写为替代接口"
         "（它修改的张量是视图或表达式）：请手动改写",
     ),
+    "analysis.detail.argument_value.mode": (
+        "{mindspore_api} computes {param}={value} otherwise than torch (MindSpore 2.10: bicubic is up to "
+        "0.27 off, linear 2.4e-5); it agrees for {values}",
+        "{mindspore_api} 计算 {param}={value} 的结果与 torch 不同（MindSpore 2.10：bicubic 最多相差 0.27，"
+        "linear 相差 2.4e-5）；{values} 与 torch 一致",
+    ),
+    "analysis.detail.device_form.inplace": (
+        "on {device}, MindSpore {mindspore} runs {mindspore_api} with {param}=True on an in-place kernel it "
+        "does not have there (its check ran it with {param}=False): the call as written fails; computing it "
+        "out of place is exact only where nothing reads the input again (MSM533)",
+        "在 {device} 上，MindSpore {mindspore} 以 {param}=True 调用 {mindspore_api} 时使用原地算子，"
+        "而该设备上没有此算子（其校验以 {param}=False 运行）：按原样写出的调用会失败；"
+        "只有在输入不再被读取时，改为非原地计算才完全等价（MSM533）",
+    ),
     "analysis.detail.device_form.where_nonzero": (
         "on {device}, MindSpore {mindspore} has no kernel for the one-argument {mindspore_api} (NonZeroExt); "
         "tuple(mindspore.ops.nonzero(condition).T) gives the same index tensors there",

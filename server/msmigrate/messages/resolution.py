@@ -118,6 +118,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此时 MindSpore 的 CellList 给各层参数的命名与 PyTorch 不同（已验证）；"
         "校验只验证了一次调用即建好的列表",
     ),
+    "resolution.safety.reason.argument_value": (
+        "the call passes an argument value its check did not run, which MindSpore computes otherwise",
+        "调用传入的参数值未经校验，MindSpore 对其计算结果不同",
+    ),
     "resolution.safety.reason.not_verified": (
         "not verified on {device}",
         "未在 {device} 上验证",

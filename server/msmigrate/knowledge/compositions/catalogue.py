@@ -56,6 +56,9 @@ class Composition:
     # TORCH_ARGUMENTS: the target takes torch's parameter names with other meanings (GELU's approximate:
     # torch's 'none'/'tanh', MindSpore's bool, True by default), so a use out of the fix's sight differs
     other_meaning: bool = False
+    # TORCH_ARGUMENTS: only the calls passing an ``as_written`` parameter otherwise (a base class or a value
+    # keeps the target's fix): the composition's check covers those calls' paths only (interpolate)
+    calls_only: bool = False
 
 
 _CONV_AS_WRITTEN = (("padding", INT_LITERAL), ("padding_mode", "'zeros'"))
@@ -90,6 +93,10 @@ COMPOSITIONS: tuple[Composition, ...] = (
     # passed as a value (segment-anything's activation=nn.GELU, open_clip's act_layer): built with
     # MindSpore's default, the tanh form, 4e-4 off torch's exact GELU
     Composition("torch.nn.GELU", "GELU", replaces=TORCH_ARGUMENTS, other_meaning=True),
+    # antialias=True, which MindSpore's interpolate does not take (open_clip's resize_pos_embed passes it as a
+    # variable): ops.ScaleAndTranslate's kernels are torch's anti-aliased ones
+    Composition("torch.nn.functional.interpolate", "interpolate", replaces=TORCH_ARGUMENTS,
+                as_written=(("antialias", "False"),), calls_only=True),
     # the most frequent missing APIs of the real-code corpus (docs/missing-apis.md)
     Composition("torch.distributions.utils.broadcast_all", "broadcast_all"),
     Composition("torch.Tensor.neg_", "neg_", METHOD),

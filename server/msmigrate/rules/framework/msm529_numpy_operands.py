@@ -10,8 +10,16 @@ refuses ("Failed calling Exp with input=numpy.ndarray"). whisper's ``sinusoids``
 The rule reports ``L * R`` and ``L + R`` where the analysis knows ``R`` is a tensor and the source shows ``L``
 to be a NumPy value: a call of a ``numpy`` function (``np.log(t)``), an operation or subscript of one, or a
 name every assignment of which in its function is such a value. The fix writes the tensor first,
-``R * L`` — the same values in both frameworks (these operators commute elementwise, and the Tensor's own
-operator keeps torch's result dtype: float32 for a float64 scalar); MindSpore's result is then a Tensor.
+``R * L``; MindSpore's result is then a Tensor. These operators commute elementwise, but MindSpore rounds a
+NumPy scalar to float32 first where torch computes a float16, bfloat16 or float64 tensor's result from the
+scalar as it is, and gives a NumPy bool with an integer tensor another dtype (MindSpore 2.10). So the fix
+states its safety per form (``Fix.safety``): safe where ``L`` is a NumPy float (a call of a float-valued
+NumPy function such as ``np.log``, its negation, arithmetic with it, or a name bound only to such) and
+``R`` a tensor of float32 or an integer dtype as the source shows (``torch.arange``/``zeros``/``ones``/
+``empty``/``linspace``/``eye``, or MindSpore's ``ops``/``mint`` one, without ``dtype=``; ``x.float()``,
+``x.long()``, ``x.int()``; a subscript or negation of one): there the swapped operation gives torch's
+values and dtype bit for bit (tests/fixes/test_numpy_operand_safety.py: 100 scalars). Otherwise unsafe, the
+title saying which side is not known (docs/per-form-safety.md).
 """
 
 from __future__ import annotations
@@ -38,6 +46,14 @@ _SYMBOLS = {ast.Mult: "*", ast.Add: "+"}
 _ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
 _MINDSPORE_TENSORS = ("mindspore.ops.", "mindspore.mint.")  # functions computing tensors
+# NumPy functions whose value is a float for any number (an array for an array: both frameworks then raise)
+_FLOAT_FUNCTIONS = frozenset({"log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "sqrt", "float64",
+                              "float32"})
+# constructors whose tensor, without dtype=, is float32 (arange: int64 for integer arguments), alike in
+# torch (default dtype float32) and in MindSpore's ops / mint
+_DEFAULT_DTYPE = frozenset({"arange", "zeros", "ones", "empty", "linspace", "eye"})
+_CONSTRUCTOR_MODULES = ("torch.", "mindspore.ops.", "mindspore.mint.")
+_CASTS = frozenset({"float", "long", "int"})  # methods giving float32, int64, int32
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "rule.MSM529.title": ("NumPy value on the left of a tensor operator", "张量运算符左侧为 NumPy 值"),
@@ -57,6 +73,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{left} {op} 张量：在 MindSpore 中左侧的 NumPy 值使结果成为 NumPy 数组；请把张量写在前面",
     ),
     "fix.numpy_operand": ("Write the tensor first: {text}", "把张量写在前面：{text}"),
+    "fix.numpy_operand.unsafe.value": (
+        "Write the tensor first: {text} (unsafe: the NumPy value is not known to be a float; a NumPy bool "
+        "with an integer tensor gives another dtype in MindSpore)",
+        "把张量写在前面：{text}（不安全：无法确定该 NumPy 值是浮点数；在 MindSpore 中 NumPy 布尔值与整数张量"
+        "运算得到的 dtype 不同）",
+    ),
+    "fix.numpy_operand.unsafe.dtype": (
+        "Write the tensor first: {text} (unsafe: the tensor's dtype is not shown; MindSpore rounds the NumPy "
+        "value to float32 first, so a float16, bfloat16 or float64 tensor may give other values)",
+        "把张量写在前面：{text}（不安全：看不出张量的 dtype；MindSpore 先把 NumPy 值舍入为 float32，"
+        "因此 float16、bfloat16 或 float64 张量的结果可能不同）",
+    ),
 }
 
 EXAMPLES: dict[str, tuple[str, str, list[tuple[int, int]]]] = {
@@ -108,6 +136,53 @@ class _NumpyValues:
             return bool(values) and all(v is not None and self.of(v, depth + 1) for v in values)
         return False
 
+    def float_of(self, node: ast.expr, depth: int = 0) -> bool:
+        """Whether ``node`` is a NumPy float as the source shows (a call of :data:`_FLOAT_FUNCTIONS`, its
+        negation, subscript or arithmetic with anything but a tensor; a name bound only to such)."""
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, ast.USub | ast.UAdd) and self.float_of(node.operand, depth)
+        if isinstance(node, ast.Call):
+            return (self._numpy_call(node) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _FLOAT_FUNCTIONS)
+        if isinstance(node, ast.BinOp):
+            sides = (node.left, node.right)
+            return (isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div)
+                    and any(self.float_of(n, depth) for n in sides)
+                    and not any(self.is_tensor(n) for n in sides))
+        if isinstance(node, ast.Subscript):
+            return self.float_of(node.value, depth)
+        if isinstance(node, ast.Name) and depth < 3:
+            scope = self.scope.get(id(node))
+            if scope is None:
+                return False
+            values = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign)
+                      for t in a.targets if isinstance(t, ast.Name) and t.id == node.id]
+            stores = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == node.id
+                      and isinstance(n.ctx, ast.Store | ast.Del)]
+            others = [n for n in ast.walk(scope) if (isinstance(n, ast.arg) and n.arg == node.id)
+                      or (isinstance(n, ast.Global | ast.Nonlocal) and node.id in n.names)]
+            return (bool(values) and len(values) == len(stores) and not others
+                    and all(self.float_of(v, depth + 1) for v in values))
+        return False
+
+
+def default_dtype_tensor(node: ast.expr, imports: dict[str, str]) -> bool:
+    """Whether ``node`` is a float32 or integer tensor as the source shows (see the module doc)."""
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.USub) and default_dtype_tensor(node.operand, imports)
+    if isinstance(node, ast.Subscript):
+        return default_dtype_tensor(node.value, imports)
+    if not isinstance(node, ast.Call):
+        return False
+    if (isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS and not node.args
+            and not node.keywords and imported_name(node.func, imports) is None):
+        return True  # x.float(), x.long(), x.int() (a method, not a module's function)
+    full = imported_name(node.func, imports) or ""
+    module, _, name = full.rpartition(".")
+    return (name in _DEFAULT_DTYPE and f"{module}." in _CONSTRUCTOR_MODULES
+            and all(k.arg not in ("dtype", None) for k in node.keywords)
+            and not any(isinstance(a, ast.Starred) for a in node.args))
+
 
 def tensor_valued(ctx, node: ast.expr, imports: dict[str, str]) -> bool:  # noqa: ANN001 - the context
     """Whether ``node`` is a tensor as the code shows: a known tensor, a torch call returning one
@@ -138,9 +213,11 @@ def detect(ctx) -> Iterable[Finding]:
     for node in ctx.nodes_of(ast.BinOp):
         if (isinstance(node.op, _COMMUTING) and tensor_valued(ctx, node.right, imports)
                 and values.of(node.left)):
+            form = ("exact" if default_dtype_tensor(node.right, imports) else "dtype") if values.float_of(
+                node.left) else "value"
             found.append(new_finding(RULE, ctx.node_range(node), "finding.MSM529",
-                                     {"left": ast.unparse(node.left), "op": _SYMBOLS[type(node.op)]},
-                                     fixable=True))
+                                     {"left": ast.unparse(node.left), "op": _SYMBOLS[type(node.op)],
+                                      "form": form}, fixable=True))
     return found
 
 
@@ -158,8 +235,12 @@ def numpy_operand_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if node is None or node.lineno != node.end_lineno:
         return None
     text = f"{_operand(ctx, node.right)} {_SYMBOLS[type(node.op)]} {_operand(ctx, node.left)}"
-    return Fix(RULE.id, "fix.numpy_operand", [TextEdit(*span, text)], {"text": text})
+    form = finding.message_args.get("form")
+    if form == "exact":  # a NumPy float and a float32 or integer tensor (see the module doc)
+        return Fix(RULE.id, "fix.numpy_operand", [TextEdit(*span, text)], {"text": text}, safety=Safety.SAFE)
+    key = f"fix.numpy_operand.unsafe.{form if form in ('value', 'dtype') else 'value'}"
+    return Fix(RULE.id, key, [TextEdit(*span, text)], {"text": text}, safety=Safety.UNSAFE)
 
 
 FIXERS = (numpy_operand_fix,)
-FIX_SAFETY = Safety.UNSAFE  # no equivalence check of the swapped operands is recorded
+FIX_SAFETY = Safety.UNSAFE  # each fix states its own (the form it rewrites); this is for none that does not

@@ -4,7 +4,9 @@ The advice of the missing-API guide (``knowledge/missing_advice.py``) names the 
 the exact rewrite of the advice (``fixes/rewrites.py``) when it applies to the call as written, the function
 a receiver method becomes, or the MindSpore name of a dtype or of a type named (``torch.dtype`` →
 ``mindspore.Type``). A type *named* (an annotation, an ``isinstance`` class) computes nothing, so its rename
-is safe; the other rewrites are not checked numerically here, so they are unsafe.
+is safe; ``x.detach()`` → ``ops.stop_gradient(x)`` is safe where ``x`` is a new tensor nothing else holds
+(``_detach_safety.py``: an in-place change of ``x`` or of the result, as MindSpore's write-backs make it,
+is not seen through the other); the other rewrites are not checked numerically here, so they are unsafe.
 
 A second detector (``EXTRA_DETECTORS``, run after MSM504's, which reports every ``torch.device``) refines
 torch's type objects named in model code and its legacy typed tensor constructors into MSM201, with an exact
@@ -37,6 +39,7 @@ from msmigrate.model.finding import FindingCategory as C
 from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Detector, Rule
+from msmigrate.rules.missing._detach_safety import with_safety
 from msmigrate.rules.missing._refine import DOC, reference_rename, refine
 from msmigrate.rules.number_data import number_data
 
@@ -52,6 +55,27 @@ TYPED_TENSORS: dict[str, str] = {
 _DATA = (ast.List, ast.Tuple, ast.ListComp)
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "fix.pattern.receiver_function.unsafe.held": (
+        "Rewrite .{method}() as {name}(…) (unsafe: {input} may be held by other code; torch's detach shares "
+        "its memory, and an in-place change through one, written back with assign_value in MindSpore, is not "
+        "seen through the other)",
+        "将 .{method}() 改写为 {name}(…)（不安全：{input} 可能被其他代码持有；torch 的 detach 共享其内存，"
+        "而在 MindSpore 中以 assign_value 写回的原地修改在另一个上看不到）",
+    ),
+    "fix.pattern.receiver_function.unsafe.parameter": (
+        "Rewrite .{method}() as {name}(…) (unsafe: {input} is a parameter of the function; torch's detach "
+        "shares the caller's tensor's memory, which an in-place change written back with assign_value in "
+        "MindSpore does not reach)",
+        "将 .{method}() 改写为 {name}(…)（不安全：{input} 是函数的参数；torch 的 detach 与调用方的张量"
+        "共享内存，而在 MindSpore 中以 assign_value 写回的原地修改不会影响它）",
+    ),
+    "fix.pattern.receiver_function.unsafe.loop": (
+        "Rewrite .{method}() as {name}(…) (unsafe: the call is in a loop, where {input} may be read again "
+        "on the next pass; torch's detach shares its memory, which an in-place change written back with "
+        "assign_value in MindSpore does not reach)",
+        "将 .{method}() 改写为 {name}(…)（不安全：调用位于循环中，{input} 可能在下一轮再次被读取；"
+        "torch 的 detach 共享其内存，而在 MindSpore 中以 assign_value 写回的原地修改不会影响它）",
+    ),
     "rule.MSM201.title": (
         "Missing API with an equivalent replacement",
         "缺失接口：可等价替换",
@@ -162,8 +186,9 @@ def missing_api(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     if advice.fix == NAME_FIX:
         return _mindspore_name(ctx, finding, advice.replacements[0])
-    if advice.fix == RECEIVER_FUNCTION:
-        return receiver_function(ctx, finding, advice.replacements[0])
+    if advice.fix == RECEIVER_FUNCTION:  # x.detach(): safe where x is a new tensor nothing else holds
+        fix = receiver_function(ctx, finding, advice.replacements[0])
+        return None if fix is None else with_safety(ctx, finding, fix)
     call = ctx.call_of(finding)
     if call is None:
         return None

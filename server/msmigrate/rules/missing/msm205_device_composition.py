@@ -49,6 +49,8 @@ from msmigrate.model.finding import Severity as S
 from msmigrate.model.resolution import Safety
 from msmigrate.model.rule import Rule
 from msmigrate.rules.missing._composition_safety import composition_safety
+from msmigrate.rules.missing._interpolate_safety import API as INTERPOLATE
+from msmigrate.rules.missing._interpolate_safety import with_interpolate_safety
 
 DOC = "https://www.mindspore.cn/docs/en/r2.6.0/note/api_mapping/pytorch_api_mapping.html"
 RULE = Rule("MSM205", C.DIFFERENCES, S.INFORMATION, DOC, fixable=True)
@@ -56,6 +58,13 @@ MAPPED = frozenset({"MSM100", "MSM101"})
 _VALUES = frozenset({UsageKind.ATTRIBUTE, UsageKind.BASE_CLASS})
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "fix.composition.unsafe.interpolate": (
+        "Call {helper} of {module} (unsafe: the call's mode, antialias or align_corners is not a literal the "
+        "helper computes as torch; without antialias it calls ops.interpolate, whose bicubic and linear "
+        "differ)",
+        "改为调用 {module} 中的 {helper}（不安全：该调用的 mode、antialias 或 align_corners 不是辅助函数与 "
+        "torch 结果一致的字面值；不使用 antialias 时它调用 ops.interpolate，其 bicubic 与 linear 结果不同）",
+    ),
     "rule.MSM205.title": (
         "Mapped API whose MindSpore target takes other arguments, where they cannot be rewritten",
         "映射目标参数不同且无法改写参数的已映射接口",
@@ -150,6 +159,8 @@ def _use(composition: Composition, finding: Finding, call: ast.Call | None, kb) 
         return ref("finding.MSM205.use.unsafe_use")
     if composition.replaces != TORCH_ARGUMENTS:
         return None
+    if composition.calls_only and (finding.usage is not UsageKind.CALL or call is None):
+        return None  # a base class or a value keeps the target's fix
     if finding.usage is UsageKind.BASE_CLASS:
         return ref("finding.MSM205.use.base_class")
     if finding.usage in _VALUES and call is None:
@@ -185,7 +196,10 @@ def compose_device(ctx: FixContext, finding: Finding) -> Fix | None:
     """The composition fix, for this rule's findings."""
     from msmigrate.fixes.composition_fixes import compose
 
-    return compose(ctx, finding)
+    fix = compose(ctx, finding)
+    if fix is not None and finding.torch_api == INTERPOLATE:  # safe per call: its fallback's modes
+        return with_interpolate_safety(ctx.call_of(finding), fix)
+    return fix
 
 
 FIXERS = (compose_device,)
