@@ -119,11 +119,13 @@ def test_excluded_candidates_are_not_written():
 def test_module_compile_is_not_cell_compile():
     # timm's TokenDistillationTask: self.teacher.compile(backend=..., mode=...) hands its arguments to
     # torch.compile; MindSpore's Cell.compile takes the network's inputs (2.10: compile(backend=...) raises)
-    source = ("import torch\n\n\nclass Task(torch.nn.Module):\n    def __init__(self, teacher: torch.nn.Module):\n"
+    source = ("import torch\n\n\nclass Task(torch.nn.Module):\n"
+              "    def __init__(self, teacher: torch.nn.Module):\n"
               "        super().__init__()\n        self.teacher = teacher\n\n"
               "    def compile(self, backend='inductor'):\n        self.teacher.compile(backend=backend)\n")
     kb = get_knowledge_base("2.6")
-    found = [f for f in analyze_source(source, "m.py", kb).findings if f.torch_api == "torch.nn.Module.compile"]
+    found = [f for f in analyze_source(source, "m.py", kb).findings
+             if f.torch_api == "torch.nn.Module.compile"]
     assert [(f.rule, f.line, f.column, f.mindspore_api, f.category.value, f.fixable) for f in found] == [
         ("MSM201", 10, 22, "mindspore.jit", "missing", False)]
     assert found[0].message("en") == (

@@ -123,8 +123,9 @@ def transcribe(*args, **kwargs):
     raise NotImplementedError("transcription is not part of the model corpus")
 '''
 
-_LINFORMER_REVERSIBLE = '''"""Stand-in of the msmigrate corpus harness: reversible execution (a torch.autograd.Function with
-its own backward, rng-state capture) is training machinery, not part of the model corpus."""
+_LINFORMER_REVERSIBLE = '''"""Stand-in of the msmigrate corpus harness: reversible execution (a
+torch.autograd.Function with its own backward, rng-state capture) is training machinery, not part of the
+model corpus."""
 
 
 class _NotInCorpus:

@@ -30,12 +30,14 @@ def test_the_example_is_found_at_its_positions_and_the_counter_example_is_not():
     assert [(finding.line, finding.column) for finding in findings(EXAMPLE)] == POSITIONS
     assert findings(COUNTER_EXAMPLE) == []
     assert findings(EXAMPLE)[0].message("en") == (
-        "F.pad with the amount -n, negative (a crop): mindspore.ops.pad on CPU computes it right on its first "
-        "call only (MindSpore 2.10); ops.PadV3 with the amounts as an int64 tensor computes it every call")
+        "F.pad with the amount -n, negative (a crop): mindspore.ops.pad on CPU computes it right on its "
+        "first call only (MindSpore 2.10); ops.PadV3 with the amounts as an int64 tensor computes it every "
+        "call")
 
 
-FIXED = ("import mindspore\n\n\ndef shift(t, n):\n    return mindspore.ops.PadV3()(t, mindspore.tensor((0, 0, n, -n), "
-         "mindspore.int64), mindspore.tensor(0, t.dtype))\n")
+FIXED = ("import mindspore\n\n\ndef shift(t, n):\n"
+         "    return mindspore.ops.PadV3()(t, mindspore.tensor((0, 0, n, -n), mindspore.int64), "
+         "mindspore.tensor(0, t.dtype))\n")
 
 
 def test_the_fix_writes_the_example_exactly_with_its_declared_safety():
@@ -71,9 +73,10 @@ def test_variants():
     lines = fixed.splitlines()[fixed.splitlines().index("    def f(self, x, n):") - 4:]
     assert lines[5] == ("        a = mindspore.ops.PadV3()(x, mindspore.tensor([-1, 1], mindspore.int64), "
                         "mindspore.tensor(0.5, x.dtype))")
-    assert lines[6] == ("        b = mindspore.ops.PadV3()(self.x, mindspore.tensor((n, -n), mindspore.int64), "
-                        "mindspore.tensor(0, self.x.dtype))")
-    assert lines[7:9] == ["        c = F.pad(x, (1, -1), mode='reflect')", "        d = F.pad(x + 1, (1, -1))"]
+    assert lines[6] == ("        b = mindspore.ops.PadV3()(self.x, mindspore.tensor((n, -n), "
+                        "mindspore.int64), mindspore.tensor(0, self.x.dtype))")
+    assert lines[7:9] == ["        c = F.pad(x, (1, -1), mode='reflect')",
+                          "        d = F.pad(x + 1, (1, -1))"]
 
 
 def test_not_found_where_another_target_is_written():

@@ -27,9 +27,10 @@ def findings(source: str) -> list:
 def test_the_example_is_found_at_its_positions_and_the_counter_example_is_not():
     assert [(finding.line, finding.column) for finding in findings(EXAMPLE)] == POSITIONS
     assert findings(COUNTER_EXAMPLE) == []
-    assert findings(EXAMPLE)[0].message("en").startswith(  # then MSM502's rename of the same call
-        "nn.Sequential(…) in Net.forward: GRAPH_MODE creates no cell from other cells in construct (\"all "
-        "arguments are required to be constants\"); apply the layers in a loop or build it in __init__.")
+    assert findings(EXAMPLE)[0].message("en") == (
+        "nn.Sequential(*self.blocks) in Net.forward: GRAPH_MODE builds no cell from a list of cells in "
+        "construct (\"all arguments are required to be constants\"); pass the cells as separate arguments "
+        "(SequentialCell(*layers)), apply them in a loop or build it in __init__")
 
 
 VARIANTS = (
@@ -42,9 +43,10 @@ VARIANTS = (
     "        return mindspore.nn.SequentialCell(self.layers)(x)\n"     # 12: found
     "    def run(self, x):\n"
     "        y = nn.ReLU()(x)\n"                                       # 14: a layer of numbers: compiles
-    "        return nn.CellList([*self.layers])[0](y)\n"               # 15: found (called from construct)
+    "        y = nn.SequentialCell(*self.layers)(y)\n"                 # 15: separate arguments: compiles
+    "        return nn.CellList([*self.layers])[0](y)\n"               # 16: found (called from construct)
     "    def helper(self):\n"
-    "        return nn.SequentialCell(self.layers)\n"                  # 17: not compiled
+    "        return nn.SequentialCell(self.layers)\n"                  # 18: not compiled
 )
 
 
@@ -52,8 +54,8 @@ def test_variants():
     from msmigrate.rules.graph._family import graph_findings  # MindSpore code: what compare reads
 
     found = [f for f in graph_findings(VARIANTS, "m.py", get_knowledge_base("2.6")) if f.rule == "MSM711"]
-    assert [(f.line, f.message_args["container"], f.message_args["owner"]) for f in found] == [
-        (12, "mindspore.nn.SequentialCell", "Net.construct"), (15, "nn.CellList", "Net.run")]
+    assert [(f.line, f.column, f.message_args["container"], f.message_args["owner"]) for f in found] == [
+        (12, 44, "mindspore.nn.SequentialCell", "Net.construct"), (16, 28, "nn.CellList", "Net.run")]
 
 
 PROBE = """
@@ -74,6 +76,10 @@ class Starred(Base):
 class Whole(Base):
     def construct(self, x):
         return nn.SequentialCell(self.layers)(x)
+class Separate(Base):
+    def construct(self, x):
+        layers = self.layers if not self.training else self.layers
+        return nn.SequentialCell(*layers)(x)
 class Numbers(Base):
     def construct(self, x):
         return mint.nn.Linear(x.shape[1], 4)(nn.ReLU()(x))
@@ -83,7 +89,7 @@ class Loop(Base):
             x = layer(x)
         return x
 out = {}
-for cls in (Starred, Whole, Numbers, Loop):
+for cls in (Starred, Whole, Separate, Numbers, Loop):
     try:
         cls()(x)
         out[cls.__name__] = None
@@ -105,4 +111,4 @@ def test_cells_built_from_cells_do_not_compile_and_the_others_do(tmp_path):
     results = json.loads(line.removeprefix("RESULT "))
     message = "When creating an instance of 'SequentialCell', all arguments are required to be constants"
     assert message in results["Starred"] and message in results["Whole"]
-    assert results["Numbers"] is None and results["Loop"] is None
+    assert results["Separate"] is None and results["Numbers"] is None and results["Loop"] is None

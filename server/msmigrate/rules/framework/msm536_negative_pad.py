@@ -40,13 +40,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "cannot (a mode other than 'constant', the padding not written as a tuple or list), crop by slicing "
         "and pad only with amounts that are not negative.",
         "负的填充量会删除元素（torch 的 F.pad(x, (0, 0, n, -n)) 用于平移 x）。在 CPU 上，MindSpore 2.10 的 "
-        "ops.pad 只有首次调用能正确计算负填充量，之后的调用会使结果中部分元素未被写入。以 int64 张量传入填充量"
-        "的原语 ops.PadV3 每次都给出与 torch 相同的结果（PyNative 与 GRAPH_MODE 均是）：快速修复改写为它。"
-        "无法改写时（mode 不是 'constant'，或填充量不是以元组或列表写出），请先用切片裁剪，再只用非负的填充量填充。",
+        "ops.pad 只有首次调用能正确计算负填充量，之后的调用会使结果中部分元素未被写入。"
+        "以 int64 张量传入填充量的原语 ops.PadV3 每次都给出与 torch 相同的结果"
+        "（PyNative 与 GRAPH_MODE 均是）：快速修复改写为它。"
+        "无法改写时（mode 不是 'constant'，或填充量不是以元组或列表写出），"
+        "请先用切片裁剪，再只用非负的填充量填充。",
     ),
     "finding.MSM536": (
         "F.pad with the amount {value}, negative (a crop): mindspore.ops.pad on CPU computes it right on its "
-        "first call only (MindSpore 2.10); ops.PadV3 with the amounts as an int64 tensor computes it every call",
+        "first call only (MindSpore 2.10); ops.PadV3 with the amounts as an int64 tensor computes it every "
+        "call",
         "F.pad 的填充量 {value} 为负（裁剪）：mindspore.ops.pad 在 CPU 上仅首次调用时计算正确（MindSpore "
         "2.10）；以 int64 张量传入填充量的 ops.PadV3 每次都计算正确",
     ),
