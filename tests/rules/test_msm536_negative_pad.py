@@ -5,12 +5,8 @@ values. The slow tests run MindSpore 2.10 on CPU against torch."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import subprocess
-import sys
-
 import pytest
+from graph_probe import needs_mindspore, run_script
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.fixes.api import fix_all
@@ -113,15 +109,9 @@ print("RESULT " + json.dumps(out))
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, reason="needs mindspore")
+@needs_mindspore
 def test_ops_pad_crops_wrongly_after_its_first_call_and_pad_v3_does_not(tmp_path):
-    probe = tmp_path / "probe.py"  # GRAPH_MODE compiles from a source file
-    probe.write_text(PROBE, encoding="utf-8")
-    run = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, timeout=600,
-                         cwd=tmp_path)
-    line = next((x for x in run.stdout.splitlines() if x.startswith("RESULT ")), None)
-    assert line is not None, run.stderr[-2000:]
-    errors = json.loads(line.removeprefix("RESULT "))
+    errors = run_script(tmp_path, PROBE)
     assert errors.pop("graph") == [0.0, 0.0, 0.0]  # the fix's form compiles and is right in GRAPH_MODE
     pad, v3 = errors.pop("(1, 1, 0, 0)")
     assert pad == v3 == [0.0, 0.0, 0.0]  # amounts that are not negative: both right

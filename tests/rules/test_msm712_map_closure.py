@@ -4,12 +4,8 @@ runs each form in GRAPH_MODE on MindSpore 2.10."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import subprocess
-import sys
-
 import pytest
+from graph_probe import needs_mindspore, run_nets
 
 from msmigrate.analysis.analyzer import AnalysisOptions, analyze_source
 from msmigrate.knowledge.base import get_knowledge_base
@@ -98,27 +94,14 @@ class Comprehension(nn.Cell):
     def construct(self, x):
         a, b = [mul(*p) for p in zip((x, x), (1, 2))]
         return a + b
-out = {}
-for cls in (Star, ModuleFunction, SelfMethod, OwnValues, ByName, Comprehension):
-    try:
-        cls()(x)
-        out[cls.__name__] = None
-    except Exception as e:
-        out[cls.__name__] = str(e)
-print("RESULT " + json.dumps(out))
 """
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, reason="needs mindspore")
+@needs_mindspore
 def test_the_flagged_forms_do_not_compile_and_the_others_do(tmp_path):
-    probe = tmp_path / "probe.py"  # GRAPH_MODE compiles from a source file
-    probe.write_text(PROBE, encoding="utf-8")
-    run = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, timeout=600,
-                         cwd=tmp_path)
-    line = next((x for x in run.stdout.splitlines() if x.startswith("RESULT ")), None)
-    assert line is not None, run.stderr[-2000:]
-    results = json.loads(line.removeprefix("RESULT "))
+    results = run_nets(tmp_path, PROBE, ["Star", "ModuleFunction", "SelfMethod", "OwnValues", "ByName",
+                                         "Comprehension"])
     message = "The Map operator don't support Closure with free variable yet"
     for name in ("Star", "ModuleFunction", "SelfMethod"):
         assert message in results[name], name
