@@ -96,6 +96,7 @@ WRONG = [
     ("torch.rrelu", "mindspore.ops.rrelu"),
     ("torch.nn.functional.rrelu", "mindspore.ops.rrelu"),
     ("torch.poisson", "mindspore.ops.poisson"),
+    ("torch.nn.Module.compile", "mindspore.nn.Cell.compile"),
 ]
 
 
@@ -113,6 +114,23 @@ def test_excluded_candidates_are_not_written():
                  "m = torch.nn.CosineSimilarity(dim=1)\n", "2.6") == [
         "a = torch.linalg.vander(x)", "c = F.rrelu(x)", "d = torch.rms_norm(x, (4,))",
         "m = torch.nn.CosineSimilarity(dim=1)"]
+
+
+def test_module_compile_is_not_cell_compile():
+    # timm's TokenDistillationTask: self.teacher.compile(backend=..., mode=...) hands its arguments to
+    # torch.compile; MindSpore's Cell.compile takes the network's inputs (2.10: compile(backend=...) raises)
+    source = ("import torch\n\n\nclass Task(torch.nn.Module):\n"
+              "    def __init__(self, teacher: torch.nn.Module):\n"
+              "        super().__init__()\n        self.teacher = teacher\n\n"
+              "    def compile(self, backend='inductor'):\n        self.teacher.compile(backend=backend)\n")
+    kb = get_knowledge_base("2.6")
+    found = [f for f in analyze_source(source, "m.py", kb).findings
+             if f.torch_api == "torch.nn.Module.compile"]
+    assert [(f.rule, f.line, f.column, f.mindspore_api, f.category.value, f.fixable) for f in found] == [
+        ("MSM201", 10, 22, "mindspore.jit", "missing", False)]
+    assert found[0].message("en") == (
+        "torch.nn.Module.compile has no MindSpore mapping; equivalent replacement: mindspore.jit")
+    assert "        self.teacher.compile(backend=backend)" in fix_all(source, "m.py", kb)[0].splitlines()
 
 
 @pytest.mark.parametrize("version", ["2.4", "2.6"])

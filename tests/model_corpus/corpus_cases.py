@@ -25,6 +25,8 @@ MODEL_PACKAGES: tuple[tuple[str, str], ...] = (
     ("open-clip-torch", "3.3.0"),
     ("pytorchcv", "0.0.74"),  # held out of the tuning (docs/heldout-evaluation.md): model code only
     ("conformer", "0.3.2"),
+    ("g-mlp-pytorch", "0.1.5"),  # held out too (docs/heldout-evaluation.md, second round)
+    ("linformer", "0.2.3"),
 )
 DEPENDENCIES: tuple[tuple[str, str], ...] = (("einops", "0.8.2"),)
 
@@ -33,7 +35,7 @@ DISTRIBUTION = {
     "torchvision": "torchvision", "vit_pytorch": "vit-pytorch", "segment_anything": "segment-anything",
     "whisper": "openai-whisper", "efficientnet_pytorch": "efficientnet-pytorch",
     "pretrainedmodels": "pretrainedmodels", "open_clip": "open-clip-torch", "pytorchcv": "pytorchcv",
-    "conformer": "conformer",
+    "conformer": "conformer", "g_mlp_pytorch": "g-mlp-pytorch", "linformer": "linformer",
 }
 
 
@@ -121,6 +123,19 @@ def transcribe(*args, **kwargs):
     raise NotImplementedError("transcription is not part of the model corpus")
 '''
 
+_LINFORMER_REVERSIBLE = '''"""Stand-in of the msmigrate corpus harness: reversible execution (a
+torch.autograd.Function with its own backward, rng-state capture) is training machinery, not part of the
+model corpus."""
+
+
+class _NotInCorpus:
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("reversible execution is not part of the model corpus")
+
+
+ReversibleSequence = SequentialSequence = _NotInCorpus
+'''
+
 # path in the project → text, written for every project that holds files of that top-level folder
 STAND_INS: dict[str, dict[str, str]] = {
     "torchvision": {
@@ -131,6 +146,7 @@ STAND_INS: dict[str, dict[str, str]] = {
         "torchvision/ops/__init__.py": _TV_OPS,
     },
     "whisper": {"whisper/decoding.py": _WHISPER_DECODING, "whisper/transcribe.py": _WHISPER_TRANSCRIBE},
+    "linformer": {"linformer/reversible.py": _LINFORMER_REVERSIBLE},
 }
 
 _TV = ("torchvision/_utils.py", "torchvision/models/_api.py", "torchvision/models/_utils.py",
@@ -277,6 +293,13 @@ CASES: tuple[Case, ...] = (
     # conformer (held out)
     Case("conformer_block", ("conformer/conformer.py",), "conformer.conformer",
          "ConformerBlock(dim=32, dim_head=16, heads=2, conv_kernel_size=7)", (Input((2, 16, 32)),)),
+    # g-mlp-pytorch and linformer (held out, second round): a token shift by F.pad with a negative amount
+    # (MSM536), a causal mask by masked_fill_, a Parameter initialised by an in-place uniform_ in a helper
+    Case("gmlp_causal_lm", ("g_mlp_pytorch/g_mlp_pytorch.py",), "g_mlp_pytorch.g_mlp_pytorch",
+         "gMLP(num_tokens=50, dim=32, depth=2, seq_len=16, heads=2, ff_mult=2, attn_dim=16, causal=True,"
+         " shift_tokens=1)", (Input((2, 16), "int64", 0, 50),)),
+    Case("linformer_attention", ("linformer/linformer.py",), "linformer.linformer",
+         "LinformerSelfAttention(dim=32, seq_len=16, k=8, heads=2)", (Input((2, 16, 32)),)),
 )
 
 

@@ -82,14 +82,14 @@ def as_list(value: Any) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def _module_class_index(package: str) -> tuple[Path, frozenset[str]]:
-    """The report root of a scan of ``package`` and the project's module classes, as the scan builds them."""
-    from msmigrate.analysis.project_classes import module_class_index
+def _project_index(package: str) -> tuple[Path, Any]:
+    """The report root of a scan of ``package`` and the project index the scan builds of it (the module
+    classes, and the fields its files build, which MSM710 reads across files)."""
     from msmigrate.scan.discovery import discover
+    from msmigrate.scan.runner import project_index_of
 
     found = discover([str(r) for r in scan_roots(package)], respect_gitignore=False)
-    texts = ((f.rel, f.path.read_text(encoding="utf-8", errors="replace")) for f in found.files)
-    return found.root, module_class_index(texts)
+    return found.root, project_index_of(found.files)
 
 
 Found = dict[tuple[str, str], dict[tuple[int, int], Any]]  # (package, file) -> (line, column) -> Finding
@@ -106,8 +106,9 @@ def analyse(labels: list[dict[str, Any]], version: str = "2.6") -> Found:
         files[label["package"]].add(label["file"])
     found: Found = {}
     for package, names in sorted(files.items()):
-        root, classes = _module_class_index(package)
-        options = AnalysisOptions(use_jedi=False, module_classes=classes)
+        root, index = _project_index(package)
+        options = AnalysisOptions(use_jedi=False, module_classes=index.module_classes,
+                                  project_fields=index.fields)
         for name in sorted(names):
             path = source_root(package) / name
             result = analyze_source(path.read_bytes(), path.relative_to(root).as_posix(), kb, options)

@@ -44,3 +44,32 @@ def compile_net(folder: Path, source: str) -> dict[str, object]:
     line = next((line for line in run.stdout.splitlines() if line.startswith("RESULT ")), None)
     assert line is not None, run.stderr[-2000:]
     return json.loads(line.removeprefix("RESULT "))
+
+
+def run_script(folder: Path, source: str) -> dict:
+    """Run ``source`` (a script printing ``RESULT <json>``) as a file of ``folder`` (GRAPH_MODE compiles
+    from a source file), in a process of its own; the JSON it printed."""
+    path = folder / "probe.py"
+    path.write_text(source, encoding="utf-8")
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=900, cwd=folder)
+    line = next((line for line in run.stdout.splitlines() if line.startswith("RESULT ")), None)
+    assert line is not None, run.stderr[-2000:]
+    return json.loads(line.removeprefix("RESULT "))
+
+
+_NETS_TAIL = """
+out = {{}}
+for cls in ({names},):
+    try:
+        cls()(x)
+        out[cls.__name__] = None
+    except Exception as e:
+        out[cls.__name__] = str(e)
+print("RESULT " + json.dumps(out))
+"""
+
+
+def run_nets(folder: Path, source: str, names: list[str]) -> dict[str, str | None]:
+    """``{name: None or the error}`` of calling ``name()(x)`` for each cell class ``source`` defines (it
+    imports ``json`` and sets ``x`` and the mode)."""
+    return run_script(folder, source + _NETS_TAIL.format(names=", ".join(names)))

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 _FRAME = re.compile(r"^# ?\d+ In file (?P<file>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?(?:, [\d~]+)?\s*$")
 GRAPH_RULES = ("MSM701", "MSM702", "MSM703", "MSM704", "MSM705", "MSM706", "MSM707", "MSM708", "MSM709",
-               "MSM710")
+               "MSM710", "MSM711", "MSM712")
 NOT_CALLABLE = "The object is not callable"
 _UNSUPPORTED_OP = re.compile(r"Unsupported op \[(?P<op>\w+)\] on (?P<device>\w+)")
 MAX_FILES = 300  # files of the model's package searched for a kernel failure's call

@@ -58,6 +58,12 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "values every call; mindspore.ops.rrelu always draws a random slope per element (torch's "
         "training=True)"
     ) for torch_api in ("torch.rrelu", "torch.nn.functional.rrelu")},
+    ("torch.nn.Module.compile", "mindspore.nn.Cell.compile"): (
+        "torch's Module.compile(*args, **kwargs) hands its arguments to torch.compile (backend, mode, ...) "
+        "and compiles the module's calls; MindSpore's Cell.compile(*args, **kwargs) takes the network's "
+        "inputs and compiles the graph for them (2.10: compile(backend=...) raises 'unexpected keyword "
+        "argument'): the same signature by accident"
+    ),
     ("torch.poisson", "mindspore.ops.poisson"): (
         "torch.poisson(input) samples with the rates in input; mindspore.ops.poisson(shape, mean, seed) "
         "takes the output shape first: input would be read as a shape"
