@@ -253,7 +253,7 @@ def test_an_extra_detector_runs_at_its_own_place(extra_rules):
     assert names[names.index("msm533_inplace_methods.detect") + 1] == "msm599_contract.late"
     # its detect after MSM705: moved from its rule-id place to just after MSM705's detector
     assert names[names.index("msm705_einops.detect") + 1] == "msm599_contract.detect"
-    assert names[-1] == "msm710_list_compare.detect"
+    assert names[-1] == "msm712_map_closure.detect"
 
 
 def test_a_rule_module_that_keeps_the_contract_is_loaded(extra_rules):
