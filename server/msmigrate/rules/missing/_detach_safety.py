@@ -33,12 +33,12 @@ from msmigrate.rules.framework._inplace_safety import (
     Tree,
     _binds,
     _enclosing,
-    _in_loop,
     _mentions,
     _statement_in_block,
     is_new_tensor,
     qualified,
 )
+from msmigrate.rules.tree_view import in_loop
 
 # torch / MindSpore functions that always return a tensor they allocate (never an input, never a view)
 ALLOCATING = frozenset({"cat", "concat", "stack", "matmul", "bmm", "softmax", "log_softmax"})
@@ -84,7 +84,7 @@ def detach_reason(ctx: Tree, call: ast.Call, receiver: ast.expr) -> str | None:
     function = _enclosing(ctx, call, _FUNCTIONS)
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return "held"
-    if _in_loop(ctx, call, function):
+    if in_loop(ctx, call, function):
         return "loop"
     if any(isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)) or any(
             n is not function and isinstance(n, _NESTED) and _mentions(n, name) for n in ast.walk(function)):
