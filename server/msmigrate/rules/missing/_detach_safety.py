@@ -92,8 +92,7 @@ def detach_reason(ctx: Tree, call: ast.Call, receiver: ast.expr) -> str | None:
     statement, block = _statement_in_block(ctx, call, function)
     if statement is None or block is None:
         return "held"
-    rebinds = (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-               and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == name)
+    rebinds = _bound(statement, name) is not None
     others = [n for n in ast.walk(statement) if isinstance(n, ast.Name) and n.id == name and n is not receiver
               and not (rebinds and n is statement.targets[0])]  # type: ignore[union-attr]
     end = (statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
