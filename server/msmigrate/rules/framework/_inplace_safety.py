@@ -172,15 +172,23 @@ def name_reason(ctx: Tree, call: ast.Call, first: ast.Name, fresh: Callable[[Tre
     for earlier in reversed(block[:block.index(statement)]):
         if not _mentions(earlier, name):
             continue
-        if (isinstance(earlier, ast.Assign) and len(earlier.targets) == 1
-                and isinstance(earlier.targets[0], ast.Name) and earlier.targets[0].id == name):
-            return None if fresh(ctx, earlier.value) else "unknown"
+        value = bound_value(earlier, name)
+        if value is not None:
+            return None if fresh(ctx, value) else "unknown"
         return "shared" if not _binds(earlier, name) else "unknown"
     arguments = function.args
     if name in {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
                                 *filter(None, [arguments.vararg, arguments.kwarg])]}:
         return "parameter"  # not bound again before the call: the caller's tensor
     return "unknown"
+
+
+def bound_value(statement: ast.stmt, name: str) -> ast.expr | None:
+    """The value of ``statement`` when it is ``name = <value>`` (one target, the bare name), else None."""
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == name):
+        return statement.value
+    return None
 
 
 def _rebinding(ctx: Tree, name: ast.Name) -> bool:
@@ -207,9 +215,9 @@ def statement_is_new(ctx: Tree, statement: ast.stmt, name: str, methods: frozens
     for earlier in reversed(block[:block.index(here)]):
         if not _mentions(earlier, name):
             continue
-        if (isinstance(earlier, ast.Assign) and len(earlier.targets) == 1
-                and isinstance(earlier.targets[0], ast.Name) and earlier.targets[0].id == name):
-            return is_new_tensor(ctx, earlier.value) and not _mentions(earlier.value, name)
+        value = bound_value(earlier, name)
+        if value is not None:
+            return is_new_tensor(ctx, value) and not _mentions(value, name)
         if not _changes_in_place(earlier, name, methods):
             return False
     return False

@@ -35,6 +35,7 @@ from msmigrate.rules.framework._inplace_safety import (
     _enclosing,
     _mentions,
     _statement_in_block,
+    bound_value,
     is_new_tensor,
     qualified,
 )
@@ -92,7 +93,7 @@ def detach_reason(ctx: Tree, call: ast.Call, receiver: ast.expr) -> str | None:
     statement, block = _statement_in_block(ctx, call, function)
     if statement is None or block is None:
         return "held"
-    rebinds = _bound(statement, name) is not None
+    rebinds = bound_value(statement, name) is not None
     others = [n for n in ast.walk(statement) if isinstance(n, ast.Name) and n.id == name and n is not receiver
               and not (rebinds and n is statement.targets[0])]  # type: ignore[union-attr]
     end = (statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
@@ -109,7 +110,7 @@ def _origin(ctx: Tree, before: list[ast.stmt], name: str, function: ast.Function
     for earlier in reversed(before):
         if not _mentions(earlier, name):
             continue
-        value = _bound(earlier, name)
+        value = bound_value(earlier, name)
         if value is not None:
             if fresh(ctx, value):
                 return None
@@ -128,18 +129,11 @@ def _origin(ctx: Tree, before: list[ast.stmt], name: str, function: ast.Function
     return "held"
 
 
-def _bound(statement: ast.stmt, name: str) -> ast.expr | None:
-    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == name):
-        return statement.value
-    return None
-
-
 def _binds_fresh(ctx: Tree, statement: ast.stmt, name: str) -> bool:
     """A statement of a branch: it does not mention ``name``, or binds it to a new tensor."""
     if not _mentions(statement, name):
         return True
-    value = _bound(statement, name)
+    value = bound_value(statement, name)
     return value is not None and fresh(ctx, value)
 
 
